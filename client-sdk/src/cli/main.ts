@@ -1,0 +1,46 @@
+import { connect } from '../client.ts';
+import { parseCli } from './options.ts';
+import { planCommand } from './plan-command.ts';
+
+const USAGE = `planhub <command> [options]
+
+Commands:
+  plan --agent <id> | --plan <id>   show a plan the way seed 000's "plan" command does
+
+Options:
+  --url <url>          PlanHub node (env PLANHUB_URL, default http://127.0.0.1:4000)
+  --workspace, -w <w>  workspace (env PLANHUB_WORKSPACE, default "default")
+  --token <jwt>        token for a server in secret mode (env PLANHUB_TOKEN)`;
+
+const COMMANDS = { plan: planCommand } as const;
+
+const main = async (): Promise<number> => {
+  const options = parseCli(process.argv.slice(2), process.env);
+  const command = options.command as keyof typeof COMMANDS | undefined;
+  if (options.help || command === undefined || !(command in COMMANDS)) {
+    console.log(USAGE);
+    return options.help ? 0 : 2;
+  }
+  const client = await connect({
+    url: options.url,
+    workspace: options.workspace,
+    agentId: 'planhub-cli',
+    role: 'user',
+    retries: 0,
+    ...(options.token !== undefined ? { token: options.token } : {}),
+  });
+  try {
+    console.log(await COMMANDS[command](client, options));
+    return 0;
+  } finally {
+    client.close();
+  }
+};
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`planhub: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,247 @@
+import type { CallAck, EventEnvelope, EventType, Role, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
+import { PlanHubError, TOOLS, TOOL_NAMES, compareEventIds } from '@planhub/shared';
+import { io, type Socket } from 'socket.io-client';
+import { backoffDelay, type BackoffOptions } from './backoff.ts';
+import { Emitter } from './emitter.ts';
+
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed';
+
+export interface ConnectOptions {
+  /** One URL, or several nodes to fail over between. */
+  url: string | readonly string[];
+  workspace?: string;
+  agentId: string;
+  role?: Role;
+  /** Secret mode: a signed token (or a function that fetches a fresh one for every connection). */
+  token?: string | (() => string | Promise<string>);
+  /** Per-call timeout; startPlan waits for the user without one. Default 15 s. */
+  timeoutMs?: number;
+  /** How often a retryable failure (UNAVAILABLE, DEADLINE_EXCEEDED) is retried. Default 5. */
+  retries?: number;
+  backoff?: BackoffOptions;
+}
+
+export interface CallOptions {
+  timeoutMs?: number;
+  requestId?: string;
+}
+
+type ClientEvents = {
+  state: [ConnectionState, { reason?: string; url?: string }];
+  event: [EventEnvelope];
+  reconnected: [];
+};
+
+type ToolMethods = { [N in ToolName]: (args: ToolArgs<N>, options?: CallOptions) => Promise<ToolResult<N>> };
+
+const NO_TIMEOUT = new Set<ToolName>(['startPlan']);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The connection: a small state machine over socket.io-client with its own reconnection (so it can rotate
+ * between nodes), typed calls that retry safely with a request_id, and in-order, de-duplicated events.
+ */
+export class PlanHubClientCore extends Emitter<ClientEvents> {
+  state: ConnectionState = 'connecting';
+  /** The last event delivered to the application; events at or before it are dropped as duplicates. */
+  lastEventId: string | undefined;
+  private socket: Socket | undefined;
+  private urlIndex = 0;
+  private attempt = 0;
+  private everConnected = false;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly urls: readonly string[];
+
+  constructor(readonly options: ConnectOptions) {
+    super();
+    this.urls = typeof options.url === 'string' ? [options.url] : options.url;
+    if (this.urls.length === 0) throw new PlanHubError('INVALID_ARGUMENT', 'connect() needs at least one url');
+  }
+
+  /** Resolves on the first successful connection; rejects if the server refuses the credentials. */
+  open(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const offState = this.on('state', (state, info) => {
+        if (state === 'connected') {
+          offState();
+          resolve();
+        } else if (state === 'closed') {
+          offState();
+          reject(new PlanHubError('UNAUTHENTICATED', info.reason ?? 'connection closed'));
+        }
+      });
+      void this.dial();
+    });
+  }
+
+  private setState(state: ConnectionState, info: { reason?: string; url?: string } = {}): void {
+    this.state = state;
+    this.emit('state', state, info);
+  }
+
+  private async dial(): Promise<void> {
+    if (this.state === 'closed') return;
+    const url = this.urls[this.urlIndex % this.urls.length] as string;
+    const token = typeof this.options.token === 'function' ? await this.options.token() : this.options.token;
+    const auth =
+      token !== undefined
+        ? { token }
+        : {
+            workspace: this.options.workspace ?? 'default',
+            agent_id: this.options.agentId,
+            role: this.options.role ?? 'agent',
+          };
+    const socket = io(url, { transports: ['websocket'], reconnection: false, auth, forceNew: true, timeout: 5000 });
+    this.socket = socket;
+    this.setState('connecting', { url });
+    socket.on('connect', () => {
+      this.attempt = 0;
+      const again = this.everConnected;
+      this.everConnected = true;
+      this.setState('connected', { url });
+      if (again) this.emit('reconnected');
+    });
+    socket.on('event', (event: EventEnvelope) => this.deliver(event));
+    socket.on('connect_error', (err: Error) => {
+      // A refusal by the server's handshake check is final; anything else is a network problem worth retrying.
+      if (!socket.active) {
+        this.close(err.message);
+        return;
+      }
+      this.scheduleReconnect(err.message);
+    });
+    socket.on('disconnect', (reason) => {
+      if (this.state !== 'closed') this.scheduleReconnect(reason);
+    });
+  }
+
+  private scheduleReconnect(reason: string): void {
+    this.socket?.removeAllListeners();
+    this.socket?.disconnect();
+    this.socket = undefined;
+    if (this.state === 'closed' || this.reconnectTimer) return;
+    this.setState('disconnected', { reason });
+    this.urlIndex += 1;
+    const delay = backoffDelay(this.attempt++, this.options.backoff ?? { baseMs: 100, maxMs: 5000 });
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.dial();
+    }, delay);
+  }
+
+  private deliver(event: EventEnvelope): void {
+    if (this.lastEventId !== undefined && compareEventIds(event.event_id, this.lastEventId) <= 0) return;
+    this.lastEventId = event.event_id;
+    this.emit('event', event);
+  }
+
+  /** Listens to one event type; returns the unsubscribe. */
+  onEvent<T extends EventType>(type: T, listener: (event: EventEnvelope & { event_type: T }) => void): () => void {
+    return this.on('event', (event) => {
+      if (event.event_type === type) listener(event as EventEnvelope & { event_type: T });
+    });
+  }
+
+  private waitConnected(deadline: number): Promise<Socket> {
+    const socket = this.socket;
+    if (this.state === 'connected' && socket) return Promise.resolve(socket);
+    if (this.state === 'closed') return Promise.reject(new PlanHubError('UNAVAILABLE', 'the client is closed'));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => {
+          off();
+          reject(new PlanHubError('DEADLINE_EXCEEDED', 'not connected to any PlanHub node in time'));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      const off = this.on('state', (state) => {
+        if (state === 'connected' && this.socket) {
+          clearTimeout(timer);
+          off();
+          resolve(this.socket);
+        } else if (state === 'closed') {
+          clearTimeout(timer);
+          off();
+          reject(new PlanHubError('UNAVAILABLE', 'the client is closed'));
+        }
+      });
+    });
+  }
+
+  private async callOnce(payload: object, timeoutMs: number | undefined): Promise<CallAck> {
+    const deadline = timeoutMs === undefined ? Number.MAX_SAFE_INTEGER : Date.now() + timeoutMs;
+    const socket = await this.waitConnected(Math.min(deadline, Date.now() + (this.options.timeoutMs ?? 15_000)));
+    return new Promise<CallAck>((resolve, reject) => {
+      const onDisconnect = () => {
+        cleanup();
+        reject(new PlanHubError('UNAVAILABLE', 'connection lost during the call'));
+      };
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(
+              () => {
+                cleanup();
+                reject(new PlanHubError('DEADLINE_EXCEEDED', `no answer within ${timeoutMs} ms`));
+              },
+              Math.max(0, deadline - Date.now()),
+            );
+      const cleanup = () => {
+        if (timer) clearTimeout(timer);
+        socket.off('disconnect', onDisconnect);
+      };
+      socket.once('disconnect', onDisconnect);
+      socket.emit('call', payload, (ack: CallAck) => {
+        cleanup();
+        resolve(ack);
+      });
+    });
+  }
+
+  /**
+   * One tool call. Mutating calls carry a request_id, so retrying after a lost connection or a timeout applies
+   * the change once; the typed error carries `code` and `retryable`.
+   */
+  async call<N extends ToolName>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<N>> {
+    const definition = TOOLS[tool] as { readOnly: boolean } | undefined;
+    const requestId = definition?.readOnly ? undefined : (options.requestId ?? crypto.randomUUID());
+    const timeoutMs = options.timeoutMs ?? (NO_TIMEOUT.has(tool) ? undefined : (this.options.timeoutMs ?? 15_000));
+    const retries = this.options.retries ?? 5;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const ack = await this.callOnce({ tool, args, ...(requestId ? { request_id: requestId } : {}) }, timeoutMs);
+        if (ack.ok) return ack.result as ToolResult<N>;
+        throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
+      } catch (err) {
+        const error = err instanceof PlanHubError ? err : new PlanHubError('INTERNAL', String(err));
+        if (!error.retryable || attempt >= retries || this.state === 'closed') throw error;
+        await sleep(backoffDelay(attempt, this.options.backoff ?? { baseMs: 100, maxMs: 2000 }));
+      }
+    }
+  }
+
+  close(reason = 'closed by the application'): void {
+    if (this.state === 'closed') return;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.socket?.removeAllListeners();
+    this.socket?.disconnect();
+    this.socket = undefined;
+    this.setState('closed', { reason });
+  }
+}
+
+export type PlanHubClient = PlanHubClientCore & ToolMethods;
+
+/** Connects and returns a client with one typed method per tool. */
+export const connect = async (options: ConnectOptions): Promise<PlanHubClient> => {
+  const core = new PlanHubClientCore(options);
+  for (const name of TOOL_NAMES) {
+    Object.defineProperty(core, name, {
+      value: (args: ToolArgs<typeof name>, callOptions?: CallOptions) => core.call(name, args, callOptions),
+      enumerable: false,
+    });
+  }
+  await core.open();
+  return core as PlanHubClient;
+};

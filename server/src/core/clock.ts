@@ -1,0 +1,14 @@
+/** What the pure core needs from the outside world, passed in so the core stays deterministic under test. */
+export interface CoreContext {
+  now: string;
+  /** Fresh ids (plan ids, subscription ids); deterministic in unit tests. */
+  newId: () => string;
+}
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** An 8-character lowercase alphanumeric id (seed 004's plan id form). */
+export const randomId = (): string => {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join('');
+};

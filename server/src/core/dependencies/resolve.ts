@@ -1,0 +1,51 @@
+import type { DependencyRef, NewEvent, Plan, Step } from '@planhub/shared';
+import { planEvent } from '../plans/plan-events.ts';
+
+export const dependencyKey = (ref: Pick<DependencyRef, 'agent_id' | 'step_id'>): string =>
+  `${ref.agent_id}:${ref.step_id}`;
+
+const sameRef = (a: DependencyRef, b: DependencyRef): boolean =>
+  a.agent_id === b.agent_id &&
+  a.step_id === b.step_id &&
+  (a.plan_id === undefined || b.plan_id === undefined || a.plan_id === b.plan_id);
+
+/** What a dependent receives from an ended step: its output, or its outcome when it had none (SEED-NOTES §000). */
+export const deliveredValue = (step: Step): unknown =>
+  step.status === 'completed' && step.output !== undefined
+    ? step.output
+    : { status: step.status, result: step.result ?? null, error: step.error ?? null };
+
+/**
+ * Applies one ended dependency to a waiting step of `plan` (mutated in place: the caller works on a copy).
+ * Idempotent: a dependency already resolved changes nothing, so a retried or duplicated delivery is harmless.
+ * Returns the events: `step_unblocked` exactly when the last open dependency resolves.
+ */
+export const applyResolution = (
+  plan: Plan,
+  stepId: string,
+  ended: { agent_id: string; plan_id: string; step: Step },
+  now: string,
+): NewEvent[] => {
+  const step = plan.steps.find((s) => s.id === stepId);
+  const ref: DependencyRef = { agent_id: ended.agent_id, plan_id: ended.plan_id, step_id: ended.step.id };
+  if (!step || !(step.blocked_by ?? []).some((d) => sameRef(d, ref))) return [];
+  const value = deliveredValue(ended.step);
+  step.received_outputs = { ...step.received_outputs, [dependencyKey(ref)]: value };
+  if (ended.step.provides !== undefined) step.received_outputs[ended.step.provides] = value;
+  step.blocked_by = (step.blocked_by ?? []).filter((d) => !sameRef(d, ref));
+  plan.updated_at = now;
+  if (step.blocked_by.length > 0 || step.status !== 'blocked') return [];
+  step.status = 'pending';
+  return [
+    planEvent(
+      plan,
+      'step_unblocked',
+      step,
+      {
+        received_outputs: Object.keys(step.received_outputs),
+        unblocked_by: dependencyKey(ref),
+      },
+      now,
+    ),
+  ];
+};

@@ -1,0 +1,34 @@
+import type { NewEvent, Plan, Step } from '@planhub/shared';
+import { clonePlan, newStep } from './plan-factory.ts';
+import { planEvent } from './plan-events.ts';
+import { findStep, requireRunning } from './plan-guards.ts';
+
+export interface AddStepOutcome {
+  plan: Plan;
+  step: Step;
+  events: NewEvent[];
+}
+
+/** addStep: appends, or inserts after `after_step_id` and re-sequences the later steps. Ids are never reused. */
+export const addStep = (
+  current: Plan,
+  input: { description: string; after_step_id?: string | undefined; extra?: Partial<Step> },
+  now: string,
+): AddStepOutcome => {
+  requireRunning(current);
+  const plan = clonePlan(current);
+  const index =
+    input.after_step_id === undefined ? plan.steps.length : plan.steps.indexOf(findStep(plan, input.after_step_id)) + 1;
+  const step = newStep(plan.next_step_number, index + 1, input.description, input.extra ?? {});
+  plan.next_step_number += 1;
+  plan.steps.splice(index, 0, step);
+  plan.steps.forEach((s, i) => (s.sequence = i + 1));
+  plan.updated_at = now;
+  return {
+    plan,
+    step,
+    events: [
+      planEvent(plan, 'step_added', step, { after_step_id: input.after_step_id ?? null, status: step.status }, now),
+    ],
+  };
+};

@@ -1,0 +1,52 @@
+import type { Dialect, Plan, Step, StepStatus } from '@planhub/shared';
+
+export interface NewPlanInput {
+  plan_id: string;
+  workspace: string;
+  agent_id: string;
+  title: string;
+  dialect: Dialect;
+  steps: ReadonlyArray<{ description: string; status?: StepStatus; notes?: string; details?: Record<string, unknown> }>;
+  now: string;
+  working_dir?: string;
+  details?: Record<string, unknown>;
+}
+
+export const newStep = (
+  number: number,
+  sequence: number,
+  description: string,
+  extra: Partial<Omit<Step, 'id' | 'step_id' | 'sequence' | 'description'>> = {},
+): Step => ({
+  id: `step_${number}`,
+  step_id: `step_${number}`,
+  sequence,
+  description,
+  status: 'pending',
+  ...extra,
+});
+
+export const newPlan = (input: NewPlanInput): Plan => ({
+  plan_id: input.plan_id,
+  workspace: input.workspace,
+  agent_id: input.agent_id,
+  title: input.title,
+  status: 'pending',
+  dialect: input.dialect,
+  steps: input.steps.map((s, i) =>
+    newStep(i + 1, i + 1, s.description, {
+      status: s.status ?? 'pending',
+      ...(s.notes !== undefined ? { notes: s.notes } : {}),
+      ...(s.details !== undefined ? { details: s.details } : {}),
+    }),
+  ),
+  next_step_number: input.steps.length + 1,
+  created_at: input.now,
+  updated_at: input.now,
+  waiters: {},
+  ...(input.working_dir !== undefined ? { working_dir: input.working_dir } : {}),
+  ...(input.details !== undefined ? { details: input.details } : {}),
+});
+
+/** Plans are values: every transition works on a copy. */
+export const clonePlan = (plan: Plan): Plan => structuredClone(plan);

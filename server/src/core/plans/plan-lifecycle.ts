@@ -1,0 +1,145 @@
+import type { NewEvent, Plan } from '@planhub/shared';
+import { FINISHED_PLAN_STATUSES, fail, progressOf } from '@planhub/shared';
+import { clonePlan } from './plan-factory.ts';
+import { planEvent } from './plan-events.ts';
+
+export type ApprovalPolicy = 'owner-or-user' | 'user' | 'auto';
+
+export interface PlanOutcome {
+  plan: Plan;
+  events: NewEvent[];
+}
+
+/** startPlan: under `auto` the plan starts at once; otherwise it waits for a decision. Repeats change nothing. */
+export const requestApproval = (
+  current: Plan,
+  message: string | undefined,
+  policy: ApprovalPolicy,
+  now: string,
+): PlanOutcome => {
+  if (current.status === 'awaiting_approval' || current.status === 'in_progress') return { plan: current, events: [] };
+  if (current.status !== 'pending')
+    fail(
+      'FAILED_PRECONDITION',
+      `Plan ${current.plan_id} is ${current.status}; only a pending plan can be started. Create a new plan.`,
+    );
+  const plan = clonePlan(current);
+  plan.updated_at = now;
+  if (message !== undefined) plan.approval_message = message;
+  if (policy === 'auto') return approve(plan, { by: 'policy:auto', role: 'system' }, now);
+  plan.status = 'awaiting_approval';
+  return {
+    plan,
+    events: [
+      planEvent(plan, 'plan_approval_requested', null, { message: message ?? null, steps: stepList(plan) }, now),
+    ],
+  };
+};
+
+export interface Decider {
+  by: string;
+  role: string;
+  reason?: string;
+}
+
+const requireAwaiting = (plan: Plan): void => {
+  if (plan.status !== 'awaiting_approval')
+    fail(
+      'FAILED_PRECONDITION',
+      `Plan ${plan.plan_id} is ${plan.status}, not awaiting approval; ` +
+        (plan.status === 'pending' ? 'call startPlan first.' : 'there is nothing to decide.'),
+    );
+};
+
+const approve = (plan: Plan, decider: Decider, now: string): PlanOutcome => {
+  plan.status = 'in_progress';
+  plan.started_at = now;
+  plan.decision = {
+    by: decider.by,
+    role: decider.role,
+    at: now,
+    ...(decider.reason ? { reason: decider.reason } : {}),
+  };
+  return {
+    plan,
+    events: [
+      planEvent(plan, 'plan_approved', null, { approved_by: decider.by, agent_id: plan.agent_id }, now, decider.by),
+      planEvent(plan, 'plan_started', null, { message: plan.approval_message ?? null }, now),
+    ],
+  };
+};
+
+export const decideApproval = (current: Plan, approved: boolean, decider: Decider, now: string): PlanOutcome => {
+  requireAwaiting(current);
+  const plan = clonePlan(current);
+  plan.updated_at = now;
+  if (approved) return approve(plan, decider, now);
+  plan.status = 'rejected';
+  plan.completed_at = now;
+  plan.decision = {
+    by: decider.by,
+    role: decider.role,
+    at: now,
+    ...(decider.reason ? { reason: decider.reason } : {}),
+  };
+  return {
+    plan,
+    events: [
+      planEvent(
+        plan,
+        'plan_rejected',
+        null,
+        { rejected_by: decider.by, agent_id: plan.agent_id, reason: decider.reason ?? null },
+        now,
+        decider.by,
+      ),
+    ],
+  };
+};
+
+export type PlanEnd = 'completed' | 'failed' | 'cancelled';
+
+const PLAN_END_EVENT = { completed: 'plan_completed', failed: 'plan_failed', cancelled: 'plan_cancelled' } as const;
+
+/**
+ * completePlan. A plan that ends failed or cancelled skips its unfinished steps, so agents waiting on them resolve
+ * with that outcome instead of hanging forever.
+ */
+export const endPlan = (current: Plan, status: PlanEnd, summary: string | undefined, now: string): PlanOutcome => {
+  if (FINISHED_PLAN_STATUSES.has(current.status))
+    fail('FAILED_PRECONDITION', `Plan ${current.plan_id} is already ${current.status}.`);
+  if (status === 'completed' && current.status !== 'in_progress')
+    fail(
+      'FAILED_PRECONDITION',
+      `Plan ${current.plan_id} was never started (it is ${current.status}), so it cannot be completed; use completePlan(status="cancelled") to drop it.`,
+    );
+  const open = current.steps.filter(
+    (s) => s.status === 'pending' || s.status === 'in_progress' || s.status === 'blocked',
+  );
+  if (status === 'completed' && open.length > 0)
+    fail(
+      'FAILED_PRECONDITION',
+      `Plan ${current.plan_id} still has unfinished steps (${open.map((s) => `${s.id} ${s.status}`).join(', ')}). ` +
+        'Report each as completed, failed or skipped first, or end the plan with status "failed".',
+    );
+  const plan = clonePlan(current);
+  const events: NewEvent[] = [];
+  for (const step of plan.steps) {
+    if (step.status !== 'pending' && step.status !== 'in_progress' && step.status !== 'blocked') continue;
+    step.status = 'skipped';
+    step.result = `plan ${status}`;
+    step.completed_at = now;
+    events.push(planEvent(plan, 'step_skipped', step, { result: step.result, error: null }, now));
+  }
+  plan.status = status;
+  plan.completed_at = now;
+  plan.updated_at = now;
+  if (summary !== undefined) plan.summary = summary;
+  events.push(
+    planEvent(plan, PLAN_END_EVENT[status], null, { summary: summary ?? null, progress: progressOf(plan.steps) }, now),
+  );
+  return { plan, events };
+};
+
+export const stepList = (plan: Plan) =>
+  plan.steps.map((s) => ({ step_id: s.id, sequence: s.sequence, description: s.description }));

@@ -1,0 +1,104 @@
+import type { NewEvent, Plan, Step } from '@planhub/shared';
+import { ENDED_STEP_STATUSES, fail } from '@planhub/shared';
+import { clonePlan } from './plan-factory.ts';
+import { planEvent } from './plan-events.ts';
+import { findStep, requireRunning } from './plan-guards.ts';
+import { honestyWarning, nextInstruction } from './instruction.ts';
+
+export type SettableStatus = 'in_progress' | 'completed' | 'failed' | 'skipped';
+
+export interface StepChange {
+  step_id: string;
+  status: SettableStatus;
+  result?: string;
+  error?: string;
+  output?: Record<string, unknown>;
+  provides?: string;
+  notes?: string;
+}
+
+export interface StepChangeOutcome {
+  plan: Plan;
+  step: Step;
+  events: NewEvent[];
+  instruction: string;
+  warning?: string;
+  /** True when the step reached an end state now (dependents may resolve). */
+  ended: boolean;
+}
+
+const EVENT_OF = {
+  in_progress: 'step_started',
+  completed: 'step_completed',
+  failed: 'step_failed',
+  skipped: 'step_skipped',
+} as const;
+
+const LEGAL_FROM: Record<Step['status'], readonly SettableStatus[]> = {
+  pending: ['in_progress', 'completed', 'failed', 'skipped'],
+  in_progress: ['completed', 'failed', 'skipped'],
+  blocked: ['failed', 'skipped'],
+  completed: [],
+  failed: [],
+  skipped: [],
+};
+
+/** Explains a refused transition in words a model can act on. */
+const illegal = (step: Step, to: SettableStatus): never => {
+  if (step.status === 'blocked')
+    fail(
+      'FAILED_PRECONDITION',
+      `${step.id} is blocked waiting on ${(step.blocked_by ?? []).map((d) => `${d.agent_id}:${d.step_id}`).join(', ')}; ` +
+        'it unblocks by itself when they end, so wait for its step_unblocked event. You may mark it failed or skipped to give up on it.',
+    );
+  if (ENDED_STEP_STATUSES.has(step.status))
+    fail(
+      'FAILED_PRECONDITION',
+      `${step.id} already ended as ${step.status} and cannot change. Add a corrective step with addStep if more work is needed.`,
+    );
+  return fail(
+    'FAILED_PRECONDITION',
+    `${step.id} is ${step.status}; it can move to ${LEGAL_FROM[step.status].join(', ') || 'nothing'}, not ${to}.`,
+  );
+};
+
+/** Seed 000's setStepStatus (and completeStepWithOutput, which adds output and provides). */
+export const changeStepStatus = (current: Plan, change: StepChange, now: string): StepChangeOutcome => {
+  requireRunning(current);
+  const plan = clonePlan(current);
+  const step = findStep(plan, change.step_id);
+  const repeat = step.status === change.status;
+  if (!repeat && !LEGAL_FROM[step.status].includes(change.status)) illegal(step, change.status);
+  if (repeat && change.output === undefined)
+    return {
+      plan: current,
+      step: findStep(current, change.step_id),
+      events: [],
+      instruction: nextInstruction(current),
+      ended: false,
+    };
+  if (repeat) illegal(step, change.status);
+
+  step.status = change.status;
+  if (change.result !== undefined) step.result = change.result;
+  if (change.error !== undefined) step.error = change.error;
+  if (change.notes !== undefined) step.notes = change.notes;
+  if (change.output !== undefined) step.output = change.output;
+  if (change.provides !== undefined) step.provides = change.provides;
+  if (change.status === 'in_progress') step.started_at = now;
+  else step.completed_at = now;
+  plan.updated_at = now;
+
+  const payload: Record<string, unknown> = { result: step.result ?? null, error: step.error ?? null };
+  if (change.output !== undefined) payload.output = change.output;
+  if (step.provides !== undefined) payload.provides = step.provides;
+  const warning = honestyWarning(change.status, change.result);
+  return {
+    plan,
+    step,
+    events: [planEvent(plan, EVENT_OF[change.status], step, payload, now)],
+    instruction: nextInstruction(plan, step),
+    ...(warning ? { warning } : {}),
+    ended: change.status !== 'in_progress',
+  };
+};

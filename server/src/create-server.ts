@@ -1,0 +1,83 @@
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { ServerConfig, ServerConfigInput } from './config.ts';
+import { parseConfig } from './config.ts';
+import { randomId } from './core/clock.ts';
+import { EventHub } from './events/event-hub.ts';
+import { createLogger } from './logger.ts';
+import { createStore } from './store/create-store.ts';
+import type { Store } from './store/store.ts';
+import { buildCatalog } from './tools/catalog.ts';
+import type { Services } from './tools/context.ts';
+import { createDispatch } from './tools/dispatch.ts';
+import { HANDLERS } from './tools/handlers.ts';
+import { authenticatorFor } from './transport/authenticate.ts';
+import { createHttpHandler } from './transport/http-routes.ts';
+import { attachSocketServer } from './transport/socket-server.ts';
+
+export interface ServerDeps {
+  log?: Logger;
+  store?: Store;
+}
+
+export interface PlanHubServer {
+  listen(): Promise<{ port: number; host: string; url: string }>;
+  close(): Promise<void>;
+  readonly config: ServerConfig;
+  readonly services: Services;
+}
+
+/** Builds a node with no side effects: nothing listens until listen(), and close() undoes everything. */
+export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {}): PlanHubServer => {
+  const config = parseConfig(input);
+  const log = deps.log ?? createLogger(config.logLevel);
+  const store = deps.store ?? createStore(config, log);
+  const hub = new EventHub(store, (err) => log.error({ err }, 'event listener failed'));
+  const services: Services = {
+    store,
+    hub,
+    config,
+    log,
+    now: () => new Date().toISOString(),
+    newId: randomId,
+    catalog: buildCatalog(),
+  };
+  const dispatch = createDispatch(services, HANDLERS);
+  const http = createHttpServer(
+    createHttpHandler({
+      '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
+      '/readyz': async (_req, res) => {
+        const ready = await store.ping().then(
+          () => true,
+          () => false,
+        );
+        res
+          .writeHead(ready ? 200 : 503, { 'content-type': 'text/plain' })
+          .end(ready ? 'ready\n' : 'store unreachable\n');
+      },
+    }),
+  );
+  const io = attachSocketServer(http, { config, log, dispatch, authenticate: authenticatorFor(config) });
+  let closing: Promise<void> | undefined;
+
+  return {
+    config,
+    services,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        http.once('error', reject);
+        http.listen(config.port, config.host, () => {
+          const { port } = http.address() as AddressInfo;
+          const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+          resolve({ port, host: config.host, url: `http://${host}:${port}` });
+        });
+      }),
+    close: () =>
+      (closing ??= (async () => {
+        await io.close();
+        hub.close();
+        if (!deps.store) await store.close();
+      })()),
+  };
+};

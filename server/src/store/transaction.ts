@@ -1,0 +1,101 @@
+import type { EventEnvelope, NewEvent } from '@planhub/shared';
+import { PlanHubError } from '@planhub/shared';
+import type { Store } from './store.ts';
+
+/**
+ * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
+ * are buffered, and nothing reaches the store until the commit. A failed call therefore changes nothing.
+ */
+export class Tx {
+  private readonly read = new Map<string, { value: unknown; version: number }>();
+  private readonly written = new Map<string, unknown>();
+  readonly events: NewEvent[] = [];
+
+  constructor(
+    private readonly store: Store,
+    readonly workspace: string,
+  ) {}
+
+  /** Loads documents in one round trip; later reads of the same key see this transaction's own writes. */
+  async getMany(keys: readonly string[]): Promise<unknown[]> {
+    const missing = keys.filter((k) => !this.read.has(k) && !this.written.has(k));
+    if (missing.length > 0) {
+      const docs = await this.store.load(this.workspace, [...new Set(missing)]);
+      [...new Set(missing)].forEach((key, i) => this.read.set(key, docs[i] ?? { value: undefined, version: 0 }));
+    }
+    return keys.map((k) => (this.written.has(k) ? this.written.get(k) : this.read.get(k)?.value));
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const [value] = await this.getMany([key]);
+    return (value ?? undefined) as T | undefined;
+  }
+
+  put(key: string, value: unknown): void {
+    this.written.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.written.set(key, null);
+  }
+
+  emit(...events: NewEvent[]): void {
+    this.events.push(...events);
+  }
+
+  get hasChanges(): boolean {
+    return this.written.size > 0 || this.events.length > 0;
+  }
+
+  /** Every document this attempt read must be unchanged; every key it writes is checked too (blind writes). */
+  toCommit() {
+    const reads = [...this.read].map(([key, doc]) => ({ key, version: doc.version }));
+    for (const key of this.written.keys()) if (!this.read.has(key)) reads.push({ key, version: 0 });
+    const writes = [...this.written].map(([key, value]) => ({ key, value }));
+    return { reads, writes, events: this.events };
+  }
+}
+
+export interface TransactOptions {
+  request?: { agent_id: string; request_id: string; ttl_ms: number };
+  maxAttempts?: number;
+}
+
+export interface TransactResult<R> {
+  result: R;
+  events: EventEnvelope[];
+  /** True when the answer came from the request log (a retry of an applied call). */
+  replayed: boolean;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `body` optimistically: on a version conflict it is run again from scratch on fresh reads, so concurrent
+ * calls from any number of nodes serialize per document without locks.
+ */
+export const transact = async <R>(
+  store: Store,
+  workspace: string,
+  body: (tx: Tx) => Promise<R>,
+  options: TransactOptions = {},
+): Promise<TransactResult<R>> => {
+  const maxAttempts = options.maxAttempts ?? 64;
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    if (options.request) {
+      const stored = await store.requestAnswer(workspace, options.request.agent_id, options.request.request_id);
+      if (stored) return { result: stored.answer as R, events: [], replayed: true };
+    }
+    const tx = new Tx(store, workspace);
+    const result = await body(tx);
+    if (!tx.hasChanges && !options.request) return { result, events: [], replayed: false };
+    const outcome = await store.commit(workspace, {
+      ...tx.toCommit(),
+      ...(options.request ? { request: { ...options.request, answer: result } } : {}),
+    });
+    if (outcome.ok) return { result, events: outcome.events, replayed: false };
+    // Jittered backoff keeps many racing writers from colliding again in lockstep.
+    await pause(Math.random() * Math.min(50, attempt * 2));
+  }
+  throw new PlanHubError('UNAVAILABLE', 'The workspace is too busy right now (write contention); retry the call.');
+};

@@ -1,0 +1,41 @@
+import type { Caller, ToolName, ToolParsedArgs, ToolResult } from '@planhub/shared';
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../config.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import type { Store } from '../store/store.ts';
+import type { Tx } from '../store/transaction.ts';
+
+/** What every handler can reach; built once per server. */
+export interface Services {
+  store: Store;
+  hub: EventHub;
+  config: ServerConfig;
+  log: Logger;
+  now: () => string;
+  newId: () => string;
+  /** listTools' answer: every tool's description and JSON Schema, optionally one dialect's. */
+  catalog: (dialect?: string) => ToolResult<'listTools'>;
+}
+
+/** One call: who makes it, and the transaction runner that applies `request_id` idempotency. */
+export interface CallContext {
+  caller: Caller;
+  services: Services;
+  /** Aborted when the caller's connection goes away. */
+  signal: AbortSignal;
+  /** Per-connection state a transport may attach (subscriptions, cursors). */
+  connection?: ConnectionHooks;
+  /** Runs `body` as one atomic change; with a request_id, a retry returns the first answer. */
+  transact<R>(body: (tx: Tx) => Promise<R>): Promise<R>;
+}
+
+/** How tools reach the caller's live connection, when there is one. */
+export interface ConnectionHooks {
+  /** Replays history and starts live delivery for a new subscription. */
+  onSubscribed?: (subscriptionId: string, afterEvent: string | undefined) => Promise<number>;
+  onUnsubscribed?: (subscriptionIds: readonly string[]) => void;
+}
+
+export type ToolHandler<N extends ToolName> = (ctx: CallContext, args: ToolParsedArgs<N>) => Promise<ToolResult<N>>;
+
+export type ToolHandlers = { [N in ToolName]: ToolHandler<N> };

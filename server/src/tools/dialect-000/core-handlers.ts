@@ -1,0 +1,145 @@
+import type { Plan } from '@planhub/shared';
+import { fail, progressOf } from '@planhub/shared';
+import { addStep as addStepToPlan } from '../../core/plans/add-step.ts';
+import { newPlan } from '../../core/plans/plan-factory.ts';
+import { endPlan } from '../../core/plans/plan-lifecycle.ts';
+import { planView, stepView } from '../../core/plans/plan-views.ts';
+import { nextInstruction } from '../../core/plans/instruction.ts';
+import type { CallContext, ToolHandlers } from '../context.ts';
+import { settleDependents } from '../dependents.ts';
+import { loadAgent, loadPlan, resolvePlan, savePlan } from '../plan-access.ts';
+import { startPlan } from './start-plan.ts';
+import { applyStepChange } from './step-change.ts';
+
+const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const { caller, services } = ctx;
+    const now = services.now();
+    const agent = await loadAgent(tx, caller.agent_id);
+    const open = await Promise.all(agent.plans.filter((p) => !p.finished).map((p) => loadPlan(tx, p.plan_id)));
+    const started = open.find((p) => p.status === 'in_progress' || p.status === 'awaiting_approval');
+    if (started)
+      fail(
+        'FAILED_PRECONDITION',
+        `You already have a started plan ${started.plan_id} ("${started.title}", ${started.status}). Do not recreate it: ` +
+          'use addStep for new work, mark steps that no longer apply as skipped, or end it with completePlan(status="failed") first.',
+      );
+    if (open.length + 1 > services.config.limits.plansPerAgent)
+      fail(
+        'RESOURCE_EXHAUSTED',
+        `You have too many unfinished plans (limit ${services.config.limits.plansPerAgent}); finish some first.`,
+      );
+    if (args.steps.length > services.config.limits.stepsPerPlan)
+      fail(
+        'RESOURCE_EXHAUSTED',
+        `A plan holds at most ${services.config.limits.stepsPerPlan} steps; you sent ${args.steps.length}.`,
+      );
+    // A plan that was never started is superseded, so "current plan" keeps meaning the newest one.
+    for (const old of open) {
+      const ended = endPlan(old, 'cancelled', 'superseded by a new plan', now);
+      await savePlan(tx, ended.plan);
+      tx.emit(...ended.events);
+    }
+    const plan = newPlan({
+      plan_id: services.newId(),
+      workspace: caller.workspace,
+      agent_id: caller.agent_id,
+      title: args.title,
+      dialect: '000',
+      steps: args.steps.map((description) => ({ description })),
+      now,
+    });
+    await savePlan(tx, plan);
+    tx.emit(planCreatedEvent(plan));
+    return {
+      plan_id: plan.plan_id,
+      title: plan.title,
+      status: plan.status,
+      steps: plan.steps.map(stepView),
+      message: 'Plan created. Call startPlan to request approval.',
+    };
+  });
+
+export const planCreatedEvent = (plan: Plan) => ({
+  event_type: 'plan_created' as const,
+  timestamp: plan.created_at,
+  workspace: plan.workspace,
+  source_agent: plan.agent_id,
+  source_plan_id: plan.plan_id,
+  source_plan_title: plan.title,
+  source_step_id: null,
+  source_step_description: null,
+  source_step_sequence: null,
+  payload: {
+    steps: plan.steps.map((s) => ({ step_id: s.id, sequence: s.sequence, description: s.description })),
+    dialect: plan.dialect,
+  },
+});
+
+const setStepStatus: ToolHandlers['setStepStatus'] = (ctx, args) =>
+  applyStepChange(ctx, args.plan_id, {
+    step_id: args.step_id,
+    status: args.status,
+    ...(args.result !== undefined ? { result: args.result } : {}),
+    ...(args.error !== undefined ? { error: args.error } : {}),
+  }).then(({ unblocked: _unblocked, ...rest }) => rest);
+
+const getPlanStatus: ToolHandlers['getPlanStatus'] = (ctx, args) =>
+  ctx.transact(async (tx) => planView(await resolvePlan(tx, ctx.caller, args, 'read')));
+
+const completePlan: ToolHandlers['completePlan'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const now = ctx.services.now();
+    const current = await resolvePlan(tx, ctx.caller, args, 'write');
+    const { plan, events } = endPlan(current, args.status, args.summary, now);
+    tx.emit(...events);
+    // Steps skipped by a failed or cancelled plan resolve whoever waited on them.
+    for (const step of plan.steps)
+      if (current.steps.find((s) => s.id === step.id)?.status !== step.status)
+        await settleDependents(tx, plan, step, now);
+    await savePlan(tx, plan);
+    return {
+      plan_id: plan.plan_id,
+      status: plan.status,
+      ...(plan.summary !== undefined ? { summary: plan.summary } : {}),
+      progress: progressOf(plan.steps),
+      message: `Plan ${plan.status}.`,
+    };
+  });
+
+const addStep: ToolHandlers['addStep'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const now = ctx.services.now();
+    const current = await resolvePlan(tx, ctx.caller, args, 'write');
+    if (current.steps.length + 1 > ctx.services.config.limits.stepsPerPlan)
+      fail(
+        'RESOURCE_EXHAUSTED',
+        `Plan ${current.plan_id} already has ${current.steps.length} steps (limit ${ctx.services.config.limits.stepsPerPlan}).`,
+      );
+    const { plan, step, events } = addStepToPlan(
+      current,
+      { description: args.description, after_step_id: args.after_step_id },
+      now,
+    );
+    await savePlan(tx, plan);
+    tx.emit(...events);
+    return {
+      plan_id: plan.plan_id,
+      step: stepView(step),
+      progress: progressOf(plan.steps),
+      instruction: nextInstruction(plan),
+    };
+  });
+
+const listTools: ToolHandlers['listTools'] = (ctx: CallContext, args) =>
+  Promise.resolve(ctx.services.catalog(args.dialect));
+
+export const core000Handlers = {
+  createPlan,
+  startPlan,
+  setStepStatus,
+  getPlanStatus,
+  completePlan,
+  addStep,
+  listTools,
+} satisfies Partial<ToolHandlers>;

@@ -1,0 +1,78 @@
+import type { CallAck, Caller } from '@planhub/shared';
+import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName } from '@planhub/shared';
+import { invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
+import { transact } from '../store/transaction.ts';
+import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
+
+/** Tools whose own semantics make a repeat harmless; the request log would freeze their first (interim) answer. */
+const SELF_IDEMPOTENT = new Set(['startPlan']);
+
+export interface CallSite {
+  caller: Caller;
+  signal: AbortSignal;
+  connection?: ConnectionHooks;
+}
+
+export type Dispatch = (site: CallSite, raw: unknown) => Promise<CallAck>;
+
+/**
+ * The single path of every call: parse → authorize → validate → run → acknowledge. Handlers throw PlanHubError;
+ * nothing else reaches the client.
+ */
+export const createDispatch = (services: Services, handlers: ToolHandlers): Dispatch => {
+  const log = services.log.child({ module: 'dispatch' });
+  return async (site, raw) => {
+    const started = performance.now();
+    let tool = 'unknown';
+    try {
+      const request = CallRequestSchema.safeParse(raw);
+      if (!request.success) throw invalidArguments('call', request.error);
+      tool = request.data.tool;
+      if (!isToolName(tool))
+        throw new PlanHubError(
+          'NOT_FOUND',
+          `Unknown tool "${tool.slice(0, 64)}". Valid tools: ${TOOL_NAMES.join(', ')}.`,
+        );
+      const def = TOOLS[tool];
+      if (site.caller.role === 'dashboard' && !def.readOnly)
+        throw new PlanHubError(
+          'PERMISSION_DENIED',
+          `Dashboards are read-only; ${tool} changes state. Connect as an agent or user.`,
+        );
+      const args = def.input.safeParse(request.data.args);
+      if (!args.success) throw invalidArguments(tool, args.error);
+      const requestId = request.data.request_id;
+      const ctx: CallContext = {
+        caller: site.caller,
+        services,
+        signal: site.signal,
+        ...(site.connection ? { connection: site.connection } : {}),
+        transact: async (body) =>
+          (
+            await transact(services.store, site.caller.workspace, body, {
+              ...(requestId !== undefined && !def.readOnly && !SELF_IDEMPOTENT.has(tool)
+                ? {
+                    request: {
+                      agent_id: site.caller.agent_id,
+                      request_id: requestId,
+                      ttl_ms: services.config.requestTtlMs,
+                    },
+                  }
+                : {}),
+            })
+          ).result,
+      };
+      const handler = handlers[tool] as ToolHandler<typeof tool>;
+      const result = await handler(ctx, args.data);
+      log.debug({ tool, ms: performance.now() - started, agent_id: site.caller.agent_id }, 'call ok');
+      return { ok: true, result };
+    } catch (err) {
+      const error = toPlanHubError(err);
+      const entry = { tool, code: error.code, agent_id: site.caller.agent_id, workspace: site.caller.workspace };
+      if (error.code === 'INTERNAL') log.error({ ...entry, err }, 'call failed');
+      else if (error.code === 'UNAVAILABLE') log.warn({ ...entry, err }, 'call unavailable');
+      else log.info({ ...entry, message: error.message }, 'call refused');
+      return { ok: false, error: error.toShape() };
+    }
+  };
+};

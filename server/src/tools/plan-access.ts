@@ -1,0 +1,64 @@
+import type { Caller, Plan } from '@planhub/shared';
+import { fail } from '@planhub/shared';
+import type { AgentDoc } from '../core/agents/agent-doc.ts';
+import { defaultPlanId, currentPlanId, emptyAgent, touchPlan } from '../core/agents/agent-doc.ts';
+import { docKeys } from '../store/keys.ts';
+import type { Tx } from '../store/transaction.ts';
+
+export const loadAgent = async (tx: Tx, agentId: string): Promise<AgentDoc> =>
+  (await tx.get<AgentDoc>(docKeys.agent(agentId))) ?? emptyAgent(agentId);
+
+export const loadPlan = async (tx: Tx, planId: string): Promise<Plan> =>
+  (await tx.get<Plan>(docKeys.plan(planId))) ??
+  fail(
+    'NOT_FOUND',
+    `Plan ${planId} does not exist in this workspace. Call getPlanStatus without plan_id for your current plan.`,
+  );
+
+export interface PlanTarget {
+  plan_id?: string | undefined;
+  /** Another agent whose current plan is meant (reads only). */
+  agent_id?: string | undefined;
+}
+
+/**
+ * The plan a call acts on: the named one, or the agent's current plan. `write` calls may only touch the caller's
+ * own plans (DESIGN.md invariant 6).
+ */
+export const resolvePlan = async (
+  tx: Tx,
+  caller: Caller,
+  target: PlanTarget,
+  mode: 'read' | 'write',
+): Promise<Plan> => {
+  let plan: Plan;
+  if (target.plan_id !== undefined) {
+    plan = await loadPlan(tx, target.plan_id);
+  } else {
+    const agentId = target.agent_id ?? caller.agent_id;
+    const agent = await loadAgent(tx, agentId);
+    const planId = mode === 'write' ? currentPlanId(agent) : defaultPlanId(agent);
+    if (planId === undefined)
+      return fail(
+        'NOT_FOUND',
+        agentId === caller.agent_id
+          ? mode === 'write' && agent.plans.length > 0
+            ? 'You have no unfinished plan. Create a new plan with createPlan.'
+            : 'You have no plan yet. Create one with createPlan.'
+          : `Agent ${agentId} has no plan in this workspace.`,
+      );
+    plan = await loadPlan(tx, planId);
+  }
+  if (mode === 'write' && plan.agent_id !== caller.agent_id)
+    fail(
+      'PERMISSION_DENIED',
+      `Plan ${plan.plan_id} belongs to agent ${plan.agent_id}; you (${caller.agent_id}) can only change your own plans.`,
+    );
+  return plan;
+};
+
+/** Writes a plan and keeps its owner's index current. */
+export const savePlan = async (tx: Tx, plan: Plan): Promise<void> => {
+  tx.put(docKeys.plan(plan.plan_id), plan);
+  tx.put(docKeys.agent(plan.agent_id), touchPlan(await loadAgent(tx, plan.agent_id), plan));
+};

@@ -1,0 +1,50 @@
+import type { Server as HttpServer } from 'node:http';
+import type { Caller } from '@planhub/shared';
+import type { Logger } from 'pino';
+import { Server } from 'socket.io';
+import type { ServerConfig } from '../config.ts';
+import type { Dispatch } from '../tools/dispatch.ts';
+import type { Authenticate } from './authenticate.ts';
+
+interface SocketData {
+  caller: Caller;
+}
+
+/** The only code that speaks socket.io: handshake, the "call" event, and teardown. */
+export const attachSocketServer = (
+  http: HttpServer,
+  deps: { config: ServerConfig; log: Logger; dispatch: Dispatch; authenticate: Authenticate },
+) => {
+  const log = deps.log.child({ module: 'socket' });
+  const io = new Server<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>(http, {
+    maxHttpBufferSize: deps.config.limits.payloadBytes,
+    serveClient: false,
+    cors: { origin: false },
+  });
+
+  io.use((socket, next) => {
+    deps.authenticate(socket.handshake.auth).then(
+      (caller) => {
+        socket.data.caller = caller;
+        next();
+      },
+      (err: unknown) => {
+        log.info({ reason: err instanceof Error ? err.message : String(err) }, 'handshake refused');
+        next(new Error(err instanceof Error ? err.message : 'authentication failed'));
+      },
+    );
+  });
+
+  io.on('connection', (socket) => {
+    const { caller } = socket.data;
+    const abort = new AbortController();
+    log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, socket: socket.id }, 'connected');
+    socket.on('call', (raw: unknown, ack: unknown) => {
+      if (typeof ack !== 'function') return;
+      void deps.dispatch({ caller, signal: abort.signal }, raw).then((answer) => (ack as (a: unknown) => void)(answer));
+    });
+    socket.on('disconnect', () => abort.abort());
+  });
+
+  return io;
+};

@@ -1,0 +1,168 @@
+import type { Plan } from '@planhub/shared';
+import { PlanHubError, progressOf, renderPlanText } from '@planhub/shared';
+import { describe, expect, it } from 'vitest';
+import { addStep } from '../src/core/plans/add-step.ts';
+import { newPlan } from '../src/core/plans/plan-factory.ts';
+import { decideApproval, endPlan, requestApproval } from '../src/core/plans/plan-lifecycle.ts';
+import { changeStepStatus } from '../src/core/plans/step-status.ts';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+
+const plan = (
+  steps = ['Review current auth implementation', 'Extract token validation', 'Add unit tests', 'Update imports'],
+) =>
+  newPlan({
+    plan_id: 'abcd1234',
+    workspace: 'ws',
+    agent_id: 'main',
+    title: 'Refactor auth module',
+    dialect: '000',
+    steps: steps.map((description) => ({ description })),
+    now: NOW,
+  });
+
+const started = (p: Plan = plan()) => {
+  const requested = requestApproval(p, undefined, 'owner-or-user', NOW).plan;
+  return decideApproval(requested, true, { by: 'main', role: 'agent' }, NOW).plan;
+};
+
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    return err instanceof PlanHubError ? err.code : 'not a PlanHubError';
+  }
+  return 'no error';
+};
+
+describe('seed 000 plans', () => {
+  it('refuses step updates, addStep and completion before the plan is approved', () => {
+    const p = plan();
+    expect(codeOf(() => changeStepStatus(p, { step_id: 'step_1', status: 'completed' }, NOW))).toBe(
+      'FAILED_PRECONDITION',
+    );
+    expect(codeOf(() => addStep(p, { description: 'x' }, NOW))).toBe('FAILED_PRECONDITION');
+    expect(() => changeStepStatus(p, { step_id: 'step_1', status: 'completed' }, NOW)).toThrow(
+      /Plan not started\. Call startPlan first/,
+    );
+    const awaiting = requestApproval(p, 'ok?', 'owner-or-user', NOW).plan;
+    expect(awaiting.status).toBe('awaiting_approval');
+    expect(codeOf(() => changeStepStatus(awaiting, { step_id: 'step_1', status: 'in_progress' }, NOW))).toBe(
+      'FAILED_PRECONDITION',
+    );
+  });
+
+  it('starts at once under the auto policy and emits approved then started', () => {
+    const { plan: p, events } = requestApproval(plan(), undefined, 'auto', NOW);
+    expect(p.status).toBe('in_progress');
+    expect(events.map((e) => e.event_type)).toEqual(['plan_approved', 'plan_started']);
+  });
+
+  it('refuses to complete a never-started plan and lets it be cancelled', () => {
+    expect(codeOf(() => endPlan(plan(), 'completed', undefined, NOW))).toBe('FAILED_PRECONDITION');
+    expect(endPlan(plan(), 'cancelled', 'not needed', NOW).plan.status).toBe('cancelled');
+  });
+
+  it('computes progress as the superset with a one-decimal percentage', () => {
+    let p = started(plan(['a', 'b', 'c']));
+    p = changeStepStatus(p, { step_id: 'step_1', status: 'completed' }, NOW).plan;
+    p = changeStepStatus(p, { step_id: 'step_2', status: 'failed', error: 'no' }, NOW).plan;
+    expect(progressOf(p.steps)).toEqual({
+      completed: 1,
+      total: 3,
+      percentage: 33.3,
+      failed: 1,
+      skipped: 0,
+      in_progress: 0,
+      pending: 1,
+      blocked: 0,
+    });
+  });
+
+  it('re-sequences later steps when addStep inserts after a step, and never reuses ids', () => {
+    const p = started();
+    const { plan: p2, step } = addStep(p, { description: 'New step', after_step_id: 'step_1' }, NOW);
+    expect(step).toMatchObject({ id: 'step_5', sequence: 2 });
+    expect(p2.steps.map((s) => `${s.id}@${s.sequence}`)).toEqual([
+      'step_1@1',
+      'step_5@2',
+      'step_2@3',
+      'step_3@4',
+      'step_4@5',
+    ]);
+    expect(codeOf(() => addStep(p, { description: 'x', after_step_id: 'step_9' }, NOW))).toBe('NOT_FOUND');
+  });
+
+  it('warns when a completed result reads like a failure, and still applies it', () => {
+    const out = changeStepStatus(
+      started(),
+      {
+        step_id: 'step_4',
+        status: 'completed',
+        result: 'Unable to update 2 of 5 imports due to circular dependencies',
+      },
+      NOW,
+    );
+    expect(out.step.status).toBe('completed');
+    expect(out.warning).toMatch(/must be reported as "failed"/);
+    const honest = changeStepStatus(
+      started(),
+      { step_id: 'step_1', status: 'completed', result: 'Found 3 auth-related files' },
+      NOW,
+    );
+    expect(honest.warning).toBeUndefined();
+  });
+
+  it('tells the model what to do next', () => {
+    let p = started(plan(['a', 'b']));
+    const first = changeStepStatus(p, { step_id: 'step_1', status: 'completed' }, NOW);
+    expect(first.instruction).toBe('Proceed with: step_2: b');
+    p = first.plan;
+    const failed = changeStepStatus(p, { step_id: 'step_2', status: 'failed', error: 'x' }, NOW);
+    expect(failed.instruction).toMatch(/step_2 failed.*Never recreate the plan/);
+    const done = changeStepStatus(p, { step_id: 'step_2', status: 'skipped' }, NOW);
+    expect(done.instruction).toBe('All steps done. Call completePlan.');
+  });
+
+  it('refuses to complete a blocked step and to change an ended one', () => {
+    const p = started();
+    const step = p.steps[1];
+    if (!step) throw new Error('fixture');
+    step.status = 'blocked';
+    step.blocked_by = [{ agent_id: 'sub', step_id: 'step_1', plan_id: 'x' }];
+    expect(() => changeStepStatus(p, { step_id: 'step_2', status: 'completed' }, NOW)).toThrow(
+      /blocked waiting on sub:step_1/,
+    );
+    const done = changeStepStatus(p, { step_id: 'step_1', status: 'completed' }, NOW).plan;
+    expect(codeOf(() => changeStepStatus(done, { step_id: 'step_1', status: 'failed' }, NOW))).toBe(
+      'FAILED_PRECONDITION',
+    );
+  });
+
+  it('skips unfinished steps when a plan fails, so waiters can resolve', () => {
+    const { plan: p, events } = endPlan(started(plan(['a', 'b'])), 'failed', 'gave up', NOW);
+    expect(p.steps.map((s) => s.status)).toEqual(['skipped', 'skipped']);
+    expect(events.map((e) => e.event_type)).toEqual(['step_skipped', 'step_skipped', 'plan_failed']);
+  });
+
+  it('renders the plan user command like the seed', () => {
+    let p = started();
+    p = changeStepStatus(p, { step_id: 'step_1', status: 'completed' }, NOW).plan;
+    p = changeStepStatus(p, { step_id: 'step_2', status: 'completed' }, NOW).plan;
+    p = changeStepStatus(p, { step_id: 'step_3', status: 'in_progress' }, NOW).plan;
+    expect(renderPlanText(p)).toBe(
+      [
+        'Current Plan: Refactor auth module',
+        'Status: in_progress',
+        '',
+        'Steps:',
+        '  [x] step_1: Review current auth implementation',
+        '  [x] step_2: Extract token validation',
+        '  [>] step_3: Add unit tests',
+        '  [ ] step_4: Update imports',
+        '',
+        'Progress: 2/4 (50%)',
+      ].join('\n'),
+    );
+  });
+});

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+export const ERROR_CODES = [
+  'INVALID_ARGUMENT',
+  'NOT_FOUND',
+  'FAILED_PRECONDITION',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'UNAUTHENTICATED',
+  'RESOURCE_EXHAUSTED',
+  'UNAVAILABLE',
+  'DEADLINE_EXCEEDED',
+  'INTERNAL',
+] as const;
+
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+export const ErrorShapeSchema = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+export type ErrorShape = z.infer<typeof ErrorShapeSchema>;
+
+/** Codes a client may retry with the same request_id without changing anything. */
+export const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set(['UNAVAILABLE', 'DEADLINE_EXCEEDED']);
+
+/** The one error type of PlanHub: thrown by the core and tools, turned into the wire shape in one place. */
+export class PlanHubError extends Error {
+  readonly code: ErrorCode;
+  readonly details: unknown;
+  constructor(code: ErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.name = 'PlanHubError';
+    this.code = code;
+    this.details = details;
+  }
+  get retryable(): boolean {
+    return RETRYABLE_CODES.has(this.code);
+  }
+  toShape(): ErrorShape {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+export const fail = (code: ErrorCode, message: string, details?: unknown): never => {
+  throw new PlanHubError(code, message, details);
+};

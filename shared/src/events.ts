@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** The twelve event types of seed 000, in its order. */
+export const SEED_EVENT_TYPES = [
+  'plan_created',
+  'plan_started',
+  'plan_completed',
+  'plan_failed',
+  'plan_cancelled',
+  'step_added',
+  'step_started',
+  'step_completed',
+  'step_failed',
+  'step_skipped',
+  'step_blocked',
+  'step_unblocked',
+] as const;
+
+/** What the other dialects add on the same stream. */
+export const EXTRA_EVENT_TYPES = [
+  'plan_approval_requested',
+  'plan_approved',
+  'plan_rejected',
+  'plan_modified',
+  'todos_updated',
+  'task_created',
+  'task_updated',
+  'task_deleted',
+  'task_unblocked',
+  'mode_changed',
+] as const;
+
+export const EVENT_TYPES = [...SEED_EVENT_TYPES, ...EXTRA_EVENT_TYPES] as const;
+export const EventTypeSchema = z.enum(EVENT_TYPES);
+export type EventType = z.infer<typeof EventTypeSchema>;
+
+/** `<ms>-<seq>`: a Redis Stream id, or the memory store's equivalent. */
+export const EventIdSchema = z.string().regex(/^\d+-\d+$/, 'an event id looks like 1700000000000-0');
+
+/** Seed 000's envelope (upstream's field names), canonical for PlanHub. */
+export const EventEnvelopeSchema = z.object({
+  event_id: EventIdSchema,
+  event_type: EventTypeSchema,
+  timestamp: z.string(),
+  workspace: z.string(),
+  source_agent: z.string(),
+  source_plan_id: z.string().nullable(),
+  source_plan_title: z.string().nullable(),
+  source_step_id: z.string().nullable(),
+  source_step_description: z.string().nullable(),
+  source_step_sequence: z.number().int().nullable(),
+  payload: z.record(z.string(), z.unknown()),
+});
+export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>;
+
+/** An event before the log has given it an id. */
+export type NewEvent = Omit<EventEnvelope, 'event_id'>;
+
+const parseId = (id: string): [number, number] => {
+  const dash = id.indexOf('-');
+  return [Number(id.slice(0, dash)), Number(id.slice(dash + 1))];
+};
+
+/** Orders event ids the way the log does (numerically, milliseconds then sequence). */
+export const compareEventIds = (a: string, b: string): number => {
+  const [am, as] = parseId(a);
+  const [bm, bs] = parseId(b);
+  return am !== bm ? am - bm : as - bs;
+};

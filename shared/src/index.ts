@@ -1,0 +1,11 @@
+export * from './errors.ts';
+export * from './protocol.ts';
+export * from './events.ts';
+export * from './model.ts';
+export * from './limits.ts';
+export * from './tools/define.ts';
+export * from './tools/common.ts';
+export * from './tools/catalog.ts';
+export { SubscriptionSchema, type Subscription } from './tools/dialect-000-cross.ts';
+export * from './render/plan-text.ts';
+export * from './render/progress.ts';

@@ -1,0 +1,26 @@
+import type { Plan, StepStatus } from '../model.ts';
+import { progressOf } from './progress.ts';
+
+const MARKS: Record<StepStatus, string> = {
+  completed: '[x]',
+  in_progress: '[>]',
+  pending: '[ ]',
+  failed: '[!]',
+  skipped: '[-]',
+  blocked: '[~]',
+};
+
+/** The `plan` user command of seed 000: for people, never sent to a model. */
+export const renderPlanText = (plan: Pick<Plan, 'title' | 'status' | 'steps'>, heading = 'Current Plan'): string => {
+  const progress = progressOf(plan.steps);
+  const pct = Number.isInteger(progress.percentage) ? progress.percentage : progress.percentage.toFixed(1);
+  return [
+    `${heading}: ${plan.title}`,
+    `Status: ${plan.status}`,
+    '',
+    'Steps:',
+    ...plan.steps.map((s) => `  ${MARKS[s.status]} ${s.id}: ${s.description}`),
+    '',
+    `Progress: ${progress.completed}/${progress.total} (${pct}%)`,
+  ].join('\n');
+};

@@ -1,0 +1,24 @@
+import type { z } from 'zod';
+import * as core000 from './dialect-000-core.ts';
+import * as d002 from './dialect-002.ts';
+import type { ToolDefinition } from './define.ts';
+
+/** Every tool of the flat namespace, by name. Adding a dialect = one spread here. */
+export const TOOLS = {
+  ...core000,
+  ...d002,
+} as const;
+
+export type Tools = typeof TOOLS;
+export type ToolName = keyof Tools;
+/** What a caller passes (defaults optional). */
+export type ToolArgs<N extends ToolName> = z.input<Tools[N]['input']>;
+/** What a handler receives after parsing (defaults applied). */
+export type ToolParsedArgs<N extends ToolName> = z.output<Tools[N]['input']>;
+export type ToolResult<N extends ToolName> = z.output<Tools[N]['output']>;
+
+export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
+
+export const isToolName = (name: string): name is ToolName => Object.hasOwn(TOOLS, name);
+
+export const toolDefinition = (name: ToolName): ToolDefinition => TOOLS[name];

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import { MAX_ARRAY } from '../limits.ts';
+import { EventEnvelopeSchema, EventIdSchema, EventTypeSchema } from '../events.ts';
+import { DependencyRefSchema, ProgressSchema } from '../model.ts';
+import { DescriptionArg, IdArg, PlanIdArg, ResultArg, StepViewSchema } from './common.ts';
+import { defineTool } from './define.ts';
+
+const DependsOnArg = z
+  .array(
+    z.object({
+      agent_id: IdArg,
+      step_id: IdArg,
+      plan_id: IdArg.optional().describe("Without it, the agent's step in its current or most recent plan."),
+    }),
+  )
+  .min(1, 'name at least one {agent_id, step_id} to wait for')
+  .max(MAX_ARRAY);
+
+const ProvidesArg = z.string().min(1).max(128);
+const OutputArg = z.record(z.string(), z.unknown());
+
+export const subscribeToTasks = defineTool({
+  name: 'subscribeToTasks',
+  dialect: '000',
+  readOnly: true,
+  description:
+    "Receive other agents' task events as they happen. Subscribe BEFORE spawning subagents. agent_id: one agent or " +
+    '"*" (any). event_types: which of plan_created, plan_started, plan_completed, plan_failed, plan_cancelled, ' +
+    'step_added, step_started, step_completed, step_failed, step_skipped, step_blocked, step_unblocked (and the ' +
+    'other PlanHub types). Matching retained history is replayed once, then live events follow. Do not poll.',
+  input: z.object({
+    agent_id: IdArg.optional(),
+    event_types: z.array(EventTypeSchema).min(1, 'name at least one event type').max(64),
+    plan_id: IdArg.optional(),
+    step_id: IdArg.optional(),
+    after_event: EventIdSchema.optional().describe('Resume after this event id (replay starts after it).'),
+  }),
+  output: z
+    .object({
+      subscription_id: z.string(),
+      agent_id: z.string(),
+      event_types: z.array(z.string()),
+      replayed: z.number().int(),
+      message: z.string(),
+    })
+    .loose(),
+});
+
+const NewDependentStep = z.object({
+  description: DescriptionArg,
+  depends_on: DependsOnArg,
+  after_step_id: IdArg.optional(),
+  provides: ProvidesArg.optional(),
+  plan_id: PlanIdArg.optional(),
+});
+const AttachDependencies = z.object({
+  step_id: IdArg.describe('An existing step of yours that should wait.'),
+  depends_on: DependsOnArg,
+  provides: ProvidesArg.optional(),
+  plan_id: PlanIdArg.optional(),
+});
+
+export const addDependentStep = defineTool({
+  name: 'addDependentStep',
+  dialect: '000',
+  readOnly: false,
+  description:
+    "Add a step that waits for other agents' steps ({agent_id, step_id}); it is created blocked and unblocks by " +
+    'itself, exactly once, when every dependency has ended, with their outputs in received_outputs. Pass ' +
+    'step_id instead of description to make one of your existing steps wait. Do not poll; wait for step_unblocked.',
+  input: z.union([NewDependentStep, AttachDependencies]),
+  output: z
+    .object({
+      step_id: z.string(),
+      sequence: z.number().int(),
+      description: z.string(),
+      status: z.string(),
+      blocked_by: z.array(DependencyRefSchema),
+      received_outputs: z.record(z.string(), z.unknown()),
+      message: z.string(),
+    })
+    .loose(),
+});
+
+export const completeStepWithOutput = defineTool({
+  name: 'completeStepWithOutput',
+  dialect: '000',
+  readOnly: false,
+  description:
+    'Complete a step AND hand structured output to every agent waiting on it (their received_outputs). Use it for ' +
+    "the steps other agents depend on, typically a subagent's final step.",
+  input: z.object({
+    step_id: IdArg,
+    output: OutputArg,
+    result: ResultArg.optional(),
+    provides: ProvidesArg.optional().describe('A second name under which dependents receive this output.'),
+    plan_id: PlanIdArg.optional(),
+  }),
+  output: z
+    .object({
+      plan_id: z.string(),
+      step: StepViewSchema,
+      progress: ProgressSchema,
+      unblocked: z.array(z.object({ agent_id: z.string(), plan_id: z.string(), step_id: z.string() })),
+      instruction: z.string(),
+    })
+    .loose(),
+});
+
+export const getBlockedSteps = defineTool({
+  name: 'getBlockedSteps',
+  dialect: '000',
+  readOnly: true,
+  description: 'List your steps that are still waiting on other agents, with what they wait for.',
+  input: z.object({ plan_id: PlanIdArg.optional() }),
+  output: z
+    .object({
+      blocked_steps: z.array(
+        z.object({
+          step_id: z.string(),
+          description: z.string(),
+          blocked_by: z.array(DependencyRefSchema),
+          received_outputs: z.record(z.string(), z.unknown()),
+        }),
+      ),
+      count: z.number().int().optional(),
+      message: z.string().optional(),
+    })
+    .loose(),
+});
+
+export const getTaskEvents = defineTool({
+  name: 'getTaskEvents',
+  dialect: '000',
+  readOnly: true,
+  description:
+    'Read recent events of your workspace, newest last. after_event continues from a cursor (last_event_id of the ' +
+    'previous answer); timeout (seconds, up to 30) waits for the next matching event instead of returning empty.',
+  input: z.object({
+    agent_id: IdArg.optional(),
+    event_types: z.array(EventTypeSchema).max(64).optional(),
+    plan_id: IdArg.optional(),
+    step_id: IdArg.optional(),
+    limit: z.number().int().min(1).max(500).default(20),
+    after_event: EventIdSchema.optional(),
+    timeout: z.number().min(0).max(30).default(0),
+  }),
+  output: z
+    .object({ events: z.array(EventEnvelopeSchema), count: z.number().int(), last_event_id: z.string().nullable() })
+    .loose(),
+});
+
+export const listSubscriptions = defineTool({
+  name: 'listSubscriptions',
+  dialect: '000',
+  readOnly: true,
+  description: 'List your event subscriptions.',
+  input: z.object({}),
+  output: z
+    .object({
+      subscriptions: z.array(
+        z
+          .object({
+            subscription_id: z.string(),
+            agent_id: z.string(),
+            event_types: z.array(z.string()),
+            plan_id: z.string().optional(),
+            step_id: z.string().optional(),
+          })
+          .loose(),
+      ),
+      count: z.number().int(),
+    })
+    .loose(),
+});
+
+export const unsubscribe = defineTool({
+  name: 'unsubscribe',
+  dialect: '000',
+  readOnly: true,
+  description: 'Remove one of your subscriptions (or all of them with all=true).',
+  input: z.object({ subscription_id: IdArg.optional(), all: z.boolean().optional() }),
+  output: z.object({ removed: z.number().int(), message: z.string() }).loose(),
+});
+
+export const SubscriptionSchema = z.object({
+  subscription_id: z.string(),
+  agent_id: z.string(),
+  event_types: z.array(EventTypeSchema),
+  plan_id: z.string().optional(),
+  step_id: z.string().optional(),
+  created_at: z.string(),
+});
+export type Subscription = z.infer<typeof SubscriptionSchema>;
