@@ -9,6 +9,7 @@ export default defineConfig({
       'test/**/*.test.ts',
     ],
     globalSetup: ['test/setup/redis-global-setup.ts'],
+    reporters: ['default', './test/setup/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Multi-process and browser suites compete for two cores; a little less parallelism keeps them honest.
