@@ -3,6 +3,7 @@ import { fail } from '@planhub/shared';
 import type { AgentDoc } from '../core/agents/agent-doc.ts';
 import { defaultPlanId, currentPlanId, emptyAgent, touchPlan } from '../core/agents/agent-doc.ts';
 import { docKeys } from '../store/keys.ts';
+import { registerAgent } from './planhub/agent-index.ts';
 import type { Tx } from '../store/transaction.ts';
 
 export const loadAgent = async (tx: Tx, agentId: string): Promise<AgentDoc> =>
@@ -57,8 +58,10 @@ export const resolvePlan = async (
   return plan;
 };
 
-/** Writes a plan and keeps its owner's index current. */
+/** Writes a plan and keeps its owner's index current (and the workspace's agent index, for a new agent). */
 export const savePlan = async (tx: Tx, plan: Plan): Promise<void> => {
   tx.put(docKeys.plan(plan.plan_id), plan);
-  tx.put(docKeys.agent(plan.agent_id), touchPlan(await loadAgent(tx, plan.agent_id), plan));
+  const agent = await loadAgent(tx, plan.agent_id);
+  if (agent.plans.length === 0) await registerAgent(tx, plan.agent_id);
+  tx.put(docKeys.agent(plan.agent_id), touchPlan(agent, plan));
 };

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { DependencyRefSchema, DialectSchema, PlanStatusSchema, ProgressSchema, StepStatusSchema } from '../model.ts';
+
+/** getWorkspace's building blocks (kept apart from planhub.ts, whose every export is a tool). */
+
+/** A step as the overview shows it: no outputs (they can be large), enough to draw statuses and dependencies. */
+export const StepSummarySchema = z.object({
+  id: z.string(),
+  sequence: z.number().int(),
+  description: z.string(),
+  status: StepStatusSchema,
+  result: z.string().optional(),
+  error: z.string().optional(),
+  provides: z.string().optional(),
+  depends_on: z.array(DependencyRefSchema).optional(),
+  blocked_by: z.array(DependencyRefSchema).optional(),
+});
+export type StepSummary = z.infer<typeof StepSummarySchema>;
+
+export const PlanSummarySchema = z.object({
+  plan_id: z.string(),
+  agent_id: z.string(),
+  title: z.string(),
+  status: PlanStatusSchema,
+  dialect: DialectSchema,
+  progress: ProgressSchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+  approval_message: z.string().optional(),
+  summary: z.string().optional(),
+  steps: z.array(StepSummarySchema),
+});
+export type PlanSummary = z.infer<typeof PlanSummarySchema>;
+
+export const PendingApprovalSchema = z.object({
+  plan_id: z.string(),
+  agent_id: z.string(),
+  title: z.string(),
+  message: z.string().nullable(),
+  requested_at: z.string(),
+});
+export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
+
+/** A plan_modify (002) waiting for a decision. */
+export const PendingModificationSchema = z
+  .object({ plan_id: z.string(), agent_id: z.string(), requested_at: z.string().optional() })
+  .loose();
+export type PendingModification = z.infer<typeof PendingModificationSchema>;
+
+export const TodoSummarySchema = z.object({
+  content: z.string(),
+  status: z.string(),
+  active_form: z.string().optional(),
+  priority: z.string().optional(),
+});
+export type TodoSummary = z.infer<typeof TodoSummarySchema>;
+
+export const TaskSummarySchema = z.object({
+  id: z.string(),
+  subject: z.string(),
+  status: z.string(),
+  owner: z.string().optional(),
+  blocked_by: z.array(z.string()),
+});
+export type TaskSummary = z.infer<typeof TaskSummarySchema>;
+
+export const AgentSummarySchema = z.object({
+  agent_id: z.string(),
+  /** Most recent unfinished plan, as seed-000 tools without plan_id mean it. */
+  current_plan_id: z.string().nullable(),
+  /** Newest first: every unfinished plan, then the most recent finished ones up to plans_per_agent. */
+  plans: z.array(PlanSummarySchema),
+  pending_approvals: z.array(PendingApprovalSchema),
+  pending_modifications: z.array(PendingModificationSchema),
+  /** 002's plan mode, when the agent uses it. */
+  mode: z.string().nullable(),
+  /** The agent's todo list (001 `todo`, 002 `todo_write`), empty when it has none. */
+  todos: z.array(TodoSummarySchema),
+  /** Workspace tasks (003) this agent owns. */
+  tasks: z.array(TaskSummarySchema),
+});
+export type AgentSummary = z.infer<typeof AgentSummarySchema>;
