@@ -2,20 +2,38 @@ import { z } from 'zod';
 
 const int = (def: number) => z.coerce.number().int().positive().default(def);
 
-/** Count limits (DESIGN.md §8); string lengths are fixed by the schemas in @planhub/shared. */
+/**
+ * Limits (DESIGN.md §8), each refused with a clear error. String lengths and array sizes of arguments are fixed by the
+ * schemas in @planhub/shared (limits.ts) and answer INVALID_ARGUMENT; these are the configurable ones, and answer
+ * RESOURCE_EXHAUSTED.
+ */
 export const LimitsSchema = z.object({
+  /** Steps in one plan (createPlan, addStep, addDependentStep, 002/004 plans). */
   stepsPerPlan: int(200),
+  /** Unfinished plans one agent may hold at a time. */
   plansPerAgent: int(50),
+  /** Items in one todo list (001 `todo`, 002 `todo_write`). */
   todosPerList: int(200),
+  /** Live tasks (003) in one workspace. */
   tasksPerWorkspace: int(1000),
+  /** Event subscriptions one agent may hold (subscribeToTasks). */
   subscriptionsPerAgent: int(50),
+  /** Simultaneous connections of one agent_id in a workspace (across nodes on the Redis store). */
   connectionsPerAgent: int(20),
+  /** JSON size of one free-form object a call stores (completeStepWithOutput's output, task metadata). */
   outputBytes: int(64 * 1024),
+  /** Nesting depth of such an object. */
   outputDepth: int(16),
+  /** Nesting depth of any call's arguments, checked before validation so nothing deeper is ever walked. */
+  argsDepth: int(32),
+  /** Calls per second per agent, counted across nodes on the Redis store. */
   callsPerSecond: int(200),
-  /** socket.io maxHttpBufferSize: the largest frame a client may send. */
+  /** The rate window: an agent may make callsPerSecond × rateWindowSeconds calls per window. */
+  rateWindowSeconds: int(1),
+  /** socket.io maxHttpBufferSize: the largest frame a client may send (a bigger one closes that connection). */
   payloadBytes: int(1024 * 1024),
 });
+export type Limits = z.infer<typeof LimitsSchema>;
 
 export const ServerConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4000),

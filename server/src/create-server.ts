@@ -5,6 +5,7 @@ import type { ServerConfig, ServerConfigInput } from './config.ts';
 import { parseConfig } from './config.ts';
 import { randomId } from './core/clock.ts';
 import { EventHub } from './events/event-hub.ts';
+import { createCallLimiter } from './limits/call-limiter.ts';
 import { createLogger } from './logger.ts';
 import { createStore } from './store/create-store.ts';
 import type { Store } from './store/store.ts';
@@ -42,6 +43,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     now: () => new Date().toISOString(),
     newId: randomId,
     catalog: buildCatalog(),
+    callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix }),
   };
   const dispatch = createDispatch(services, HANDLERS);
   const http = createHttpServer(

@@ -5,3 +5,4 @@ export type { ServerConfig, ServerConfigInput } from './config.ts';
 export { createMemoryStore } from './store/memory-store.ts';
 export type { Store } from './store/store.ts';
 export { createLogger } from './logger.ts';
+export { mintToken, verifyToken, TokenError } from './auth/tokens.ts';

@@ -3,6 +3,7 @@ export * from './protocol.ts';
 export * from './events.ts';
 export * from './model.ts';
 export * from './limits.ts';
+export * from './ttl.ts';
 export * from './tools/define.ts';
 export * from './tools/common.ts';
 export * from './tools/catalog.ts';

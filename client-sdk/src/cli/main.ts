@@ -1,11 +1,14 @@
 import { connect } from '../client.ts';
 import { parseCli } from './options.ts';
 import { planCommand } from './plan-command.ts';
+import { tokenCommand } from './token-command.ts';
 
 const USAGE = `planhub <command> [options]
 
 Commands:
   plan --agent <id> | --plan <id>   show a plan the way seed 000's "plan" command does
+  token --agent <id> [--role agent|user|dashboard] [--ttl 1h] [--secret s]
+                                    mint a token for a server in secret mode (secret: env PLANHUB_SECRET)
 
 Options:
   --url <url>          PlanHub node (env PLANHUB_URL, default http://127.0.0.1:4000)
@@ -16,6 +19,10 @@ const COMMANDS = { plan: planCommand } as const;
 
 const main = async (): Promise<number> => {
   const options = parseCli(process.argv.slice(2), process.env);
+  if (options.command === 'token' && !options.help) {
+    console.log(await tokenCommand(options, process.env));
+    return 0;
+  }
   const command = options.command as keyof typeof COMMANDS | undefined;
   if (options.help || command === undefined || !(command in COMMANDS)) {
     console.log(USAGE);

@@ -11,6 +11,9 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv) => {
       agent: { type: 'string', short: 'a', ...(env.PLANHUB_AGENT ? { default: env.PLANHUB_AGENT } : {}) },
       plan: { type: 'string' },
       token: { type: 'string', ...(env.PLANHUB_TOKEN ? { default: env.PLANHUB_TOKEN } : {}) },
+      role: { type: 'string' },
+      ttl: { type: 'string' },
+      secret: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

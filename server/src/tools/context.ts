@@ -1,6 +1,7 @@
 import type { Caller, ToolName, ToolParsedArgs, ToolResult } from '@planhub/shared';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.ts';
+import type { CallLimiter } from '../limits/call-limiter.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { Store } from '../store/store.ts';
 import type { Tx } from '../store/transaction.ts';
@@ -13,6 +14,8 @@ export interface Services {
   log: Logger;
   now: () => string;
   newId: () => string;
+  /** Per-agent call budget (DESIGN.md §8), shared across nodes on the Redis store. */
+  callLimiter: CallLimiter;
   /** listTools' answer: every tool's description and JSON Schema, optionally one dialect's. */
   catalog: (dialect?: string) => ToolResult<'listTools'>;
 }

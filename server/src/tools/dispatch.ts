@@ -1,6 +1,7 @@
 import type { CallAck, Caller } from '@planhub/shared';
 import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName } from '@planhub/shared';
 import { invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
+import { checkShape } from '../limits/json-shape.ts';
 import { transact } from '../store/transaction.ts';
 import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
 
@@ -25,6 +26,8 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
     const started = performance.now();
     let tool = 'unknown';
     try {
+      await services.callLimiter.consume(site.caller);
+      checkShape('arguments', raw, { maxDepth: services.config.limits.argsDepth });
       const request = CallRequestSchema.safeParse(raw);
       if (!request.success) throw invalidArguments('call', request.error);
       tool = request.data.tool;

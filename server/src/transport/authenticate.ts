@@ -1,5 +1,6 @@
 import type { Caller } from '@planhub/shared';
-import { OpenAuthSchema } from '@planhub/shared';
+import { OpenAuthSchema, TokenAuthSchema } from '@planhub/shared';
+import { verifyToken } from '../auth/tokens.ts';
 import type { ServerConfig } from '../config.ts';
 import { issuesOf } from '../errors/to-error-shape.ts';
 
@@ -19,7 +20,18 @@ export const openModeAuthenticate: Authenticate = (auth) => {
   return Promise.resolve(parsed.data);
 };
 
-export const authenticatorFor = (config: ServerConfig): Authenticate => {
-  if (config.secret === undefined) return openModeAuthenticate;
-  return () => Promise.reject(new Error('This server requires a token (secret mode is not available yet).'));
-};
+/** Secret mode: the identity comes from the signed token alone; other handshake fields are ignored. */
+export const secretModeAuthenticate =
+  (secret: string): Authenticate =>
+  async (auth) => {
+    const parsed = TokenAuthSchema.safeParse(auth);
+    if (!parsed.success)
+      throw new Error(
+        'This server is in secret mode: connect with auth: { token } signed with its PLANHUB_SECRET ' +
+          '(mint one with: planhub token --workspace W --agent A --role agent --ttl 1h).',
+      );
+    return verifyToken(secret, parsed.data.token);
+  };
+
+export const authenticatorFor = (config: ServerConfig): Authenticate =>
+  config.secret === undefined ? openModeAuthenticate : secretModeAuthenticate(config.secret);

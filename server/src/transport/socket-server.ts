@@ -39,9 +39,16 @@ export const attachSocketServer = (
     const { caller } = socket.data;
     const abort = new AbortController();
     log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, socket: socket.id }, 'connected');
-    socket.on('call', (raw: unknown, ack: unknown) => {
+    // socket.io appends the acknowledgement as the last argument, whatever else a (hostile) client sent before it.
+    socket.on('call', (...args: unknown[]) => {
+      const ack = args.at(-1);
       if (typeof ack !== 'function') return;
-      void deps.dispatch({ caller, signal: abort.signal }, raw).then((answer) => (ack as (a: unknown) => void)(answer));
+      const raw = args.length > 1 ? args[0] : undefined;
+      // An ack that throws (socket gone mid-encode) must not become an unhandled rejection that kills the node.
+      deps
+        .dispatch({ caller, signal: abort.signal }, raw)
+        .then((answer) => (ack as (a: unknown) => void)(answer))
+        .catch((err: unknown) => log.error({ err, socket: socket.id }, 'acknowledgement failed'));
     });
     socket.on('disconnect', () => abort.abort());
   });

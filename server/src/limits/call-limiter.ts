@@ -1,0 +1,58 @@
+import type { Caller } from '@planhub/shared';
+import { PlanHubError } from '@planhub/shared';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Limits } from '../config.ts';
+
+/** Counts every call an agent makes, across all nodes when a shared Redis client is given. */
+export interface CallLimiter {
+  /** Resolves when the call may proceed; throws RESOURCE_EXHAUSTED with details.retry_after_ms otherwise. */
+  consume(caller: Caller): Promise<void>;
+}
+
+export interface CallLimiterOptions {
+  limits: Pick<Limits, 'callsPerSecond' | 'rateWindowSeconds'>;
+  /** An ioredis client of the Redis store (commands, not subscriber mode); omit on the memory store. */
+  redis?: unknown;
+  /** Redis key prefix of the deployment, so deployments sharing a Redis do not share budgets. */
+  keyPrefix: string;
+}
+
+/**
+ * A fixed window of `callsPerSecond × rateWindowSeconds` calls per agent (workspace + agent_id). On Redis the count
+ * is one key per agent shared by every node; while Redis is unreachable each node falls back to a per-node budget
+ * of the same size (the insurance limiter) rather than refusing or waving everything through.
+ */
+export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
+  const duration = options.limits.rateWindowSeconds;
+  const points = options.limits.callsPerSecond * duration;
+  const keyPrefix = `${options.keyPrefix}:rl`;
+  const memory = new RateLimiterMemory({ points, duration, keyPrefix });
+  const limiter: RateLimiterAbstract =
+    options.redis === undefined
+      ? memory
+      : new RateLimiterRedis({
+          storeClient: options.redis,
+          points,
+          duration,
+          keyPrefix,
+          rejectIfRedisNotReady: true,
+          insuranceLimiter: memory,
+        });
+  return {
+    async consume(caller) {
+      try {
+        await limiter.consume(`${caller.workspace}\u0000${caller.agent_id}`);
+      } catch (res) {
+        if (!(res instanceof RateLimiterRes)) throw res;
+        const retryAfterMs = Math.max(1, Math.ceil(res.msBeforeNext));
+        throw new PlanHubError(
+          'RESOURCE_EXHAUSTED',
+          `Too many calls: agent ${caller.agent_id} may make ${points} calls per ${duration} s. ` +
+            `Retry in ${retryAfterMs} ms, and wait for events instead of polling.`,
+          { retry_after_ms: retryAfterMs, limit: points, window_ms: duration * 1000 },
+        );
+      }
+    },
+  };
+};
