@@ -61,6 +61,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig =>
     port: env.PORT as unknown as number | undefined,
     host: env.HOST,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || undefined,
     secret: env.PLANHUB_SECRET || undefined,
     logLevel: (env.LOG_LEVEL as ServerConfig['logLevel'] | undefined) ?? undefined,
     approvalPolicy: (env.PLANHUB_APPROVAL_POLICY as ServerConfig['approvalPolicy'] | undefined) ?? undefined,

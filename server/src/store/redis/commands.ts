@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+
+/** The store's Lua scripts, by ioredis command name (EVALSHA, falling back to EVAL after a Redis restart). */
+const SCRIPTS = { phLoad: 'load.lua', phCommit: 'commit.lua' } as const;
+
+export interface StoreCommands {
+  /** load.lua: `numKeys` document keys → flat `[v1, d1, v2, d2, …]`. */
+  phLoad(numKeys: number, ...keys: string[]): Promise<Array<string | null>>;
+  /** commit.lua: see its header for KEYS and ARGV. */
+  phCommit(numKeys: number, ...keysAndArgs: string[]): Promise<string[]>;
+}
+
+let sources: Record<keyof typeof SCRIPTS, string> | undefined;
+
+const loadSources = () =>
+  (sources ??= {
+    phLoad: readFileSync(new URL(SCRIPTS.phLoad, import.meta.url), 'utf8'),
+    phCommit: readFileSync(new URL(SCRIPTS.phCommit, import.meta.url), 'utf8'),
+  });
+
+/** Registers the scripts on a connection (once per connection). */
+export const defineStoreCommands = (client: Redis): Redis & StoreCommands => {
+  for (const [name, lua] of Object.entries(loadSources())) client.defineCommand(name, { lua });
+  return client as Redis & StoreCommands;
+};

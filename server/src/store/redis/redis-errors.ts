@@ -1,0 +1,27 @@
+import { PlanHubError } from '@planhub/shared';
+import type { Logger } from 'pino';
+
+/** Replies that mean "Redis cannot serve this right now" (loading, failover, out of memory), not "this is wrong". */
+const TRANSIENT_REPLY = /^(LOADING|READONLY|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|OOM|NOREPLICAS|MOVED|ASK)\b/;
+
+/**
+ * The one place a Redis failure becomes a PlanHub error. Clients never see Redis' own text: an outage answers
+ * UNAVAILABLE (safe to retry with the same request_id), and an error reply that no retry can fix (a script bug,
+ * a key of the wrong type) answers INTERNAL and is logged as a server fault.
+ */
+export const storeFailure = (err: unknown, log: Logger, op: string): PlanHubError => {
+  if (err instanceof PlanHubError) return err;
+  // ioredis types its ReplyError as `any`; its name identifies it.
+  if (err instanceof Error && err.name === 'ReplyError' && !TRANSIENT_REPLY.test(err.message)) {
+    log.error({ err, op }, 'Redis refused a store command');
+    return new PlanHubError('INTERNAL', 'Internal error in the PlanHub store; the failure was logged.');
+  }
+  log.warn({ op, reason: err instanceof Error ? err.message : String(err) }, 'Redis unreachable');
+  return unavailable();
+};
+
+export const unavailable = () =>
+  new PlanHubError(
+    'UNAVAILABLE',
+    'The store is unreachable right now (Redis is down or restarting); retry the call in a few seconds.',
+  );

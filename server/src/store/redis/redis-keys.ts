@@ -1,0 +1,30 @@
+/**
+ * Every Redis key and channel of the Redis store, in one place. A workspace's keys share the hash tag
+ * `{<workspace>}`, so a Redis Cluster keeps each workspace on one slot and a commit's Lua script may touch them all.
+ */
+
+/** Escapes the characters that would make two keys collide (`:` between parts) or break the hash tag (`{`, `}`). */
+const part = (value: string) =>
+  value.replace(/[%:{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+
+export interface RedisKeys {
+  /** Hash `{ v: version, d: JSON }` of one document. */
+  doc(workspace: string, docKey: string): string;
+  /** The workspace event log (a stream; entries `{ e: envelope JSON without event_id }`). */
+  events(workspace: string): string;
+  /** A remembered request answer (string, expires by PX). */
+  request(workspace: string, agentId: string, requestId: string): string;
+  /** The one pub/sub channel every node listens on. */
+  readonly channel: string;
+}
+
+export const redisKeys = (prefix: string): RedisKeys => {
+  if (/[{}]/.test(prefix)) throw new Error(`The Redis key prefix "${prefix}" must not contain { or }.`);
+  const ws = (workspace: string) => `${prefix}:{${part(workspace)}}`;
+  return {
+    doc: (workspace, docKey) => `${ws(workspace)}:doc:${docKey}`,
+    events: (workspace) => `${ws(workspace)}:events`,
+    request: (workspace, agentId, requestId) => `${ws(workspace)}:req:${part(agentId)}:${requestId}`,
+    channel: `${prefix}:events`,
+  };
+};

@@ -1,0 +1,181 @@
+import type { EventEnvelope } from '@planhub/shared';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Commit, CommitOutcome, LoadedDoc, Store } from '../store.ts';
+import { defineStoreCommands } from './commands.ts';
+import { createEventFeed } from './event-feed.ts';
+import { redisKeys } from './redis-keys.ts';
+import { storeFailure, unavailable } from './redis-errors.ts';
+
+export interface RedisStoreOptions {
+  url: string;
+  /** Namespace of every key and of the channel, so deployments (or tests) can share one Redis. */
+  prefix: string;
+  /** Events kept per workspace stream (approximately: XADD MAXLEN ~ keeps at least this many). */
+  eventRetention: number;
+  log: Logger;
+  /** A command without a reply in this time fails with UNAVAILABLE (a hung Redis must not hang calls). */
+  commandTimeoutMs?: number;
+  /** How long calls made while the store is still connecting for the first time wait for it. */
+  startupWaitMs?: number;
+}
+
+type StreamEntry = [id: string, fields: string[]];
+
+const toEnvelope = ([id, fields]: StreamEntry): EventEnvelope => ({
+  event_id: id,
+  ...(JSON.parse(fields[fields.indexOf('e') + 1] ?? '{}') as Omit<EventEnvelope, 'event_id'>),
+});
+
+/** Resolves true if `promise` settles within `ms`, false otherwise; never rejects. */
+const within = (promise: Promise<unknown>, ms: number) =>
+  new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    promise.then(
+      () => (clearTimeout(timer), resolve(true)),
+      () => (clearTimeout(timer), resolve(false)),
+    );
+  });
+
+/**
+ * The multi-node store (DESIGN.md §5): documents are hashes `{v, d}`, each workspace log is a stream, and every
+ * commit is one Lua script, so a call costs one round trip to load and one to commit however much is stored.
+ * Redis outages are expected: commands fail fast (no offline queue, no resend), every failure becomes
+ * UNAVAILABLE, and the connections reconnect by themselves when Redis returns.
+ */
+export const createRedisStore = (options: RedisStoreOptions): Store => {
+  const log = options.log.child({ module: 'redis-store' });
+  const keys = redisKeys(options.prefix);
+  const client = defineStoreCommands(
+    new Redis(options.url, {
+      enableOfflineQueue: false,
+      // In-flight commands fail on disconnect instead of being resent: the caller retries with its request_id.
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      commandTimeout: options.commandTimeoutMs ?? 5000,
+      retryStrategy: (attempt) => Math.min(50 * attempt, 1000),
+      // Named so an operator can tell PlanHub's connections apart in CLIENT LIST.
+      connectionName: `planhub:${options.prefix}`,
+    }),
+  );
+  const subscriber = client.duplicate({ autoResubscribe: false, connectionName: `planhub-sub:${options.prefix}` });
+  watch(client, log, 'commands');
+  watch(subscriber, log, 'subscriber');
+
+  const readAfter = async (workspace: string, after: string, count: number) =>
+    ((await client.xrange(keys.events(workspace), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope);
+  const feed = createEventFeed({ subscriber, channel: keys.channel, readAfter, log });
+
+  let started = false;
+  let closing: Promise<void> | undefined;
+  // A node commits only once it listens, so it sees its own events (a waiter set up before a commit relies on it).
+  const startup = Promise.all([new Promise((resolve) => client.once('ready', resolve)), feed.subscribed]).then(
+    () => void (started = true),
+  );
+
+  const run = async <T>(op: string, body: () => Promise<T>): Promise<T> => {
+    if (closing) throw unavailable();
+    if (!started && !(await within(startup, options.startupWaitMs ?? 3000))) throw unavailable();
+    try {
+      return await body();
+    } catch (err) {
+      throw storeFailure(err, log, op);
+    }
+  };
+
+  return {
+    kind: 'redis',
+    load: (workspace, docKeys) =>
+      docKeys.length === 0
+        ? Promise.resolve([])
+        : run('load', async () => {
+            const flat = await client.phLoad(docKeys.length, ...docKeys.map((k) => keys.doc(workspace, k)));
+            return docKeys.map((_, i): LoadedDoc => {
+              const version = flat[2 * i];
+              const json = flat[2 * i + 1];
+              return version == null || json == null
+                ? { value: undefined, version: 0 }
+                : { value: JSON.parse(json) as unknown, version: Number(version) };
+            });
+          }),
+
+    commit: (workspace, commit: Commit) =>
+      run('commit', async (): Promise<CommitOutcome> => {
+        const { reads, writes, events, request } = commit;
+        const encoded = events.map((e) => JSON.stringify(e));
+        const reply = await client.phCommit(
+          2 + reads.length + writes.length,
+          keys.events(workspace),
+          request ? keys.request(workspace, request.agent_id, request.request_id) : keys.events(workspace),
+          ...reads.map((r) => keys.doc(workspace, r.key)),
+          ...writes.map((w) => keys.doc(workspace, w.key)),
+          keys.channel,
+          String(reads.length),
+          String(writes.length),
+          String(options.eventRetention),
+          request ? String(request.ttl_ms) : '',
+          request ? JSON.stringify(request.answer ?? null) : '',
+          workspace,
+          ...reads.map((r) => String(r.version)),
+          ...writes.map((w) => (w.value === null ? '' : JSON.stringify(w.value))),
+          ...encoded,
+        );
+        if (reply[0] !== 'ok') return { ok: false, reason: 'conflict' };
+        return { ok: true, events: events.map((e, i) => ({ event_id: reply[i + 1] as string, ...e })) };
+      }),
+
+    requestAnswer: (workspace, agentId, requestId) =>
+      run('requestAnswer', async () => {
+        const json = await client.get(keys.request(workspace, agentId, requestId));
+        return json === null ? undefined : { answer: JSON.parse(json) as unknown };
+      }),
+
+    readEvents: (workspace, range) =>
+      run('readEvents', async () => {
+        if (range.after !== undefined) return readAfter(workspace, range.after, range.count);
+        const newest = (await client.xrevrange(
+          keys.events(workspace),
+          '+',
+          '-',
+          'COUNT',
+          range.count,
+        )) as StreamEntry[];
+        return newest.reverse().map(toEnvelope);
+      }),
+
+    onEvent: (listener) => feed.on(listener),
+
+    ping: () =>
+      run('ping', async () => {
+        await client.ping();
+        if (!feed.live()) throw unavailable();
+      }),
+
+    close: () =>
+      (closing ??= (async () => {
+        feed.close();
+        // quit() lets in-flight replies arrive; during an outage it fails at once and disconnect() ends the retries.
+        await Promise.allSettled([client.quit(), subscriber.quit()]);
+        client.disconnect();
+        subscriber.disconnect();
+      })()),
+  };
+};
+
+/** Every connection has an error handler (an unhandled 'error' would crash the node); outages log once. */
+const watch = (connection: Redis, log: Logger, name: string) => {
+  let up = false;
+  connection.on('ready', () => {
+    if (!up) log.info({ connection: name }, 'Redis connected');
+    up = true;
+  });
+  connection.on('error', (err: Error) => {
+    if (up) log.error({ connection: name, reason: err.message }, 'Redis connection lost; reconnecting');
+    else log.debug({ connection: name, reason: err.message }, 'Redis still unreachable');
+    up = false;
+  });
+  connection.on('close', () => {
+    if (up) log.warn({ connection: name }, 'Redis connection closed; reconnecting');
+    up = false;
+  });
+};
