@@ -1,0 +1,56 @@
+import type { Store } from '@planhub/server';
+import { createLogger, createMemoryStore, createRedisStore } from '@planhub/server';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { inject } from 'vitest';
+import { uniquePrefix, type StoreKind } from './servers.ts';
+
+export interface StoreFixture {
+  kind: StoreKind;
+  /** The Redis key prefix (unused by memory stores). */
+  prefix: string;
+  /** A store; for Redis each call is another node on this fixture's prefix (same data), for memory a new store. */
+  open(options?: { eventRetention?: number; log?: Logger }): Store;
+  /** Closes every store opened and deletes this fixture's keys. */
+  close(): Promise<void>;
+}
+
+const silent = createLogger('silent');
+
+/** Deletes every key under a prefix (never FLUSHDB: other test files share this Redis). */
+export const deletePrefix = async (url: string, prefix: string): Promise<void> => {
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (found.length > 0) await redis.unlink(...found);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+};
+
+/** Stores of one kind for one test, with cleanup. */
+export const storeFixture = (kind: StoreKind): StoreFixture => {
+  const opened: Store[] = [];
+  const prefix = uniquePrefix();
+  return {
+    kind,
+    prefix,
+    open(options = {}) {
+      const eventRetention = options.eventRetention ?? 10_000;
+      const store =
+        kind === 'memory'
+          ? createMemoryStore({ eventRetention })
+          : createRedisStore({ url: inject('redisUrl'), prefix, eventRetention, log: options.log ?? silent });
+      opened.push(store);
+      return store;
+    },
+    async close() {
+      await Promise.all(opened.map((s) => s.close()));
+      if (kind === 'redis') await deletePrefix(inject('redisUrl'), prefix);
+    },
+  };
+};

@@ -1,0 +1,317 @@
+import type { EventEnvelope, NewEvent } from '@planhub/shared';
+import { EventIdSchema, compareEventIds } from '@planhub/shared';
+import type { Store } from '@planhub/server';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STORE_KINDS } from '../helpers/servers.ts';
+import { storeFixture, type StoreFixture } from '../helpers/stores.ts';
+
+const WS = 'ws-a';
+
+const event = (n: number, workspace = WS): NewEvent => ({
+  event_type: 'step_added',
+  timestamp: new Date(1_700_000_000_000 + n).toISOString(),
+  workspace,
+  source_agent: 'agent-1',
+  source_plan_id: 'plan0001',
+  source_plan_title: 'Title with "quotes", ünïcode and a\nnewline',
+  source_step_id: `step_${n}`,
+  source_step_description: null,
+  source_step_sequence: n,
+  payload: { n, nested: { list: [1, 'two', null] } },
+});
+
+/** Commits with no reads: always applies. */
+const append = async (store: Store, events: NewEvent[], workspace = WS) => {
+  const outcome = await store.commit(workspace, { reads: [], writes: [], events });
+  if (!outcome.ok) throw new Error('append conflicted');
+  return outcome.events;
+};
+
+const collect = (store: Store) => {
+  const seen: EventEnvelope[] = [];
+  const off = store.onEvent((e) => seen.push(e));
+  return { seen, off };
+};
+
+describe.each(STORE_KINDS)('the %s store', (kind) => {
+  let fixture: StoreFixture;
+  let store: Store;
+  beforeEach(() => {
+    fixture = storeFixture(kind);
+    store = fixture.open();
+  });
+  afterEach(async () => fixture.close());
+
+  describe('documents', () => {
+    it('reports a missing document as version 0 and counts versions up from 1', async () => {
+      expect(await store.load(WS, ['a', 'b'])).toEqual([
+        { value: undefined, version: 0 },
+        { value: undefined, version: 0 },
+      ]);
+      expect(
+        await store.commit(WS, {
+          reads: [{ key: 'a', version: 0 }],
+          writes: [{ key: 'a', value: { x: 1 } }],
+          events: [],
+        }),
+      ).toEqual({ ok: true, events: [] });
+      expect(await store.load(WS, ['a', 'b'])).toEqual([
+        { value: { x: 1 }, version: 1 },
+        { value: undefined, version: 0 },
+      ]);
+      await store.commit(WS, {
+        reads: [{ key: 'a', version: 1 }],
+        writes: [{ key: 'a', value: [1, 'two', { three: null }] }],
+        events: [],
+      });
+      expect(await store.load(WS, ['a'])).toEqual([{ value: [1, 'two', { three: null }], version: 2 }]);
+    });
+
+    it('loads nothing for an empty key list', async () => {
+      expect(await store.load(WS, [])).toEqual([]);
+    });
+
+    it('hands out copies, so changing a loaded value changes nothing stored', async () => {
+      await store.commit(WS, { reads: [], writes: [{ key: 'a', value: { list: [1] } }], events: [] });
+      const [loaded] = await store.load(WS, ['a']);
+      (loaded?.value as { list: number[] }).list.push(2);
+      expect((await store.load(WS, ['a']))[0]?.value).toEqual({ list: [1] });
+    });
+
+    it('refuses a commit whose read is stale and keeps the first writer’s value', async () => {
+      await store.commit(WS, { reads: [], writes: [{ key: 'a', value: 'v1' }], events: [] });
+      const first = await store.commit(WS, {
+        reads: [{ key: 'a', version: 1 }],
+        writes: [{ key: 'a', value: 'first' }],
+        events: [],
+      });
+      const second = await store.commit(WS, {
+        reads: [{ key: 'a', version: 1 }],
+        writes: [{ key: 'a', value: 'second' }],
+        events: [],
+      });
+      expect(first.ok).toBe(true);
+      expect(second).toEqual({ ok: false, reason: 'conflict' });
+      expect(await store.load(WS, ['a'])).toEqual([{ value: 'first', version: 2 }]);
+    });
+
+    it('lets only one of two blind creates of the same document win', async () => {
+      const create = (value: string) =>
+        store.commit(WS, { reads: [{ key: 'new', version: 0 }], writes: [{ key: 'new', value }], events: [] });
+      const outcomes = await Promise.all([create('one'), create('two')]);
+      expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+      expect(outcomes.filter((o) => !o.ok)).toEqual([{ ok: false, reason: 'conflict' }]);
+      const [doc] = await store.load(WS, ['new']);
+      expect(doc?.version).toBe(1);
+      expect(['one', 'two']).toContain(doc?.value);
+    });
+
+    it('deletes a document with a null write, after which it can be created again', async () => {
+      await store.commit(WS, {
+        reads: [],
+        writes: [
+          { key: 'a', value: 1 },
+          { key: 'b', value: 2 },
+        ],
+        events: [],
+      });
+      expect(
+        await store.commit(WS, { reads: [{ key: 'a', version: 1 }], writes: [{ key: 'a', value: null }], events: [] }),
+      ).toMatchObject({ ok: true });
+      expect(await store.load(WS, ['a', 'b'])).toEqual([
+        { value: undefined, version: 0 },
+        { value: 2, version: 1 },
+      ]);
+      expect(
+        await store.commit(WS, { reads: [{ key: 'a', version: 0 }], writes: [{ key: 'a', value: 3 }], events: [] }),
+      ).toMatchObject({ ok: true });
+      expect(await store.load(WS, ['a'])).toEqual([{ value: 3, version: 1 }]);
+    });
+
+    it('keeps workspaces apart: same keys, separate documents and logs', async () => {
+      await store.commit('ws-a', { reads: [], writes: [{ key: 'k', value: 'a' }], events: [event(1, 'ws-a')] });
+      await store.commit('ws-b', { reads: [], writes: [{ key: 'k', value: 'b' }], events: [event(2, 'ws-b')] });
+      expect((await store.load('ws-a', ['k']))[0]?.value).toBe('a');
+      expect((await store.load('ws-b', ['k']))[0]?.value).toBe('b');
+      expect((await store.readEvents('ws-a', { count: 10 })).map((e) => e.source_step_id)).toEqual(['step_1']);
+      expect((await store.readEvents('ws-b', { count: 10 })).map((e) => e.source_step_id)).toEqual(['step_2']);
+    });
+
+    it('serializes concurrent read-modify-write commits with no lost update', async () => {
+      const increment = async () => {
+        for (;;) {
+          const [doc] = await store.load(WS, ['counter']);
+          const n = (doc?.value as number | undefined) ?? 0;
+          const outcome = await store.commit(WS, {
+            reads: [{ key: 'counter', version: doc?.version ?? 0 }],
+            writes: [{ key: 'counter', value: n + 1 }],
+            events: [],
+          });
+          if (outcome.ok) return;
+        }
+      };
+      await Promise.all(Array.from({ length: 25 }, increment));
+      expect(await store.load(WS, ['counter'])).toEqual([{ value: 25, version: 25 }]);
+    });
+  });
+
+  describe('requests', () => {
+    const request = (answer: unknown, agent_id = 'agent-1', request_id = 'req-1') => ({
+      agent_id,
+      request_id,
+      answer,
+      ttl_ms: 60_000,
+    });
+
+    it('remembers a request’s answer and refuses to apply the request again', async () => {
+      expect(await store.requestAnswer(WS, 'agent-1', 'req-1')).toBeUndefined();
+      await store.commit(WS, {
+        reads: [],
+        writes: [{ key: 'a', value: 1 }],
+        events: [event(1)],
+        request: request({ done: 1 }),
+      });
+      expect(await store.requestAnswer(WS, 'agent-1', 'req-1')).toEqual({ answer: { done: 1 } });
+      const again = await store.commit(WS, {
+        reads: [],
+        writes: [{ key: 'a', value: 2 }],
+        events: [event(2)],
+        request: request({ done: 2 }),
+      });
+      expect(again).toEqual({ ok: false, reason: 'conflict' });
+      expect(await store.load(WS, ['a'])).toEqual([{ value: 1, version: 1 }]);
+      expect(await store.readEvents(WS, { count: 10 })).toHaveLength(1);
+      expect(await store.requestAnswer(WS, 'agent-1', 'req-1')).toEqual({ answer: { done: 1 } });
+    });
+
+    it('keeps request ids apart per agent, even when names contain colons', async () => {
+      await store.commit(WS, { reads: [], writes: [], events: [], request: request('a:b / c', 'a:b', 'c') });
+      expect(await store.requestAnswer(WS, 'a', 'b:c')).toBeUndefined();
+      await store.commit(WS, { reads: [], writes: [], events: [], request: request('a / b:c', 'a', 'b:c') });
+      expect(await store.requestAnswer(WS, 'a:b', 'c')).toEqual({ answer: 'a:b / c' });
+      expect(await store.requestAnswer(WS, 'a', 'b:c')).toEqual({ answer: 'a / b:c' });
+      expect(await store.requestAnswer('ws-other', 'a', 'b:c')).toBeUndefined();
+    });
+
+    it('remembers a null answer as null', async () => {
+      await store.commit(WS, { reads: [], writes: [], events: [], request: request(null) });
+      expect(await store.requestAnswer(WS, 'agent-1', 'req-1')).toEqual({ answer: null });
+    });
+
+    it('forgets a request after its time to live', async () => {
+      await store.commit(WS, { reads: [], writes: [], events: [], request: { ...request('x'), ttl_ms: 1 } });
+      await expect.poll(() => store.requestAnswer(WS, 'agent-1', 'req-1')).toBeUndefined();
+      expect(await store.commit(WS, { reads: [], writes: [], events: [], request: request('y') })).toMatchObject({
+        ok: true,
+      });
+    });
+  });
+
+  describe('the event log', () => {
+    it('gives events strictly increasing <ms>-<seq> ids and returns the envelopes it stored', async () => {
+      const committed = [
+        ...(await append(store, [event(1), event(2), event(3)])),
+        ...(await append(store, [event(4)])),
+      ];
+      expect(committed.map((e) => e.source_step_sequence)).toEqual([1, 2, 3, 4]);
+      for (const e of committed) expect(EventIdSchema.safeParse(e.event_id).success).toBe(true);
+      for (let i = 1; i < committed.length; i++)
+        expect(compareEventIds(committed[i]!.event_id, committed[i - 1]!.event_id)).toBeGreaterThan(0);
+      expect(committed[0]).toEqual({ event_id: committed[0]!.event_id, ...event(1) });
+      expect(await store.readEvents(WS, { count: 10 })).toEqual(committed);
+    });
+
+    it('reads after a cursor (exclusive) and the newest N oldest first', async () => {
+      const all = await append(
+        store,
+        Array.from({ length: 8 }, (_, i) => event(i + 1)),
+      );
+      expect(await store.readEvents(WS, { after: all[2]!.event_id, count: 3 })).toEqual(all.slice(3, 6));
+      expect(await store.readEvents(WS, { after: all[7]!.event_id, count: 3 })).toEqual([]);
+      expect(await store.readEvents(WS, { after: '0-0', count: 100 })).toEqual(all);
+      expect(await store.readEvents(WS, { count: 3 })).toEqual(all.slice(5));
+      expect(await store.readEvents('ws-empty', { count: 3 })).toEqual([]);
+      expect(await store.readEvents('ws-empty', { after: '0-0', count: 3 })).toEqual([]);
+    });
+
+    it('trims the log to its retention, keeping at least the newest events', async () => {
+      const small = fixture.open({ eventRetention: 10 });
+      const committed: EventEnvelope[] = [];
+      // 300 events: enough for Redis' approximate MAXLEN ~ to drop whole stream nodes (100 entries each).
+      for (let batch = 0; batch < 30; batch++)
+        committed.push(
+          ...(await append(
+            small,
+            Array.from({ length: 10 }, (_, i) => event(batch * 10 + i)),
+          )),
+        );
+      const kept = await small.readEvents(WS, { after: '0-0', count: 1000 });
+      expect(kept.length).toBeGreaterThanOrEqual(10);
+      expect(kept.length).toBeLessThan(300);
+      expect(kept).toEqual(committed.slice(-kept.length));
+      expect(await small.readEvents(WS, { count: 10 })).toEqual(committed.slice(-10));
+    });
+
+    it('pushes every committed event to onEvent listeners in log order', async () => {
+      const { seen, off } = collect(store);
+      const committed: EventEnvelope[] = [];
+      for (let i = 0; i < 10; i++) committed.push(...(await append(store, [event(2 * i), event(2 * i + 1)])));
+      await expect.poll(() => seen.length).toBe(20);
+      expect(seen).toEqual(committed);
+      off();
+      const { seen: later } = collect(store);
+      const [last] = await append(store, [event(100)]);
+      await expect.poll(() => later.at(-1)).toEqual(last);
+      expect(seen).toHaveLength(20);
+    });
+  });
+
+  describe('atomicity', () => {
+    it('a conflicting commit writes nothing, remembers nothing and emits nothing', async () => {
+      const { seen } = collect(store);
+      const [first] = await append(store, [event(1)]);
+      await store.commit(WS, {
+        reads: [],
+        writes: [
+          { key: 'a', value: 'a1' },
+          { key: 'b', value: 'b1' },
+        ],
+        events: [],
+      });
+      const refused = await store.commit(WS, {
+        reads: [
+          { key: 'a', version: 1 },
+          { key: 'b', version: 0 }, // stale
+        ],
+        writes: [
+          { key: 'a', value: 'a2' },
+          { key: 'c', value: 'c1' },
+          { key: 'b', value: null },
+        ],
+        events: [event(2), event(3)],
+        request: { agent_id: 'agent-1', request_id: 'r', answer: 'no', ttl_ms: 60_000 },
+      });
+      expect(refused).toEqual({ ok: false, reason: 'conflict' });
+      // A later commit's event arriving proves the refused one's events would have arrived before it.
+      const [marker] = await append(store, [event(4)]);
+      await expect.poll(() => seen.at(-1)).toEqual(marker);
+      expect(seen).toEqual([first, marker]);
+      expect(await store.load(WS, ['a', 'b', 'c'])).toEqual([
+        { value: 'a1', version: 1 },
+        { value: 'b1', version: 1 },
+        { value: undefined, version: 0 },
+      ]);
+      expect((await store.readEvents(WS, { count: 10 })).map((e) => e.source_step_sequence)).toEqual([1, 4]);
+      expect(await store.requestAnswer(WS, 'agent-1', 'r')).toBeUndefined();
+    });
+  });
+
+  describe('lifecycle', () => {
+    it('answers ping while open, and closes idempotently', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+      await Promise.all([store.close(), store.close()]);
+      await store.close();
+      await expect(store.ping()).rejects.toThrow();
+    });
+  });
+});
