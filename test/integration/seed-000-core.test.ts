@@ -1,10 +1,8 @@
 import { PlanHubError } from '@planhub/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness, type StoreKind } from '../helpers/servers.ts';
+import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 
-const STORES: StoreKind[] = ['memory'];
-
-describe.each(STORES)('seed 000 core tools through the SDK (%s store)', (store) => {
+describe.each(STORE_KINDS)('seed 000 core tools through the SDK (%s store)', (store) => {
   let h: Harness;
   afterEach(async () => h.close());
 
