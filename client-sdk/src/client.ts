@@ -3,6 +3,7 @@ import { PlanHubError, TOOLS, TOOL_NAMES, compareEventIds } from '@planhub/share
 import { io, type Socket } from 'socket.io-client';
 import { backoffDelay, type BackoffOptions } from './backoff.ts';
 import { Emitter } from './emitter.ts';
+import { SubscriptionTracker } from './subscriptions.ts';
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed';
 
@@ -30,6 +31,8 @@ type ClientEvents = {
   state: [ConnectionState, { reason?: string; url?: string }];
   event: [EventEnvelope];
   reconnected: [];
+  /** A failure the application did not call for: renewing subscriptions after a reconnect. */
+  error: [PlanHubError];
 };
 
 type ToolMethods = { [N in ToolName]: (args: ToolArgs<N>, options?: CallOptions) => Promise<ToolResult<N>> };
@@ -51,6 +54,7 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
   private everConnected = false;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly urls: readonly string[];
+  private readonly subscriptions = new SubscriptionTracker();
 
   constructor(readonly options: ConnectOptions) {
     super();
@@ -99,7 +103,10 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
       const again = this.everConnected;
       this.everConnected = true;
       this.setState('connected', { url });
-      if (again) this.emit('reconnected');
+      if (again) {
+        void this.resubscribe();
+        this.emit('reconnected');
+      }
     });
     socket.on('event', (event: EventEnvelope) => this.deliver(event));
     socket.on('connect_error', (err: Error) => {
@@ -133,6 +140,37 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
     if (this.lastEventId !== undefined && compareEventIds(event.event_id, this.lastEventId) <= 0) return;
     this.lastEventId = event.event_id;
     this.emit('event', event);
+  }
+
+  /**
+   * After a reconnect (to any node) each subscription is renewed with the last event id seen: the node replays what
+   * was missed, then goes live, and `deliver` drops anything already seen, so each event reaches the application
+   * once, in order.
+   */
+  private async resubscribe(): Promise<void> {
+    for (const filter of this.subscriptions.filters()) {
+      try {
+        await this.call('subscribeToTasks', {
+          ...filter,
+          ...(this.lastEventId !== undefined ? { after_event: this.lastEventId } : {}),
+        });
+      } catch (err) {
+        this.emit('error', err instanceof PlanHubError ? err : new PlanHubError('INTERNAL', String(err)));
+      }
+    }
+  }
+
+  /** Bookkeeping of the calls that shape the event stream. */
+  private observe(tool: ToolName, args: unknown, result: unknown): void {
+    if (tool === 'subscribeToTasks') {
+      const answer = result as ToolResult<'subscribeToTasks'>;
+      this.subscriptions.record(args as ToolArgs<'subscribeToTasks'>, answer);
+      // Every event up to the stream's position was pushed before the answer: resuming from there loses nothing.
+      if (this.lastEventId === undefined || compareEventIds(answer.last_event_id, this.lastEventId) > 0)
+        this.lastEventId = answer.last_event_id;
+    } else if (tool === 'unsubscribe') {
+      this.subscriptions.forget(args as ToolArgs<'unsubscribe'>);
+    }
   }
 
   /** Listens to one event type; returns the unsubscribe. */
@@ -205,12 +243,18 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
   async call<N extends ToolName>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<N>> {
     const definition = TOOLS[tool] as { readOnly: boolean } | undefined;
     const requestId = definition?.readOnly ? undefined : (options.requestId ?? crypto.randomUUID());
-    const timeoutMs = options.timeoutMs ?? (NO_TIMEOUT.has(tool) ? undefined : (this.options.timeoutMs ?? 15_000));
+    // A long-poll waits up to its own timeout on the server; the call's deadline comes on top of it.
+    const longPollMs = tool === 'getTaskEvents' ? ((args as { timeout?: number }).timeout ?? 0) * 1000 : 0;
+    const timeoutMs =
+      options.timeoutMs ?? (NO_TIMEOUT.has(tool) ? undefined : (this.options.timeoutMs ?? 15_000) + longPollMs);
     const retries = this.options.retries ?? 5;
     for (let attempt = 0; ; attempt++) {
       try {
         const ack = await this.callOnce({ tool, args, ...(requestId ? { request_id: requestId } : {}) }, timeoutMs);
-        if (ack.ok) return ack.result as ToolResult<N>;
+        if (ack.ok) {
+          this.observe(tool, args, ack.result);
+          return ack.result as ToolResult<N>;
+        }
         throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
       } catch (err) {
         const error = err instanceof PlanHubError ? err : new PlanHubError('INTERNAL', String(err));

@@ -60,7 +60,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
       },
     }),
   );
-  const io = attachSocketServer(http, { config, log, dispatch, authenticate: authenticatorFor(config) });
+  const io = attachSocketServer(http, { config, log, dispatch, authenticate: authenticatorFor(config), hub, store });
   let closing: Promise<void> | undefined;
 
   return {

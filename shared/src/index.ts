@@ -8,6 +8,6 @@ export * from './tools/define.ts';
 export * from './tools/common.ts';
 export * from './tools/catalog.ts';
 export * from './tools/workspace-summary.ts';
-export { SubscriptionSchema, type Subscription } from './tools/dialect-000-cross.ts';
+export * from './subscription.ts';
 export * from './render/plan-text.ts';
 export * from './render/progress.ts';

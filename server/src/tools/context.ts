@@ -1,4 +1,4 @@
-import type { Caller, ToolName, ToolParsedArgs, ToolResult } from '@planhub/shared';
+import type { Caller, Subscription, ToolName, ToolParsedArgs, ToolResult } from '@planhub/shared';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.ts';
 import type { CallLimiter } from '../limits/call-limiter.ts';
@@ -34,8 +34,14 @@ export interface CallContext {
 
 /** How tools reach the caller's live connection, when there is one. */
 export interface ConnectionHooks {
-  /** Replays history and starts live delivery for a new subscription. */
-  onSubscribed?: (subscriptionId: string, afterEvent: string | undefined) => Promise<number>;
+  /**
+   * Adds a subscription to the connection's event stream; the first one starts the stream (replaying history after
+   * `afterEvent`, if given, then live). Returns how many events were replayed and the stream's position.
+   */
+  onSubscribed?: (
+    subscription: Subscription,
+    afterEvent: string | undefined,
+  ) => Promise<{ replayed: number; last_event_id: string }>;
   onUnsubscribed?: (subscriptionIds: readonly string[]) => void;
 }
 

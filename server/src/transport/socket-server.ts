@@ -1,10 +1,18 @@
 import type { Server as HttpServer } from 'node:http';
-import type { Caller } from '@planhub/shared';
+import type { Caller, EventEnvelope } from '@planhub/shared';
 import type { Logger } from 'pino';
 import { Server } from 'socket.io';
 import type { ServerConfig } from '../config.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import type { Store } from '../store/store.ts';
+import { readSubscriptions } from '../tools/subscriptions-doc.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import type { Authenticate } from './authenticate.ts';
+import { EventStream } from './event-stream.ts';
+
+interface ServerToClient {
+  event: (event: EventEnvelope) => void;
+}
 
 interface SocketData {
   caller: Caller;
@@ -13,10 +21,17 @@ interface SocketData {
 /** The only code that speaks socket.io: handshake, the "call" event, and teardown. */
 export const attachSocketServer = (
   http: HttpServer,
-  deps: { config: ServerConfig; log: Logger; dispatch: Dispatch; authenticate: Authenticate },
+  deps: {
+    config: ServerConfig;
+    log: Logger;
+    dispatch: Dispatch;
+    authenticate: Authenticate;
+    hub: EventHub;
+    store: Store;
+  },
 ) => {
   const log = deps.log.child({ module: 'socket' });
-  const io = new Server<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>(http, {
+  const io = new Server<Record<string, never>, ServerToClient, Record<string, never>, SocketData>(http, {
     maxHttpBufferSize: deps.config.limits.payloadBytes,
     serveClient: false,
     cors: { origin: false },
@@ -38,6 +53,13 @@ export const attachSocketServer = (
   io.on('connection', (socket) => {
     const { caller } = socket.data;
     const abort = new AbortController();
+    const stream = new EventStream({
+      viewer: caller,
+      hub: deps.hub,
+      store: deps.store,
+      send: (event) => socket.emit('event', event),
+      loadSubscriptions: () => readSubscriptions(deps.store, caller.workspace, caller.agent_id),
+    });
     log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, socket: socket.id }, 'connected');
     // socket.io appends the acknowledgement as the last argument, whatever else a (hostile) client sent before it.
     socket.on('call', (...args: unknown[]) => {
@@ -46,11 +68,14 @@ export const attachSocketServer = (
       const raw = args.length > 1 ? args[0] : undefined;
       // An ack that throws (socket gone mid-encode) must not become an unhandled rejection that kills the node.
       deps
-        .dispatch({ caller, signal: abort.signal }, raw)
+        .dispatch({ caller, signal: abort.signal, connection: stream.hooks }, raw)
         .then((answer) => (ack as (a: unknown) => void)(answer))
         .catch((err: unknown) => log.error({ err, socket: socket.id }, 'acknowledgement failed'));
     });
-    socket.on('disconnect', () => abort.abort());
+    socket.on('disconnect', () => {
+      abort.abort();
+      stream.close();
+    });
   });
 
   return io;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import * as core000 from './dialect-000-core.ts';
+import * as cross000 from './dialect-000-cross.ts';
 import * as d002 from './dialect-002.ts';
 import * as planhub from './planhub.ts';
 import type { ToolDefinition } from './define.ts';
@@ -7,6 +8,7 @@ import type { ToolDefinition } from './define.ts';
 /** Every tool of the flat namespace, by name. Adding a dialect = one spread here. */
 export const TOOLS = {
   ...core000,
+  ...cross000,
   ...d002,
   ...planhub,
 } as const;

@@ -27,7 +27,9 @@ export const subscribeToTasks = defineTool({
     "Receive other agents' task events as they happen. Subscribe BEFORE spawning subagents. agent_id: one agent or " +
     '"*" (any). event_types: which of plan_created, plan_started, plan_completed, plan_failed, plan_cancelled, ' +
     'step_added, step_started, step_completed, step_failed, step_skipped, step_blocked, step_unblocked (and the ' +
-    'other PlanHub types). Matching retained history is replayed once, then live events follow. Do not poll.',
+    'other PlanHub types). Without after_event you get live events from now on; with after_event (the last event id ' +
+    'you saw, or "0-0" for all retained history) the matching history after it is replayed once, then live events ' +
+    'follow, never both for one event. Do not poll.',
   input: z.object({
     agent_id: IdArg.optional(),
     event_types: z.array(EventTypeSchema).min(1, 'name at least one event type').max(64),
@@ -41,6 +43,8 @@ export const subscribeToTasks = defineTool({
       agent_id: z.string(),
       event_types: z.array(z.string()),
       replayed: z.number().int(),
+      /** Position of this connection's event stream: resume with after_event set to it (or to a later event id). */
+      last_event_id: z.string(),
       message: z.string(),
     })
     .loose(),
@@ -182,13 +186,3 @@ export const unsubscribe = defineTool({
   input: z.object({ subscription_id: IdArg.optional(), all: z.boolean().optional() }),
   output: z.object({ removed: z.number().int(), message: z.string() }).loose(),
 });
-
-export const SubscriptionSchema = z.object({
-  subscription_id: z.string(),
-  agent_id: z.string(),
-  event_types: z.array(EventTypeSchema),
-  plan_id: z.string().optional(),
-  step_id: z.string().optional(),
-  created_at: z.string(),
-});
-export type Subscription = z.infer<typeof SubscriptionSchema>;

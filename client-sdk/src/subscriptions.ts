@@ -1,0 +1,35 @@
+import type { ToolArgs, ToolResult } from '@planhub/shared';
+
+export type SubscriptionFilter = Omit<ToolArgs<'subscribeToTasks'>, 'after_event'>;
+
+const keyOf = (filter: SubscriptionFilter): string =>
+  JSON.stringify([
+    filter.agent_id ?? '*',
+    [...new Set(filter.event_types)].sort(),
+    filter.plan_id ?? null,
+    filter.step_id ?? null,
+  ]);
+
+/**
+ * The application's subscriptions, remembered so the client can renew them on whichever node it reconnects to.
+ * The server keeps them too; renewing with `after_event` is what resumes the event stream without gaps.
+ */
+export class SubscriptionTracker {
+  private readonly byId = new Map<string, SubscriptionFilter>();
+
+  record(args: ToolArgs<'subscribeToTasks'>, result: ToolResult<'subscribeToTasks'>): void {
+    const { after_event: _after, ...filter } = args;
+    // One entry per filter: an identical subscription renewed under a new id replaces the old entry.
+    for (const [id, known] of this.byId) if (keyOf(known) === keyOf(filter)) this.byId.delete(id);
+    this.byId.set(result.subscription_id, filter);
+  }
+
+  forget(args: ToolArgs<'unsubscribe'>): void {
+    if (args.all === true) this.byId.clear();
+    else if (args.subscription_id !== undefined) this.byId.delete(args.subscription_id);
+  }
+
+  filters(): SubscriptionFilter[] {
+    return [...this.byId.values()];
+  }
+}

@@ -1,0 +1,140 @@
+import type { DependencyRef, NewEvent, Plan, Step, Waiter } from '@planhub/shared';
+import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES, fail } from '@planhub/shared';
+import { clonePlan } from '../plans/plan-factory.ts';
+import { planEvent } from '../plans/plan-events.ts';
+import { findStep } from '../plans/plan-guards.ts';
+import type { DependencyEdges } from './graph.ts';
+import { addEdge, findCycle } from './graph.ts';
+import { deliveredValue, dependencyKey } from './resolve.ts';
+
+/** A step's node in the workspace dependency graph (docKeys.dependencyGraph()). */
+export const stepNode = (planId: string, stepId: string): string => `${planId}:${stepId}`;
+
+/** Where a dependency points, found by the caller: the plan that holds the step (any agent's) and the step. */
+export interface DependencyTarget {
+  plan: Plan;
+  step_id: string;
+}
+
+/**
+ * What a target step hands its dependents right now, or undefined while it still runs. A step left open in a plan
+ * that finished (a rejected plan) will never end, so it counts as skipped rather than leaving the waiter hanging.
+ */
+export const endedOutcome = (plan: Plan, step: Step): Step | undefined => {
+  if (ENDED_STEP_STATUSES.has(step.status)) return step;
+  if (FINISHED_PLAN_STATUSES.has(plan.status)) return { ...step, status: 'skipped', result: `plan ${plan.status}` };
+  return undefined;
+};
+
+export interface AttachOutcome {
+  /** The waiting plan, changed. */
+  plan: Plan;
+  step: Step;
+  /** Other plans whose `waiters` gained an entry (the waiting plan itself is not repeated here). */
+  targets: Plan[];
+  edges: DependencyEdges;
+  events: NewEvent[];
+  /** Dependencies that had already ended and were resolved at once (no lost wake-up). */
+  resolvedNow: DependencyRef[];
+  /** Dependencies the step now waits for that it did not wait for before. */
+  added: DependencyRef[];
+}
+
+const sameRef = (a: DependencyRef, b: DependencyRef) =>
+  a.agent_id === b.agent_id && a.step_id === b.step_id && a.plan_id === b.plan_id;
+
+const sameWaiter = (a: Waiter, b: Waiter) =>
+  a.agent_id === b.agent_id && a.plan_id === b.plan_id && a.step_id === b.step_id;
+
+const describeCycle = (path: readonly string[], owners: ReadonlyMap<string, string>): string =>
+  path
+    .map((node) => {
+      const [planId = '', stepId = ''] = node.split(':');
+      const owner = owners.get(planId);
+      return owner === undefined ? `${stepId} of plan ${planId}` : `${owner}:${stepId} (plan ${planId})`;
+    })
+    .join(' → ');
+
+/**
+ * Makes `stepId` of the waiting plan depend on `targets` (the engine's "add"). Every target that already ended is
+ * resolved at once; every other one is registered as a waiter on its target step and as an edge of the workspace
+ * graph, refusing any edge that would close a cycle. Adding a dependency the step already waits on changes nothing,
+ * so a step never has two waiters for one dependency.
+ */
+export const attachDependencies = (
+  waiting: Plan,
+  stepId: string,
+  targets: readonly DependencyTarget[],
+  edges: DependencyEdges,
+  now: string,
+): AttachOutcome => {
+  const plan = clonePlan(waiting);
+  const step = findStep(plan, stepId);
+  if (step.status !== 'pending' && step.status !== 'blocked')
+    fail(
+      'FAILED_PRECONDITION',
+      `${step.id} is ${step.status}; only a pending or blocked step can wait on other agents. ` +
+        'Add a new dependent step with addDependentStep(description, depends_on) instead.',
+    );
+  const copies = new Map<string, Plan>([[plan.plan_id, plan]]);
+  const owners = new Map<string, string>([[plan.plan_id, plan.agent_id]]);
+  const from = stepNode(plan.plan_id, step.id);
+  let graph = edges;
+  const changed = new Set<Plan>();
+  const resolvedNow: DependencyRef[] = [];
+  const added: DependencyRef[] = [];
+  const events: NewEvent[] = [];
+
+  for (const target of targets) {
+    const holder = copies.get(target.plan.plan_id) ?? clonePlan(target.plan);
+    copies.set(holder.plan_id, holder);
+    owners.set(holder.plan_id, holder.agent_id);
+    const targetStep = findStep(holder, target.step_id);
+    const ref: DependencyRef = { agent_id: holder.agent_id, plan_id: holder.plan_id, step_id: targetStep.id };
+    if ((step.blocked_by ?? []).some((d) => sameRef(d, ref))) continue;
+    if (!(step.depends_on ?? []).some((d) => sameRef(d, ref))) step.depends_on = [...(step.depends_on ?? []), ref];
+    const ended = endedOutcome(holder, targetStep);
+    if (ended) {
+      const value = deliveredValue(ended);
+      step.received_outputs = { ...step.received_outputs, [dependencyKey(ref)]: value };
+      if (ended.provides !== undefined) step.received_outputs[ended.provides] = value;
+      resolvedNow.push(ref);
+      continue;
+    }
+    const to = stepNode(holder.plan_id, targetStep.id);
+    const cycle = findCycle(graph, from, to);
+    if (cycle)
+      fail(
+        'FAILED_PRECONDITION',
+        `Refused: ${plan.agent_id}:${step.id} waiting on ${ref.agent_id}:${ref.step_id} would close a dependency ` +
+          `cycle (${describeCycle(cycle, owners)}), and no step in a cycle could ever unblock. ` +
+          'Restructure the work so the dependencies run one way.',
+      );
+    graph = addEdge(graph, from, to);
+    step.blocked_by = [...(step.blocked_by ?? []), ref];
+    const waiter: Waiter = { agent_id: plan.agent_id, plan_id: plan.plan_id, step_id: step.id };
+    const list = holder.waiters[targetStep.id] ?? [];
+    if (!list.some((w) => sameWaiter(w, waiter))) {
+      holder.waiters[targetStep.id] = [...list, waiter];
+      changed.add(holder);
+    }
+    added.push(ref);
+  }
+
+  if (added.length > 0 || resolvedNow.length > 0) plan.updated_at = now;
+  if (added.length > 0) {
+    step.status = 'blocked';
+    events.push(
+      planEvent(plan, 'step_blocked', step, { blocked_by: step.blocked_by ?? [], depends_on: step.depends_on }, now),
+    );
+  }
+  return {
+    plan,
+    step,
+    targets: [...changed].filter((p) => p !== plan),
+    edges: graph,
+    events,
+    resolvedNow,
+    added,
+  };
+};

@@ -1,0 +1,41 @@
+import type { EventEnvelope, PlanHubClient } from '@planhub/client-sdk';
+
+export interface EventLog {
+  /** Every event the application saw, in order. */
+  readonly events: EventEnvelope[];
+  /** Resolves with the first event (already seen or still to come) that matches. */
+  next(predicate: (e: EventEnvelope) => boolean): Promise<EventEnvelope>;
+  of(type: string): EventEnvelope[];
+  stop(): void;
+}
+
+/** Records what a client's application receives (after the SDK's de-duplication), and waits on it without sleeps. */
+export const recordEvents = (client: PlanHubClient): EventLog => {
+  const events: EventEnvelope[] = [];
+  const waiters = new Set<{ predicate: (e: EventEnvelope) => boolean; resolve: (e: EventEnvelope) => void }>();
+  const off = client.on('event', (event) => {
+    events.push(event);
+    for (const w of [...waiters])
+      if (w.predicate(event)) {
+        waiters.delete(w);
+        w.resolve(event);
+      }
+  });
+  return {
+    events,
+    next(predicate) {
+      const seen = events.find(predicate);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.add({ predicate, resolve }));
+    },
+    of: (type) => events.filter((e) => e.event_type === type),
+    stop: off,
+  };
+};
+
+/** Creates and starts a plan (the server must run with approvalPolicy "auto"). */
+export const startedPlan = async (client: PlanHubClient, title: string, steps: string[]) => {
+  const plan = await client.createPlan({ title, steps });
+  await client.startPlan({});
+  return plan;
+};

@@ -1,0 +1,326 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { recordEvents, startedPlan } from '../helpers/event-log.ts';
+import { startHarness, type Harness } from '../helpers/servers.ts';
+
+/** Seed 000's cross-agent tools on one in-process node (memory store); the multinode suite repeats the races. */
+describe('seed 000 cross-agent tools (memory store)', () => {
+  let h: Harness;
+  afterEach(async () => h.close());
+  const start = async () => (h = await startHarness('memory', { approvalPolicy: 'auto' }));
+
+  it('runs the seed parent/subagent workflow: the parent step unblocks with the output', async () => {
+    await start();
+    const parent = await h.client('parent');
+    const sub = await h.client('implementer');
+    const log = recordEvents(parent);
+    await startedPlan(parent, 'Coordinate', ['Spawn implementer']);
+    const subscribed = await parent.subscribeToTasks({
+      event_types: ['plan_created', 'step_completed', 'step_unblocked'],
+    });
+    expect(subscribed).toMatchObject({ agent_id: '*', replayed: 0 });
+    expect(subscribed.subscription_id).toMatch(/^sub_/);
+
+    const subPlan = await sub.createPlan({ title: 'Implement', steps: ['Write code', 'Final step'] });
+    const created = await log.next((e) => e.event_type === 'plan_created' && e.source_agent === 'implementer');
+    expect(created.payload.steps).toEqual([
+      { step_id: 'step_1', sequence: 1, description: 'Write code' },
+      { step_id: 'step_2', sequence: 2, description: 'Final step' },
+    ]);
+
+    const dep = await parent.addDependentStep({
+      description: 'Review implementation results',
+      depends_on: [{ agent_id: 'implementer', step_id: 'step_2' }],
+    });
+    expect(dep).toMatchObject({
+      step_id: 'step_2',
+      sequence: 2,
+      status: 'blocked',
+      blocked_by: [{ agent_id: 'implementer', step_id: 'step_2', plan_id: subPlan.plan_id }],
+      message: expect.stringMatching(/^Step added with 1 dependencies \(BLOCKED\)/) as string,
+    });
+    expect(await parent.getBlockedSteps({})).toMatchObject({ count: 1, blocked_steps: [{ step_id: 'step_2' }] });
+
+    await sub.startPlan({});
+    await sub.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    const output = { passed: true, results: ['file1.py created', 'tests pass'], errors: [] };
+    const done = await sub.completeStepWithOutput({
+      step_id: 'step_2',
+      output,
+      result: 'Implementation completed successfully',
+    });
+    expect(done.unblocked).toEqual([{ agent_id: 'parent', plan_id: dep.plan_id, step_id: 'step_2' }]);
+
+    const unblocked = await log.next((e) => e.event_type === 'step_unblocked');
+    expect(unblocked).toMatchObject({
+      source_agent: 'parent',
+      source_step_id: 'step_2',
+      payload: { received_outputs: ['implementer:step_2'], unblocked_by: 'implementer:step_2' },
+    });
+    const status = await parent.getPlanStatus({});
+    expect(status.steps[1]).toMatchObject({
+      step_id: 'step_2',
+      status: 'pending',
+      received_outputs: { 'implementer:step_2': output },
+    });
+    expect(status.received_outputs).toEqual({ 'implementer:step_2': output });
+    expect(await parent.getBlockedSteps({})).toEqual({
+      plan_id: dep.plan_id,
+      blocked_steps: [],
+      count: 0,
+      message: 'No blocked steps',
+    });
+    // The subagent's completion reached the parent as a push; the parent's own events did not come back to it.
+    expect(log.of('step_completed').map((e) => `${e.source_agent}:${e.source_step_id}`)).toEqual([
+      'implementer:step_1',
+      'implementer:step_2',
+    ]);
+    expect(log.events.filter((e) => e.source_agent === 'parent').map((e) => e.event_type)).toEqual(['step_unblocked']);
+  });
+
+  it('resolves failed and skipped dependencies with their outcome, and keys outputs by provides too', async () => {
+    await start();
+    const parent = await h.client('parent');
+    const [a, b, c] = await Promise.all([h.client('a'), h.client('b'), h.client('c')]);
+    await startedPlan(parent, 'P', ['first']);
+    for (const agent of [a, b, c]) await startedPlan(agent, 'S', ['work']);
+    const dep = await parent.addDependentStep({
+      description: 'Merge',
+      depends_on: [
+        { agent_id: 'a', step_id: 'step_1' },
+        { agent_id: 'b', step_id: 'step_1' },
+        { agent_id: 'c', step_id: 'step_1' },
+      ],
+    });
+    await a.setStepStatus({ step_id: 'step_1', status: 'failed', error: 'Could not reach the API' });
+    await b.setStepStatus({ step_id: 'step_1', status: 'skipped', result: 'Not needed' });
+    expect((await parent.getBlockedSteps({})).blocked_steps[0]?.blocked_by).toEqual([
+      expect.objectContaining({ agent_id: 'c' }),
+    ]);
+    await c.completeStepWithOutput({ step_id: 'step_1', output: { rows: 3 }, provides: 'dataset' });
+    const step = (await parent.getPlanStatus({})).steps.find((s) => s.step_id === dep.step_id);
+    expect(step).toMatchObject({
+      status: 'pending',
+      received_outputs: {
+        'a:step_1': { status: 'failed', result: null, error: 'Could not reach the API' },
+        'b:step_1': { status: 'skipped', result: 'Not needed', error: null },
+        'c:step_1': { rows: 3 },
+        dataset: { rows: 3 },
+      },
+    });
+  });
+
+  it('resolves at once a dependency on a step that already ended, and keeps one waiter per dependency', async () => {
+    await start();
+    const parent = await h.client('parent');
+    const sub = await h.client('sub');
+    const subPlan = await startedPlan(sub, 'S', ['one', 'two']);
+    await sub.completeStepWithOutput({ step_id: 'step_1', output: { v: 1 } });
+    const plan = await startedPlan(parent, 'P', ['a', 'b']);
+
+    const ready = await parent.addDependentStep({
+      description: 'Use v',
+      depends_on: [{ agent_id: 'sub', step_id: 'step_1' }],
+    });
+    expect(ready).toMatchObject({ status: 'pending', blocked_by: [], received_outputs: { 'sub:step_1': { v: 1 } } });
+
+    // The second form: an existing step waits; the same dependency named twice, and attached twice, is one waiter.
+    const dep = { agent_id: 'sub', step_id: 'step_2' };
+    const attached = await parent.addDependentStep({ step_id: 'step_2', depends_on: [dep, dep] });
+    expect(attached).toMatchObject({ step_id: 'step_2', status: 'blocked', blocked_by: [{ ...dep }] });
+    const again = await parent.addDependentStep({
+      step_id: 'step_2',
+      depends_on: [{ ...dep, plan_id: subPlan.plan_id }],
+    });
+    expect(again.blocked_by).toHaveLength(1);
+    const [stored] = await h.server.services.store.load('ws', [`plan:${subPlan.plan_id}`]);
+    expect((stored?.value as { waiters: Record<string, unknown[]> }).waiters).toEqual({
+      step_2: [{ agent_id: 'parent', plan_id: plan.plan_id, step_id: 'step_2' }],
+    });
+
+    const log = recordEvents(parent);
+    await parent.subscribeToTasks({ event_types: ['step_unblocked'] });
+    await sub.completeStepWithOutput({ step_id: 'step_2', output: { v: 2 } });
+    await log.next((e) => e.event_type === 'step_unblocked');
+    await sub.completePlan({ status: 'completed' });
+    expect(log.of('step_unblocked')).toHaveLength(1);
+    expect((await parent.getPlanStatus({})).steps[1]).toMatchObject({ status: 'pending', blocked_by: [] });
+  });
+
+  it('refuses a dependency cycle across agents, and forgets edges once they resolve', async () => {
+    await start();
+    const [a, b, c] = await Promise.all([h.client('a'), h.client('b'), h.client('c')]);
+    for (const agent of [a, b, c]) await startedPlan(agent, 'X', ['one', 'two']);
+    await a.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'b', step_id: 'step_1' }] });
+    await b.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'c', step_id: 'step_1' }] });
+    const refused = c.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'a', step_id: 'step_1' }] });
+    await expect(refused).rejects.toMatchObject({ code: 'FAILED_PRECONDITION' });
+    await expect(refused).rejects.toThrow(/cycle \(c:step_1 .*→ a:step_1 .*→ step_1 of plan \w+ → c:step_1/);
+    await expect(
+      a.addDependentStep({ step_id: 'step_2', depends_on: [{ agent_id: 'a', step_id: 'step_2' }] }),
+    ).rejects.toThrow(/cycle/);
+    // Nothing of the refused calls was applied.
+    expect((await c.getPlanStatus({})).steps[0]).toMatchObject({ status: 'pending' });
+
+    // Once c:step_1 ends, the edge b→c is gone and c may wait on a without a cycle.
+    await c.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    expect((await b.getPlanStatus({})).steps[0]?.status).toBe('pending');
+    await expect(
+      c.addDependentStep({ step_id: 'step_2', depends_on: [{ agent_id: 'a', step_id: 'step_1' }] }),
+    ).resolves.toMatchObject({ status: 'blocked' });
+  });
+
+  it('explains what to do when a dependency cannot be found', async () => {
+    await start();
+    const parent = await h.client('parent');
+    const sub = await h.client('sub');
+    await startedPlan(parent, 'P', ['a']);
+    await expect(
+      parent.addDependentStep({ description: 'x', depends_on: [{ agent_id: 'sub', step_id: 'step_1' }] }),
+    ).rejects.toThrow(/Agent sub has no plan in this workspace yet.*plan_created/);
+    await sub.createPlan({ title: 'S', steps: ['only'] });
+    await expect(
+      parent.addDependentStep({ description: 'x', depends_on: [{ agent_id: 'sub', step_id: 'step_9' }] }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/has step_1\b/) as string });
+    const waiting = await h.client('late');
+    await waiting.createPlan({ title: 'L', steps: ['a'] });
+    await expect(
+      waiting.addDependentStep({ description: 'x', depends_on: [{ agent_id: 'sub', step_id: 'step_1' }] }),
+    ).rejects.toThrow(/Plan not started/);
+  });
+
+  it('stores subscriptions per agent, renews identical ones, and lets an agent remove only its own', async () => {
+    await start();
+    const a = await h.client('a');
+    const b = await h.client('b');
+    const first = await a.subscribeToTasks({ agent_id: '*', event_types: ['step_completed', 'plan_created'] });
+    const same = await a.subscribeToTasks({ event_types: ['plan_created', 'step_completed'] });
+    expect(same.subscription_id).toBe(first.subscription_id);
+    expect(same.message).toMatch(/^Already subscribed/);
+    const other = await a.subscribeToTasks({ agent_id: 'b', event_types: ['step_failed'] });
+    const theirs = await b.subscribeToTasks({ event_types: ['plan_created'] });
+    expect((await a.listSubscriptions({})).subscriptions.map((s) => s.subscription_id)).toEqual([
+      first.subscription_id,
+      other.subscription_id,
+    ]);
+
+    await expect(a.unsubscribe({ subscription_id: theirs.subscription_id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(/not one of yours/) as string,
+    });
+    await expect(a.unsubscribe({})).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(await b.listSubscriptions({})).toMatchObject({ count: 1 });
+    expect(await a.unsubscribe({ subscription_id: other.subscription_id })).toMatchObject({ removed: 1 });
+    expect(await a.unsubscribe({ all: true })).toMatchObject({ removed: 1 });
+    expect(await a.listSubscriptions({})).toEqual({ subscriptions: [], count: 0 });
+    expect(await b.listSubscriptions({})).toMatchObject({ count: 1 });
+  });
+
+  it('filters pushes by agent, type, plan and step; dashboards get their own events too', async () => {
+    await start();
+    const watcher = await h.client('watcher');
+    const board = await h.client('board', { role: 'user' });
+    const a = await h.client('a');
+    const b = await h.client('b');
+    const watched = recordEvents(watcher);
+    const boarded = recordEvents(board);
+    await watcher.subscribeToTasks({ agent_id: 'a', event_types: ['step_completed', 'step_started'] });
+    await board.subscribeToTasks({ event_types: ['plan_approved', 'step_completed'] });
+    const planA = await startedPlan(a, 'A', ['x', 'y']);
+    await startedPlan(b, 'B', ['x']);
+    await watcher.subscribeToTasks({ event_types: ['step_failed'], plan_id: planA.plan_id, step_id: 'step_2' });
+    await b.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    await a.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
+    await a.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    await a.setStepStatus({ step_id: 'step_2', status: 'failed' });
+    await watched.next((e) => e.event_type === 'step_failed');
+    expect(watched.events.map((e) => `${e.source_agent}:${e.event_type}:${e.source_step_id}`)).toEqual([
+      'a:step_started:step_1',
+      'a:step_completed:step_1',
+      'a:step_failed:step_2',
+    ]);
+
+    expect(boarded.events.map((e) => `${e.source_agent}:${e.event_type}`)).toEqual([
+      'policy:auto:plan_approved',
+      'policy:auto:plan_approved',
+      'b:step_completed',
+      'a:step_completed',
+    ]);
+  });
+
+  it('pushes to a user the events it caused itself', async () => {
+    h = await startHarness('memory');
+    const user = await h.client('alice', { role: 'user' });
+    const agent = await h.client('a');
+    const seen = recordEvents(user);
+    await user.subscribeToTasks({ event_types: ['plan_approved'] });
+    const { plan_id } = await agent.createPlan({ title: 'T', steps: ['s'] });
+    const starting = agent.startPlan({});
+    await expect.poll(async () => (await user.getPlanStatus({ plan_id })).status).toBe('awaiting_approval');
+    await user.plan_approve({ plan_id });
+    await starting;
+    expect((await seen.next((e) => e.event_type === 'plan_approved')).source_agent).toBe('alice');
+  });
+
+  it('replays history after after_event once, then goes live, never both for one event', async () => {
+    await start();
+    const a = await h.client('a');
+    await startedPlan(a, 'A', ['1', '2', '3', '4']);
+    await a.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    const history = await a.getTaskEvents({ limit: 500 });
+    const mark = history.events.find((e) => e.event_type === 'step_completed')?.event_id;
+    expect(mark).toBeDefined();
+    await a.setStepStatus({ step_id: 'step_2', status: 'completed' });
+
+    const reader = await h.client('reader');
+    const log = recordEvents(reader);
+    const answer = await reader.subscribeToTasks({ event_types: ['step_completed'], after_event: mark });
+    expect(answer.replayed).toBe(1);
+    await a.setStepStatus({ step_id: 'step_3', status: 'completed' });
+    await log.next((e) => e.source_step_id === 'step_3');
+    await reader.subscribeToTasks({ event_types: ['step_completed'], after_event: '0-0' });
+    await a.setStepStatus({ step_id: 'step_4', status: 'completed' });
+    await log.next((e) => e.source_step_id === 'step_4');
+    expect(log.events.map((e) => e.source_step_id)).toEqual(['step_2', 'step_3', 'step_4']);
+
+    // A fresh connection starting from "0-0" gets all retained history once.
+    const late = await h.client('late');
+    const lateLog = recordEvents(late);
+    const all = await late.subscribeToTasks({ event_types: ['step_completed'], after_event: '0-0' });
+    expect(all.replayed).toBe(4);
+    expect(lateLog.events.map((e) => e.source_step_id)).toEqual(['step_1', 'step_2', 'step_3', 'step_4']);
+  });
+
+  it('reads events with a cursor, a limit and a long-poll', async () => {
+    await start();
+    const a = await h.client('a');
+    const b = await h.client('b');
+    await startedPlan(a, 'A', ['1', '2', '3']);
+    const newest = await b.getTaskEvents({ limit: 2 });
+    expect(newest.events.map((e) => e.event_type)).toEqual(['plan_approved', 'plan_started']);
+    expect(newest.last_event_id).toBe(newest.events[1]?.event_id);
+    const first = await b.getTaskEvents({ agent_id: 'a', after_event: '0-0', limit: 1 });
+    expect(first.events.map((e) => e.event_type)).toEqual(['plan_created']);
+    expect(first.last_event_id).toBe(first.events[0]?.event_id);
+    const rest = await b.getTaskEvents({ agent_id: 'a', after_event: first.last_event_id ?? '', limit: 10 });
+    expect(rest.events.map((e) => e.event_type)).toEqual(['plan_started']);
+    const empty = await b.getTaskEvents({ event_types: ['step_completed'], after_event: rest.last_event_id ?? '' });
+    expect(empty).toMatchObject({ events: [], count: 0, last_event_id: rest.last_event_id });
+
+    const polling = b.getTaskEvents({
+      event_types: ['step_completed'],
+      after_event: rest.last_event_id ?? '',
+      timeout: 30,
+    });
+    await a.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
+    await a.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    const woke = await polling;
+    expect(woke.events.map((e) => [e.event_type, e.source_step_id])).toEqual([['step_completed', 'step_1']]);
+    expect(woke.last_event_id).toBe(woke.events[0]?.event_id);
+    const quiet = await b.getTaskEvents({
+      event_types: ['plan_failed'],
+      after_event: woke.last_event_id ?? '',
+      timeout: 0.2,
+    });
+    expect(quiet).toMatchObject({ events: [], count: 0 });
+  });
+});
