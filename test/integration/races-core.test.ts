@@ -10,6 +10,8 @@ import { deletePrefix } from '../helpers/stores.ts';
 import { rounds } from '../helpers/stress.ts';
 
 const BASE = 10;
+/** Rounds scale with PLANHUB_STRESS; the per-agent rate limit must not be what a soak measures. */
+const RACE_CONFIG = { approvalPolicy: 'auto', limits: { callsPerSecond: 100_000 } } as const;
 
 /** The events of one plan, from the workspace log itself. */
 const planEvents = async (server: PlanHubServer, planId: string): Promise<EventEnvelope[]> =>
@@ -69,13 +71,13 @@ describe.each(STORE_KINDS)('races on the %s store', (kind) => {
   afterEach(async () => h.close());
 
   it('loses no update when 20 addStep and setStepStatus calls from two sockets of one agent run at once', async () => {
-    h = await startHarness(kind, { approvalPolicy: 'auto' });
+    h = await startHarness(kind, RACE_CONFIG);
     const clients = [await h.client('main'), await h.client('main')];
     for (let round = 0; round < rounds(5); round++) await raceRound(clients, h.server, round);
   });
 
   it('applies parallel calls with the same request_id once and gives every caller the same answer', async () => {
-    h = await startHarness(kind, { approvalPolicy: 'auto' });
+    h = await startHarness(kind, RACE_CONFIG);
     const [a, b] = [await h.client('main'), await h.client('main')];
     for (let round = 0; round < rounds(5); round++) {
       const { plan_id } = await a.createPlan({ title: `Once ${round}`, steps: ['first'] });
@@ -110,7 +112,7 @@ describe('two servers on one Redis', () => {
         createServer({
           port: 0,
           logLevel: 'silent',
-          approvalPolicy: 'auto',
+          ...RACE_CONFIG,
           redisUrl: inject('redisUrl'),
           redisPrefix: prefix,
         }),

@@ -1,0 +1,245 @@
+import type { PlanHubClient } from '@planhub/client-sdk';
+import type { CallAck } from '@planhub/shared';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
+
+const MB = 'x'.repeat(1_000_000);
+
+interface Case {
+  name: string;
+  /** What is emitted as the "call" payload. */
+  payload: unknown;
+  code: string;
+  /** The message must say what to fix. */
+  message: RegExp;
+}
+
+/** Run against agent "main", whose current plan is in progress with step_1 completed and step_2, step_3 pending. */
+const CASES: Case[] = [
+  {
+    name: 'an unknown tool',
+    payload: { tool: 'deletePlan', args: {} },
+    code: 'NOT_FOUND',
+    message: /Unknown tool "deletePlan".*Valid tools:.*createPlan.*setStepStatus/,
+  },
+  { name: 'no tool at all', payload: { args: {} }, code: 'INVALID_ARGUMENT', message: /tool/ },
+  {
+    name: 'a missing required field',
+    payload: { tool: 'setStepStatus', args: { status: 'completed' } },
+    code: 'INVALID_ARGUMENT',
+    message: /setStepStatus.*step_id/,
+  },
+  {
+    name: 'createPlan without steps',
+    payload: { tool: 'createPlan', args: { title: 'T' } },
+    code: 'INVALID_ARGUMENT',
+    message: /createPlan.*steps/,
+  },
+  {
+    name: 'createPlan with an empty step list',
+    payload: { tool: 'createPlan', args: { title: 'T', steps: [] } },
+    code: 'INVALID_ARGUMENT',
+    message: /steps.*at least one step/,
+  },
+  {
+    name: 'a number where a string belongs',
+    payload: { tool: 'setStepStatus', args: { step_id: 2, status: 'completed' } },
+    code: 'INVALID_ARGUMENT',
+    message: /step_id.*string/,
+  },
+  {
+    name: 'a string where an array belongs',
+    payload: { tool: 'createPlan', args: { title: 'T', steps: 'one, two' } },
+    code: 'INVALID_ARGUMENT',
+    message: /steps.*array/,
+  },
+  {
+    name: 'a status outside the enum',
+    payload: { tool: 'setStepStatus', args: { step_id: 'step_2', status: 'done' } },
+    code: 'INVALID_ARGUMENT',
+    message: /status.*in_progress.*completed.*failed.*skipped/,
+  },
+  {
+    name: 'a blank step description',
+    payload: { tool: 'addStep', args: { description: '   ' } },
+    code: 'INVALID_ARGUMENT',
+    message: /description.*empty/,
+  },
+  {
+    name: 'a 1 MB step description',
+    payload: { tool: 'addStep', args: { description: MB } },
+    code: 'INVALID_ARGUMENT',
+    message: /description.*4000/,
+  },
+  {
+    name: 'a 1 MB result',
+    payload: { tool: 'setStepStatus', args: { step_id: 'step_2', status: 'completed', result: MB } },
+    code: 'INVALID_ARGUMENT',
+    message: /result.*20000/,
+  },
+  {
+    name: 'a 1 MB tool name',
+    payload: { tool: MB, args: {} },
+    code: 'INVALID_ARGUMENT',
+    message: /tool.*64/,
+  },
+  {
+    name: 'a 1 MB request_id',
+    payload: { tool: 'addStep', args: { description: 'd' }, request_id: MB.slice(0, 500_000) },
+    code: 'INVALID_ARGUMENT',
+    message: /request_id.*128/,
+  },
+  {
+    name: 'a request_id that is not a string',
+    payload: { tool: 'addStep', args: { description: 'd' }, request_id: 42 },
+    code: 'INVALID_ARGUMENT',
+    message: /request_id.*string/,
+  },
+  {
+    name: 'an unknown step id',
+    payload: { tool: 'setStepStatus', args: { step_id: 'step_9', status: 'completed' } },
+    code: 'NOT_FOUND',
+    message: /step_9 does not exist in plan \w+; steps are step_1, step_2, step_3/,
+  },
+  {
+    name: 'addStep after an unknown step',
+    payload: { tool: 'addStep', args: { description: 'd', after_step_id: 'step_42' } },
+    code: 'NOT_FOUND',
+    message: /step_42 does not exist.*step_1, step_2, step_3/,
+  },
+  {
+    name: 'an unknown plan id',
+    payload: { tool: 'setStepStatus', args: { plan_id: 'zzzzzzzz', step_id: 'step_2', status: 'completed' } },
+    code: 'NOT_FOUND',
+    message: /zzzzzzzz does not exist.*getPlanStatus/,
+  },
+  {
+    name: 'an illegal transition out of completed',
+    payload: { tool: 'setStepStatus', args: { step_id: 'step_1', status: 'in_progress' } },
+    code: 'FAILED_PRECONDITION',
+    message: /step_1 already ended as completed.*addStep/,
+  },
+  {
+    name: 'a second plan while one is started',
+    payload: { tool: 'createPlan', args: { title: 'Again', steps: ['a'] } },
+    code: 'FAILED_PRECONDITION',
+    message: /already have a started plan.*addStep/,
+  },
+  {
+    name: 'args that are a string',
+    payload: { tool: 'getPlanStatus', args: 'plan please' },
+    code: 'INVALID_ARGUMENT',
+    message: /args/,
+  },
+  {
+    name: 'args that are an array',
+    payload: { tool: 'addStep', args: ['d'] },
+    code: 'INVALID_ARGUMENT',
+    message: /args/,
+  },
+  { name: 'args that are null', payload: { tool: 'addStep', args: null }, code: 'INVALID_ARGUMENT', message: /args/ },
+  { name: 'a call that is a string', payload: 'addStep', code: 'INVALID_ARGUMENT', message: /call/ },
+  { name: 'a call that is null', payload: null, code: 'INVALID_ARGUMENT', message: /call/ },
+  { name: 'a call that is a number', payload: 7, code: 'INVALID_ARGUMENT', message: /call/ },
+];
+
+const rawSocket = (url: string, agentId: string): Promise<Socket> =>
+  new Promise((resolve, reject) => {
+    const socket = io(url, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      auth: { workspace: 'ws', agent_id: agentId },
+    });
+    socket.once('connect', () => resolve(socket));
+    socket.once('connect_error', reject);
+  });
+
+const send = (socket: Socket, payload: unknown) =>
+  socket.timeout(10_000).emitWithAck('call', payload) as Promise<CallAck>;
+
+describe.each(STORE_KINDS)('malformed calls on the %s store', (kind) => {
+  let h: Harness;
+  let main: PlanHubClient;
+  let socket: Socket;
+  let planId: string;
+
+  /** Everything a bad call could have touched: the plan, the agent's view of it, and the workspace log. */
+  const snapshot = async () => ({
+    plan: await main.getPlanStatus({}),
+    log: await h.server.services.store.readEvents('ws', { count: 10_000 }),
+    events: await main.getTaskEvents({ limit: 500 }),
+  });
+
+  beforeAll(async () => {
+    h = await startHarness(kind, { approvalPolicy: 'auto', limits: { callsPerSecond: 10_000 } });
+    main = await h.client('main');
+    planId = (await main.createPlan({ title: 'Target', steps: ['one', 'two', 'three'] })).plan_id;
+    await main.startPlan({});
+    await main.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    socket = await rawSocket(h.url, 'main');
+  });
+  afterAll(async () => {
+    socket.disconnect();
+    await h.close();
+  });
+
+  it.each(CASES)('answers $name with $code and changes nothing', async ({ payload, code, message }) => {
+    const before = await snapshot();
+    const ack = await send(socket, payload);
+    expect(ack.ok).toBe(false);
+    if (ack.ok) return;
+    expect(ack.error.code).toBe(code);
+    expect(ack.error.message).toMatch(message);
+    // Short enough for a model's context, and never the oversized input echoed back.
+    expect(ack.error.message.length).toBeLessThan(2000);
+    expect(JSON.stringify(ack.error).length).toBeLessThan(5000);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses a change to another agent’s plan and changes nothing', async () => {
+    const other = await rawSocket(h.url, 'intruder');
+    try {
+      const before = await snapshot();
+      const ack = await send(other, {
+        tool: 'setStepStatus',
+        args: { plan_id: planId, step_id: 'step_2', status: 'completed' },
+      });
+      expect(ack).toMatchObject({
+        ok: false,
+        error: { code: 'PERMISSION_DENIED', message: expect.stringMatching(/belongs to agent main/) as string },
+      });
+      expect(await snapshot()).toEqual(before);
+    } finally {
+      other.disconnect();
+    }
+  });
+
+  it('ignores a call sent without an acknowledgement callback', async () => {
+    const before = await snapshot();
+    socket.emit('call', { tool: 'addStep', args: { description: 'sent without ack' } });
+    // The socket handles events in order: once a later call is answered, the unacknowledged one was dropped.
+    expect(await send(socket, { tool: 'getPlanStatus', args: {} })).toMatchObject({ ok: true });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('drops a frame over the payload limit by closing that connection only, and keeps serving', async () => {
+    const big = await rawSocket(h.url, 'main');
+    const closed = new Promise<string>((resolve) => big.once('disconnect', resolve));
+    big.emit('call', { tool: 'addStep', args: { description: 'x'.repeat(2_000_000) } }, () => {});
+    expect(await closed).toMatch(/transport close|io server disconnect/);
+    expect(await send(socket, { tool: 'getPlanStatus', args: {} })).toMatchObject({ ok: true });
+  });
+
+  it('keeps serving well-formed calls after all of them', async () => {
+    const ack = await send(socket, { tool: 'setStepStatus', args: { step_id: 'step_2', status: 'in_progress' } });
+    expect(ack).toMatchObject({ ok: true, result: { step: { id: 'step_2', status: 'in_progress' } } });
+    const plan = await main.getPlanStatus({});
+    expect(plan.steps.map((s) => [s.id, s.status])).toEqual([
+      ['step_1', 'completed'],
+      ['step_2', 'in_progress'],
+      ['step_3', 'pending'],
+    ]);
+  });
+});
