@@ -3,3 +3,4 @@ export type { PlanHubClient, ConnectOptions, CallOptions, ConnectionState } from
 export { backoffDelay } from './backoff.ts';
 export { PlanHubError, renderPlanText } from '@planhub/shared';
 export type { EventEnvelope, ToolArgs, ToolResult, ToolName } from '@planhub/shared';
+export * from './llm/index.ts';

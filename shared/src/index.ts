@@ -11,3 +11,17 @@ export * from './tools/workspace-summary.ts';
 export * from './subscription.ts';
 export * from './render/plan-text.ts';
 export * from './render/progress.ts';
+export * from './render/todo-box.ts';
+export {
+  PLAN_MODE_BLOCKED_TOOLS,
+  Mode002Schema,
+  ImplementationPlanSchema,
+  PlanStep002Schema,
+  PendingModification002Schema,
+  TodoItem002Schema,
+  type Mode002,
+  type ImplementationPlan,
+  type PlanStep002,
+  type PendingModification002,
+  type TodoItem002,
+} from './tools/dialect-002-model.ts';

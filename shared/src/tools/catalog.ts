@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import * as core000 from './dialect-000-core.ts';
 import * as cross000 from './dialect-000-cross.ts';
+import * as d001 from './dialect-001.ts';
 import * as d002 from './dialect-002.ts';
+import * as d003 from './dialect-003.ts';
+import * as d004 from './dialect-004.ts';
 import * as planhub from './planhub.ts';
 import type { ToolDefinition } from './define.ts';
 
@@ -9,7 +12,10 @@ import type { ToolDefinition } from './define.ts';
 export const TOOLS = {
   ...core000,
   ...cross000,
+  ...d001,
   ...d002,
+  ...d003,
+  ...d004,
   ...planhub,
 } as const;
 

@@ -1,10 +1,17 @@
 import type { Caller, Plan } from '@planhub/shared';
 import { fail } from '@planhub/shared';
-import { currentPlanId } from '../../core/agents/agent-doc.ts';
+import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
+import { deriveMode } from '../../core/plan-mode/mode.ts';
+import { modeChanged } from '../../core/plan-mode/mode-events.ts';
+import { decideModification } from '../../core/plan-mode/modification.ts';
 import { decideApproval } from '../../core/plans/plan-lifecycle.ts';
-import type { ApprovalPolicy } from '../../core/plans/plan-lifecycle.ts';
+import type { ApprovalPolicy, Decider } from '../../core/plans/plan-lifecycle.ts';
+import { docKeys } from '../../store/keys.ts';
+import type { Tx } from '../../store/transaction.ts';
 import type { CallContext } from '../context.ts';
-import { loadAgent, loadPlan, savePlan } from '../plan-access.ts';
+import { savePlan } from '../plan-access.ts';
+import type { DecisionTarget } from './target.ts';
+import { findDecisionTarget, waitsForDecision } from './target.ts';
 
 /** Who may decide a plan's approval under the configured policy (DESIGN.md §4, invariant 6). */
 export const mayDecide = (caller: Caller, plan: Pick<Plan, 'agent_id'>, policy: ApprovalPolicy): boolean => {
@@ -20,39 +27,79 @@ const refusal = (caller: Caller, plan: Plan, policy: ApprovalPolicy): string =>
       ? `Plan ${plan.plan_id} must be decided by a user (approval policy "user"); relay your user's answer through them.`
       : `Plan ${plan.plan_id} belongs to agent ${plan.agent_id}; only its owner or a user can decide it.`;
 
-/** plan_approve / plan_reject: the named plan, the named agent's waiting plan, or the caller's own. */
-export const decide = (
-  ctx: CallContext,
-  target: { plan_id?: string | undefined; agent_id?: string | undefined },
-  approved: boolean,
-  reason?: string,
-) =>
+const nothingToDecide = (plan: Plan, target: DecisionTarget): string =>
+  target.modification === true
+    ? `Plan ${plan.plan_id} has no modification waiting for a decision.`
+    : `Plan ${plan.plan_id} is ${plan.status}, not awaiting approval; ` +
+      (plan.status === 'pending' ? 'call startPlan first.' : 'there is nothing to decide.');
+
+/** The owner's 002 mode follows its plan: when the decided plan is the one plan_exit made, announce the change. */
+const modeEvents = async (tx: Tx, before: Plan, after: Plan, decider: Decider, now: string) => {
+  if (after.dialect !== '002') return { events: [], mode: undefined };
+  const doc = await tx.get<Mode002Doc>(docKeys.mode002(after.agent_id));
+  if (doc?.plan_id !== after.plan_id) return { events: [], mode: undefined };
+  const to = deriveMode(doc, after);
+  const change = {
+    workspace: after.workspace,
+    agent_id: after.agent_id,
+    by: decider.by,
+    from: deriveMode(doc, before),
+    to,
+    goal: doc.goal,
+    plan: after,
+  };
+  return { events: modeChanged(change, now), mode: to };
+};
+
+/**
+ * plan_approve / plan_reject: the decision on a plan awaiting approval (any dialect's: startPlan, plan_exit) or on
+ * an executing plan's pending plan_modify request, whichever the target waits for.
+ */
+export const decide = (ctx: CallContext, target: DecisionTarget & { reason?: string | undefined }, approved: boolean) =>
   ctx.transact(async (tx) => {
     const { caller, services } = ctx;
-    let plan: Plan;
-    if (target.plan_id !== undefined) plan = await loadPlan(tx, target.plan_id);
-    else {
-      const agentId = target.agent_id ?? caller.agent_id;
-      const planId = currentPlanId(await loadAgent(tx, agentId));
-      if (planId === undefined)
-        return fail('NOT_FOUND', `Agent ${agentId} has no plan waiting for approval. Name the plan with plan_id.`);
-      plan = await loadPlan(tx, planId);
-    }
+    const now = services.now();
+    const plan = await findDecisionTarget(tx, caller, target);
     if (!mayDecide(caller, plan, services.config.approvalPolicy))
       fail('PERMISSION_DENIED', refusal(caller, plan, services.config.approvalPolicy));
-    const outcome = decideApproval(
-      plan,
-      approved,
-      { by: caller.agent_id, role: caller.role, ...(reason !== undefined ? { reason } : {}) },
-      services.now(),
-    );
+    if (!waitsForDecision(plan, target.modification)) fail('FAILED_PRECONDITION', nothingToDecide(plan, target));
+    const decider: Decider = {
+      by: caller.agent_id,
+      role: caller.role,
+      ...(target.reason !== undefined ? { reason: target.reason } : {}),
+    };
+
+    if (plan.status === 'in_progress') {
+      const decided = decideModification(plan, approved, decider, now);
+      await savePlan(tx, decided.plan);
+      tx.emit(...decided.events);
+      const step = decided.modification.step_id;
+      return {
+        status: approved ? ('modification_approved' as const) : ('modification_rejected' as const),
+        plan_id: plan.plan_id,
+        plan_status: decided.plan.status,
+        ...(plan.dialect === '002' ? { mode: 'executing' as const } : {}),
+        step_id: step,
+        message: approved
+          ? `The change to step ${step} is approved and applied: "${decided.modification.new_description}".`
+          : `The change to step ${step} was rejected${target.reason ? `: ${target.reason}` : ''}; the step stays as approved.`,
+      };
+    }
+
+    const outcome = decideApproval(plan, approved, decider, now);
     await savePlan(tx, outcome.plan);
-    tx.emit(...outcome.events);
+    const mode = await modeEvents(tx, plan, outcome.plan, decider, now);
+    tx.emit(...outcome.events, ...mode.events);
+    const id = outcome.plan.plan_id;
     return {
-      plan_id: outcome.plan.plan_id,
-      status: outcome.plan.status,
+      status: approved ? ('approved' as const) : ('rejected' as const),
+      plan_id: id,
+      plan_status: outcome.plan.status,
+      ...(mode.mode !== undefined ? { mode: mode.mode } : {}),
       message: approved
-        ? `Plan ${outcome.plan.plan_id} approved; execution begins.`
-        : `Plan ${outcome.plan.plan_id} rejected${reason ? `: ${reason}` : ''}.`,
+        ? `Plan ${id} approved; execution begins.` +
+          (mode.mode ? ' Work through the steps and call plan_step_complete after each.' : '')
+        : `Plan ${id} rejected${target.reason ? `: ${target.reason}` : ''}.` +
+          (mode.mode ? ' Back to normal mode.' : ''),
     };
   });

@@ -1,0 +1,15 @@
+export { llmMethods, type LlmMethods, type CallTool } from './llm-methods.ts';
+export { localCatalog, type CatalogDialect } from './local-catalog.ts';
+export {
+  toOpenAITool,
+  toAnthropicTool,
+  toParameters,
+  toToolCatalog,
+  type AnthropicTool,
+  type CatalogEntry,
+  type JsonSchemaObject,
+  type OpenAITool,
+  type ToolCatalog,
+} from './formats.ts';
+export { nativeError, type NativeError } from './native-shapes.ts';
+export { withLlm } from './with-llm.ts';

@@ -1,0 +1,56 @@
+import type { ToolArgs, ToolName, ToolResult } from '@planhub/shared';
+import { PlanHubError, TOOLS, isToolName } from '@planhub/shared';
+import { toToolCatalog, type ToolCatalog } from './formats.ts';
+import { localCatalog, type CatalogDialect } from './local-catalog.ts';
+import { nativeError, type NativeError } from './native-shapes.ts';
+
+/** What the LLM helpers need of a client: one typed call. */
+export type CallTool = <N extends ToolName>(tool: N, args: ToolArgs<N>) => Promise<ToolResult<N>>;
+
+/** What an agent host plugs into its model loop. */
+export interface LlmMethods {
+  /** The tools of one dialect (all of them without one) in OpenAI and Anthropic function-calling formats. */
+  tools(dialect?: CatalogDialect): ToolCatalog;
+  /**
+   * Runs a tool call the model made and answers the way that dialect's own tools do: the result on success, the
+   * dialect's native error shape on failure (never a throw for a refused call). `args` may be the JSON string a
+   * model API hands over.
+   */
+  execute<N extends ToolName>(name: N, args: ToolArgs<N> | string): Promise<ToolResult<N> | NativeError>;
+  execute(name: string, args: unknown): Promise<unknown>;
+  /** Seed 002: whether a host must refuse `name` now (write_file, cron_create, cron_delete while planning). */
+  isToolBlocked(name: string): Promise<boolean>;
+}
+
+const parseArgs = (args: unknown): { ok: true; value: unknown } | { ok: false; reason: string } => {
+  if (typeof args !== 'string') return { ok: true, value: args ?? {} };
+  if (args.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(args) as unknown };
+  } catch (err) {
+    return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+  }
+};
+
+export const llmMethods = (call: CallTool): LlmMethods => ({
+  tools: (dialect) => toToolCatalog(localCatalog(dialect)),
+  async execute(name: string, args: unknown): Promise<unknown> {
+    const dialect = isToolName(name) ? TOOLS[name].dialect : undefined;
+    const parsed = parseArgs(args);
+    if (!parsed.ok)
+      return nativeError(
+        dialect,
+        `The arguments of ${name} are not valid JSON (${parsed.reason}); send a JSON object.`,
+      );
+    try {
+      // The server checks the name and the arguments and answers in words the model can act on.
+      return await (call as (tool: string, args: unknown) => Promise<unknown>)(name, parsed.value);
+    } catch (err) {
+      if (err instanceof PlanHubError) return nativeError(dialect, err.message);
+      throw err;
+    }
+  },
+  async isToolBlocked(name) {
+    return (await call('plan_status', {})).blocked_tools.includes(name);
+  },
+});

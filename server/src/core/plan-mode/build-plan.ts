@@ -1,0 +1,92 @@
+import type { DependencyRef, ImplementationPlan, Plan, PlanStep002 } from '@planhub/shared';
+import { MAX_TITLE, fail } from '@planhub/shared';
+import { addEdge, findCycle } from '../dependencies/graph.ts';
+import { newPlan } from '../plans/plan-factory.ts';
+
+/**
+ * What plan_exit refuses before anything is written: duplicate step ids, dependencies on steps that do not exist or
+ * on the step itself, and cycles (a plan whose steps wait on each other could never finish).
+ */
+export const checkPlanSteps = (steps: readonly PlanStep002[]): void => {
+  const ids = new Set<number>();
+  for (const step of steps) {
+    if (ids.has(step.id))
+      fail('INVALID_ARGUMENT', `plan.steps: step id ${step.id} appears more than once; give every step its own id.`);
+    ids.add(step.id);
+  }
+  let edges: Record<string, string[]> = {};
+  for (const step of steps) {
+    for (const dep of step.depends_on ?? []) {
+      if (dep === step.id) fail('INVALID_ARGUMENT', `plan.steps: step ${step.id} cannot depend on itself.`);
+      if (!ids.has(dep))
+        fail(
+          'INVALID_ARGUMENT',
+          `plan.steps: step ${step.id} depends_on ${dep}, which is not a step of this plan (ids: ${[...ids].join(', ')}).`,
+        );
+      const cycle = findCycle(edges, String(step.id), String(dep));
+      if (cycle)
+        fail(
+          'INVALID_ARGUMENT',
+          `plan.steps: the dependencies form a cycle (${cycle.join(' → ')}); a step cannot wait on a step that waits on it.`,
+        );
+      edges = addEdge(edges, String(step.id), String(dep));
+    }
+  }
+};
+
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+export interface PlanModeInput {
+  plan_id: string;
+  workspace: string;
+  agent_id: string;
+  goal: string;
+  scope?: string | undefined;
+  plan: ImplementationPlan;
+  now: string;
+}
+
+/**
+ * The submitted implementation plan as a PlanHub plan (status pending; approval is requested next). Each step keeps
+ * its 002 fields in `details`; `depends_on` becomes the shared dependency engine's edges within the plan (the step
+ * is `blocked`, the plan lists it as a waiter), so the order holds in every dialect, not only in plan_step_complete.
+ */
+export const planFromImplementationPlan = (input: PlanModeInput): Plan => {
+  checkPlanSteps(input.plan.steps);
+  const { steps, ...rest } = input.plan;
+  const plan = newPlan({
+    plan_id: input.plan_id,
+    workspace: input.workspace,
+    agent_id: input.agent_id,
+    title: clip(input.goal.replace(/\s+/g, ' '), MAX_TITLE),
+    dialect: '002',
+    now: input.now,
+    details: { goal: input.goal, ...(input.scope !== undefined ? { scope: input.scope } : {}), plan: rest },
+    steps: steps.map((s) => ({
+      description: s.description,
+      details: {
+        id: s.id,
+        ...(s.files !== undefined ? { files: s.files } : {}),
+        ...(s.depends_on !== undefined ? { depends_on: s.depends_on } : {}),
+        ...(s.verification !== undefined ? { verification: s.verification } : {}),
+      },
+    })),
+  });
+  const byNumber = new Map(steps.map((s, i) => [s.id, plan.steps[i]!]));
+  steps.forEach((source, i) => {
+    const deps = [...new Set(source.depends_on ?? [])];
+    if (deps.length === 0) return;
+    const step = plan.steps[i]!;
+    const refs: DependencyRef[] = deps.map((d) => ({
+      agent_id: plan.agent_id,
+      plan_id: plan.plan_id,
+      step_id: byNumber.get(d)!.id,
+    }));
+    step.status = 'blocked';
+    step.depends_on = refs;
+    step.blocked_by = refs.map((r) => ({ ...r }));
+    for (const ref of refs)
+      (plan.waiters[ref.step_id] ??= []).push({ agent_id: plan.agent_id, plan_id: plan.plan_id, step_id: step.id });
+  });
+  return plan;
+};

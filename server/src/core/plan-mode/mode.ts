@@ -1,0 +1,57 @@
+import type { Mode002, PendingModification002, Plan, Step } from '@planhub/shared';
+import { PLAN_MODE_BLOCKED_TOOLS, fail } from '@planhub/shared';
+
+/**
+ * The per-agent document of seed 002 (docKeys.mode002). Only what no plan can tell is stored: the goal while the
+ * agent explores, and which plan plan_exit made. From plan_exit on, the mode is derived from that plan's status, so
+ * a decision or an ending made through any dialect (startPlan approvals, completePlan, …) moves the mode with it.
+ */
+export interface Mode002Doc {
+  goal: string;
+  scope?: string;
+  entered_at: string;
+  plan_id?: string;
+}
+
+export const deriveMode = (doc: Mode002Doc | undefined, plan: Plan | undefined): Mode002 => {
+  if (!doc) return 'normal';
+  if (doc.plan_id === undefined) return 'plan';
+  if (plan?.status === 'awaiting_approval' || plan?.status === 'pending') return 'awaiting_approval';
+  if (plan?.status === 'in_progress') return 'executing';
+  return 'normal';
+};
+
+/** Seed 002: plan_enter "blocks write operations … until the plan is approved" (so awaiting_approval too). */
+export const blockedToolsIn = (mode: Mode002): string[] =>
+  mode === 'plan' || mode === 'awaiting_approval' ? [...PLAN_MODE_BLOCKED_TOOLS] : [];
+
+const stepNumberOf = (id: string): number | undefined => {
+  const match = /^step_(\d+)$/.exec(id);
+  return match ? Number(match[1]) : undefined;
+};
+
+/** A step's 002 id: the number the plan gave it, or N of `step_N` for steps added through another dialect. */
+export const numericStepId = (step: Step): number | undefined =>
+  typeof step.details?.id === 'number' ? step.details.id : stepNumberOf(step.id);
+
+export const listStepIds = (plan: Plan): string =>
+  plan.steps.length === 0 ? 'it has no steps' : `its steps are ${plan.steps.map(numericStepId).join(', ')}`;
+
+/** Numbers given by the plan win over the `step_N` fallback, so a step added by addStep never shadows one. */
+export const findStep002 = (plan: Plan, id: number): Step =>
+  plan.steps.find((s) => s.details?.id === id) ??
+  plan.steps.find((s) => typeof s.details?.id !== 'number' && stepNumberOf(s.id) === id) ??
+  fail('NOT_FOUND', `Step ${id} not found in plan ${plan.plan_id}; ${listStepIds(plan)}.`);
+
+export const pendingModificationOf = (plan: Plan): PendingModification002 | undefined =>
+  plan.details?.pending_modification as PendingModification002 | undefined;
+
+/** Seed 002's progress: the first step still to do (in progress first, else the first pending one). */
+export const progress002 = (plan: Plan) => {
+  const next = plan.steps.find((s) => s.status === 'in_progress') ?? plan.steps.find((s) => s.status === 'pending');
+  return {
+    total_steps: plan.steps.length,
+    completed_steps: plan.steps.filter((s) => s.status === 'completed').length,
+    next_step: next ? (numericStepId(next) ?? null) : null,
+  };
+};

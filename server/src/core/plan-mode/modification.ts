@@ -1,0 +1,127 @@
+import type { NewEvent, PendingModification002, Plan } from '@planhub/shared';
+import { ENDED_STEP_STATUSES, fail } from '@planhub/shared';
+import type { Decider } from '../plans/plan-lifecycle.ts';
+import { clonePlan } from '../plans/plan-factory.ts';
+import { planEvent } from '../plans/plan-events.ts';
+import { findStep002, pendingModificationOf } from './mode.ts';
+
+export interface ModificationRequest {
+  step_id: number;
+  reason: string;
+  new_description: string;
+  new_files?: string[] | undefined;
+  new_verification?: string | undefined;
+}
+
+const payloadOf = (m: PendingModification002) => ({
+  step_id: m.step_id,
+  reason: m.reason,
+  new_description: m.new_description,
+  new_files: m.new_files ?? null,
+  new_verification: m.new_verification ?? null,
+  requested_by: m.requested_by,
+});
+
+/**
+ * plan_modify: the change waits on the plan as its one pending modification until a user (or the owner, per policy)
+ * decides it; nothing about the step changes before then (seed 002: "Requires user approval").
+ */
+export const requestModification = (
+  current: Plan,
+  request: ModificationRequest,
+  by: string,
+  now: string,
+): { plan: Plan; events: NewEvent[] } => {
+  const step = findStep002(current, request.step_id);
+  if (ENDED_STEP_STATUSES.has(step.status))
+    fail(
+      'FAILED_PRECONDITION',
+      `Step ${request.step_id} already ended as ${step.status}; only steps not done yet can be changed. ` +
+        "Record what changed in plan_complete's deviations instead.",
+    );
+  const pending = pendingModificationOf(current);
+  if (pending)
+    fail(
+      'FAILED_PRECONDITION',
+      `A modification of step ${pending.step_id} is already waiting for the user's decision. Wait for its ` +
+        'plan_modified event before requesting another.',
+    );
+  const plan = clonePlan(current);
+  const modification: PendingModification002 = {
+    step_id: request.step_id,
+    reason: request.reason,
+    new_description: request.new_description,
+    ...(request.new_files !== undefined ? { new_files: request.new_files } : {}),
+    ...(request.new_verification !== undefined ? { new_verification: request.new_verification } : {}),
+    requested_by: by,
+    requested_at: now,
+  };
+  plan.details = { ...plan.details, pending_modification: modification };
+  plan.updated_at = now;
+  const target = plan.steps.find((s) => s.id === step.id) ?? null;
+  return {
+    plan,
+    events: [
+      planEvent(
+        plan,
+        'plan_modified',
+        target,
+        { state: 'requested', awaiting_approval: true, ...payloadOf(modification) },
+        now,
+        by,
+      ),
+    ],
+  };
+};
+
+/** The decision on the pending modification: approved applies it to the step; either way it is kept in history. */
+export const decideModification = (
+  current: Plan,
+  approved: boolean,
+  decider: Decider,
+  now: string,
+): { plan: Plan; events: NewEvent[]; modification: PendingModification002 } => {
+  const pending = pendingModificationOf(current);
+  if (!pending)
+    return fail('FAILED_PRECONDITION', `Plan ${current.plan_id} has no modification waiting for a decision.`);
+  const plan = clonePlan(current);
+  const step = findStep002(plan, pending.step_id);
+  if (approved) {
+    step.description = pending.new_description;
+    step.details = {
+      ...step.details,
+      ...(pending.new_files !== undefined ? { files: pending.new_files } : {}),
+      ...(pending.new_verification !== undefined ? { verification: pending.new_verification } : {}),
+    };
+  }
+  const { pending_modification: _done, ...details } = plan.details ?? {};
+  const history = Array.isArray(details.modifications) ? (details.modifications as unknown[]) : [];
+  const record = {
+    ...pending,
+    decision: approved ? 'approved' : 'rejected',
+    decided_by: decider.by,
+    decided_at: now,
+    ...(decider.reason !== undefined ? { decision_reason: decider.reason } : {}),
+  };
+  plan.details = { ...details, modifications: [...history, record] };
+  plan.updated_at = now;
+  return {
+    plan,
+    modification: pending,
+    events: [
+      planEvent(
+        plan,
+        'plan_modified',
+        step,
+        {
+          state: approved ? 'approved' : 'rejected',
+          ...payloadOf(pending),
+          decided_by: decider.by,
+          decision_reason: decider.reason ?? null,
+        },
+        now,
+        decider.by,
+      ),
+    ],
+  };
+};

@@ -1,0 +1,63 @@
+import type { NewEvent, TaskView } from '@planhub/shared';
+import { fail } from '@planhub/shared';
+
+export type Task = TaskView;
+
+/** The workspace's seed-003 task list: one document, so every change to it (edges included) is one atomic write. */
+export interface TaskDoc {
+  /** Highest id ever given out: ids are never reused, not even after the list is cleaned. */
+  high_water: number;
+  tasks: Record<string, Task>;
+}
+
+export const emptyTaskDoc = (): TaskDoc => ({ high_water: 0, tasks: {} });
+
+export interface TaskContext {
+  workspace: string;
+  agent_id: string;
+  now: string;
+}
+
+const ID = /^\d+$/;
+
+/** Checks a task id's form (the seed's message) and drops leading zeros, so "01" names task 1. */
+export const parseTaskId = (tool: string, id: string, what = 'task'): string => {
+  if (!ID.test(id)) fail('INVALID_ARGUMENT', `${tool} validate ${what} ID failed, err: invalid format: ${id}`);
+  return id.replace(/^0+(?=\d)/, '');
+};
+
+/** Numeric order (upstream sorted "10" before "2"). */
+export const byId = (a: Pick<Task, 'id'>, b: Pick<Task, 'id'>): number =>
+  a.id.length !== b.id.length ? a.id.length - b.id.length : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+export const sortedTasks = (doc: TaskDoc): Task[] => Object.values(doc.tasks).sort(byId);
+
+export const requireTask = (doc: TaskDoc, tool: string, id: string): Task =>
+  doc.tasks[id] ??
+  fail(
+    'NOT_FOUND',
+    `${tool} Task #${id} not found. ` +
+      (Object.keys(doc.tasks).length === 0
+        ? 'The task list is empty; create tasks with TaskCreate.'
+        : `Existing tasks: ${sortedTasks(doc)
+            .map((t) => `#${t.id}`)
+            .join(', ')}.`),
+  );
+
+export const taskEvent = (
+  ctx: TaskContext,
+  type: 'task_created' | 'task_updated' | 'task_deleted' | 'task_unblocked',
+  task: Pick<Task, 'id' | 'subject'>,
+  payload: Record<string, unknown>,
+): NewEvent => ({
+  event_type: type,
+  timestamp: ctx.now,
+  workspace: ctx.workspace,
+  source_agent: ctx.agent_id,
+  source_plan_id: null,
+  source_plan_title: null,
+  source_step_id: null,
+  source_step_description: null,
+  source_step_sequence: null,
+  payload: { task_id: task.id, subject: task.subject, ...payload },
+});

@@ -1,0 +1,41 @@
+import type { Mode002, Plan } from '@planhub/shared';
+import { fail } from '@planhub/shared';
+import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
+import { deriveMode } from '../../core/plan-mode/mode.ts';
+import { docKeys } from '../../store/keys.ts';
+import type { Tx } from '../../store/transaction.ts';
+
+export interface ModeState {
+  agent_id: string;
+  doc: Mode002Doc | undefined;
+  plan: Plan | undefined;
+  mode: Mode002;
+}
+
+export const loadModeState = async (tx: Tx, agentId: string): Promise<ModeState> => {
+  const doc = await tx.get<Mode002Doc>(docKeys.mode002(agentId));
+  const plan = doc?.plan_id !== undefined ? await tx.get<Plan>(docKeys.plan(doc.plan_id)) : undefined;
+  return { agent_id: agentId, doc, plan, mode: deriveMode(doc, plan) };
+};
+
+/** The executing plan, or a refusal that tells the model where it stands and what to do instead. */
+export const requireExecuting = (state: ModeState, action: string): Plan => {
+  if (state.mode === 'executing' && state.plan) return state.plan;
+  if (state.mode === 'plan')
+    fail(
+      'FAILED_PRECONDITION',
+      `You are still in plan mode, so there is no approved plan to ${action}. Present your plan with plan_exit and ` +
+        'wait for the approval.',
+    );
+  if (state.mode === 'awaiting_approval')
+    fail(
+      'FAILED_PRECONDITION',
+      `Plan ${state.plan?.plan_id ?? ''} is awaiting the user's approval; you cannot ${action} before it is approved. ` +
+        'Wait for the plan_approved or plan_rejected event; do not poll.',
+    );
+  return fail(
+    'FAILED_PRECONDITION',
+    `No active plan to ${action}: you are in normal mode. For complex work call plan_enter, then plan_exit with ` +
+      'your plan, and execute it once approved.',
+  );
+};

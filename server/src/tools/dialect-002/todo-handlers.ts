@@ -1,0 +1,60 @@
+import type { TodoItem002 } from '@planhub/shared';
+import { agentEvent } from '../../core/plan-mode/mode-events.ts';
+import { todoCounts, writeTodos } from '../../core/todos-002/write-todos.ts';
+import { docKeys } from '../../store/keys.ts';
+import type { ToolHandlers } from '../context.ts';
+
+interface TodoDoc {
+  todos: TodoItem002[];
+}
+
+const EMPTY = 'No todos. Use todo_write to create your task list.';
+
+const todo_read: ToolHandlers['todo_read'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const doc = await tx.get<TodoDoc>(docKeys.todos002(args.agent_id ?? ctx.caller.agent_id));
+    const todos = doc?.todos ?? [];
+    return todos.length === 0 ? { todos, message: EMPTY } : { todos };
+  });
+
+const todo_write: ToolHandlers['todo_write'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const { caller, services } = ctx;
+    const now = services.now();
+    const key = docKeys.todos002(caller.agent_id);
+    const stored = (await tx.get<TodoDoc>(key))?.todos ?? [];
+    const outcome = writeTodos(stored, args.todos, now, services.config.limits.todosPerList);
+    const counts = todoCounts(outcome.todos);
+    // A write that changes nothing (a repeat) stores and announces nothing: one event per change.
+    if (JSON.stringify(outcome.todos) !== JSON.stringify(stored)) {
+      if (outcome.todos.length === 0) tx.delete(key);
+      else tx.put(key, { todos: outcome.todos } satisfies TodoDoc);
+      tx.emit(
+        agentEvent(
+          caller.workspace,
+          caller.agent_id,
+          'todos_updated',
+          { agent_id: caller.agent_id, dialect: '002', ...counts, todos: outcome.todos },
+          now,
+        ),
+      );
+    }
+    const notes = [
+      ...(outcome.preserved.length > 0
+        ? [`Kept ${outcome.preserved.length} item(s) you left out as completed: ${outcome.preserved.join(', ')}.`]
+        : []),
+      ...(outcome.dropped.length > 0
+        ? [`Dropped the oldest kept item(s) ${outcome.dropped.join(', ')} to stay within the list limit.`]
+        : []),
+      ...(outcome.cleared ? ['Todo list cleared.'] : []),
+    ];
+    return {
+      todos: outcome.todos,
+      ...(notes.length > 0 ? { message: notes.join(' ') } : {}),
+      ...(counts.in_progress > 1
+        ? { warning: `${counts.in_progress} items are in_progress; keep exactly one in progress at a time.` }
+        : {}),
+    };
+  });
+
+export const todo002Handlers = { todo_read, todo_write } satisfies Partial<ToolHandlers>;

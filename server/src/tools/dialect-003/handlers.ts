@@ -1,0 +1,57 @@
+import type { Tx } from '../../store/transaction.ts';
+import { createTask } from '../../core/tasks/task-create.ts';
+import type { TaskContext, TaskDoc } from '../../core/tasks/task-model.ts';
+import { emptyTaskDoc, parseTaskId, requireTask, sortedTasks } from '../../core/tasks/task-model.ts';
+import { taskGetText, taskListText } from '../../core/tasks/task-text.ts';
+import { updateTask } from '../../core/tasks/task-update.ts';
+import { docKeys } from '../../store/keys.ts';
+import type { CallContext, ToolHandlers } from '../context.ts';
+
+const loadTasks = async (tx: Tx): Promise<TaskDoc> => (await tx.get<TaskDoc>(docKeys.tasks())) ?? emptyTaskDoc();
+
+const taskContext = (ctx: CallContext): TaskContext => ({
+  workspace: ctx.caller.workspace,
+  agent_id: ctx.caller.agent_id,
+  now: ctx.services.now(),
+});
+
+/** Seed 003: one task list per workspace, shared by its agents. */
+const TaskCreate: ToolHandlers['TaskCreate'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const outcome = createTask(
+      await loadTasks(tx),
+      args,
+      taskContext(ctx),
+      ctx.services.config.limits.tasksPerWorkspace,
+    );
+    tx.put(docKeys.tasks(), outcome.doc);
+    tx.emit(...outcome.events);
+    return { result: outcome.result, task: outcome.task };
+  });
+
+const TaskGet: ToolHandlers['TaskGet'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const task = requireTask(await loadTasks(tx), 'TaskGet', parseTaskId('TaskGet', args.taskId));
+    return { result: taskGetText(task), task };
+  });
+
+const TaskUpdate: ToolHandlers['TaskUpdate'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const outcome = updateTask(await loadTasks(tx), args, taskContext(ctx));
+    if (outcome.doc) tx.put(docKeys.tasks(), outcome.doc);
+    tx.emit(...outcome.events);
+    return {
+      result: outcome.result,
+      ...(outcome.task ? { task: outcome.task } : {}),
+      unblocked: outcome.unblocked,
+      cleaned_up: outcome.cleaned_up,
+    };
+  });
+
+const TaskList: ToolHandlers['TaskList'] = (ctx) =>
+  ctx.transact(async (tx) => {
+    const tasks = sortedTasks(await loadTasks(tx));
+    return { result: taskListText(tasks), tasks };
+  });
+
+export const dialect003Handlers = { TaskCreate, TaskGet, TaskUpdate, TaskList } satisfies Partial<ToolHandlers>;

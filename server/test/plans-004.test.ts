@@ -1,0 +1,214 @@
+import type { Plan } from '@planhub/shared';
+import { PlanHubError } from '@planhub/shared';
+import { describe, expect, it } from 'vitest';
+import type { CreatePlan004Input, Status004 } from '../src/core/plans-004/plan-004.ts';
+import { changeTimeAfter, createPlan004, planView004, updateStep004 } from '../src/core/plans-004/plan-004.ts';
+import { newPlan } from '../src/core/plans/plan-factory.ts';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+const LATER = '2026-01-01T00:05:00.000Z';
+
+const DEPLOY = [
+  'Run test suite',
+  'Build Docker image',
+  'Push to container registry',
+  'Deploy to cluster',
+  'Run smoke tests',
+  'Update documentation',
+];
+
+const create = (steps: CreatePlan004Input['steps'], title = 'Deploy to production') =>
+  createPlan004({ plan_id: 'abc12345', workspace: 'ws', agent_id: 'main', title, steps, now: NOW });
+
+const deploy = () => create(DEPLOY.map((description) => ({ description }))).plan;
+
+const set = (plan: Plan, index: number, status: Status004, notes?: string) =>
+  updateStep004(plan, { index, status, notes }, LATER);
+
+const errorOf = (fn: () => unknown): { code: string; message: string } => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof PlanHubError) return { code: err.code, message: err.message };
+    throw err;
+  }
+  throw new Error('expected an error');
+};
+
+describe('seed 004 create_plan', () => {
+  it('creates the deployment plan running at once, with created and started events', () => {
+    const { plan, events } = create(DEPLOY.map((description) => ({ description })));
+    expect(plan).toMatchObject({ plan_id: 'abc12345', status: 'in_progress', dialect: '004', started_at: NOW });
+    expect(plan.steps.map((s) => [s.id, s.status])).toEqual(DEPLOY.map((_, i) => [`step_${i + 1}`, 'pending']));
+    expect(events.map((e) => e.event_type)).toEqual(['plan_created', 'plan_started']);
+    expect(events[0]?.payload.steps).toHaveLength(6);
+  });
+
+  it('keeps pre-set statuses and notes (the code review checklist)', () => {
+    const { plan } = create(
+      [
+        { description: 'Read the PR description', status: 'completed', notes: 'Looks good' },
+        { description: 'Review code changes', status: 'in_progress' },
+        { description: 'Run tests locally', status: 'pending' },
+        { description: 'Leave review comments', status: 'pending' },
+      ],
+      'Code review checklist',
+    );
+    expect(planView004(plan)).toMatchObject({
+      ok: true,
+      title: 'Code review checklist',
+      steps: [
+        { index: 0, description: 'Read the PR description', status: 'completed', notes: 'Looks good' },
+        { index: 1, description: 'Review code changes', status: 'in_progress', notes: '' },
+        { index: 2, description: 'Run tests locally', status: 'pending', notes: '' },
+        { index: 3, description: 'Leave review comments', status: 'pending', notes: '' },
+      ],
+      completed_count: 1,
+      total_count: 4,
+    });
+  });
+
+  it('records a plan whose steps are all done as completed', () => {
+    const { plan, events } = create([
+      { description: 'a', status: 'completed' },
+      { description: 'b', status: 'skipped' },
+    ]);
+    expect(plan.status).toBe('completed');
+    expect(events.map((e) => e.event_type)).toEqual(['plan_created', 'plan_started', 'plan_completed']);
+  });
+});
+
+describe('seed 004 update_plan', () => {
+  it('reproduces the seed examples and the example output of get_plan', () => {
+    let plan = deploy();
+    let out = set(plan, 0, 'completed', 'All 42 tests passed');
+    expect(out.events.map((e) => e.event_type)).toEqual(['step_completed']);
+    expect(out.ended).toBe(true);
+    plan = out.plan;
+    out = set(plan, 1, 'in_progress', 'Docker build started at 14:30');
+    expect(out.events.map((e) => e.event_type)).toEqual(['step_started']);
+    plan = out.plan;
+    plan = set(plan, 1, 'completed', '').plan;
+    plan = set(plan, 2, 'in_progress').plan;
+    expect(planView004(plan)).toMatchObject({
+      ok: true,
+      plan_id: 'abc12345',
+      title: 'Deploy to production',
+      steps: [
+        { index: 0, description: 'Run test suite', status: 'completed', notes: 'All 42 tests passed' },
+        { index: 1, description: 'Build Docker image', status: 'completed', notes: '' },
+        { index: 2, description: 'Push to container registry', status: 'in_progress', notes: '' },
+        { index: 3, description: 'Deploy to cluster', status: 'pending', notes: '' },
+        { index: 4, description: 'Run smoke tests', status: 'pending', notes: '' },
+        { index: 5, description: 'Update documentation', status: 'pending', notes: '' },
+      ],
+      completed_count: 2,
+      total_count: 6,
+    });
+    out = set(plan, 3, 'skipped', 'Not needed for this release');
+    expect(out.events.map((e) => e.event_type)).toEqual(['step_skipped']);
+    expect(out.step).toMatchObject({ description: 'Deploy to cluster', status: 'skipped' });
+  });
+
+  it('answers the seed range error for an index past the end or below zero', () => {
+    expect(errorOf(() => set(deploy(), 7, 'completed'))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Step index 7 out of range (0-5)',
+    });
+    expect(errorOf(() => set(deploy(), -1, 'completed')).message).toBe('Step index -1 out of range (0-5)');
+  });
+
+  it('explains that a plan without steps has no index at all', () => {
+    const { plan } = create([]);
+    expect(errorOf(() => set(plan, 0, 'completed')).message).toBe(
+      'Plan abc12345 has no steps, so there is no step index 0. Create a plan with steps using create_plan.',
+    );
+  });
+
+  it('completes the plan when the last open step ends', () => {
+    let plan = create([{ description: 'a' }, { description: 'b' }]).plan;
+    plan = set(plan, 0, 'completed').plan;
+    const out = set(plan, 1, 'skipped');
+    expect(out.plan.status).toBe('completed');
+    expect(out.events.map((e) => e.event_type)).toEqual(['step_skipped', 'plan_completed']);
+    expect(errorOf(() => set(out.plan, 0, 'pending')).code).toBe('FAILED_PRECONDITION');
+  });
+
+  it('lets a step go back to pending, announced as a plan modification', () => {
+    const plan = set(deploy(), 0, 'in_progress').plan;
+    const out = set(plan, 0, 'pending');
+    expect(out.step.status).toBe('pending');
+    expect(out.events.map((e) => [e.event_type, e.payload.change])).toEqual([['plan_modified', 'step_status']]);
+  });
+
+  it('records notes alone and changes nothing when nothing differs', () => {
+    const plan = set(deploy(), 0, 'completed').plan;
+    const notes = set(plan, 0, 'completed', 'took 3 min');
+    expect(notes.events.map((e) => [e.event_type, e.payload.change])).toEqual([['plan_modified', 'step_notes']]);
+    const same = set(notes.plan, 0, 'completed', 'took 3 min');
+    expect(same.changed).toBe(false);
+    expect(same.events).toEqual([]);
+  });
+
+  it('only lets a step blocked on other agents be skipped', () => {
+    const plan = deploy();
+    const step = plan.steps[1];
+    if (!step) throw new Error('no step');
+    step.status = 'blocked';
+    step.blocked_by = [{ agent_id: 'other', step_id: 'step_1' }];
+    expect(errorOf(() => set(plan, 1, 'completed')).message).toMatch(/blocked waiting on other:step_1/);
+    expect(set(plan, 1, 'skipped').step.status).toBe('skipped');
+  });
+
+  it('refuses step changes on a plan that waits for approval', () => {
+    const pending = newPlan({
+      plan_id: 'p0000000',
+      workspace: 'ws',
+      agent_id: 'main',
+      title: 'T',
+      dialect: '000',
+      steps: [{ description: 'a' }],
+      now: NOW,
+    });
+    expect(errorOf(() => set(pending, 0, 'completed')).code).toBe('FAILED_PRECONDITION');
+  });
+});
+
+describe('seed 004 view of other dialects', () => {
+  it("shows a seed-000 step's result as its notes", () => {
+    const plan = newPlan({
+      plan_id: 'p0000000',
+      workspace: 'ws',
+      agent_id: 'main',
+      title: 'T',
+      dialect: '000',
+      steps: [{ description: 'a' }, { description: 'b' }],
+      now: NOW,
+    });
+    if (plan.steps[0]) Object.assign(plan.steps[0], { status: 'completed', result: 'Found 3 files' });
+    expect(planView004(plan).steps.map((s) => [s.index, s.status, s.notes])).toEqual([
+      [0, 'completed', 'Found 3 files'],
+      [1, 'pending', ''],
+    ]);
+  });
+});
+
+describe('seed 004 change times', () => {
+  const agent = (changed: string[]) => ({
+    agent_id: 'main',
+    plans: changed.map((changed_at, i) => ({
+      plan_id: `p${i}`,
+      dialect: '004' as const,
+      finished: false,
+      created_at: NOW,
+      changed_at,
+    })),
+  });
+
+  it("stamps a change after the agent's latest one, so same-millisecond changes stay ordered", () => {
+    expect(changeTimeAfter(LATER, agent([NOW]))).toBe(LATER);
+    expect(changeTimeAfter(NOW, agent([NOW]))).toBe('2026-01-01T00:00:00.001Z');
+    expect(changeTimeAfter(NOW, agent([LATER, NOW]))).toBe('2026-01-01T00:05:00.001Z');
+    expect(changeTimeAfter(NOW, agent([]))).toBe(NOW);
+  });
+});

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { TODO_001_ACTIONS, TODO_001_STATUSES, Todo001Schema } from '../shapes/todo-001.ts';
+import { IdArg } from './common.ts';
+import { defineTool } from './define.ts';
+
+/* Every export of this file is a tool (catalog.ts spreads the module); shapes live in ../shapes/. */
+
+/**
+ * Items are checked by the core, not here, so a bad item is refused with the seed's own message ("Todo 2 missing
+ * required fields (content, status, activeForm)"); the metadata gives LLM hosts the real item schema.
+ */
+const TodoItemArg = z.record(z.string(), z.unknown()).meta({
+  type: 'object',
+  properties: {
+    content: { type: 'string', description: 'Imperative: "Run tests", "Build project".' },
+    activeForm: { type: 'string', description: 'Present continuous: "Running tests", "Building project".' },
+    status: { type: 'string', enum: [...TODO_001_STATUSES] },
+  },
+  required: ['content', 'status', 'activeForm'],
+});
+
+const Counts = {
+  count: z.number().int(),
+  pending: z.number().int(),
+  in_progress: z.number().int(),
+  completed: z.number().int(),
+};
+
+export const todo = defineTool({
+  name: 'todo',
+  dialect: '001',
+  readOnly: false,
+  description:
+    'Your own todo list, to stay on track through long multi-step work (it is for you, not a progress report for ' +
+    'the user). create: start a list when a task has several steps. update: send the FULL list again with new ' +
+    'statuses after each step; mark an item completed right after finishing it, and only when it is really done; ' +
+    'keep exactly one item in_progress. list: read the list back. Each item needs content (imperative: "Run tests"), ' +
+    'activeForm (present continuous: "Running tests") and status (pending | in_progress | completed). You will be ' +
+    'reminded of the list before your turns, so you need not list it repeatedly.',
+  input: z.object({
+    action: z.string().meta({
+      enum: [...TODO_001_ACTIONS],
+      description: 'create (replace the list), update (replace the list), list (read it).',
+    }),
+    todos: z
+      .array(TodoItemArg)
+      .optional()
+      .describe('The complete list (required for create and update, ignored for list).'),
+  }),
+  output: z.object({ status: z.enum(['created', 'updated', 'listed']), ...Counts, todos: z.array(Todo001Schema) }),
+});
+
+/**
+ * Not a seed tool: what a host injects before each model request (seed 001's hooks-todo-reminder). Read-only, so
+ * dashboards may read any agent's list; `throttled` is true right after the agent wrote its list itself.
+ */
+export const todoReminder = defineTool({
+  name: 'todoReminder',
+  dialect: 'planhub',
+  readOnly: true,
+  description:
+    "The todo reminder of seed 001 for an agent's list: the <system-reminder> block to inject before the next model " +
+    'request, its one-line summary, and whether it is due (no reminder right after the agent wrote its list).',
+  input: z.object({
+    agent_id: IdArg.optional().describe('Whose list; defaults to the caller.'),
+    quiet_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3600 * 1000)
+      .optional()
+      .describe('How long after the agent wrote its list no reminder is due (default 30000).'),
+  }),
+  output: z.object({
+    agent_id: z.string(),
+    /** The block to inject, or null when nothing is due (empty list, or throttled). */
+    reminder: z.string().nullable(),
+    throttled: z.boolean(),
+    summary: z.string(),
+    todos: z.array(Todo001Schema),
+    ...Counts,
+    updated_at: z.string().nullable(),
+  }),
+});

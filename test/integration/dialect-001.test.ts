@@ -1,0 +1,145 @@
+import type { PlanHubClient } from '@planhub/client-sdk';
+import { renderTodoReminder } from '@planhub/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
+
+/** The five items of seed 001's "Implement a new authentication system" example. */
+const seedTodos = (statuses: ('pending' | 'in_progress' | 'completed')[] = []) =>
+  [
+    ['Research auth requirements', 'Researching auth requirements'],
+    ['Design auth flow', 'Designing auth flow'],
+    ['Implement auth module', 'Implementing auth module'],
+    ['Write auth tests', 'Writing auth tests'],
+    ['Document auth usage', 'Documenting auth usage'],
+  ].map(([content, activeForm], i) => ({
+    content: content as string,
+    activeForm: activeForm as string,
+    status: statuses[i] ?? ('pending' as const),
+  }));
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => ({ code: 'none', message: 'the call succeeded' }),
+    (err: { code: string; message: string }) => ({ code: err.code, message: err.message }),
+  );
+
+describe.each(STORE_KINDS)('seed 001 todo through the SDK (%s store)', (store) => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  const events = async (type: string) =>
+    (await h.server.services.store.readEvents('ws', { count: 1000 })).filter((e) => e.event_type === type);
+
+  it('runs the seed example: create five todos, update after research, list', async () => {
+    h = await startHarness(store);
+    const ai = await h.client('main');
+    expect(await ai.todo({ action: 'create', todos: seedTodos() })).toEqual({
+      status: 'created',
+      count: 5,
+      pending: 5,
+      in_progress: 0,
+      completed: 0,
+      todos: seedTodos(),
+    });
+    const updated = seedTodos(['completed', 'in_progress']);
+    expect(await ai.todo({ action: 'update', todos: updated })).toEqual({
+      status: 'updated',
+      count: 5,
+      pending: 3,
+      in_progress: 1,
+      completed: 1,
+      todos: updated,
+    });
+    expect(await ai.todo({ action: 'list' })).toEqual({
+      status: 'listed',
+      count: 5,
+      pending: 3,
+      in_progress: 1,
+      completed: 1,
+      todos: updated,
+    });
+    const changes = await events('todos_updated');
+    expect(changes.map((e) => [e.source_agent, e.payload.action, e.payload.completed])).toEqual([
+      ['main', 'create', 0],
+      ['main', 'update', 1],
+    ]);
+  });
+
+  it("answers the seed's errors, naming the item, and changes nothing", async () => {
+    h = await startHarness(store);
+    const ai = await h.client('main');
+    await ai.todo({ action: 'create', todos: seedTodos() });
+    const missing: Record<string, unknown>[] = seedTodos();
+    missing[2] = { content: 'Implement auth module', status: 'pending' };
+    expect(await refusal(ai.todo({ action: 'update', todos: missing }))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Todo 2 missing required fields (content, status, activeForm)',
+    });
+    const blocked: Record<string, unknown>[] = seedTodos();
+    blocked[0] = { ...blocked[0], status: 'blocked' };
+    expect(await refusal(ai.todo({ action: 'update', todos: blocked }))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Todo 0 has invalid status: blocked',
+    });
+    expect(await refusal(ai.todo({ action: 'remove' }))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Unknown action: remove. Valid actions: create, update, list',
+    });
+    expect((await ai.todo({ action: 'list' })).todos).toEqual(seedTodos());
+    expect(await events('todos_updated')).toHaveLength(1);
+  });
+
+  it('keeps one list per agent that survives reconnecting, and keeps extra keys', async () => {
+    h = await startHarness(store);
+    const a = await h.client('a');
+    const b = await h.client('b');
+    await a.todo({ action: 'create', todos: [{ content: 'A', activeForm: 'Doing A', status: 'pending', id: 'x1' }] });
+    await b.todo({ action: 'create', todos: seedTodos() });
+    a.close();
+    const again = await h.client('a');
+    expect((await again.todo({ action: 'list' })).todos).toEqual([
+      { content: 'A', activeForm: 'Doing A', status: 'pending', id: 'x1' },
+    ]);
+    expect((await b.todo({ action: 'list' })).count).toBe(5);
+  });
+
+  it('serves the reminder: quiet right after the agent wrote its list, then the seed block', async () => {
+    h = await startHarness(store);
+    const ai = await h.client('main');
+    const todos = seedTodos(['completed', 'in_progress']);
+    await ai.todo({ action: 'create', todos });
+    const fresh = await ai.todoReminder({});
+    expect(fresh).toMatchObject({ agent_id: 'main', reminder: null, throttled: true, count: 5, todos });
+    const due = await ai.todoReminder({ quiet_ms: 0 });
+    expect(due.throttled).toBe(false);
+    expect(due.reminder).toBe(renderTodoReminder(todos));
+    expect(due.reminder).toContain('<system-reminder source="hooks-todo-reminder">');
+    expect(due.reminder).toContain('→ Designing auth flow');
+    expect(due.summary).toBe('✓1 done, →2 in progress, ☐3 pending, ☐4 pending, ☐5 pending');
+    expect(await ai.todoReminder({ agent_id: 'nobody', quiet_ms: 0 })).toMatchObject({
+      reminder: null,
+      count: 0,
+      updated_at: null,
+    });
+  });
+
+  it("lets a dashboard read an agent's reminder but not write todos", async () => {
+    h = await startHarness(store);
+    const ai = await h.client('main');
+    await ai.todo({ action: 'create', todos: seedTodos() });
+    const dash = await h.client('board', { role: 'dashboard' });
+    expect((await dash.todoReminder({ agent_id: 'main', quiet_ms: 0 })).summary).toBe(
+      '☐1 pending, ☐2 pending, ☐3 pending, ☐4 pending, ☐5 pending',
+    );
+    expect((await refusal(dash.todo({ action: 'list' }))).code).toBe('PERMISSION_DENIED');
+  });
+
+  it('refuses a list over the configured limit with RESOURCE_EXHAUSTED', async () => {
+    h = await startHarness(store, { limits: { todosPerList: 3 } });
+    const ai: PlanHubClient = await h.client('main');
+    expect(await refusal(ai.todo({ action: 'create', todos: seedTodos() }))).toEqual({
+      code: 'RESOURCE_EXHAUSTED',
+      message: 'A todo list holds at most 3 items; you sent 5.',
+    });
+  });
+});

@@ -1,0 +1,143 @@
+import type { EventEnvelope } from '@planhub/client-sdk';
+import { renderTodoBox } from '@planhub/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectRefusal } from '../helpers/refusals.ts';
+import { startHarness, type Harness, type StoreKind } from '../helpers/servers.ts';
+
+const STORES: StoreKind[] = ['memory'];
+
+type Status = 'pending' | 'in_progress' | 'completed';
+const item = (
+  id: string,
+  content: string,
+  status: Status = 'pending',
+  priority: 'high' | 'medium' | 'low' = 'medium',
+) => ({
+  id,
+  content,
+  status,
+  priority,
+});
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
+describe.each(STORES)('dialect 002: persistent todos through the SDK (%s store)', (store) => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it('reads an empty list with guidance, then returns every item with id, content, status, priority, timestamps', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    expect(await agent.todo_read({})).toEqual({
+      todos: [],
+      message: 'No todos. Use todo_write to create your task list.',
+    });
+    const written = await agent.todo_write({
+      todos: [
+        item('1', 'Research auth requirements', 'in_progress', 'high'),
+        item('2', 'Design auth flow'),
+        // Seed items carry timestamps; PlanHub keeps its own (ISO-8601 UTC).
+        { ...item('3', 'Write auth tests', 'pending', 'low'), created_at: 'yesterday', updated_at: 'yesterday' },
+      ],
+    });
+    expect(written.todos.map((t) => [t.id, t.status, t.priority])).toEqual([
+      ['1', 'in_progress', 'high'],
+      ['2', 'pending', 'medium'],
+      ['3', 'pending', 'low'],
+    ]);
+    for (const t of written.todos) {
+      expect(t.created_at).toMatch(ISO);
+      expect(t.updated_at).toMatch(ISO);
+    }
+    expect((await agent.todo_read({})).todos).toEqual(written.todos);
+  });
+
+  it('keeps omitted items as completed, placed first; keeps created_at and moves updated_at only on change', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const first = await agent.todo_write({
+      todos: [item('a', 'Step A', 'in_progress'), item('b', 'Step B'), item('c', 'Step C')],
+    });
+    const next = await agent.todo_write({ todos: [item('b', 'Step B', 'in_progress'), item('c', 'Step C')] });
+    expect(next.todos.map((t) => [t.id, t.status])).toEqual([
+      ['a', 'completed'],
+      ['b', 'in_progress'],
+      ['c', 'pending'],
+    ]);
+    expect(next.message).toMatch(/Kept 1 item\(s\) you left out as completed: a/);
+    const before = new Map(first.todos.map((t) => [t.id, t]));
+    for (const t of next.todos) expect(t.created_at).toBe(before.get(t.id)?.created_at);
+    // c did not change: its updated_at stays.
+    expect(next.todos[2]?.updated_at).toBe(before.get('c')?.updated_at);
+  });
+
+  it('starts a clean slate when every new item is completed, and clears on an empty list', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    await agent.todo_write({ todos: [item('a', 'A'), item('b', 'B')] });
+    const slate = await agent.todo_write({ todos: [item('x', 'X', 'completed')] });
+    expect(slate.todos.map((t) => t.id)).toEqual(['x']);
+    const cleared = await agent.todo_write({ todos: [] });
+    expect(cleared).toMatchObject({ todos: [], message: 'Todo list cleared.' });
+    expect((await agent.todo_read({})).todos).toEqual([]);
+  });
+
+  it('refuses invalid items with an error naming the item, and writes nothing', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    await agent.todo_write({ todos: [item('keep', 'Keep me')] });
+    const bad = (todos: unknown[]) => agent.todo_write({ todos } as never);
+    await expectRefusal(
+      bad([item('1', 'ok'), { ...item('2', 'x'), priority: 'urgent' }]),
+      'INVALID_ARGUMENT',
+      /todos\.1\.priority: priority must be high, medium or low/,
+    );
+    await expectRefusal(
+      bad([{ ...item('1', 'x'), status: 'blocked' }]),
+      'INVALID_ARGUMENT',
+      /todos\.0\.status: status must be pending, in_progress or completed/,
+    );
+    await expectRefusal(
+      bad([{ id: '1', status: 'pending', priority: 'low' }]),
+      'INVALID_ARGUMENT',
+      /todos\.0\.content/,
+    );
+    await expectRefusal(
+      bad([item('1', 'x'), item('1', 'y')]),
+      'INVALID_ARGUMENT',
+      /todos\.1\.id: duplicate id "1" \(also todos\.0\)/,
+    );
+    expect((await agent.todo_read({})).todos.map((t) => t.id)).toEqual(['keep']);
+  });
+
+  it('scopes lists per agent, keeps them across reconnects, and announces each change once', async () => {
+    h = await startHarness(store);
+    const board = await h.client('board', { role: 'dashboard' });
+    const events: EventEnvelope[] = [];
+    board.on('event', (e) => events.push(e));
+    await board.subscribeToTasks({ agent_id: '*', event_types: ['todos_updated'] });
+    const agent = await h.client('main');
+    const other = await h.client('other');
+    const todos = [item('1', 'Mine', 'in_progress'), item('2', 'Also mine')];
+    await agent.todo_write({ todos });
+    await agent.todo_write({ todos }); // a repeat changes nothing
+    expect((await other.todo_read({})).todos).toEqual([]);
+    expect((await board.todo_read({ agent_id: 'main' })).todos).toHaveLength(2);
+    agent.close();
+    const again = await h.client('main');
+    const read = await again.todo_read({});
+    expect(read.todos.map((t) => t.content)).toEqual(['Mine', 'Also mine']);
+    await expect.poll(() => events.length).toBe(1);
+    expect(events[0]).toMatchObject({
+      source_agent: 'main',
+      payload: { agent_id: 'main', dialect: '002', count: 2, in_progress: 1, pending: 1, completed: 0 },
+    });
+    expect(renderTodoBox(read.todos, { color: false })).toContain('▶ Mine');
+  });
+
+  it('warns when more than one item is in progress', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const out = await agent.todo_write({ todos: [item('1', 'A', 'in_progress'), item('2', 'B', 'in_progress')] });
+    expect(out.warning).toMatch(/keep exactly one in progress/);
+  });
+});
