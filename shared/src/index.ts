@@ -12,6 +12,10 @@ export * from './subscription.ts';
 export * from './render/plan-text.ts';
 export * from './render/progress.ts';
 export * from './render/todo-box.ts';
+export * from './render/reminder.ts';
+export * from './shapes/todo-001.ts';
+export * from './shapes/task-003.ts';
+export * from './shapes/plan-004.ts';
 export {
   PLAN_MODE_BLOCKED_TOOLS,
   Mode002Schema,
