@@ -58,16 +58,17 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
       connectionName: `planhub:${options.prefix}`,
     }),
   );
+  let closing: Promise<void> | undefined;
   const subscriber = client.duplicate({ autoResubscribe: false, connectionName: `planhub-sub:${options.prefix}` });
-  watch(client, log, 'commands');
-  watch(subscriber, log, 'subscriber');
+  const isClosing = () => closing !== undefined;
+  watch(client, log, 'commands', isClosing);
+  watch(subscriber, log, 'subscriber', isClosing);
 
   const readAfter = async (workspace: string, after: string, count: number) =>
     ((await client.xrange(keys.events(workspace), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope);
   const feed = createEventFeed({ subscriber, channel: keys.channel, readAfter, log });
 
   let started = false;
-  let closing: Promise<void> | undefined;
   // A node commits only once it listens, so it sees its own events (a waiter set up before a commit relies on it).
   const startup = Promise.all([new Promise((resolve) => client.once('ready', resolve)), feed.subscribed]).then(
     () => void (started = true),
@@ -85,6 +86,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
   return {
     kind: 'redis',
+    redis: client,
     load: (workspace, docKeys) =>
       docKeys.length === 0
         ? Promise.resolve([])
@@ -163,7 +165,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 };
 
 /** Every connection has an error handler (an unhandled 'error' would crash the node); outages log once. */
-const watch = (connection: Redis, log: Logger, name: string) => {
+const watch = (connection: Redis, log: Logger, name: string, isClosing: () => boolean) => {
   let up = false;
   connection.on('ready', () => {
     if (!up) log.info({ connection: name }, 'Redis connected');
@@ -175,7 +177,7 @@ const watch = (connection: Redis, log: Logger, name: string) => {
     up = false;
   });
   connection.on('close', () => {
-    if (up) log.warn({ connection: name }, 'Redis connection closed; reconnecting');
+    if (up && !isClosing()) log.warn({ connection: name }, 'Redis connection closed; reconnecting');
     up = false;
   });
 };
