@@ -11,9 +11,12 @@ const TRANSIENT_REPLY = /^(LOADING|READONLY|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN
  */
 export const storeFailure = (err: unknown, log: Logger, op: string): PlanHubError => {
   if (err instanceof PlanHubError) return err;
-  // ioredis types its ReplyError as `any`; its name identifies it.
-  if (err instanceof Error && err.name === 'ReplyError' && !TRANSIENT_REPLY.test(err.message)) {
-    log.error({ err, op }, 'Redis refused a store command');
+  // ioredis types its ReplyError as `any`; its name identifies it. Unparsable stored JSON is a bug, not an outage.
+  const permanent =
+    (err instanceof Error && err.name === 'ReplyError' && !TRANSIENT_REPLY.test(err.message)) ||
+    err instanceof SyntaxError;
+  if (permanent) {
+    log.error({ err, op }, 'store command failed (a bug or corrupt data, not an outage)');
     return new PlanHubError('INTERNAL', 'Internal error in the PlanHub store; the failure was logged.');
   }
   log.warn({ op, reason: err instanceof Error ? err.message : String(err) }, 'Redis unreachable');
