@@ -8,3 +8,6 @@ export type { RedisStoreOptions } from './store/redis/redis-store.ts';
 export type { Store } from './store/store.ts';
 export { createLogger } from './logger.ts';
 export { mintToken, verifyToken, TokenError } from './auth/tokens.ts';
+export { newPlan } from './core/plans/plan-factory.ts';
+export { transact } from './store/transaction.ts';
+export { savePlan } from './tools/plan-access.ts';

@@ -1,0 +1,64 @@
+import { startNodeServer, type NodeServer } from './processes.ts';
+import { startRedis, type BenchRedis } from './redis.ts';
+
+/** Key prefix of every PlanHub node (and the seeding store) in the run. */
+export const BENCH_PREFIX = 'bench';
+
+export interface Cluster {
+  redis: BenchRedis;
+  floorEcho: NodeServer;
+  floorRedis: NodeServer;
+  broadcastA: NodeServer;
+  broadcastB: NodeServer;
+  planhubA: NodeServer;
+  planhubB: NodeServer;
+  planhubMemory: NodeServer;
+  stop(): Promise<void>;
+}
+
+const planhubEnv = (redisUrl: string): NodeJS.ProcessEnv => ({
+  HOST: '127.0.0.1',
+  REDIS_URL: redisUrl,
+  REDIS_PREFIX: BENCH_PREFIX,
+  LOG_LEVEL: 'warn',
+  // The load's agents start their plans themselves; approval by a person is not what is measured.
+  PLANHUB_APPROVAL_POLICY: 'auto',
+  // Lifts the per-agent call budget where the server reads it, so one busy agent measures capacity, not policy.
+  PLANHUB_CALLS_PER_SECOND: '1000000',
+  PLANHUB_SECRET: '',
+});
+
+/**
+ * Every server of the run, each its own process: the floors (echo, echo + Redis, two broadcast nodes), two PlanHub
+ * nodes on one private Redis, and one PlanHub node on the memory store. The load generator is this process.
+ */
+export const startCluster = async (): Promise<Cluster> => {
+  const redis = await startRedis();
+  const floor = 'test/bench/floors/echo-server.ts';
+  const broadcast = 'test/bench/floors/broadcast-server.ts';
+  const planhub = 'server/src/main.ts';
+  const [floorEcho, floorRedis, broadcastA, broadcastB, planhubA, planhubB, planhubMemory] = await Promise.all([
+    startNodeServer('floor-echo', floor, { FLOOR_MODE: 'echo' }),
+    startNodeServer('floor-redis', floor, { FLOOR_MODE: 'redis', REDIS_URL: redis.url }),
+    startNodeServer('floor-broadcast-a', broadcast, { REDIS_URL: redis.url }),
+    startNodeServer('floor-broadcast-b', broadcast, { REDIS_URL: redis.url }),
+    startNodeServer('planhub-redis-a', planhub, planhubEnv(redis.url)),
+    startNodeServer('planhub-redis-b', planhub, planhubEnv(redis.url)),
+    startNodeServer('planhub-memory', planhub, { ...planhubEnv(''), REDIS_URL: '' }),
+  ]);
+  const servers = [floorEcho, floorRedis, broadcastA, broadcastB, planhubA, planhubB, planhubMemory];
+  return {
+    redis,
+    floorEcho,
+    floorRedis,
+    broadcastA,
+    broadcastB,
+    planhubA,
+    planhubB,
+    planhubMemory,
+    async stop() {
+      await Promise.all(servers.map((s) => s.stop()));
+      await redis.stop();
+    },
+  };
+};

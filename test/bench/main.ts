@@ -1,0 +1,169 @@
+/**
+ * `pnpm bench` (DESIGN.md §7): starts its own Redis, floor servers and PlanHub nodes as separate processes, drives
+ * them from this process with open-loop load, and reports PlanHub's figures as ratios to the floors measured in the
+ * same run. Configuration: see config.ts (BENCH_QUICK=1 for a smoke run of about a minute).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createLogger, createRedisStore } from '@planhub/server';
+import { format } from 'prettier';
+import { benchConfigFromEnv } from './config.ts';
+import { BENCH_PREFIX, startCluster } from './infra/cluster.ts';
+import { REPO_ROOT } from './infra/processes.ts';
+import { broadcastSessions, eventSessions, unblockSessions } from './load/cross-node-sessions.ts';
+import type { Timing } from './load/sessions.ts';
+import { floorSessions, planhubSessions } from './load/sessions.ts';
+import { currentLoad, machineInfo } from './report/machine.ts';
+import { renderMarkdown, type BenchReport } from './report/markdown.ts';
+import { ratioRows } from './report/ratio-table.ts';
+import { latencyTable, ratioTable, throughputTable } from './report/render.ts';
+import { emptyResults } from './report/results.ts';
+import type { LatencyRun } from './scenarios/latency-phase.ts';
+import { runLatencyPhase } from './scenarios/latency-phase.ts';
+import { tryOnce } from './scenarios/preflight.ts';
+import { PLANS_PER_AGENT, seedPlans } from './scenarios/seed-plans.ts';
+import { runThroughputPhase, type ThroughputScenario } from './scenarios/throughput-phase.ts';
+import { figureOf } from './stats/repetitions.ts';
+
+const config = benchConfigFromEnv(process.env);
+const began = Date.now();
+const loadAtStart = currentLoad();
+const progress = (line: string) =>
+  process.stderr.write(`[bench ${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+const timing: Timing = { warmupMs: config.warmupMs, probeMs: config.probeMs, drainMs: 1000, quiesceMs: 10_000 };
+const results = emptyResults();
+
+progress(
+  `${config.quick ? 'quick' : 'full'} run: ${config.repetitions} repetitions, ${config.probeMs} ms per run, ` +
+    `p99 target ${config.p99TargetMs} ms, ${config.storedPlans} stored plans`,
+);
+const cluster = await startCluster();
+const store = createRedisStore({
+  url: cluster.redis.url,
+  prefix: BENCH_PREFIX,
+  eventRetention: 10_000,
+  log: createLogger('warn'),
+});
+try {
+  progress(`servers up (Redis ${cluster.redis.version} at ${cluster.redis.url}); seeding ${config.storedPlans} plans`);
+  const seedStart = Date.now();
+  await seedPlans(store, 'bench-stored', config.storedPlans);
+  const seedSeconds = (Date.now() - seedStart) / 1000;
+  results.notes.push(
+    `Stored plans: ${config.storedPlans} plans over ${Math.ceil(config.storedPlans / PLANS_PER_AGENT)} agents ` +
+      `seeded through transact/commit in ${seedSeconds.toFixed(1)} s into the workspace the measured agents use.`,
+  );
+  progress(`seeded in ${seedSeconds.toFixed(1)} s`);
+
+  const small = async (tag: string) => {
+    const workspace = `bench-small-${tag}`;
+    await seedPlans(store, workspace, 10);
+    return workspace;
+  };
+  const steps = config.stepsPerPlan;
+  const redisA = cluster.planhubA.url;
+  const memory = cluster.planhubMemory.url;
+  const fresh = (tag: string) => Promise.resolve(`bench-memory-${tag}`);
+  const stored = () => Promise.resolve('bench-stored');
+
+  const echo50 = floorSessions(cluster.floorEcho.url, 50);
+  const redisFloor50 = floorSessions(cluster.floorRedis.url, 50);
+  const redisFloor1 = floorSessions(cluster.floorRedis.url, 1);
+  const planhubRedis50 = planhubSessions({ url: redisA, agents: 50, steps, workspace: small });
+  const planhubRedis1 = planhubSessions({ url: redisA, agents: 1, steps, workspace: small });
+  const planhubMemory50 = planhubSessions({ url: memory, agents: 50, steps, workspace: fresh });
+  const planhubMemory1 = planhubSessions({ url: memory, agents: 1, steps, workspace: fresh });
+
+  const scenarios: ThroughputScenario[] = [
+    { id: 'floor.echo', factory: echo50 },
+    { id: 'planhub.memory.50', factory: planhubMemory50 },
+    { id: 'floor.redis', factory: redisFloor50 },
+    { id: 'planhub.redis.50', factory: planhubRedis50 },
+    { id: 'planhub.redis.50.stored', factory: planhubSessions({ url: redisA, agents: 50, steps, workspace: stored }) },
+    { id: 'planhub.redis.1', factory: planhubRedis1 },
+    { id: 'planhub.memory.1', factory: planhubMemory1 },
+  ];
+  const throughput = await runThroughputPhase(scenarios, config, timing, progress);
+  const searches: BenchReport['searches'] = {};
+  for (const [id, samples] of throughput) {
+    results.throughput[id] = figureOf(samples.rates);
+    searches[id] = samples.probes;
+    if (samples.errors.length > 0)
+      results.notes.push(`${id}: failing probes saw errors: ${samples.errors.join(' | ')}`);
+  }
+
+  // Floor and PlanHub latency are compared at one rate both sustain: half the lower of their throughputs.
+  const halfOfLower = (...ids: Array<keyof typeof results.throughput>) => {
+    const lowest = Math.min(...ids.map((id) => results.throughput[id]?.median ?? Number.NaN));
+    return Number.isFinite(lowest) && lowest > 0 ? Math.max(5, Math.round(lowest / 2)) : 50;
+  };
+  const rate50 = halfOfLower('floor.redis', 'planhub.redis.50');
+  const rateMemory = halfOfLower('floor.echo', 'planhub.memory.50');
+  const rate1 = halfOfLower('planhub.redis.1');
+  const latencyRuns: LatencyRun[] = [
+    { id: 'floor.echo.50', rate: rateMemory, factory: echo50 },
+    { id: 'planhub.memory.50', rate: rateMemory, factory: planhubMemory50 },
+    { id: 'floor.redis.50', rate: rate50, factory: redisFloor50 },
+    { id: 'planhub.redis.50', rate: rate50, factory: planhubRedis50 },
+    { id: 'floor.redis.1', rate: rate1, factory: redisFloor1 },
+    { id: 'planhub.redis.1', rate: rate1, factory: planhubRedis1 },
+  ];
+
+  const urlB = cluster.planhubB.url;
+  const events = eventSessions({ urlA: redisA, urlB, agents: 10, steps });
+  const samples = Math.ceil((config.crossRate * (config.warmupMs + config.probeMs)) / 1000) + 1;
+  const unblock = unblockSessions({ urlA: redisA, urlB, samples });
+  latencyRuns.push({
+    id: 'floor.broadcast',
+    rate: config.crossRate,
+    factory: broadcastSessions(cluster.broadcastA.url, cluster.broadcastB.url),
+  });
+  const eventsReady = await tryOnce(events);
+  if (eventsReady === true) latencyRuns.push({ id: 'planhub.event', rate: config.crossRate, factory: events });
+  else results.notes.push(`Cross-node event delivery not measured: one trial sample failed (${eventsReady}).`);
+  const unblockReady = await tryOnce(unblockSessions({ urlA: redisA, urlB, samples: 1 }));
+  if (unblockReady === true) latencyRuns.push({ id: 'planhub.unblock', rate: config.crossRate, factory: unblock });
+  else results.notes.push(`Auto-unblock across nodes not measured: one trial sample failed (${unblockReady}).`);
+
+  const latency = await runLatencyPhase(latencyRuns, config.repetitions, timing, progress);
+  for (const [id, figures] of latency) results.latency[id] = figures;
+  for (const [id, figures] of latency)
+    if (figures.errors > 0)
+      results.notes.push(`${id}: ${figures.errors} requests failed (${figures.firstError ?? 'no answer'}).`);
+  results.notes.push('10k idle connections per node (DESIGN.md §7) is not measured by this bench.');
+
+  const ratios = ratioRows(results);
+  const report: BenchReport = {
+    generated_at: new Date().toISOString(),
+    duration_s: (Date.now() - began) / 1000,
+    machine: machineInfo(cluster.redis.version, loadAtStart),
+    config,
+    results,
+    ratios,
+    searches,
+  };
+  const m = report.machine;
+  console.log(
+    `\nPlanHub bench — ${m.cpu_model}, ${m.cores} cores, Node ${m.node}, Redis ${m.redis}, ` +
+      `load average ${m.load_average.start} → ${m.load_average.end}\n`,
+  );
+  console.log(ratioTable(ratios, 'text'));
+  console.log(`\n${throughputTable(results, 'text')}`);
+  console.log(`\n${latencyTable(results, 'text')}`);
+  if (results.notes.length > 0) console.log(`\nNotes:\n${results.notes.map((n) => `- ${n}`).join('\n')}`);
+
+  const json = await format(JSON.stringify(report), { parser: 'json' });
+  const outFile = join(REPO_ROOT, config.outFile);
+  mkdirSync(dirname(outFile), { recursive: true });
+  writeFileSync(outFile, json);
+  console.log(`\nWrote ${config.outFile}`);
+  if (config.publish) {
+    mkdirSync(join(REPO_ROOT, 'docs'), { recursive: true });
+    writeFileSync(join(REPO_ROOT, 'docs', 'bench-latest.json'), json);
+    writeFileSync(join(REPO_ROOT, 'docs', 'bench.md'), renderMarkdown(report));
+    console.log('Wrote docs/bench-latest.json and docs/bench.md');
+  }
+} finally {
+  await store.close();
+  await cluster.stop();
+}

@@ -1,0 +1,67 @@
+import type { BenchConfig } from '../config.ts';
+import type { MachineInfo } from './machine.ts';
+import type { RatioRow } from './ratio-table.ts';
+import { latencyTable, ratioTable, throughputTable } from './render.ts';
+import type { BenchResults } from './results.ts';
+
+/** Everything `pnpm bench` writes to JSON: figures, ratios, and what they were measured on and how. */
+export interface BenchReport {
+  generated_at: string;
+  duration_s: number;
+  machine: MachineInfo;
+  config: BenchConfig;
+  results: BenchResults;
+  ratios: RatioRow[];
+  /** Every probe of every rate search: [rate, p99 ms, sustained]. */
+  searches: Record<string, Array<[number, number, boolean]>>;
+}
+
+const machineLine = (m: MachineInfo) =>
+  `${m.cpu_model}, ${m.cores} cores, ${m.memory_gib} GiB; ${m.os}; Node ${m.node}; Redis ${m.redis}; ` +
+  `1-minute load average ${m.load_average.start} at the start, ${m.load_average.end} at the end`;
+
+/** The text of docs/bench.md: the three tables, the machine, and how the numbers were made. */
+export const renderMarkdown = (report: BenchReport): string => {
+  const c = report.config;
+  return [
+    '# PlanHub benchmark',
+    '',
+    `Measured by \`pnpm bench\` on ${report.generated_at.slice(0, 10)} in ${Math.round(report.duration_s)} s.`,
+    `Machine: ${machineLine(report.machine)}. Everything (Redis, every server process, the load generator) ran on` +
+      ' this one machine, so the floors and PlanHub competed for the same cores; the ratios are what carries over.',
+    `Raw figures: [bench-latest.json](bench-latest.json).`,
+    '',
+    '## Ratios to the floors (DESIGN.md §7 targets)',
+    '',
+    ratioTable(report.ratios, 'markdown'),
+    '',
+    '## Throughput',
+    '',
+    throughputTable(report.results, 'markdown'),
+    '',
+    '## Latency',
+    '',
+    latencyTable(report.results, 'markdown'),
+    '',
+    '## Method',
+    '',
+    `- ${c.repetitions} repetitions of every measurement, interleaved (floor, PlanHub, floor, …); figures are medians` +
+      ' with the (min–max) range over the repetitions. Ratios are computed per repetition, then summarized.',
+    `- Open loop: requests are sent at a fixed arrival rate whatever the server does, and latency is measured from` +
+      ' each request’s intended send time into an HdrHistogram (hdr-histogram-js), so stalls are charged to every' +
+      ` request queued behind them. Each run: ${c.warmupMs} ms warm-up (not recorded), then ${c.probeMs} ms measured.`,
+    `- Throughput is the highest fixed rate whose p99 stays ≤ ${c.p99TargetMs} ms with no error and every request` +
+      ' answered, found by a geometric search (bracket, then bisect to within 8%).',
+    '- Latency comparisons run the floor and PlanHub at the same rate: half the lower of their two throughputs.',
+    `- Cross-node runs (broadcast floor, event delivery, auto-unblock) use ${c.crossRate} samples/s. The broadcast` +
+      ' floor is two socket.io servers with @socket.io/redis-adapter: a client of A emits, a client of B receives.',
+    `- The load's agents complete one step per setStepStatus call on plans of ${c.stepsPerPlan} steps; each agent` +
+      ' alternates two identities so that a used-up plan is rolled over (completePlan, createPlan, startPlan) in' +
+      ' the background while the other identity carries the measured calls.',
+    `- "Stored plans": ${c.storedPlans} plans seeded through the store's transaction/commit (the server's own` +
+      ' savePlan), 100 per agent (99 completed, 1 in progress, 5 steps each), in the workspace the measured agents' +
+      ' use. The "10 stored plans" runs use a fresh workspace seeded with 10 plans each time.',
+    '',
+    ...(report.results.notes.length > 0 ? ['## Notes', '', ...report.results.notes.map((n) => `- ${n}`), ''] : []),
+  ].join('\n');
+};

@@ -1,0 +1,86 @@
+import type { LatencySummary } from './histogram.ts';
+
+/** One fixed-rate run: how many requests were due, how many were answered, and their latency. */
+export interface ProbeOutcome {
+  rate: number;
+  sent: number;
+  completed: number;
+  errors: number;
+  firstError?: string;
+  /** The run stopped early because a request waited far past the target. */
+  aborted?: boolean;
+  latency: LatencySummary;
+}
+
+export type Probe = (rate: number) => Promise<ProbeOutcome>;
+
+/** A rate is sustained when every request was answered without error and p99 (from intended send time) is in target. */
+export const sustains = (outcome: ProbeOutcome, p99TargetMs: number): boolean =>
+  outcome.errors === 0 && outcome.completed === outcome.sent && outcome.latency.p99 <= p99TargetMs;
+
+export interface RateSearchOptions {
+  p99TargetMs: number;
+  /** First rate tried: a previous repetition's answer, or a guess. */
+  start: number;
+  /** Factor by which the bracketing phase moves (2 from a guess; ~1.25 from a previous answer). */
+  growth: number;
+  /** Stop when the highest passing and lowest failing rates are within this factor. */
+  resolution: number;
+  maxProbes: number;
+  minRate: number;
+  maxRate: number;
+}
+
+export interface RateSearchResult {
+  /** The highest rate that sustained the target (0 if even minRate failed). */
+  rate: number;
+  probes: ProbeOutcome[];
+  /** The outcome at `rate`, for its latency profile. */
+  best?: ProbeOutcome;
+}
+
+/**
+ * Throughput as DESIGN.md §7 defines it: the highest fixed arrival rate that still meets the p99 target. It brackets
+ * the answer geometrically from `start`, then bisects (geometric mean) until the bracket is within `resolution`.
+ * A closed loop would report the rate the server happens to drain, hiding the queueing; this never does.
+ */
+export const searchRate = async (probe: Probe, options: RateSearchOptions): Promise<RateSearchResult> => {
+  const probes: ProbeOutcome[] = [];
+  let best: ProbeOutcome | undefined;
+  let lo = 0;
+  let hi = Number.POSITIVE_INFINITY;
+  const run = async (rate: number): Promise<boolean> => {
+    const outcome = await probe(Math.round(rate));
+    probes.push(outcome);
+    const ok = sustains(outcome, options.p99TargetMs);
+    if (ok && outcome.rate > lo) {
+      lo = outcome.rate;
+      best = outcome;
+    }
+    if (!ok && outcome.rate < hi) hi = outcome.rate;
+    return ok;
+  };
+
+  let rate = Math.min(Math.max(options.start, options.minRate), options.maxRate);
+  if (await run(rate)) {
+    while (hi === Number.POSITIVE_INFINITY && probes.length < options.maxProbes && rate < options.maxRate) {
+      rate = Math.min(rate * options.growth, options.maxRate);
+      await run(rate);
+    }
+  } else {
+    while (lo === 0 && probes.length < options.maxProbes && rate > options.minRate) {
+      rate = Math.max(rate / options.growth, options.minRate);
+      await run(rate);
+    }
+  }
+  while (
+    lo > 0 &&
+    Number.isFinite(hi) &&
+    hi / lo > options.resolution &&
+    probes.length < options.maxProbes &&
+    Math.round(Math.sqrt(lo * hi)) !== lo
+  ) {
+    await run(Math.sqrt(lo * hi));
+  }
+  return { rate: lo, probes, ...(best ? { best } : {}) };
+};
