@@ -1,10 +1,9 @@
 import type { EventEnvelope } from '@planhub/client-sdk';
 import { renderTodoBox } from '@planhub/shared';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { expectRefusal } from '../helpers/refusals.ts';
-import { startHarness, type Harness, type StoreKind } from '../helpers/servers.ts';
-
-const STORES: StoreKind[] = ['memory'];
+import { STORE_KINDS, startHarness, uniquePrefix, type Harness } from '../helpers/servers.ts';
+import { deletePrefix } from '../helpers/stores.ts';
 
 type Status = 'pending' | 'in_progress' | 'completed';
 const item = (
@@ -20,7 +19,7 @@ const item = (
 });
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
-describe.each(STORES)('dialect 002: persistent todos through the SDK (%s store)', (store) => {
+describe.each(STORE_KINDS)('dialect 002: persistent todos through the SDK (%s store)', (store) => {
   let h: Harness;
   afterEach(async () => h.close());
 
@@ -139,5 +138,30 @@ describe.each(STORES)('dialect 002: persistent todos through the SDK (%s store)'
     const agent = await h.client('main');
     const out = await agent.todo_write({ todos: [item('1', 'A', 'in_progress'), item('2', 'B', 'in_progress')] });
     expect(out.warning).toMatch(/keep exactly one in progress/);
+  });
+});
+
+describe('dialect 002 state on Redis', () => {
+  it('keeps todos and the plan mode across a restart of the node', async () => {
+    const redisPrefix = uniquePrefix();
+    const first = await startHarness('redis', { redisPrefix });
+    try {
+      const agent = await first.client('main');
+      await agent.todo_write({ todos: [item('1', 'Survive a restart', 'in_progress', 'high')] });
+      await agent.plan_enter({ goal: 'Keep planning after a restart' });
+    } finally {
+      await first.close();
+    }
+    const second = await startHarness('redis', { redisPrefix });
+    try {
+      const agent = await second.client('main');
+      expect((await agent.todo_read({})).todos).toMatchObject([
+        { id: '1', content: 'Survive a restart', status: 'in_progress', priority: 'high' },
+      ]);
+      expect(await agent.plan_status({})).toMatchObject({ mode: 'plan', goal: 'Keep planning after a restart' });
+    } finally {
+      await second.close();
+      await deletePrefix(inject('redisUrl'), redisPrefix);
+    }
   });
 });

@@ -2,9 +2,7 @@ import type { EventEnvelope, PlanHubClient } from '@planhub/client-sdk';
 import { renderPlanText, withLlm } from '@planhub/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectRefusal } from '../helpers/refusals.ts';
-import { startHarness, type Harness, type StoreKind } from '../helpers/servers.ts';
-
-const STORES: StoreKind[] = ['memory'];
+import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 
 /** Seed 002's plan object: summary, approach, steps with files, dependencies and verification, risks, files, tests. */
 const AUTH_PLAN = {
@@ -56,7 +54,7 @@ const enterAndPresent = async (agent: PlanHubClient, plan = AUTH_PLAN) => {
   return agent.plan_exit({ plan });
 };
 
-describe.each(STORES)('dialect 002: plan mode through the SDK (%s store)', (store) => {
+describe.each(STORE_KINDS)('dialect 002: plan mode through the SDK (%s store)', (store) => {
   let h: Harness;
   afterEach(async () => h.close());
 
@@ -246,11 +244,7 @@ describe.each(STORES)('dialect 002: plan mode through the SDK (%s store)', (stor
       'INVALID_ARGUMENT',
       /depends_on 7, which is not a step of this plan/,
     );
-    await expectRefusal(
-      agent.plan_exit({ plan: plan([step(1, [1])]) }),
-      'INVALID_ARGUMENT',
-      /cannot depend on itself/,
-    );
+    await expectRefusal(agent.plan_exit({ plan: plan([step(1, [1])]) }), 'INVALID_ARGUMENT', /cannot depend on itself/);
     await expectRefusal(agent.plan_exit({ plan: plan([step(1, [2]), step(2, [1])]) }), 'INVALID_ARGUMENT', /cycle/);
     await expectRefusal(
       agent.plan_exit({ plan: { summary: 's', approach: 'a', steps: [] } }),
@@ -364,6 +358,49 @@ describe.each(STORES)('dialect 002: plan mode through the SDK (%s store)', (stor
     });
     const view = await agent.getPlanStatus({ plan_id });
     expect(view).toMatchObject({ status: 'completed', summary: 'Middleware only' });
+  });
+
+  it("sees a cross-agent cycle that runs through a plan's own step order", async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const main = await h.client('main');
+    await enterAndPresent(main);
+    const parent = await h.client('parent');
+    await parent.createPlan({ title: 'Review', steps: ['Review the routes'] });
+    await parent.startPlan({});
+    // parent:step_1 waits on main's step 2, which (within main's plan) waits on main's step 1 ...
+    await parent.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'main', step_id: 'step_2' }] });
+    // ... so main's step 1 waiting on parent:step_1 would close a cycle.
+    await expectRefusal(
+      main.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'parent', step_id: 'step_1' }] }),
+      'FAILED_PRECONDITION',
+      /cycle/,
+    );
+  });
+
+  it("frees other agents waiting on a rejected plan's steps (as skipped) instead of leaving them hanging", async () => {
+    h = await startHarness(store);
+    const planner = await h.client('planner');
+    const { plan_id } = await enterAndPresent(planner);
+    const waiter = await h.client('waiter');
+    await waiter.createPlan({ title: 'W', steps: ['Use the auth module'] });
+    const starting = waiter.startPlan({});
+    const user = await h.client('alice', { role: 'user' });
+    await expect.poll(async () => (await user.getPlanStatus({ agent_id: 'waiter' })).status).toBe('awaiting_approval');
+    await user.plan_approve({ agent_id: 'waiter' });
+    await starting;
+    await waiter.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'planner', step_id: 'step_3' }] });
+    expect((await waiter.getPlanStatus({})).steps[0]?.status).toBe('blocked');
+
+    await user.plan_reject({ plan_id, reason: 'not now' });
+    const freed = (await waiter.getPlanStatus({})).steps[0];
+    expect(freed?.status).toBe('pending');
+    expect(freed?.received_outputs?.['planner:step_3']).toMatchObject({ status: 'skipped', result: 'plan rejected' });
+    // The rejected plan's own steps are not woken up.
+    expect((await user.getPlanStatus({ plan_id })).steps.map((s) => s.status)).toEqual([
+      'pending',
+      'blocked',
+      'blocked',
+    ]);
   });
 
   it('lets only users decide under the "user" policy; dashboards read but never decide', async () => {

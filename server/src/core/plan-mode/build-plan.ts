@@ -1,5 +1,7 @@
 import type { DependencyRef, ImplementationPlan, Plan, PlanStep002 } from '@planhub/shared';
 import { MAX_TITLE, fail } from '@planhub/shared';
+import { stepNode } from '../dependencies/attach.ts';
+import type { DependencyEdges } from '../dependencies/graph.ts';
 import { addEdge, findCycle } from '../dependencies/graph.ts';
 import { newPlan } from '../plans/plan-factory.ts';
 
@@ -89,4 +91,17 @@ export const planFromImplementationPlan = (input: PlanModeInput): Plan => {
       (plan.waiters[ref.step_id] ??= []).push({ agent_id: plan.agent_id, plan_id: plan.plan_id, step_id: step.id });
   });
   return plan;
+};
+
+/**
+ * The plan's within-plan edges added to the workspace dependency graph, so the cross-agent cycle check sees a path
+ * that runs through them (another agent waiting on step 2 while step 1 waits on that agent).
+ */
+export const withPlanEdges = (edges: DependencyEdges, plan: Plan): DependencyEdges => {
+  let next = edges;
+  for (const step of plan.steps)
+    for (const dep of step.blocked_by ?? [])
+      if (dep.plan_id !== undefined)
+        next = addEdge(next, stepNode(plan.plan_id, step.id), stepNode(dep.plan_id, dep.step_id));
+  return next;
 };

@@ -10,6 +10,7 @@ import { docKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { CallContext } from '../context.ts';
 import { savePlan } from '../plan-access.ts';
+import { releaseRejected } from './release-rejected.ts';
 import type { DecisionTarget } from './target.ts';
 import { findDecisionTarget, waitsForDecision } from './target.ts';
 
@@ -87,9 +88,11 @@ export const decide = (ctx: CallContext, target: DecisionTarget & { reason?: str
     }
 
     const outcome = decideApproval(plan, approved, decider, now);
+    tx.emit(...outcome.events);
+    if (!approved) await releaseRejected(tx, outcome.plan, now);
     await savePlan(tx, outcome.plan);
     const mode = await modeEvents(tx, plan, outcome.plan, decider, now);
-    tx.emit(...outcome.events, ...mode.events);
+    tx.emit(...mode.events);
     const id = outcome.plan.plan_id;
     return {
       status: approved ? ('approved' as const) : ('rejected' as const),
