@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordEvents, startedPlan } from '../helpers/event-log.ts';
-import { startHarness, type Harness } from '../helpers/servers.ts';
+import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 
-/** Seed 000's cross-agent tools on one in-process node (memory store); the multinode suite repeats the races. */
-describe('seed 000 cross-agent tools (memory store)', () => {
+/** Seed 000's cross-agent tools on one in-process node, on both stores; test/multinode races them across processes. */
+describe.each(STORE_KINDS)('seed 000 cross-agent tools (%s store)', (store) => {
   let h: Harness;
   afterEach(async () => h.close());
-  const start = async () => (h = await startHarness('memory', { approvalPolicy: 'auto' }));
+  const start = async () => (h = await startHarness(store, { approvalPolicy: 'auto' }));
 
   it('runs the seed parent/subagent workflow: the parent step unblocks with the output', async () => {
     await start();
@@ -248,7 +248,7 @@ describe('seed 000 cross-agent tools (memory store)', () => {
   });
 
   it('pushes to a user the events it caused itself', async () => {
-    h = await startHarness('memory');
+    h = await startHarness(store);
     const user = await h.client('alice', { role: 'user' });
     const agent = await h.client('a');
     const seen = recordEvents(user);

@@ -1,0 +1,167 @@
+import type { PlanHubClient } from '@planhub/client-sdk';
+import type { Store } from '@planhub/server';
+import { createLogger, createRedisStore } from '@planhub/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCluster, type Cluster } from '../helpers/cluster.ts';
+import { startedPlan } from '../helpers/event-log.ts';
+import { rounds } from '../helpers/stress.ts';
+
+/**
+ * DESIGN.md §6 invariants 1, 2 and 7, raced across three real server processes on one Redis. Agents are reused
+ * across rounds (a fresh plan each round) so the rounds measure the races, not connection setup.
+ */
+describe('cross-agent races across three server processes', () => {
+  let cluster: Cluster;
+  /** Read-only view of the cluster's documents, for what the API does not show (waiter lists, the graph). */
+  let store: Store;
+  beforeAll(async () => {
+    cluster = await startCluster({ env: { PLANHUB_APPROVAL_POLICY: 'auto', LOG_LEVEL: 'warn' } });
+    store = createRedisStore({
+      url: cluster.redisUrl,
+      prefix: cluster.prefix,
+      eventRetention: 10_000,
+      log: createLogger('silent'),
+    });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await cluster?.close();
+  });
+
+  const agentsOn = (workspace: string, ids: string[]) =>
+    Promise.all(ids.map((id, i) => cluster.client(id, { node: i % 3, workspace })));
+
+  /**
+   * Rounds rotate over several teams of agents (their own workspaces) so no agent comes near the per-agent call
+   * limit: each round makes a dozen calls as fast as the nodes answer.
+   */
+  const TEAMS = 6;
+  const teams = <T>(make: (workspace: string) => Promise<T>, name: string): Promise<T[]> =>
+    Promise.all(Array.from({ length: TEAMS }, (_, i) => make(`${name}-${i}`)));
+
+  /** Ends whatever plan the agent has, so it can start a fresh one next round. */
+  const finish = async (agent: PlanHubClient) => {
+    await agent.completePlan({ status: 'failed', summary: 'round over' }).catch(() => undefined);
+  };
+
+  const unblockedCount = async (reader: PlanHubClient, planId: string, stepId: string) =>
+    (
+      await reader.getTaskEvents({
+        event_types: ['step_unblocked'],
+        plan_id: planId,
+        step_id: stepId,
+        after_event: '0-0',
+        limit: 500,
+      })
+    ).count;
+
+  const ROUNDS_FAN_IN = rounds(100);
+  it(`unblocks a parent step exactly once when its subagents on three nodes finish at the same moment (${ROUNDS_FAN_IN} rounds)`, async () => {
+    const SUBS = 4;
+    const all = await teams(
+      (ws) => agentsOn(ws, ['parent', ...Array.from({ length: SUBS }, (_, i) => `s${i}`)]),
+      'fan-in',
+    );
+    for (let round = 0; round < ROUNDS_FAN_IN; round++) {
+      const [parent, ...subs] = all[round % TEAMS] as PlanHubClient[];
+      if (!parent) throw new Error('no parent');
+      const plans = await Promise.all(subs.map((s) => startedPlan(s, `r${round}`, ['final'])));
+      await startedPlan(parent, `r${round}`, ['spawn']);
+      const dep = await parent.addDependentStep({
+        description: 'merge',
+        depends_on: plans.map((p, i) => ({ agent_id: `s${i}`, step_id: 'step_1', plan_id: p.plan_id })),
+      });
+      expect(dep.status).toBe('blocked');
+      const answers = await Promise.all(
+        subs.map((s, i) => s.completeStepWithOutput({ step_id: 'step_1', output: { from: `s${i}`, round } })),
+      );
+      expect(answers.filter((a) => a.unblocked.length > 0)).toHaveLength(1);
+      const step = (await parent.getPlanStatus({})).steps.find((s) => s.step_id === dep.step_id);
+      expect(step?.status).toBe('pending');
+      expect(step?.received_outputs).toEqual(
+        Object.fromEntries(subs.map((_, i) => [`s${i}:step_1`, { from: `s${i}`, round }])),
+      );
+      expect(await unblockedCount(parent, dep.plan_id as string, dep.step_id)).toBe(1);
+      await Promise.all([parent, ...subs].map(finish));
+    }
+  });
+
+  const ROUNDS_LATE = rounds(100);
+  it(`always resolves a dependency added while its target completes on another node (${ROUNDS_LATE} rounds)`, async () => {
+    const all = await teams((ws) => agentsOn(ws, ['parent', 'sub']), 'late');
+    const outcomes = { blocked: 0, ready: 0 };
+    for (let round = 0; round < ROUNDS_LATE; round++) {
+      const [parent, sub] = all[round % TEAMS] as [PlanHubClient, PlanHubClient];
+      const target = await startedPlan(sub, `r${round}`, ['final']);
+      await startedPlan(parent, `r${round}`, ['spawn']);
+      const [dep] = await Promise.all([
+        parent.addDependentStep({
+          description: 'use it',
+          depends_on: [{ agent_id: 'sub', step_id: 'step_1', plan_id: target.plan_id }],
+        }),
+        sub.completeStepWithOutput({ step_id: 'step_1', output: { round } }),
+      ]);
+      outcomes[dep.status === 'blocked' ? 'blocked' : 'ready'] += 1;
+      const step = (await parent.getPlanStatus({})).steps.find((s) => s.step_id === dep.step_id);
+      expect(step).toMatchObject({ status: 'pending', received_outputs: { 'sub:step_1': { round } } });
+      // Unblocked once if it was ever blocked, never otherwise.
+      expect(await unblockedCount(parent, dep.plan_id as string, dep.step_id)).toBe(dep.status === 'blocked' ? 1 : 0);
+      await Promise.all([parent, sub].map(finish));
+    }
+    expect(outcomes.blocked + outcomes.ready).toBe(ROUNDS_LATE);
+  });
+
+  const ROUNDS_DUPLICATE = rounds(100);
+  it(`keeps one waiter when the same dependency is added twice at once from two nodes (${ROUNDS_DUPLICATE} rounds)`, async () => {
+    const all = await teams((ws) => agentsOn(ws, ['parent', 'sub', 'parent']), 'dup');
+    for (let round = 0; round < ROUNDS_DUPLICATE; round++) {
+      const ws = `dup-${round % TEAMS}`;
+      const [parentA, sub, parentB] = all[round % TEAMS] as [PlanHubClient, PlanHubClient, PlanHubClient];
+      const target = await startedPlan(sub, `r${round}`, ['final']);
+      const own = await startedPlan(parentA, `r${round}`, ['wait here']);
+      const dependency = { agent_id: 'sub', step_id: 'step_1' };
+      const [a, b] = await Promise.all([
+        parentA.addDependentStep({ step_id: 'step_1', depends_on: [dependency, dependency] }),
+        parentB.addDependentStep({ step_id: 'step_1', depends_on: [{ ...dependency, plan_id: target.plan_id }] }),
+      ]);
+      expect([a.blocked_by.length, b.blocked_by.length]).toEqual([1, 1]);
+      const [doc] = await store.load(ws, [`plan:${target.plan_id}`]);
+      expect((doc?.value as { waiters: Record<string, unknown[]> }).waiters).toEqual({
+        step_1: [{ agent_id: 'parent', plan_id: own.plan_id, step_id: 'step_1' }],
+      });
+      await sub.completeStepWithOutput({ step_id: 'step_1', output: { round } });
+      expect(await unblockedCount(parentA, own.plan_id, 'step_1')).toBe(1);
+      await Promise.all([parentA, sub].map(finish));
+    }
+  });
+
+  const ROUNDS_CYCLE = rounds(100);
+  it(`never lets concurrent edges from three nodes close a cycle (${ROUNDS_CYCLE} rounds)`, async () => {
+    const ids = ['a', 'b', 'c'];
+    const all = await teams((ws) => agentsOn(ws, ids), 'cycle');
+    for (let round = 0; round < ROUNDS_CYCLE; round++) {
+      const agents = all[round % TEAMS] as [PlanHubClient, PlanHubClient, PlanHubClient];
+      await Promise.all(agents.map((agent) => startedPlan(agent, `r${round}`, ['one'])));
+      // a→b, b→c, c→a at once: any two are fine, all three would be a cycle.
+      const results = await Promise.allSettled(
+        agents.map((agent, i) =>
+          agent.addDependentStep({
+            step_id: 'step_1',
+            depends_on: [{ agent_id: ids[(i + 1) % 3] as string, step_id: 'step_1' }],
+          }),
+        ),
+      );
+      const refused = results.filter((r) => r.status === 'rejected');
+      expect(refused).toHaveLength(1);
+      expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'FAILED_PRECONDITION' });
+      const statuses = await Promise.all(agents.map(async (agent) => (await agent.getPlanStatus({})).steps[0]?.status));
+      expect(statuses.filter((s) => s === 'blocked')).toHaveLength(2);
+      await Promise.all(agents.map(finish));
+    }
+    // Every edge was resolved or dropped when the plans ended: the graph is empty again.
+    for (let team = 0; team < TEAMS; team++) {
+      const [graph] = await store.load(`cycle-${team}`, ['deps']);
+      expect(graph?.value).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,144 @@
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { EventEnvelope, PlanHubClient } from '@planhub/client-sdk';
+import { connect } from '@planhub/client-sdk';
+import { Server, type Socket } from 'socket.io';
+import { afterEach, describe, expect, it } from 'vitest';
+import { recordEvents } from '../helpers/event-log.ts';
+
+interface Call {
+  tool: string;
+  args: Record<string, unknown>;
+  request_id?: string;
+}
+type Ack = (answer: unknown) => void;
+
+/**
+ * A real socket.io server playing a node whose answers the test scripts (late, UNAVAILABLE, a dropped connection), so
+ * the SDK's retry and resume paths run deterministically. PlanHub itself is exercised in test/multinode.
+ */
+const scriptedNode = async (onCall: (call: Call, ack: Ack, socket: Socket) => void) => {
+  const http: HttpServer = createHttpServer();
+  const io = new Server(http);
+  const calls: Call[] = [];
+  io.on('connection', (socket) => {
+    socket.on('call', (call: Call, ack: Ack) => {
+      calls.push(call);
+      onCall(call, ack, socket);
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  return { url, calls, io, close: () => io.close() };
+};
+
+const event = (id: string): EventEnvelope => ({
+  event_id: id,
+  event_type: 'step_completed',
+  timestamp: new Date(0).toISOString(),
+  workspace: 'ws',
+  source_agent: 'other',
+  source_plan_id: 'p',
+  source_plan_title: 'P',
+  source_step_id: `step_${id}`,
+  source_step_description: 'x',
+  source_step_sequence: 1,
+  payload: {},
+});
+
+describe('SDK calls and resumption against a scripted node', () => {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
+  });
+  const client = async (url: string) => {
+    const c: PlanHubClient = await connect({ url, agentId: 'a', backoff: { baseMs: 10, maxMs: 20 } });
+    cleanups.push(() => c.close());
+    return c;
+  };
+
+  it('retries a timed-out mutating call with the same request_id', async () => {
+    let attempt = 0;
+    const node = await scriptedNode((call, ack) => {
+      attempt += 1;
+      // The first attempt is "lost": no answer ever comes, so the client's deadline passes.
+      if (attempt > 1) ack({ ok: true, result: { plan_id: 'p', step: {}, attempt } });
+    });
+    cleanups.push(node.close);
+    const c = await client(node.url);
+    const result = await c.addStep({ description: 'x' }, { timeoutMs: 200 });
+    expect(result).toMatchObject({ attempt: 2 });
+    expect(node.calls).toHaveLength(2);
+    expect(node.calls[0]?.request_id).toMatch(/\S/);
+    expect(node.calls[1]?.request_id).toBe(node.calls[0]?.request_id);
+  });
+
+  it('retries UNAVAILABLE with the same request_id, and does not retry other errors', async () => {
+    const node = await scriptedNode((call, ack) => {
+      if (call.tool === 'setStepStatus')
+        ack({ ok: false, error: { code: 'FAILED_PRECONDITION', message: 'step_1 already ended' } });
+      else if (node.calls.filter((c) => c.tool === call.tool).length < 3)
+        ack({ ok: false, error: { code: 'UNAVAILABLE', message: 'store unreachable' } });
+      else ack({ ok: true, result: { ok: 'third time' } });
+    });
+    cleanups.push(node.close);
+    const c = await client(node.url);
+    expect(await c.completePlan({ status: 'completed' })).toEqual({ ok: 'third time' });
+    const ids = node.calls.map((x) => x.request_id);
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids).size).toBe(1);
+
+    await expect(c.setStepStatus({ step_id: 'step_1', status: 'completed' })).rejects.toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      retryable: false,
+    });
+    expect(node.calls.filter((x) => x.tool === 'setStepStatus')).toHaveLength(1);
+  });
+
+  it('sends no request_id on read-only calls', async () => {
+    const node = await scriptedNode((_call, ack) => ack({ ok: true, result: { plan_id: 'p' } }));
+    cleanups.push(node.close);
+    const c = await client(node.url);
+    await c.getPlanStatus({});
+    await c.addStep({ description: 'x' });
+    expect(node.calls.map((x) => [x.tool, typeof x.request_id])).toEqual([
+      ['getPlanStatus', 'undefined'],
+      ['addStep', 'string'],
+    ]);
+  });
+
+  it('renews its subscriptions after a reconnect from the last event it saw, delivering each event once', async () => {
+    let connection = 0;
+    const node = await scriptedNode((call, ack, socket) => {
+      if (call.tool !== 'subscribeToTasks') return ack({ ok: true, result: {} });
+      connection += 1;
+      const answer = { subscription_id: 'sub_1', agent_id: '*', event_types: ['step_completed'], replayed: 0 };
+      if (connection === 1) {
+        // Live events, then the node drops the connection.
+        ack({ ok: true, result: { ...answer, last_event_id: '0-0' } });
+        socket.emit('event', event('1-0'));
+        socket.emit('event', event('2-0'));
+        setImmediate(() => socket.disconnect(true));
+      } else {
+        // The resumed stream: a replay that overlaps what the client already saw, then something new.
+        socket.emit('event', event('2-0'));
+        socket.emit('event', event('3-0'));
+        ack({ ok: true, result: { ...answer, replayed: 2, last_event_id: '3-0' } });
+      }
+    });
+    cleanups.push(node.close);
+    const c = await client(node.url);
+    const seen = recordEvents(c);
+    const reconnected = new Promise<void>((resolve) => c.on('reconnected', resolve));
+    const first = await c.subscribeToTasks({ event_types: ['step_completed'] });
+    expect(first).toMatchObject({ subscription_id: 'sub_1' });
+    await reconnected;
+    await seen.next((e) => e.event_id === '3-0');
+    expect(seen.events.map((e) => e.event_id)).toEqual(['1-0', '2-0', '3-0']);
+    const renewals = node.calls.filter((x) => x.tool === 'subscribeToTasks');
+    expect(renewals.map((x) => x.args)).toEqual([
+      { event_types: ['step_completed'] },
+      { event_types: ['step_completed'], after_event: '2-0' },
+    ]);
+  });
+});
