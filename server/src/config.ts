@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { withConfigFile } from './config-file.ts';
+import { ReporterConfigSchema } from './reporters/reporter-config.ts';
 
 const int = (def: number) => z.coerce.number().int().positive().default(def);
 
@@ -49,20 +51,26 @@ export const ServerConfigSchema = z.object({
   /** How long a request_id's first answer is remembered. */
   requestTtlMs: int(10 * 60 * 1000),
   limits: LimitsSchema.default(LimitsSchema.parse({})),
+  /** Where this node reports the events it commits (planhub.json: reporter_type / reporters). */
+  reporters: z.array(ReporterConfigSchema).default([]),
+  /** How long close() lets running calls finish before it disconnects the clients. */
+  shutdownGraceMs: int(10_000),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
 
 export const parseConfig = (input: ServerConfigInput = {}): ServerConfig => ServerConfigSchema.parse(input);
 
-/** The only reader of the environment (main.ts calls it). */
+/** The only reader of the environment (main.ts calls it); planhub.json fills in what the environment leaves unset. */
 export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig =>
-  parseConfig({
-    port: env.PORT as unknown as number | undefined,
-    host: env.HOST,
-    redisUrl: env.REDIS_URL || undefined,
-    redisPrefix: env.REDIS_PREFIX || undefined,
-    secret: env.PLANHUB_SECRET || undefined,
-    logLevel: (env.LOG_LEVEL as ServerConfig['logLevel'] | undefined) ?? undefined,
-    approvalPolicy: (env.PLANHUB_APPROVAL_POLICY as ServerConfig['approvalPolicy'] | undefined) ?? undefined,
-  });
+  parseConfig(
+    withConfigFile(env, {
+      port: env.PORT as unknown as number | undefined,
+      host: env.HOST,
+      redisUrl: env.REDIS_URL || undefined,
+      redisPrefix: env.REDIS_PREFIX || undefined,
+      secret: env.PLANHUB_SECRET || undefined,
+      logLevel: (env.LOG_LEVEL as ServerConfig['logLevel'] | undefined) ?? undefined,
+      approvalPolicy: (env.PLANHUB_APPROVAL_POLICY as ServerConfig['approvalPolicy'] | undefined) ?? undefined,
+    }),
+  );

@@ -16,6 +16,7 @@ import { HANDLERS } from './tools/handlers.ts';
 import { authenticatorFor } from './transport/authenticate.ts';
 import { createHttpHandler } from './transport/http-routes.ts';
 import { attachSocketServer } from './transport/socket-server.ts';
+import { createNodeOps } from './ops/node-ops.ts';
 
 export interface ServerDeps {
   log?: Logger;
@@ -34,9 +35,10 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const config = parseConfig(input);
   const log = deps.log ?? createLogger(config.logLevel);
   const store = deps.store ?? createStore(config, log);
+  const ops = createNodeOps(config, log, store);
   const hub = new EventHub(store, (err) => log.error({ err }, 'event listener failed'));
   const services: Services = {
-    store,
+    store: ops.store,
     hub,
     config,
     log,
@@ -45,22 +47,15 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     catalog: buildCatalog(),
     callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix }),
   };
-  const dispatch = createDispatch(services, HANDLERS);
+  const dispatch = ops.gate(createDispatch(services, HANDLERS));
   const http = createHttpServer(
     createHttpHandler({
       '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
-      '/readyz': async (_req, res) => {
-        const ready = await store.ping().then(
-          () => true,
-          () => false,
-        );
-        res
-          .writeHead(ready ? 200 : 503, { 'content-type': 'text/plain' })
-          .end(ready ? 'ready\n' : 'store unreachable\n');
-      },
+      ...ops.routes,
     }),
   );
   const io = attachSocketServer(http, { config, log, dispatch, authenticate: authenticatorFor(config), hub, store });
+  ops.watch(io);
   let closing: Promise<void> | undefined;
 
   return {
@@ -77,8 +72,10 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
       }),
     close: () =>
       (closing ??= (async () => {
+        await ops.drain(http);
         await io.close();
         hub.close();
+        await ops.close(http);
         if (!deps.store) await store.close();
       })()),
   };

@@ -8,6 +8,7 @@ export * from './tools/define.ts';
 export * from './tools/common.ts';
 export * from './tools/catalog.ts';
 export * from './tools/workspace-summary.ts';
+export * from './view/workspace-model.ts';
 export * from './subscription.ts';
 export * from './render/plan-text.ts';
 export * from './render/progress.ts';

@@ -6,6 +6,7 @@ import { DependencyRefSchema, DialectSchema, PlanStatusSchema, ProgressSchema, S
 /** A step as the overview shows it: no outputs (they can be large), enough to draw statuses and dependencies. */
 export const StepSummarySchema = z.object({
   id: z.string(),
+  step_id: z.string(),
   sequence: z.number().int(),
   description: z.string(),
   status: StepStatusSchema,

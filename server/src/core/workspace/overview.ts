@@ -25,6 +25,7 @@ export const overviewPlanIds = (agent: AgentDoc, finishedLimit: number): string[
 
 const stepSummary = (step: Plan['steps'][number]): StepSummary => ({
   id: step.id,
+  step_id: step.id,
   sequence: step.sequence,
   description: step.description,
   status: step.status,

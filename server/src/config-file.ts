@@ -1,0 +1,82 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { ReporterConfigSchema, type ReporterConfig } from './reporters/reporter-config.ts';
+
+/**
+ * planhub.json: seed 000's todo.json options, mapped onto PlanHub. `reporter_type` + `reporter_config` (the seed's
+ * form) or `reporters` (several at once); `storage_type` memory | redis with `storage_config.url` / `.prefix`.
+ * A webhook secret may be given as `secret_env`, the name of an environment variable that holds it.
+ */
+const FileSchema = z
+  .object({
+    reporter_type: z.enum(['console', 'file', 'webhook']).optional(),
+    reporter_config: z.record(z.string(), z.unknown()).default({}),
+    reporters: z.array(z.record(z.string(), z.unknown())).optional(),
+    storage_type: z.enum(['memory', 'redis']).optional(),
+    storage_config: z.object({ url: z.string().optional(), prefix: z.string().optional() }).strict().default({}),
+  })
+  .strict();
+
+export interface FileConfig {
+  reporters?: ReporterConfig[];
+  redisUrl?: string;
+  redisPrefix?: string;
+}
+
+const problem = (path: string, detail: string) => new Error(`Invalid PlanHub config ${path}: ${detail}`);
+
+const describe = (error: z.ZodError, prefix: string) =>
+  error.issues
+    .map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+
+const reporterFrom = (raw: Record<string, unknown>, where: string, path: string, env: NodeJS.ProcessEnv) => {
+  const { secret_env: secretEnv, ...rest } = raw;
+  if (secretEnv !== undefined) {
+    if (typeof secretEnv !== 'string' || !env[secretEnv])
+      throw problem(
+        path,
+        `${where}.secret_env names ${JSON.stringify(secretEnv)}, which is not set in the environment`,
+      );
+    rest.secret = env[secretEnv];
+  }
+  const parsed = ReporterConfigSchema.safeParse(rest);
+  if (!parsed.success) throw problem(path, describe(parsed.error, where));
+  return parsed.data;
+};
+
+/** Reads planhub.json: PLANHUB_CONFIG names it (it must exist), else ./planhub.json is used when present. */
+export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): FileConfig => {
+  const path = env.PLANHUB_CONFIG ? resolve(cwd, env.PLANHUB_CONFIG) : resolve(cwd, 'planhub.json');
+  if (!env.PLANHUB_CONFIG && !existsSync(path)) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw problem(path, err instanceof Error ? err.message : String(err));
+  }
+  const parsed = FileSchema.safeParse(json);
+  if (!parsed.success) throw problem(path, describe(parsed.error, ''));
+  const file = parsed.data;
+  if (file.reporters && file.reporter_type)
+    throw problem(path, 'use either reporter_type + reporter_config or reporters, not both');
+  const reporters = file.reporters
+    ? file.reporters.map((r, i) => reporterFrom(r, `reporters.${i}`, path, env))
+    : [reporterFrom({ ...file.reporter_config, type: file.reporter_type ?? 'console' }, 'reporter_config', path, env)];
+  if (file.storage_type === 'redis' && !file.storage_config.url && !env.REDIS_URL)
+    throw problem(path, 'storage_type "redis" needs storage_config.url (or REDIS_URL in the environment)');
+  return {
+    reporters,
+    ...(file.storage_type === 'redis' && file.storage_config.url ? { redisUrl: file.storage_config.url } : {}),
+    ...(file.storage_config.prefix ? { redisPrefix: file.storage_config.prefix } : {}),
+  };
+};
+
+/** Environment values win over the file; the file fills in what the environment leaves unset. */
+export const withConfigFile = <T extends object>(env: NodeJS.ProcessEnv, fromEnv: T): T & FileConfig => {
+  const file = readConfigFile(env);
+  const merged: Record<string, unknown> = { ...file };
+  for (const [key, value] of Object.entries(fromEnv)) if (value !== undefined) merged[key] = value;
+  return merged as T & FileConfig;
+};

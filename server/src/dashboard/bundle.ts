@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+export interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+export interface DashboardAssets {
+  html: Asset;
+  js: Asset;
+  css: Asset;
+}
+
+const WEB = fileURLToPath(new URL('./web/', import.meta.url));
+
+const asset = (body: Buffer | string, type: string): Asset => {
+  const buf = typeof body === 'string' ? Buffer.from(body) : body;
+  return { body: buf, type, etag: `"${createHash('sha256').update(buf).digest('base64url').slice(0, 22)}"` };
+};
+
+/**
+ * The browser never validates anything (the server does, and the page only renders what the server sent), yet
+ * @planhub/shared builds its zod schemas when imported: 450 kB of zod for nothing. The bundle gets a stand-in whose
+ * schemas can be built but not run, which keeps the page near 80 kB and the contract in one place.
+ */
+const ZOD_STAND_IN = `
+const refuse = () => { throw new Error('zod is not part of the dashboard bundle; validation happens on the server'); };
+const schema = new Proxy(function () {}, {
+  get: (_t, key) => (key === 'parse' || key === 'safeParse' || key === 'parseAsync' ? refuse : schema),
+  apply: () => schema,
+});
+export const z = schema;
+export default schema;
+`;
+
+const zodStandIn: Plugin = {
+  name: 'zod-stand-in',
+  setup(b) {
+    b.onResolve({ filter: /^zod(\/.*)?$/ }, () => ({ path: 'zod', namespace: 'zod-stand-in' }));
+    b.onLoad({ filter: /.*/, namespace: 'zod-stand-in' }, () => ({ contents: ZOD_STAND_IN, loader: 'js' }));
+  },
+};
+
+/**
+ * Bundles the dashboard's TypeScript (with socket.io-client and @planhub/shared) for the browser, in memory. It runs
+ * from the sources on first use, so the page always matches the code the node runs and there is no build step.
+ */
+export const buildDashboard = async (): Promise<DashboardAssets> => {
+  const [bundle, html, css] = await Promise.all([
+    build({
+      entryPoints: [`${WEB}main.ts`],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2022',
+      minify: true,
+      legalComments: 'none',
+      logLevel: 'silent',
+      plugins: [zodStandIn],
+    }),
+    readFile(`${WEB}index.html`),
+    readFile(`${WEB}styles.css`),
+  ]);
+  const js = bundle.outputFiles[0];
+  if (!js) throw new Error('esbuild produced no dashboard bundle');
+  return {
+    html: asset(html, 'text/html; charset=utf-8'),
+    js: asset(Buffer.from(js.contents), 'text/javascript; charset=utf-8'),
+    css: asset(css, 'text/css; charset=utf-8'),
+  };
+};
+
+let shared: Promise<DashboardAssets> | undefined;
+
+/** One build per process, shared by every node in it; a failed build is retried on the next request. */
+export const dashboardAssets = (): Promise<DashboardAssets> => {
+  shared ??= buildDashboard().catch((err: unknown) => {
+    shared = undefined;
+    throw err;
+  });
+  return shared;
+};

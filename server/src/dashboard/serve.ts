@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Asset } from './bundle.ts';
+import { dashboardAssets } from './bundle.ts';
+
+const SECURITY_HEADERS = {
+  // The page talks only to the node that served it; nothing inline, nothing third-party.
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-cache',
+};
+
+const send = (req: IncomingMessage, res: ServerResponse, asset: Asset): void => {
+  if (req.headers['if-none-match'] === asset.etag) {
+    res.writeHead(304, { etag: asset.etag, ...SECURITY_HEADERS }).end();
+    return;
+  }
+  res.writeHead(200, { 'content-type': asset.type, etag: asset.etag, ...SECURITY_HEADERS });
+  res.end(req.method === 'HEAD' ? undefined : asset.body);
+};
+
+/** GET /dashboard (the page), /dashboard/app.js and /dashboard/app.css. */
+export const serveDashboard =
+  (log: Logger) =>
+  async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    const path = (req.url ?? '/').split('?')[0];
+    let assets;
+    try {
+      assets = await dashboardAssets();
+    } catch (err) {
+      log.error({ err }, 'dashboard bundle failed to build');
+      res
+        .writeHead(500, { 'content-type': 'text/plain' })
+        .end('The dashboard could not be built; see the server log.\n');
+      return;
+    }
+    if (path === '/dashboard' || path === '/dashboard/' || path === '/dashboard/index.html')
+      send(req, res, assets.html);
+    else if (path === '/dashboard/app.js') send(req, res, assets.js);
+    else if (path === '/dashboard/app.css') send(req, res, assets.css);
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+  };

@@ -1,0 +1,116 @@
+import type { CallAck, EventEnvelope, Role, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
+import { PlanHubError, TOOLS } from '@planhub/shared';
+import { io, type Socket } from 'socket.io-client';
+
+export interface Identity {
+  workspace: string;
+  agentId: string;
+  role: Role;
+  /** Secret mode: the signed token carries workspace, agent and role. */
+  token?: string;
+}
+
+const ROLES: readonly Role[] = ['agent', 'user', 'dashboard'];
+const STORED_ID = 'planhub.dashboard.agent';
+
+/** A stable per-browser name for a read-only dashboard, so reconnects and reloads reuse its subscription slot. */
+const browserAgentId = (): string => {
+  try {
+    const known = localStorage.getItem(STORED_ID);
+    if (known) return known;
+    const made = `dashboard-${Math.random().toString(36).slice(2, 10)}`;
+    localStorage.setItem(STORED_ID, made);
+    return made;
+  } catch {
+    return `dashboard-${Math.random().toString(36).slice(2, 10)}`;
+  }
+};
+
+/**
+ * Who this page connects as. Open mode: ?workspace=&agent=&role= (default: a read-only dashboard). Secret mode:
+ * #token= (or ?token=); the token is removed from the address bar at once so it does not linger in history.
+ */
+export const identityFromLocation = (location: Location, history: History): Identity => {
+  const query = new URLSearchParams(location.search);
+  const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const token = hash.get('token') ?? query.get('token') ?? undefined;
+  if (token !== undefined) {
+    query.delete('token');
+    const search = query.toString();
+    history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}`);
+  }
+  const claims = token ? claimsOf(token) : {};
+  const role = (claims.role ?? query.get('role')) as Role | null;
+  return {
+    workspace: claims.workspace ?? (query.get('workspace') || 'default'),
+    agentId: claims.agent_id ?? (query.get('agent') || browserAgentId()),
+    role: role !== null && ROLES.includes(role) ? role : 'dashboard',
+    ...(token ? { token } : {}),
+  };
+};
+
+/** The token's claims, read (not verified: the server does that) only to label the page. */
+const claimsOf = (token: string): { workspace?: string; agent_id?: string; role?: string } => {
+  try {
+    const payload = token.split('.')[1] ?? '';
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/')) || '{}';
+    const claims = JSON.parse(json) as Record<string, unknown>;
+    const pick = (k: string) => (typeof claims[k] === 'string' ? { [k]: claims[k] } : {});
+    return { ...pick('workspace'), ...pick('agent_id'), ...pick('role') };
+  } catch {
+    return {};
+  }
+};
+
+export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting' | 'refused';
+
+export interface Connection {
+  call<N extends ToolName>(tool: N, args: ToolArgs<N>): Promise<ToolResult<N>>;
+  /** Tools of the contract whose definitions are not in this build's catalog yet (answers are checked by the caller). */
+  callUntyped(tool: string, args: Record<string, unknown>): Promise<unknown>;
+  close(): void;
+}
+
+/** socket.io to the node that served the page; socket.io's own reconnection brings it back after a drop. */
+export const openConnection = (
+  identity: Identity,
+  handlers: {
+    onStatus: (status: ConnectionStatus, detail?: string) => void;
+    onConnected: () => void;
+    onEvent: (event: EventEnvelope) => void;
+  },
+): Connection => {
+  const auth = identity.token
+    ? { token: identity.token }
+    : { workspace: identity.workspace, agent_id: identity.agentId, role: identity.role };
+  const socket: Socket = io({ transports: ['websocket'], auth, reconnectionDelayMax: 5000 });
+  handlers.onStatus('connecting');
+  socket.on('connect', () => {
+    handlers.onStatus('live');
+    handlers.onConnected();
+  });
+  socket.on('disconnect', (reason) => {
+    handlers.onStatus('reconnecting', reason);
+    // A node that shuts down disconnects its clients on purpose; socket.io leaves those to the application, and the
+    // load balancer in front of the nodes sends the new connection to one that is still up.
+    if (reason === 'io server disconnect') setTimeout(() => socket.connect(), 250 + Math.random() * 750);
+  });
+  socket.on('connect_error', (err) => {
+    // A refusal by the handshake check (bad token, bad name) is final; anything else socket.io retries.
+    handlers.onStatus(socket.active ? 'reconnecting' : 'refused', err.message);
+  });
+  socket.on('event', (event: EventEnvelope) => handlers.onEvent(event));
+  const send = async (tool: string, args: object): Promise<unknown> => {
+    // Decisions carry a request_id, so a click retried after a dropped connection applies once.
+    const readOnly = (TOOLS as Record<string, { readOnly: boolean } | undefined>)[tool]?.readOnly ?? true;
+    const requestId = readOnly ? {} : { request_id: `${Date.now()}-${Math.random().toString(36).slice(2)}` };
+    const ack = (await socket.timeout(15_000).emitWithAck('call', { tool, args, ...requestId })) as CallAck;
+    if (!ack.ok) throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
+    return ack.result;
+  };
+  return {
+    call: async (tool, args) => (await send(tool, args)) as ToolResult<typeof tool>,
+    callUntyped: send,
+    close: () => socket.close(),
+  };
+};

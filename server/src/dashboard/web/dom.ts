@@ -1,0 +1,45 @@
+/** A tiny element builder: text is always set as text (never parsed as HTML), so agent-written strings are inert. */
+type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
+type Child = Node | string | number | null | undefined | false;
+
+export const h = (tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLElement => {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    if (typeof value === 'function') el.addEventListener(name.replace(/^on/, ''), value);
+    else if (name === 'class') el.className = String(value);
+    else if (name === 'text') el.textContent = String(value);
+    else el.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+  return el;
+};
+
+/**
+ * Replaces a section's content while keeping what a keyboard user is doing: the focused control (found again by
+ * id) and typed text in inputs survive a live update.
+ */
+export const replaceKeepingFocus = (container: HTMLElement, nodes: Node[]): void => {
+  const active = document.activeElement;
+  const activeId = active instanceof HTMLElement && container.contains(active) ? active.id : '';
+  const typed = new Map<string, string>();
+  container.querySelectorAll<HTMLInputElement>('input[id]').forEach((input) => typed.set(input.id, input.value));
+  container.replaceChildren(...nodes);
+  for (const [id, value] of typed) {
+    const input = container.querySelector<HTMLInputElement>(`#${CSS.escape(id)}`);
+    if (input) input.value = value;
+  }
+  if (activeId) container.querySelector<HTMLElement>(`#${CSS.escape(activeId)}`)?.focus();
+};
+
+/** An id safe to use in the DOM for any agent- or plan-provided string. */
+export const domId = (...parts: string[]): string =>
+  parts.map((p) => p.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`)).join('--');
+
+export const timeOf = (iso: string): string => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString([], { hour12: false });
+};

@@ -1,0 +1,79 @@
+import type { EventEnvelope } from '@planhub/shared';
+import { WorkspaceModel, compareEventIds } from '@planhub/shared';
+import type { ConnectionStatus, Identity } from './connection.ts';
+
+const FEED_LIMIT = 500;
+const FLASH_MS = 6_000;
+
+export const FEED_GROUPS: Record<string, { label: string; match: (type: string) => boolean }> = {
+  all: { label: 'All events', match: () => true },
+  plans: { label: 'Plans', match: (t) => t.startsWith('plan_') },
+  steps: { label: 'Steps', match: (t) => t.startsWith('step_') },
+  dependencies: {
+    label: 'Blocked / unblocked',
+    match: (t) => t === 'step_blocked' || t === 'step_unblocked' || t === 'task_unblocked',
+  },
+  approvals: {
+    label: 'Approvals',
+    match: (t) => ['plan_approval_requested', 'plan_approved', 'plan_rejected', 'plan_modified'].includes(t),
+  },
+  lists: {
+    label: 'Todos and tasks',
+    match: (t) => t.startsWith('task_') || t === 'todos_updated' || t === 'mode_changed',
+  },
+};
+
+/** Everything the page shows; views read it, the controller changes it. */
+export class DashboardState {
+  readonly model = new WorkspaceModel();
+  /** Oldest first; the feed view shows newest first. */
+  feed: EventEnvelope[] = [];
+  status: ConnectionStatus = 'connecting';
+  statusDetail: string | undefined;
+  notice: { kind: 'error' | 'info'; text: string } | undefined;
+  filter = { group: 'all', agent: '' };
+  /** `<plan_id>:<step_id>` → when its "just unblocked" highlight ends. */
+  readonly flashes = new Map<string, number>();
+  /** Finished plans the person expanded. */
+  readonly expanded = new Set<string>();
+  /** Decisions in flight, so a button is not pressed twice. */
+  readonly deciding = new Set<string>();
+
+  constructor(readonly identity: Identity) {}
+
+  /** Adds an event to the feed unless it is already there; returns false for a duplicate. */
+  addToFeed(event: EventEnvelope): boolean {
+    const last = this.feed.at(-1);
+    if (last && compareEventIds(event.event_id, last.event_id) <= 0) return false;
+    this.feed.push(event);
+    if (this.feed.length > FEED_LIMIT) this.feed.splice(0, this.feed.length - FEED_LIMIT);
+    if (event.event_type === 'step_unblocked' && event.source_plan_id && event.source_step_id)
+      this.flashes.set(`${event.source_plan_id}:${event.source_step_id}`, Date.now() + FLASH_MS);
+    return true;
+  }
+
+  flashing(planId: string, stepId: string): boolean {
+    const until = this.flashes.get(`${planId}:${stepId}`);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.flashes.delete(`${planId}:${stepId}`);
+    return false;
+  }
+
+  visibleFeed(): EventEnvelope[] {
+    const group = FEED_GROUPS[this.filter.group] ?? FEED_GROUPS.all;
+    const agent = this.filter.agent.trim().toLowerCase();
+    return this.feed.filter(
+      (e) =>
+        group!.match(e.event_type) &&
+        (agent === '' ||
+          e.source_agent.toLowerCase().includes(agent) ||
+          (e.source_plan_title ?? '').toLowerCase().includes(agent)),
+    );
+  }
+
+  /** Only people decide approvals here; the server enforces the same rule (DESIGN.md invariant 6). */
+  get canDecide(): boolean {
+    return this.identity.role === 'user';
+  }
+}

@@ -1,0 +1,114 @@
+import { domId, h, timeOf } from '../dom.ts';
+import type { DashboardState } from '../state.ts';
+
+export interface DecisionActions {
+  decide(planId: string, approve: boolean, reason: string, modification: boolean): void;
+}
+
+/** Cards for plans waiting for a person, with Approve / Reject for user clients. */
+export const approvalsView = (state: DashboardState, actions: DecisionActions): Node[] => {
+  const snapshot = state.model.snapshot;
+  if (!snapshot) return [];
+  const cards: HTMLElement[] = [];
+  for (const agent of snapshot.agents) {
+    for (const pending of agent.pending_approvals) {
+      const plan = agent.plans.find((p) => p.plan_id === pending.plan_id);
+      cards.push(
+        card(state, actions, {
+          planId: pending.plan_id,
+          kind: 'approval',
+          title: pending.title,
+          agentId: pending.agent_id,
+          message: pending.message,
+          at: pending.requested_at,
+          lines: plan?.steps.map((s) => `${s.id}: ${s.description}`) ?? [],
+        }),
+      );
+    }
+    for (const mod of agent.pending_modifications) {
+      const plan = agent.plans.find((p) => p.plan_id === mod.plan_id);
+      const reason = typeof mod.reason === 'string' ? mod.reason : null;
+      const changes = Array.isArray(mod.changes)
+        ? mod.changes.map((c) => (typeof c === 'string' ? c : JSON.stringify(c)))
+        : [];
+      cards.push(
+        card(state, actions, {
+          planId: mod.plan_id,
+          kind: 'modification',
+          title: plan?.title ?? mod.plan_id,
+          agentId: mod.agent_id,
+          message: reason,
+          at: mod.requested_at ?? '',
+          lines: changes,
+        }),
+      );
+    }
+  }
+  if (cards.length === 0) return [h('p', { class: 'muted' }, 'Nothing is waiting for a decision.')];
+  return cards;
+};
+
+interface CardInput {
+  planId: string;
+  kind: 'approval' | 'modification';
+  title: string;
+  agentId: string;
+  message: string | null;
+  at: string;
+  lines: string[];
+}
+
+const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HTMLElement => {
+  const base = domId(c.kind, c.planId);
+  const reasonId = `${base}--reason`;
+  const busy = state.deciding.has(c.planId);
+  const what = c.kind === 'approval' ? 'plan' : 'modification of plan';
+  const decide = (approve: boolean) => () => {
+    const input = document.getElementById(reasonId) as HTMLInputElement | null;
+    actions.decide(c.planId, approve, input?.value.trim() ?? '', c.kind === 'modification');
+  };
+  return h(
+    'article',
+    { class: `approval ${c.kind}`, 'data-plan-id': c.planId, 'aria-labelledby': `${base}--title` },
+    h('h3', { id: `${base}--title` }, c.kind === 'approval' ? c.title : `Change to: ${c.title}`),
+    h('p', { class: 'muted small' }, `${c.agentId} · ${c.planId}${c.at ? ` · ${timeOf(c.at)}` : ''}`),
+    c.message ? h('blockquote', {}, c.message) : null,
+    c.lines.length ? h('ol', { class: 'brief' }, ...c.lines.map((l) => h('li', {}, l))) : null,
+    state.canDecide
+      ? h(
+          'div',
+          { class: 'decide' },
+          h('label', { for: reasonId, class: 'small' }, 'Reason (sent with a rejection)'),
+          h('input', { id: reasonId, type: 'text', maxlength: 2000, autocomplete: 'off' }),
+          h(
+            'div',
+            { class: 'buttons' },
+            h(
+              'button',
+              {
+                id: `${base}--approve`,
+                class: 'approve',
+                type: 'button',
+                disabled: busy,
+                'aria-label': `Approve ${what} "${c.title}" of ${c.agentId}`,
+                onclick: decide(true),
+              },
+              'Approve',
+            ),
+            h(
+              'button',
+              {
+                id: `${base}--reject`,
+                class: 'reject',
+                type: 'button',
+                disabled: busy,
+                'aria-label': `Reject ${what} "${c.title}" of ${c.agentId}`,
+                onclick: decide(false),
+              },
+              'Reject',
+            ),
+          ),
+        )
+      : h('p', { class: 'muted small' }, 'Read-only view: open the dashboard with ?role=user to approve or reject.'),
+  );
+};

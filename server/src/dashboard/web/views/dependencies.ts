@@ -1,0 +1,87 @@
+import type { DependencyRef, PlanSummary, StepSummary, WorkspaceSnapshot } from '@planhub/shared';
+import { h } from '../dom.ts';
+import type { DashboardState } from '../state.ts';
+
+const sameRef = (a: DependencyRef, b: DependencyRef) =>
+  a.agent_id === b.agent_id && a.step_id === b.step_id && (!a.plan_id || !b.plan_id || a.plan_id === b.plan_id);
+
+/** The step a dependency points at, as far as the overview shows it. */
+const targetOf = (snapshot: WorkspaceSnapshot, ref: DependencyRef): StepSummary | undefined => {
+  const agent = snapshot.agents.find((a) => a.agent_id === ref.agent_id);
+  const plans = agent?.plans.filter((p) => !ref.plan_id || p.plan_id === ref.plan_id) ?? [];
+  for (const plan of plans) {
+    const step = plan.steps.find((s) => s.id === ref.step_id);
+    if (step) return step;
+  }
+  return undefined;
+};
+
+interface Edge {
+  agentId: string;
+  plan: PlanSummary;
+  step: StepSummary;
+}
+
+/** Which steps wait on which agents' steps; a step lights up when its last dependency ends and it unblocks. */
+export const dependenciesView = (state: DashboardState): Node[] => {
+  const snapshot = state.model.snapshot;
+  if (!snapshot) return [];
+  const edges: Edge[] = snapshot.agents.flatMap((agent) =>
+    agent.plans.flatMap((plan) =>
+      plan.steps
+        .filter((s) => (s.depends_on?.length ?? 0) > 0)
+        .map((step) => ({ agentId: agent.agent_id, plan, step })),
+    ),
+  );
+  if (edges.length === 0) return [h('p', { class: 'muted' }, 'No step waits on another agent.')];
+  edges.sort((a, b) => Number(b.step.status === 'blocked') - Number(a.step.status === 'blocked'));
+  return [
+    h(
+      'ul',
+      { class: 'edges' },
+      ...edges.map(({ agentId, plan, step }) => {
+        const blocked = step.status === 'blocked';
+        const flash = state.flashing(plan.plan_id, step.id);
+        return h(
+          'li',
+          {
+            class: `edge ${blocked ? 'waiting' : 'ready'}${flash ? ' flash' : ''}`,
+            'data-edge': `${agentId}:${step.id}`,
+            'data-status': step.status,
+          },
+          h(
+            'div',
+            { class: 'dependent' },
+            h('strong', {}, agentId),
+            ' ',
+            h('span', { class: 'sid' }, step.id),
+            ' ',
+            h('span', { class: 'desc' }, step.description),
+            ' ',
+            h('span', { class: `badge status-${step.status}` }, flash ? 'unblocked' : step.status.replace('_', ' ')),
+          ),
+          h(
+            'ul',
+            { class: 'deps', 'aria-label': `${step.id} of ${agentId} waits on` },
+            ...(step.depends_on ?? []).map((ref) => {
+              const open = (step.blocked_by ?? []).some((b) => sameRef(b, ref));
+              const target = targetOf(snapshot, ref);
+              return h(
+                'li',
+                { class: `dep ${open ? 'open' : 'resolved'}`, 'data-dep': `${ref.agent_id}:${ref.step_id}` },
+                h('span', { 'aria-hidden': 'true' }, open ? '⏳ ' : '✓ '),
+                `${ref.agent_id}:${ref.step_id}`,
+                target ? h('span', { class: 'muted small' }, ` ${target.description}`) : null,
+                h(
+                  'span',
+                  { class: 'small' },
+                  ` — ${open ? `waiting (${target?.status ?? 'not started'})` : 'resolved'}`,
+                ),
+              );
+            }),
+          ),
+        );
+      }),
+    ),
+  ];
+};

@@ -1,0 +1,115 @@
+import type { PlanSummary, StepSummary } from '@planhub/shared';
+import { domId, h } from '../dom.ts';
+import type { DashboardState } from '../state.ts';
+
+const MARK: Record<StepSummary['status'], string> = {
+  completed: '✓',
+  in_progress: '▶',
+  pending: '○',
+  failed: '✗',
+  skipped: '–',
+  blocked: '⏸',
+};
+
+const percent = (plan: PlanSummary): string => {
+  const p = plan.progress.percentage;
+  return `${Number.isInteger(p) ? p : p.toFixed(1)}%`;
+};
+
+const progressText = (plan: PlanSummary): string => {
+  const { completed, total, failed, skipped, blocked, in_progress } = plan.progress;
+  const extra = [
+    in_progress ? `${in_progress} in progress` : '',
+    blocked ? `${blocked} blocked` : '',
+    failed ? `${failed} failed` : '',
+    skipped ? `${skipped} skipped` : '',
+  ].filter(Boolean);
+  return [`${completed}/${total} done (${percent(plan)})`, ...extra].join(' · ');
+};
+
+export const progressBar = (plan: PlanSummary): HTMLElement => {
+  const fill = h('span', { class: 'fill' });
+  fill.style.width = `${Math.min(100, plan.progress.percentage)}%`;
+  return h(
+    'div',
+    {
+      class: 'progress',
+      role: 'progressbar',
+      'aria-valuemin': 0,
+      'aria-valuemax': 100,
+      'aria-valuenow': plan.progress.percentage,
+      'aria-label': `Progress of ${plan.title}`,
+    },
+    fill,
+  );
+};
+
+const stepItem = (state: DashboardState, plan: PlanSummary, step: StepSummary): HTMLElement => {
+  const flash = state.flashing(plan.plan_id, step.id);
+  const waits = step.blocked_by ?? [];
+  return h(
+    'li',
+    {
+      class: `step status-${step.status}${flash ? ' flash' : ''}`,
+      'data-step-id': step.id,
+      'data-status': step.status,
+    },
+    h('span', { class: 'mark', 'aria-hidden': 'true' }, MARK[step.status]),
+    h('span', { class: 'sid' }, step.id),
+    h('span', { class: 'desc' }, step.description),
+    h('span', { class: `badge status-${step.status}` }, flash ? 'unblocked' : step.status.replace('_', ' ')),
+    waits.length > 0
+      ? h('span', { class: 'waits' }, `waits on ${waits.map((d) => `${d.agent_id}:${d.step_id}`).join(', ')}`)
+      : null,
+    step.error
+      ? h('span', { class: 'note error' }, step.error)
+      : step.result
+        ? h('span', { class: 'note' }, step.result)
+        : null,
+  );
+};
+
+/** One plan: status, progress bar, and every step with its status; finished plans fold away. */
+export const planCard = (state: DashboardState, plan: PlanSummary, current: boolean): HTMLElement => {
+  const headingId = domId('plan', plan.plan_id);
+  const body = [
+    progressBar(plan),
+    h('p', { class: 'progress-text' }, progressText(plan)),
+    h(
+      'ol',
+      { class: 'steps', 'aria-label': `Steps of ${plan.title}` },
+      ...plan.steps.map((s) => stepItem(state, plan, s)),
+    ),
+  ];
+  const head = h(
+    'div',
+    { class: 'plan-head' },
+    h('h4', { id: headingId }, plan.title),
+    h('span', { class: `badge plan-${plan.status}` }, plan.status.replace('_', ' ')),
+    h('span', { class: 'muted small' }, `${plan.plan_id} · ${plan.dialect}${current ? ' · current' : ''}`),
+  );
+  const finished = ['completed', 'failed', 'cancelled', 'rejected'].includes(plan.status);
+  if (!finished || current)
+    return h(
+      'section',
+      { class: 'plan', 'data-plan-id': plan.plan_id, 'data-status': plan.status, 'aria-labelledby': headingId },
+      head,
+      ...body,
+    );
+  const details = h(
+    'details',
+    {
+      class: 'plan finished',
+      'data-plan-id': plan.plan_id,
+      'data-status': plan.status,
+      open: state.expanded.has(plan.plan_id),
+    },
+    h('summary', {}, head),
+    ...body,
+  );
+  details.addEventListener('toggle', () => {
+    if ((details as HTMLDetailsElement).open) state.expanded.add(plan.plan_id);
+    else state.expanded.delete(plan.plan_id);
+  });
+  return details;
+};

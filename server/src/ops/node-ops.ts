@@ -1,0 +1,80 @@
+import type { Server as HttpServer } from 'node:http';
+import type { Logger } from 'pino';
+import type { Server as IoServer } from 'socket.io';
+import type { ServerConfig } from '../config.ts';
+import { serveDashboard } from '../dashboard/serve.ts';
+import { startReporters } from '../reporters/start-reporters.ts';
+import type { Store } from '../store/store.ts';
+import type { Dispatch } from '../tools/dispatch.ts';
+import { countConnections } from '../transport/connection-metrics.ts';
+import type { Route } from '../transport/http-routes.ts';
+import { createCallGate } from './call-gate.ts';
+import { createMetrics } from './metrics.ts';
+import { tapStore } from './store-tap.ts';
+
+/**
+ * What a node needs to be operated: metrics, reporters, the dashboard and readiness routes, and graceful
+ * shutdown. createServer wires it in a few lines; the parts live in ops/, reporters/ and dashboard/.
+ */
+export const createNodeOps = (config: ServerConfig, log: Logger, rawStore: Store) => {
+  const metrics = createMetrics();
+  const reporters = startReporters(config.reporters, { log, metrics });
+  const store = tapStore(rawStore, {
+    committed(events) {
+      metrics.committed(events);
+      reporters.committed(events);
+    },
+    conflict: () => metrics.storeConflict(),
+    failed: (operation) => metrics.storeError(operation),
+  });
+  let gate: ReturnType<typeof createCallGate> | undefined;
+  const dashboard = serveDashboard(log);
+
+  const routes: Record<string, Route> = {
+    '/readyz': async (_req, res) => {
+      const reason = gate?.draining
+        ? 'shutting down'
+        : await store.ping().then(
+            () => undefined,
+            () => 'store unreachable',
+          );
+      res.writeHead(reason ? 503 : 200, { 'content-type': 'text/plain' }).end(`${reason ?? 'ready'}\n`);
+    },
+    '/metrics': async (_req, res) => {
+      const { contentType, body } = await metrics.scrape();
+      res.writeHead(200, { 'content-type': contentType }).end(body);
+    },
+    '/dashboard': dashboard,
+    '/dashboard/*': dashboard,
+  };
+
+  return {
+    /** The store every call uses: the node's store, observed. */
+    store,
+    metrics,
+    routes,
+    /** Measures every call and holds them back during shutdown. */
+    gate(dispatch: Dispatch): Dispatch {
+      gate = createCallGate(dispatch, metrics);
+      return gate.dispatch;
+    },
+    watch(io: IoServer): void {
+      countConnections(io, (role, delta) => metrics.connection(role, delta));
+    },
+    /**
+     * First half of a graceful shutdown: /readyz answers 503, no new connections are accepted, waiting calls end,
+     * and calls doing work get up to shutdownGraceMs to finish. Then the caller disconnects the clients.
+     */
+    async drain(http: HttpServer): Promise<void> {
+      http.close();
+      const finished = (await gate?.drain(config.shutdownGraceMs)) ?? true;
+      if (!finished) log.warn({ grace_ms: config.shutdownGraceMs }, 'calls still running at shutdown; disconnecting');
+    },
+    /** Second half, once clients are disconnected: settle held calls, drop idle HTTP connections, flush reporters. */
+    async close(http: HttpServer): Promise<void> {
+      gate?.release();
+      http.closeAllConnections();
+      await reporters.close();
+    },
+  };
+};

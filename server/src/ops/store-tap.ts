@@ -1,0 +1,49 @@
+import type { EventEnvelope } from '@planhub/shared';
+import type { Store } from '../store/store.ts';
+
+export interface StoreTap {
+  /** Events this node just committed (each event is committed by exactly one node). */
+  committed(events: readonly EventEnvelope[]): void;
+  conflict(): void;
+  failed(operation: string): void;
+}
+
+/**
+ * The store as this node's calls see it, observed: which events this node committed (for reporters and metrics)
+ * and which operations failed. A Proxy rather than a wrapper object, so a store class with more methods or
+ * private fields keeps working unchanged.
+ */
+export const tapStore = (store: Store, tap: StoreTap): Store =>
+  new Proxy(store, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (key === 'onEvent' || key === 'close') return method.bind(target);
+      const operation = String(key);
+      return (...args: unknown[]) => {
+        let result: unknown;
+        try {
+          result = method.apply(target, args);
+        } catch (err) {
+          tap.failed(operation);
+          throw err;
+        }
+        if (!(result instanceof Promise)) return result;
+        return result.then(
+          (answer: unknown) => {
+            if (operation === 'commit') {
+              const outcome = answer as Awaited<ReturnType<Store['commit']>>;
+              if (outcome.ok) tap.committed(outcome.events);
+              else tap.conflict();
+            }
+            return answer;
+          },
+          (err: unknown) => {
+            tap.failed(operation);
+            throw err;
+          },
+        );
+      };
+    },
+  });

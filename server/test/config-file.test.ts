@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readConfigFile } from '../src/config-file.ts';
+import { configFromEnv } from '../src/config.ts';
+
+describe('planhub.json', () => {
+  const dirs: string[] = [];
+  const dirWith = (json: unknown) => {
+    const dir = mkdtempSync(join(tmpdir(), 'planhub-config-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'planhub.json'), typeof json === 'string' ? json : JSON.stringify(json));
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("reads seed 000's form: reporter_type with reporter_config, the secret from the environment", () => {
+    const dir = dirWith({
+      reporter_type: 'webhook',
+      reporter_config: {
+        url: 'https://api.example.com/plans',
+        headers: { Authorization: 'Bearer token' },
+        secret_env: 'HOOK_SECRET',
+      },
+    });
+    const file = readConfigFile({ HOOK_SECRET: 'x'.repeat(20) }, dir);
+    expect(file.reporters).toEqual([
+      expect.objectContaining({
+        type: 'webhook',
+        url: 'https://api.example.com/plans',
+        headers: { Authorization: 'Bearer token' },
+        secret: 'x'.repeat(20),
+        allow_private: false,
+      }),
+    ]);
+  });
+
+  it('defaults to the console reporter like the seed, and maps storage_type redis', () => {
+    const dir = dirWith({ storage_type: 'redis', storage_config: { url: 'redis://10.0.0.5:6379', prefix: 'team' } });
+    expect(readConfigFile({}, dir)).toEqual({
+      reporters: [{ type: 'console', level: 'info' }],
+      redisUrl: 'redis://10.0.0.5:6379',
+      redisPrefix: 'team',
+    });
+  });
+
+  it('lets the environment win over the file and uses PLANHUB_CONFIG when set', () => {
+    const dir = dirWith({
+      reporters: [{ type: 'file', path: '/tmp/x.log' }],
+      storage_type: 'redis',
+      storage_config: { url: 'redis://file:1' },
+    });
+    const config = configFromEnv({ PLANHUB_CONFIG: join(dir, 'planhub.json'), REDIS_URL: 'redis://env:2' });
+    expect(config.redisUrl).toBe('redis://env:2');
+    expect(config.reporters).toEqual([
+      expect.objectContaining({ type: 'file', path: '/tmp/x.log', max_bytes: 10 * 1024 * 1024 }),
+    ]);
+  });
+
+  it('is optional: no file, no reporters', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'planhub-config-'));
+    dirs.push(dir);
+    expect(readConfigFile({}, dir)).toEqual({});
+  });
+
+  it('refuses what it cannot use, naming the file and the field', () => {
+    const dir = dirWith({ reporter_type: 'webhook', reporter_config: { url: 'http://127.0.0.1/x' } });
+    expect(() => readConfigFile({}, dir)).toThrow(
+      /planhub\.json: reporter_config\.url: 127\.0\.0\.1 is a loopback.*allow_private/,
+    );
+    expect(() => readConfigFile({}, dirWith({ reporter_typo: 'console' }))).toThrow(/reporter_typo/);
+    expect(() => readConfigFile({}, dirWith('{ not json'))).toThrow(/Invalid PlanHub config .*planhub\.json/);
+    expect(() => readConfigFile({ PLANHUB_CONFIG: '/nonexistent/planhub.json' })).toThrow(/nonexistent/);
+    expect(() =>
+      readConfigFile(
+        {},
+        dirWith({ reporter_type: 'webhook', reporter_config: { url: 'https://a.example', secret_env: 'NOPE' } }),
+      ),
+    ).toThrow(/secret_env names "NOPE"/);
+  });
+});

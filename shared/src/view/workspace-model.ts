@@ -1,0 +1,177 @@
+import { ENDED_STEP_STATUSES } from '../model.ts';
+import type { EventEnvelope } from '../events.ts';
+import { compareEventIds } from '../events.ts';
+import { progressOf } from '../render/progress.ts';
+import type { ToolResult } from '../tools/catalog.ts';
+import type { AgentSummary, PlanSummary, StepSummary } from '../tools/workspace-summary.ts';
+
+export type WorkspaceSnapshot = ToolResult<'getWorkspace'>;
+
+const STEP_STATUS_OF = {
+  step_started: 'in_progress',
+  step_completed: 'completed',
+  step_failed: 'failed',
+  step_skipped: 'skipped',
+  step_blocked: 'blocked',
+  step_unblocked: 'pending',
+} as const;
+
+const PLAN_STATUS_OF = {
+  plan_approval_requested: 'awaiting_approval',
+  plan_started: 'in_progress',
+  plan_rejected: 'rejected',
+  plan_completed: 'completed',
+  plan_failed: 'failed',
+  plan_cancelled: 'cancelled',
+} as const;
+
+/** Events whose effect the model cannot derive from the envelope: the client re-reads the overview. */
+const REFRESH = new Set([
+  'plan_modified',
+  'todos_updated',
+  'task_created',
+  'task_updated',
+  'task_deleted',
+  'task_unblocked',
+  'mode_changed',
+]);
+/** A plan that ends changes which plan is its agent's current one: applied at once, then re-read. */
+const PLAN_ENDS = new Set(['plan_completed', 'plan_failed', 'plan_cancelled', 'plan_rejected']);
+
+/** How many recent events are kept to re-apply over a fresh overview. */
+const RECENT = 1_000;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * The live state a dashboard or `planhub watch` shows: getWorkspace's overview, kept current by applying events.
+ * An event the envelope fully describes (a step or plan changing status) is applied at once; anything else asks the
+ * caller to re-read the overview (`apply` returns true). A re-read overview may be older than events already
+ * applied, so `reset` re-applies the recent events after its `last_event_id`; applying an event twice is harmless.
+ */
+export class WorkspaceModel {
+  snapshot: WorkspaceSnapshot | undefined;
+  lastEventId: string | undefined;
+  private recent: EventEnvelope[] = [];
+
+  /** Applies a live event; returns true when the overview should be re-read. Older or repeated events are ignored. */
+  apply(event: EventEnvelope): boolean {
+    if (this.lastEventId !== undefined && compareEventIds(event.event_id, this.lastEventId) <= 0) return false;
+    this.lastEventId = event.event_id;
+    this.recent.push(event);
+    if (this.recent.length > RECENT) this.recent.splice(0, this.recent.length - RECENT);
+    return this.snapshot === undefined ? true : applyEvent(this.snapshot, event);
+  }
+
+  reset(snapshot: WorkspaceSnapshot): void {
+    this.snapshot = snapshot;
+    const cursor = snapshot.last_event_id;
+    for (const event of this.recent)
+      if (cursor === null || compareEventIds(event.event_id, cursor) > 0) applyEvent(snapshot, event);
+    if (this.lastEventId === undefined && cursor !== null) this.lastEventId = cursor;
+  }
+
+  agent(agentId: string): AgentSummary | undefined {
+    return this.snapshot?.agents.find((a) => a.agent_id === agentId);
+  }
+
+  plan(planId: string): PlanSummary | undefined {
+    for (const agent of this.snapshot?.agents ?? []) {
+      const plan = agent.plans.find((p) => p.plan_id === planId);
+      if (plan) return plan;
+    }
+    return undefined;
+  }
+
+  /** The plan a person means by "the agent's plan": its current one, else its most recent. */
+  shownPlan(agentId: string): PlanSummary | undefined {
+    const agent = this.agent(agentId);
+    if (!agent) return undefined;
+    return agent.plans.find((p) => p.plan_id === agent.current_plan_id) ?? agent.plans[0];
+  }
+}
+
+/** Mutates `snapshot` by one event; returns true when the event needs a re-read to be shown fully. */
+export const applyEvent = (snapshot: WorkspaceSnapshot, event: EventEnvelope): boolean => {
+  const type = event.event_type;
+  if (REFRESH.has(type)) return true;
+  if (PLAN_ENDS.has(type)) {
+    applyPlanStatus(snapshot, event);
+    return true;
+  }
+  if (type === 'plan_created') return findPlan(snapshot, event.source_plan_id) === undefined;
+  if (type === 'step_added') {
+    const plan = findPlan(snapshot, event.source_plan_id);
+    return !plan?.steps.some((s) => s.id === event.source_step_id);
+  }
+  if (type in STEP_STATUS_OF) return applyStepEvent(snapshot, event);
+  if (type in PLAN_STATUS_OF || type === 'plan_approved') return applyPlanStatus(snapshot, event);
+  return true;
+};
+
+const findPlan = (snapshot: WorkspaceSnapshot, planId: string | null): PlanSummary | undefined => {
+  if (planId === null) return undefined;
+  for (const agent of snapshot.agents) {
+    const plan = agent.plans.find((p) => p.plan_id === planId);
+    if (plan) return plan;
+  }
+  return undefined;
+};
+
+const applyStepEvent = (snapshot: WorkspaceSnapshot, event: EventEnvelope): boolean => {
+  const plan = findPlan(snapshot, event.source_plan_id);
+  const step = plan?.steps.find((s) => s.id === event.source_step_id);
+  if (!plan || !step) return true;
+  const status = STEP_STATUS_OF[event.event_type as keyof typeof STEP_STATUS_OF];
+  step.status = status;
+  const result = text(event.payload.result);
+  const error = text(event.payload.error);
+  if (result !== undefined) step.result = result;
+  if (error !== undefined) step.error = error;
+  if (event.event_type === 'step_unblocked') step.blocked_by = [];
+  plan.progress = progressOf(plan.steps);
+  plan.updated_at = event.timestamp;
+  if (ENDED_STEP_STATUSES.has(status)) resolveWaiters(snapshot, plan, step);
+  // A newly blocked step's dependencies are not in the envelope.
+  return event.event_type === 'step_blocked';
+};
+
+/** Mirrors the server's resolution: an ended step drops out of every blocked_by naming it. */
+const resolveWaiters = (snapshot: WorkspaceSnapshot, plan: PlanSummary, ended: StepSummary): void => {
+  for (const agent of snapshot.agents)
+    for (const waiting of agent.plans)
+      for (const step of waiting.steps) {
+        if (!step.blocked_by?.length) continue;
+        step.blocked_by = step.blocked_by.filter(
+          (d) =>
+            !(
+              d.agent_id === plan.agent_id &&
+              d.step_id === ended.id &&
+              (d.plan_id === undefined || d.plan_id === plan.plan_id)
+            ),
+        );
+      }
+};
+
+const applyPlanStatus = (snapshot: WorkspaceSnapshot, event: EventEnvelope): boolean => {
+  const plan = findPlan(snapshot, event.source_plan_id);
+  if (!plan) return true;
+  const status = PLAN_STATUS_OF[event.event_type as keyof typeof PLAN_STATUS_OF] as PlanSummary['status'] | undefined;
+  if (status !== undefined) plan.status = status;
+  plan.updated_at = event.timestamp;
+  const owner = snapshot.agents.find((a) => a.agent_id === plan.agent_id);
+  if (!owner) return true;
+  owner.pending_approvals = owner.pending_approvals.filter((p) => p.plan_id !== plan.plan_id);
+  if (event.event_type === 'plan_approval_requested') {
+    owner.pending_approvals.push({
+      plan_id: plan.plan_id,
+      agent_id: plan.agent_id,
+      title: plan.title,
+      message: text(event.payload.message) ?? null,
+      requested_at: event.timestamp,
+    });
+    const message = text(event.payload.message);
+    if (message !== undefined) plan.approval_message = message;
+  }
+  return false;
+};
