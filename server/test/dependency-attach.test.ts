@@ -1,0 +1,150 @@
+import type { Plan } from '@planhub/shared';
+import { describe, expect, it } from 'vitest';
+import { attachDependencies, stepNode } from '../src/core/dependencies/attach.ts';
+import { applyResolution } from '../src/core/dependencies/resolve.ts';
+import { newPlan } from '../src/core/plans/plan-factory.ts';
+import { changeStepStatus } from '../src/core/plans/step-status.ts';
+
+const NOW = '2026-01-01T00:00:00.000Z';
+
+const running = (planId: string, agentId: string, steps: string[]): Plan => ({
+  ...newPlan({
+    plan_id: planId,
+    workspace: 'ws',
+    agent_id: agentId,
+    title: planId,
+    dialect: '000',
+    steps: steps.map((description) => ({ description })),
+    now: NOW,
+  }),
+  status: 'in_progress',
+});
+
+describe('attaching dependencies (the engine of addDependentStep)', () => {
+  it('blocks the step, registers one waiter per dependency and one graph edge', () => {
+    const parent = running('pp', 'parent', ['wait']);
+    const sub = running('ss', 'sub', ['final']);
+    const target = { plan: sub, step_id: 'step_1' };
+    const out = attachDependencies(parent, 'step_1', [target, target], {}, NOW);
+    expect(out.step).toMatchObject({
+      status: 'blocked',
+      blocked_by: [{ agent_id: 'sub', plan_id: 'ss', step_id: 'step_1' }],
+      depends_on: [{ agent_id: 'sub', plan_id: 'ss', step_id: 'step_1' }],
+    });
+    expect(out.targets.map((p) => p.waiters)).toEqual([
+      { step_1: [{ agent_id: 'parent', plan_id: 'pp', step_id: 'step_1' }] },
+    ]);
+    expect(out.edges).toEqual({ [stepNode('pp', 'step_1')]: [stepNode('ss', 'step_1')] });
+    expect(out.events.map((e) => [e.event_type, e.source_agent])).toEqual([['step_blocked', 'parent']]);
+    // Inputs are values: nothing was mutated.
+    expect(parent.steps[0]?.status).toBe('pending');
+    expect(sub.waiters).toEqual({});
+
+    const again = attachDependencies(
+      out.plan,
+      'step_1',
+      [{ plan: out.targets[0] as Plan, step_id: 'step_1' }],
+      out.edges,
+      NOW,
+    );
+    expect(again.added).toEqual([]);
+    expect(again.targets).toEqual([]);
+    expect(again.events).toEqual([]);
+  });
+
+  it('resolves at once a dependency whose target already ended, with its output or its outcome', () => {
+    const parent = running('pp', 'parent', ['wait']);
+    const done = changeStepStatus(
+      running('ss', 'sub', ['a', 'b']),
+      { step_id: 'step_1', status: 'completed', output: { v: 1 }, provides: 'data' },
+      NOW,
+    ).plan;
+    const failed = changeStepStatus(done, { step_id: 'step_2', status: 'failed', error: 'boom' }, NOW).plan;
+    const out = attachDependencies(
+      parent,
+      'step_1',
+      [
+        { plan: failed, step_id: 'step_1' },
+        { plan: failed, step_id: 'step_2' },
+      ],
+      {},
+      NOW,
+    );
+    expect(out.step).toMatchObject({
+      status: 'pending',
+      received_outputs: {
+        'sub:step_1': { v: 1 },
+        data: { v: 1 },
+        'sub:step_2': { status: 'failed', result: null, error: 'boom' },
+      },
+    });
+    expect(out.resolvedNow).toHaveLength(2);
+    expect(out.edges).toEqual({});
+    expect(out.events).toEqual([]);
+  });
+
+  it('counts a step left open in a finished (rejected) plan as skipped', () => {
+    const rejected: Plan = { ...running('ss', 'sub', ['never']), status: 'rejected' };
+    const out = attachDependencies(
+      running('pp', 'parent', ['w']),
+      'step_1',
+      [{ plan: rejected, step_id: 'step_1' }],
+      {},
+      NOW,
+    );
+    expect(out.step.received_outputs).toEqual({
+      'sub:step_1': { status: 'skipped', result: 'plan rejected', error: null },
+    });
+  });
+
+  it('refuses an edge that closes a cycle and names the path', () => {
+    const a = running('aa', 'a', ['x']);
+    const b = running('bb', 'b', ['y']);
+    const edges = { [stepNode('bb', 'step_1')]: [stepNode('aa', 'step_1')] };
+    expect(() => attachDependencies(a, 'step_1', [{ plan: b, step_id: 'step_1' }], edges, NOW)).toThrow(
+      /a:step_1 waiting on b:step_1 would close a dependency cycle \(a:step_1 \(plan aa\) → b:step_1 \(plan bb\) → a:step_1/,
+    );
+    expect(() => attachDependencies(a, 'step_1', [{ plan: a, step_id: 'step_1' }], {}, NOW)).toThrow(/cycle/);
+  });
+
+  it('refuses to make a step wait once it has started or ended', () => {
+    const p = changeStepStatus(running('pp', 'parent', ['w']), { step_id: 'step_1', status: 'in_progress' }, NOW).plan;
+    expect(() =>
+      attachDependencies(p, 'step_1', [{ plan: running('ss', 's', ['x']), step_id: 'step_1' }], {}, NOW),
+    ).toThrow(/only a pending or blocked step can wait/);
+  });
+
+  it('unblocks exactly once, when the last of several dependencies resolves, in any order', () => {
+    const subs = ['s1', 's2', 's3'].map((id) => running(id, id, ['final']));
+    const base = attachDependencies(
+      running('pp', 'parent', ['w']),
+      'step_1',
+      subs.map((plan) => ({ plan, step_id: 'step_1' })),
+      {},
+      NOW,
+    ).plan;
+    for (const order of [
+      [0, 1, 2],
+      [2, 0, 1],
+      [1, 2, 0],
+    ]) {
+      const plan = structuredClone(base);
+      const unblocks = order.flatMap((i) => {
+        const sub = subs[i] as Plan;
+        const ended = changeStepStatus(sub, { step_id: 'step_1', status: 'completed', output: { i } }, NOW).step;
+        // Each delivery twice: a repeated resolution changes nothing.
+        return [
+          ...applyResolution(plan, 'step_1', { agent_id: sub.agent_id, plan_id: sub.plan_id, step: ended }, NOW),
+          ...applyResolution(plan, 'step_1', { agent_id: sub.agent_id, plan_id: sub.plan_id, step: ended }, NOW),
+        ];
+      });
+      expect(unblocks.map((e) => e.event_type)).toEqual(['step_unblocked']);
+      expect(plan.steps[0]).toMatchObject({ status: 'pending', blocked_by: [] });
+      expect(Object.keys(plan.steps[0]?.received_outputs ?? {}).sort()).toEqual([
+        's1:step_1',
+        's2:step_1',
+        's3:step_1',
+      ]);
+    }
+  });
+});

@@ -1,0 +1,61 @@
+import type { EventEnvelope } from '@planhub/shared';
+import { describe, expect, it } from 'vitest';
+import { canonicalFilter, matchesFilter, sameFilter, shouldPush } from '../src/events/match.ts';
+
+const event = (over: Partial<EventEnvelope> = {}): EventEnvelope => ({
+  event_id: '1-0',
+  event_type: 'step_completed',
+  timestamp: '2026-01-01T00:00:00.000Z',
+  workspace: 'ws',
+  source_agent: 'sub',
+  source_plan_id: 'p1',
+  source_plan_title: 'P',
+  source_step_id: 'step_1',
+  source_step_description: 'x',
+  source_step_sequence: 1,
+  payload: {},
+  ...over,
+});
+
+describe('subscription matching', () => {
+  it('matches agent ("*" or one), event types, plan and step', () => {
+    const e = event();
+    expect(matchesFilter({ agent_id: '*', event_types: ['step_completed'] }, e)).toBe(true);
+    expect(matchesFilter({ event_types: ['step_completed'] }, e)).toBe(true);
+    expect(matchesFilter({ agent_id: 'other', event_types: ['step_completed'] }, e)).toBe(false);
+    expect(matchesFilter({ event_types: ['step_failed'] }, e)).toBe(false);
+    expect(matchesFilter({ event_types: ['step_completed'], plan_id: 'p1', step_id: 'step_1' }, e)).toBe(true);
+    expect(matchesFilter({ event_types: ['step_completed'], plan_id: 'p2' }, e)).toBe(false);
+    expect(matchesFilter({ event_types: ['step_completed'], step_id: 'step_2' }, e)).toBe(false);
+    expect(matchesFilter({}, e)).toBe(true);
+  });
+
+  it("does not push an agent's own events back to it, except the step_unblocked another agent caused", () => {
+    const filters = [{ event_types: ['step_completed', 'step_unblocked'] as const }];
+    const sub = { workspace: 'ws', agent_id: 'sub', role: 'agent' as const };
+    expect(shouldPush(sub, filters, event())).toBe(false);
+    expect(shouldPush({ ...sub, role: 'dashboard' }, filters, event())).toBe(true);
+    expect(shouldPush({ ...sub, role: 'user' }, filters, event())).toBe(true);
+    const unblocked = event({ event_type: 'step_unblocked', payload: { unblocked_by: 'other:step_3' } });
+    expect(shouldPush(sub, filters, unblocked)).toBe(true);
+    const selfCaused = event({ event_type: 'step_unblocked', payload: { unblocked_by: 'sub:step_3' } });
+    expect(shouldPush(sub, filters, selfCaused)).toBe(false);
+    expect(shouldPush({ ...sub, agent_id: 'parent' }, filters, event({ workspace: 'elsewhere' }))).toBe(false);
+    expect(shouldPush({ ...sub, agent_id: 'parent' }, [], event())).toBe(false);
+  });
+
+  it('treats filters that differ only in order, duplicates or an explicit "*" as the same', () => {
+    expect(
+      sameFilter(
+        { event_types: ['plan_created', 'step_completed'] },
+        { agent_id: '*', event_types: ['step_completed', 'plan_created', 'plan_created'] },
+      ),
+    ).toBe(true);
+    expect(sameFilter({ event_types: ['plan_created'] }, { event_types: ['plan_created'], plan_id: 'p' })).toBe(false);
+    expect(canonicalFilter({ event_types: ['step_failed'], step_id: 's' })).toEqual({
+      agent_id: '*',
+      event_types: ['step_failed'],
+      step_id: 's',
+    });
+  });
+});

@@ -1,0 +1,138 @@
+import type { Caller, EventEnvelope, NewEvent, Subscription } from '@planhub/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EventHub } from '../src/events/event-hub.ts';
+import { createMemoryStore } from '../src/store/memory-store.ts';
+import type { Store } from '../src/store/store.ts';
+import { EventStream } from '../src/transport/event-stream.ts';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+const newEvent = (n: number, agent = 'producer'): NewEvent => ({
+  event_type: 'step_completed',
+  timestamp: new Date(0).toISOString(),
+  workspace: 'ws',
+  source_agent: agent,
+  source_plan_id: 'p',
+  source_plan_title: 'P',
+  source_step_id: `step_${n}`,
+  source_step_description: 'x',
+  source_step_sequence: n,
+  payload: {},
+});
+
+const sub = (id: string, over: Partial<Subscription> = {}): Subscription => ({
+  subscription_id: id,
+  agent_id: '*',
+  event_types: ['step_completed'],
+  created_at: new Date(0).toISOString(),
+  ...over,
+});
+
+/** The memory store, with every log read spread over a few turns of the event loop so commits land in between. */
+const slowReads = (store: Store): Store => ({
+  ...store,
+  async readEvents(workspace, range) {
+    await tick();
+    const events = await store.readEvents(workspace, range);
+    await tick();
+    return events;
+  },
+});
+
+describe('a connection event stream', () => {
+  const closers: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+
+  const setup = (
+    stored: Subscription[] = [],
+    viewer: Caller = { workspace: 'ws', agent_id: 'watcher', role: 'agent' },
+  ) => {
+    const memory = createMemoryStore({ eventRetention: 10_000 });
+    const store = slowReads(memory);
+    const hub = new EventHub(memory, (err) => {
+      throw err;
+    });
+    const sent: EventEnvelope[] = [];
+    const stream = new EventStream({
+      viewer,
+      hub,
+      store,
+      send: (e) => sent.push(e),
+      loadSubscriptions: () => Promise.resolve(stored),
+    });
+    closers.push(
+      () => stream.close(),
+      () => hub.close(),
+      () => memory.close(),
+    );
+    let n = 0;
+    const commit = async (count: number, agent?: string) => {
+      for (let i = 0; i < count; i++) {
+        await memory.commit('ws', { reads: [], writes: [], events: [newEvent(++n, agent)] });
+        await tick();
+      }
+    };
+    const log = async () => memory.readEvents('ws', { after: '0-0', count: 10_000 });
+    return { stream, sent, commit, log };
+  };
+
+  it('replays after the cursor and merges live events committed meanwhile, each once and in order', async () => {
+    for (let round = 0; round < 20; round++) {
+      const { stream, sent, commit, log } = setup();
+      await commit(30);
+      const cursor = (await log())[9]?.event_id;
+      const [answer] = await Promise.all([stream.subscribe(sub('s1'), cursor), commit(30)]);
+      await commit(10);
+      const expected = (await log()).slice(10).map((e) => e.event_id);
+      expect(sent.map((e) => e.event_id)).toEqual(expected);
+      expect(answer.replayed).toBeGreaterThanOrEqual(20);
+      stream.close();
+    }
+  });
+
+  it('goes live from the log head without after_event, for all stored subscriptions too', async () => {
+    const { stream, sent, commit } = setup([sub('stored', { agent_id: 'other' })]);
+    await commit(5);
+    const answer = await stream.subscribe(sub('s1', { event_types: ['step_failed'] }), undefined);
+    expect(answer).toMatchObject({ replayed: 0 });
+    await commit(2, 'other');
+    await commit(2, 'producer');
+    expect(sent.map((e) => e.source_agent)).toEqual(['other', 'other']);
+    expect(answer.last_event_id).not.toBe('0-0');
+  });
+
+  it('applies a later subscription from the stream position, and an unsubscribe at once', async () => {
+    const { stream, sent, commit } = setup();
+    await stream.subscribe(sub('s1', { agent_id: 'a' }), '0-0');
+    await commit(3, 'b');
+    const later = await stream.subscribe(sub('s2', { agent_id: 'b' }), '0-0');
+    expect(later.replayed).toBe(0);
+    await commit(1, 'b');
+    await commit(1, 'a');
+    stream.unsubscribe(['s2']);
+    await commit(1, 'b');
+    expect(sent.map((e) => `${e.source_agent}:${e.source_step_id}`)).toEqual(['b:step_4', 'a:step_5']);
+  });
+
+  it('does not push the agent its own events', async () => {
+    const { stream, sent, commit } = setup();
+    await commit(2, 'watcher');
+    await commit(1, 'producer');
+    expect(await stream.subscribe(sub('s1'), '0-0')).toMatchObject({ replayed: 1 });
+    await commit(1, 'watcher');
+    await commit(1, 'producer');
+    expect(sent.map((e) => e.source_step_id)).toEqual(['step_3', 'step_5']);
+  });
+
+  it('pushes nothing once the connection closed, even in the middle of starting', async () => {
+    const { stream, sent, commit } = setup();
+    await commit(2);
+    const starting = stream.subscribe(sub('s1'), '0-0');
+    stream.close();
+    await starting;
+    await commit(2);
+    expect(sent).toEqual([]);
+  });
+});
