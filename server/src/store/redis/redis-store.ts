@@ -84,8 +84,9 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     }
   };
 
-  return {
+  const store: Store & { readonly redis: Redis } = {
     kind: 'redis',
+    // Shared with features that keep cross-node counters (rate limits, connection counts): same fail-fast options.
     redis: client,
     load: (workspace, docKeys) =>
       docKeys.length === 0
@@ -162,6 +163,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
         subscriber.disconnect();
       })()),
   };
+  return store;
 };
 
 /** Every connection has an error handler (an unhandled 'error' would crash the node); outages log once. */
