@@ -169,6 +169,26 @@ describe.each(STORE_KINDS)('seed 000 cross-agent tools (%s store)', (store) => {
     ).resolves.toMatchObject({ status: 'blocked' });
   });
 
+  it('lets a waiting agent give up on a blocked step: its edge goes, and a late completion leaves it alone', async () => {
+    await start();
+    const parent = await h.client('parent');
+    const sub = await h.client('sub');
+    await startedPlan(sub, 'S', ['final']);
+    await startedPlan(parent, 'P', ['wait']);
+    await parent.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'sub', step_id: 'step_1' }] });
+    await parent.setStepStatus({ step_id: 'step_1', status: 'skipped', result: 'no longer needed' });
+    const before = await parent.getPlanStatus({});
+    // The step no longer waits, so its edge left the workspace graph (which is now empty).
+    const [graph] = await h.server.services.store.load('ws', ['deps']);
+    expect(graph?.value).toBeUndefined();
+    const log = recordEvents(parent);
+    await parent.subscribeToTasks({ event_types: ['step_completed', 'step_unblocked'] });
+    await sub.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    await log.next((e) => e.event_type === 'step_completed');
+    expect(log.of('step_unblocked')).toEqual([]);
+    expect((await parent.getPlanStatus({})).steps[0]).toEqual(before.steps[0]);
+  });
+
   it('explains what to do when a dependency cannot be found', async () => {
     await start();
     const parent = await h.client('parent');

@@ -38,8 +38,11 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
     // A plan waiting on another step of its own plan is the target itself.
     const stored = planId === target.plan_id ? target : await tx.get<Plan>(docKeys.plan(planId));
     if (!stored) continue;
+    // A waiting step that already ended (its owner gave up on it, or its plan finished) is left as it is.
+    const live = planWaiters.filter((w) => stored.steps.find((s) => s.id === w.step_id)?.status === 'blocked');
+    if (live.length === 0) continue;
     const plan = stored === target ? target : structuredClone(stored);
-    for (const w of planWaiters) {
+    for (const w of live) {
       const events = applyResolution(
         plan,
         w.step_id,
