@@ -59,4 +59,57 @@ describe('getWorkspace', () => {
     const board = await h.client('board', { role: 'dashboard' });
     expect(await board.getWorkspace({})).toMatchObject({ agents: [], tasks: [], last_event_id: null });
   });
+
+  it("shows todos, owned tasks, 002's mode and a pending plan_modify, including agents without a plan", async () => {
+    h = await startHarness('memory');
+    const planner = await h.client('planner');
+    const lister = await h.client('lister');
+    const tasker = await h.client('tasker');
+    const user = await h.client('alice', { role: 'user' });
+    await planner.plan_enter({ goal: 'Add auth' });
+    const { plan_id } = await planner.plan_exit({
+      plan: {
+        summary: 'Auth',
+        approach: 'Middleware',
+        steps: [
+          { id: 1, description: 'Write middleware' },
+          { id: 2, description: 'Protect routes' },
+        ],
+      },
+    });
+    await user.plan_approve({ plan_id });
+    await planner.plan_modify({ step_id: 2, reason: 'Two route files', new_description: 'Protect both route files' });
+    await lister.todo({
+      action: 'create',
+      todos: [{ content: 'Read code', activeForm: 'Reading code', status: 'in_progress' }],
+    });
+    await tasker.todo_write({
+      todos: [{ id: 'a', content: 'Ship', status: 'pending', priority: 'high' }],
+    });
+    await tasker.TaskCreate({ subject: 'Fix login', description: 'It breaks' });
+    await tasker.TaskCreate({ subject: 'Release', description: 'After the fix' });
+    await tasker.TaskUpdate({ taskId: '2', owner: 'tasker', addBlockedBy: ['1'] });
+
+    const overview = await user.getWorkspace({});
+    const byId = Object.fromEntries(overview.agents.map((a) => [a.agent_id, a]));
+    expect(Object.keys(byId).sort()).toEqual(['lister', 'planner', 'tasker']);
+    expect(byId.planner).toMatchObject({
+      mode: 'executing',
+      pending_modifications: [
+        {
+          plan_id,
+          agent_id: 'planner',
+          step_id: 2,
+          reason: 'Two route files',
+          new_description: 'Protect both route files',
+        },
+      ],
+    });
+    expect(byId.lister?.todos).toEqual([{ content: 'Read code', status: 'in_progress', active_form: 'Reading code' }]);
+    expect(byId.tasker?.todos).toEqual([{ content: 'Ship', status: 'pending', priority: 'high' }]);
+    expect(byId.tasker?.tasks).toEqual([
+      { id: '2', subject: 'Release', status: 'pending', owner: 'tasker', blocked_by: ['1'] },
+    ]);
+    expect(overview.tasks.map((t) => t.id)).toEqual(['1', '2']);
+  });
 });

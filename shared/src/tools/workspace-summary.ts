@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PendingModification002Schema } from './dialect-002-model.ts';
 import { DependencyRefSchema, DialectSchema, PlanStatusSchema, ProgressSchema, StepStatusSchema } from '../model.ts';
 
 /** getWorkspace's building blocks (kept apart from planhub.ts, whose every export is a tool). */
@@ -43,9 +44,10 @@ export const PendingApprovalSchema = z.object({
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 
 /** A plan_modify (002) waiting for a decision. */
-export const PendingModificationSchema = z
-  .object({ plan_id: z.string(), agent_id: z.string(), requested_at: z.string().optional() })
-  .loose();
+export const PendingModificationSchema = PendingModification002Schema.extend({
+  plan_id: z.string(),
+  agent_id: z.string(),
+});
 export type PendingModification = z.infer<typeof PendingModificationSchema>;
 
 export const TodoSummarySchema = z.object({

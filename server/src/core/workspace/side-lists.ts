@@ -1,68 +1,35 @@
-import type { TaskSummary, TodoSummary } from '@planhub/shared';
+import type { PendingModification, Plan, TaskSummary, TodoSummary } from '@planhub/shared';
+import type { Mode002Doc } from '../plan-mode/mode.ts';
+import { deriveMode, pendingModificationOf } from '../plan-mode/mode.ts';
+import type { TaskDoc } from '../tasks/task-model.ts';
+import type { TodoDoc001 } from '../todos-001/todo-list.ts';
 
-/**
- * Summaries of the documents other dialects own (001/002 todos, 002 mode, 003 tasks) for the overview. They read
- * only the fields the overview shows and tolerate documents they do not recognise (an empty summary), so a change
- * in a dialect's document shape can thin the dashboard but never break getWorkspace.
- */
-const record = (value: unknown): Record<string, unknown> | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+/** The overview's view of what the other dialects keep per agent (001/002 todos, 002 mode) and per workspace (003). */
+export const todosOf = (
+  doc001: TodoDoc001 | undefined,
+  doc002: { todos: { content: string; status: string; priority: string }[] } | undefined,
+): TodoSummary[] => [
+  ...(doc001?.todos ?? []).map((t) => ({ content: t.content, status: t.status, active_form: t.activeForm })),
+  ...(doc002?.todos ?? []).map((t) => ({ content: t.content, status: t.status, priority: t.priority })),
+];
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-
-const listIn = (doc: unknown, ...fields: string[]): unknown[] => {
-  if (Array.isArray(doc)) return doc;
-  const r = record(doc);
-  for (const field of fields) {
-    const value = r?.[field];
-    if (Array.isArray(value)) return value;
-    if (record(value)) return Object.values(value as object);
-  }
-  return [];
-};
-
-export const todosFromDoc = (doc: unknown): TodoSummary[] =>
-  listIn(doc, 'todos', 'items').flatMap((item): TodoSummary[] => {
-    const r = record(item);
-    const content = text(r?.content);
-    const status = text(r?.status);
-    if (content === undefined || status === undefined) return [];
-    const activeForm = text(r?.activeForm) ?? text(r?.active_form);
-    const priority = text(r?.priority);
-    return [
-      {
-        content,
-        status,
-        ...(activeForm !== undefined ? { active_form: activeForm } : {}),
-        ...(priority !== undefined ? { priority } : {}),
-      },
-    ];
-  });
-
-const ids = (value: unknown): string[] =>
-  Array.isArray(value)
-    ? value.map((v) => (typeof v === 'number' ? String(v) : text(v))).filter((v) => v !== undefined)
-    : [];
-
-export const tasksFromDoc = (doc: unknown): TaskSummary[] =>
-  listIn(doc, 'tasks', 'items')
-    .flatMap((item): TaskSummary[] => {
-      const r = record(item);
-      const id = typeof r?.id === 'number' ? String(r.id) : text(r?.id);
-      const subject = text(r?.subject);
-      const status = text(r?.status);
-      if (id === undefined || subject === undefined || status === undefined) return [];
-      const owner = text(r?.owner);
-      return [
-        {
-          id,
-          subject,
-          status,
-          ...(owner ? { owner } : {}),
-          blocked_by: ids(r?.blockedBy ?? r?.blocked_by),
-        },
-      ];
-    })
+export const tasksOf = (doc: TaskDoc | undefined): TaskSummary[] =>
+  Object.values(doc?.tasks ?? {})
+    .map((t) => ({
+      id: t.id,
+      subject: t.subject,
+      status: t.status,
+      ...(t.owner ? { owner: t.owner } : {}),
+      blocked_by: t.blockedBy,
+    }))
     .sort((a, b) => Number(a.id) - Number(b.id));
 
-export const modeFromDoc = (doc: unknown): string | null => text(record(doc)?.mode) ?? null;
+/** 002's mode follows the status of the plan plan_exit made, so it is derived here the way plan_status does. */
+export const modeOf = (doc: Mode002Doc | undefined, plans: ReadonlyMap<string, Plan>): string | null =>
+  doc ? deriveMode(doc, doc.plan_id === undefined ? undefined : plans.get(doc.plan_id)) : null;
+
+export const pendingModificationsOf = (plans: readonly Plan[]): PendingModification[] =>
+  plans.flatMap((plan) => {
+    const pending = pendingModificationOf(plan);
+    return pending ? [{ ...pending, plan_id: plan.plan_id, agent_id: plan.agent_id }] : [];
+  });

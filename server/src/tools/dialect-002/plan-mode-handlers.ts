@@ -10,6 +10,7 @@ import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
 import { loadEdges, saveEdges } from '../dependency-graph-doc.ts';
 import { loadAgent, savePlan } from '../plan-access.ts';
+import { registerAgent } from '../planhub/agent-index.ts';
 import { loadModeState } from './mode-access.ts';
 
 const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
@@ -41,6 +42,8 @@ const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
       entered_at: now,
     };
     tx.put(docKeys.mode002(caller.agent_id), doc);
+    // An agent exploring in plan mode has no plan yet but belongs in the workspace overview.
+    await registerAgent(tx, caller.agent_id);
     tx.emit(
       ...modeChanged(
         {

@@ -3,6 +3,7 @@ import { agentEvent } from '../../core/plan-mode/mode-events.ts';
 import { todoCounts, writeTodos } from '../../core/todos-002/write-todos.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
+import { registerAgent } from '../planhub/agent-index.ts';
 
 interface TodoDoc {
   todos: TodoItem002[];
@@ -29,6 +30,8 @@ const todo_write: ToolHandlers['todo_write'] = (ctx, args) =>
     if (JSON.stringify(outcome.todos) !== JSON.stringify(stored)) {
       if (outcome.todos.length === 0) tx.delete(key);
       else tx.put(key, { todos: outcome.todos } satisfies TodoDoc);
+      // An agent that only keeps todos must still appear in the workspace overview.
+      if (stored.length === 0 && outcome.todos.length > 0) await registerAgent(tx, caller.agent_id);
       tx.emit(
         agentEvent(
           caller.workspace,

@@ -1,53 +1,61 @@
 import type { AgentSummary, Plan } from '@planhub/shared';
 import type { AgentDoc } from '../../core/agents/agent-doc.ts';
 import { emptyAgent } from '../../core/agents/agent-doc.ts';
+import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
+import type { TaskDoc } from '../../core/tasks/task-model.ts';
+import type { TodoDoc001 } from '../../core/todos-001/todo-list.ts';
 import { currentPlanOf, overviewPlanIds, pendingApproval, planSummary } from '../../core/workspace/overview.ts';
-import { modeFromDoc, tasksFromDoc, todosFromDoc } from '../../core/workspace/side-lists.ts';
+import { modeOf, pendingModificationsOf, tasksOf, todosOf } from '../../core/workspace/side-lists.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
 import { loadAgentIndex } from './agent-index.ts';
 
-const PER_AGENT_DOCS = 4;
+type Todo002Doc = Parameters<typeof todosOf>[1];
 
 /**
- * The dashboard's and `planhub watch`'s starting state. The log position is read BEFORE the documents, so the
- * overview is at least as new as `last_event_id`: a client that subscribes after it sees every later change (some
- * twice, which applying events idempotently absorbs), never misses one.
+ * The dashboard's and `planhub watch`'s starting state, in four round trips whatever the workspace holds. The log
+ * position is read BEFORE the documents, so the overview is at least as new as `last_event_id`: a client that
+ * subscribes after it sees every later change (some twice, which applying events idempotently absorbs).
  */
 export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
   const { caller, services } = ctx;
   const [last] = await services.store.readEvents(caller.workspace, { count: 1 });
   return ctx.transact(async (tx) => {
-    const index = await loadAgentIndex(tx);
-    const agentIds = args.agent_id === undefined ? index : [args.agent_id];
-    const docs = await tx.getMany([
-      docKeys.tasks(),
-      ...agentIds.flatMap((id) => [docKeys.agent(id), docKeys.todos001(id), docKeys.todos002(id), docKeys.mode002(id)]),
-    ]);
-    const tasks = tasksFromDoc(docs[0]);
+    const [index, taskDoc] = await Promise.all([loadAgentIndex(tx), tx.get<TaskDoc>(docKeys.tasks())]);
+    const tasks = tasksOf(taskDoc);
+    // Tasks are the workspace's: an agent that only owns tasks is still one of its agents.
+    const known = [...new Set([...index, ...tasks.flatMap((t) => (t.owner ? [t.owner] : []))])];
+    const agentIds = args.agent_id === undefined ? known : [args.agent_id];
+    const docs = await tx.getMany(
+      agentIds.flatMap((id) => [docKeys.agent(id), docKeys.todos001(id), docKeys.todos002(id), docKeys.mode002(id)]),
+    );
     const perAgent = agentIds.map((id, i) => {
-      const [agent, todos001, todos002, mode] = docs.slice(1 + i * PER_AGENT_DOCS, 1 + (i + 1) * PER_AGENT_DOCS);
+      const [agent, todos001, todos002, mode] = docs.slice(i * 4, i * 4 + 4);
       const agentDoc = (agent as AgentDoc | undefined) ?? emptyAgent(id);
+      const modeDoc = mode as Mode002Doc | undefined;
+      const planIds = overviewPlanIds(agentDoc, args.plans_per_agent);
       return {
         agent: agentDoc,
-        planIds: overviewPlanIds(agentDoc, args.plans_per_agent),
-        todos: [...todosFromDoc(todos001), ...todosFromDoc(todos002)],
-        mode: modeFromDoc(mode),
+        planIds,
+        // 002's mode is derived from the plan plan_exit made, which may be older than the plans shown.
+        wanted: modeDoc?.plan_id && !planIds.includes(modeDoc.plan_id) ? [...planIds, modeDoc.plan_id] : planIds,
+        todos: todosOf(todos001 as TodoDoc001 | undefined, todos002 as Todo002Doc),
+        modeDoc,
       };
     });
-    const plans = (await tx.getMany(perAgent.flatMap((a) => a.planIds.map((id) => docKeys.plan(id))))) as (
+    const loaded = (await tx.getMany(perAgent.flatMap((a) => a.wanted.map((id) => docKeys.plan(id))))) as (
       Plan | undefined
     )[];
-    const byId = new Map(plans.filter((p) => p !== undefined).map((p) => [p.plan_id, p]));
-    const agents = perAgent.map(({ agent, planIds, todos, mode }): AgentSummary => {
-      const own = planIds.map((id) => byId.get(id)).filter((p) => p !== undefined);
+    const plans = new Map(loaded.filter((p) => p !== undefined).map((p) => [p.plan_id, p]));
+    const agents = perAgent.map(({ agent, planIds, todos, modeDoc }): AgentSummary => {
+      const own = planIds.map((id) => plans.get(id)).filter((p) => p !== undefined);
       return {
         agent_id: agent.agent_id,
         current_plan_id: currentPlanOf(agent),
         plans: own.map(planSummary),
         pending_approvals: own.map(pendingApproval).filter((p) => p !== undefined),
-        pending_modifications: [],
-        mode,
+        pending_modifications: pendingModificationsOf(own),
+        mode: modeOf(modeDoc, plans),
         todos,
         tasks: tasks.filter((t) => t.owner === agent.agent_id),
       };

@@ -27,19 +27,19 @@ export const approvalsView = (state: DashboardState, actions: DecisionActions): 
     }
     for (const mod of agent.pending_modifications) {
       const plan = agent.plans.find((p) => p.plan_id === mod.plan_id);
-      const reason = typeof mod.reason === 'string' ? mod.reason : null;
-      const changes = Array.isArray(mod.changes)
-        ? mod.changes.map((c) => (typeof c === 'string' ? c : JSON.stringify(c)))
-        : [];
       cards.push(
         card(state, actions, {
           planId: mod.plan_id,
           kind: 'modification',
           title: plan?.title ?? mod.plan_id,
           agentId: mod.agent_id,
-          message: reason,
-          at: mod.requested_at ?? '',
-          lines: changes,
+          message: mod.reason,
+          at: mod.requested_at,
+          lines: [
+            `Step ${mod.step_id} becomes: ${mod.new_description}`,
+            ...(mod.new_files?.length ? [`Files: ${mod.new_files.join(', ')}`] : []),
+            ...(mod.new_verification ? [`Verification: ${mod.new_verification}`] : []),
+          ],
         }),
       );
     }
