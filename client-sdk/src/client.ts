@@ -3,6 +3,7 @@ import { PlanHubError, TOOLS, TOOL_NAMES, compareEventIds } from '@planhub/share
 import { io, type Socket } from 'socket.io-client';
 import { backoffDelay, type BackoffOptions } from './backoff.ts';
 import { Emitter } from './emitter.ts';
+import { llmMethods, type LlmMethods } from './llm/llm-methods.ts';
 import { SubscriptionTracker } from './subscriptions.ts';
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed';
@@ -275,7 +276,7 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
   }
 }
 
-export type PlanHubClient = PlanHubClientCore & ToolMethods;
+export type PlanHubClient = PlanHubClientCore & ToolMethods & LlmMethods;
 
 /** Connects and returns a client with one typed method per tool. */
 export const connect = async (options: ConnectOptions): Promise<PlanHubClient> => {
@@ -286,6 +287,9 @@ export const connect = async (options: ConnectOptions): Promise<PlanHubClient> =
       enumerable: false,
     });
   }
+  // tools(), execute(), isToolBlocked(), reminder(): what an LLM host plugs in (client-sdk/src/llm/).
+  for (const [key, value] of Object.entries(llmMethods((tool, args) => core.call(tool, args))))
+    Object.defineProperty(core, key, { value, enumerable: false });
   await core.open();
   return core as PlanHubClient;
 };

@@ -1,5 +1,5 @@
 import type { EventEnvelope, PlanHubClient } from '@planhub/client-sdk';
-import { renderPlanText, withLlm } from '@planhub/client-sdk';
+import { renderPlanText } from '@planhub/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectRefusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
@@ -61,7 +61,7 @@ describe.each(STORE_KINDS)('dialect 002: plan mode through the SDK (%s store)', 
   it("runs the seed's workflow: enter, explore, present, approve, execute step by step, complete", async () => {
     h = await startHarness(store);
     const w = await watch(h);
-    const agent = withLlm(await h.client('main'));
+    const agent = await h.client('main');
     expect(await agent.plan_status({})).toMatchObject({ mode: 'normal', blocked_tools: [] });
 
     const entered = await agent.plan_enter({ goal: 'Add authentication', scope: 'src/' });

@@ -12,4 +12,3 @@ export {
   type ToolCatalog,
 } from './formats.ts';
 export { nativeError, type NativeError } from './native-shapes.ts';
-export { withLlm } from './with-llm.ts';

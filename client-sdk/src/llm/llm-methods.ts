@@ -7,19 +7,29 @@ import { nativeError, type NativeError } from './native-shapes.ts';
 /** What the LLM helpers need of a client: one typed call. */
 export type CallTool = <N extends ToolName>(tool: N, args: ToolArgs<N>) => Promise<ToolResult<N>>;
 
-/** What an agent host plugs into its model loop. */
+/** What an agent host plugs into its model loop. None uses `this`: pass them around detached (e.g. as callbacks). */
 export interface LlmMethods {
   /** The tools of one dialect (all of them without one) in OpenAI and Anthropic function-calling formats. */
-  tools(dialect?: CatalogDialect): ToolCatalog;
+  tools: (dialect?: CatalogDialect) => ToolCatalog;
   /**
    * Runs a tool call the model made and answers the way that dialect's own tools do: the result on success, the
    * dialect's native error shape on failure (never a throw for a refused call). `args` may be the JSON string a
    * model API hands over.
    */
-  execute<N extends ToolName>(name: N, args: ToolArgs<N> | string): Promise<ToolResult<N> | NativeError>;
-  execute(name: string, args: unknown): Promise<unknown>;
-  /** Seed 002: whether a host must refuse `name` now (write_file, cron_create, cron_delete while planning). */
-  isToolBlocked(name: string): Promise<boolean>;
+  execute: {
+    <N extends ToolName>(name: N, args: ToolArgs<N> | string): Promise<ToolResult<N> | NativeError>;
+    (name: string, args: unknown): Promise<unknown>;
+  };
+  /**
+   * Seed 002: whether a host must refuse `name` now (write_file, cron_create, cron_delete while planning). Asked of
+   * the server each time: a user's decision on another connection can lift the block at any moment.
+   */
+  isToolBlocked: (name: string) => Promise<boolean>;
+  /**
+   * Seed 001's reminder for the caller's todo list: the `<system-reminder>` block to inject before the next model
+   * request, or undefined when there is nothing to remind of (no list, or the agent has just written it).
+   */
+  reminder: (options?: { quietMs?: number }) => Promise<string | undefined>;
 }
 
 const parseArgs = (args: unknown): { ok: true; value: unknown } | { ok: false; reason: string } => {
@@ -32,9 +42,9 @@ const parseArgs = (args: unknown): { ok: true; value: unknown } | { ok: false; r
   }
 };
 
-export const llmMethods = (call: CallTool): LlmMethods => ({
-  tools: (dialect) => toToolCatalog(localCatalog(dialect)),
-  async execute(name: string, args: unknown): Promise<unknown> {
+const executeWith =
+  (call: CallTool) =>
+  async (name: string, args: unknown): Promise<unknown> => {
     const dialect = isToolName(name) ? TOOLS[name].dialect : undefined;
     const parsed = parseArgs(args);
     if (!parsed.ok)
@@ -49,8 +59,14 @@ export const llmMethods = (call: CallTool): LlmMethods => ({
       if (err instanceof PlanHubError) return nativeError(dialect, err.message);
       throw err;
     }
-  },
-  async isToolBlocked(name) {
-    return (await call('plan_status', {})).blocked_tools.includes(name);
+  };
+
+export const llmMethods = (call: CallTool): LlmMethods => ({
+  tools: (dialect) => toToolCatalog(localCatalog(dialect)),
+  execute: executeWith(call),
+  isToolBlocked: async (name) => (await call('plan_status', {})).blocked_tools.includes(name),
+  reminder: async (options = {}) => {
+    const answer = await call('todoReminder', options.quietMs !== undefined ? { quiet_ms: options.quietMs } : {});
+    return answer.reminder ?? undefined;
   },
 });
