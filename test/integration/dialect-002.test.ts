@@ -3,6 +3,7 @@ import { renderPlanText } from '@planhub/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectRefusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
+import { rounds } from '../helpers/stress.ts';
 
 /** Seed 002's plan object: summary, approach, steps with files, dependencies and verification, risks, files, tests. */
 const AUTH_PLAN = {
@@ -165,6 +166,18 @@ describe.each(STORE_KINDS)('dialect 002: plan mode through the SDK (%s store)', 
     expect(view.steps[0]?.result).toBe('ok');
     expect(renderPlanText(view)).toContain('[x] step_1: Write the token validation middleware');
     expect(renderPlanText(view)).toContain('[~] step_3: Document the auth header');
+    // Seed 004 addresses the same steps by index.
+    expect(await agent.get_plan({ plan_id: presented.plan_id })).toMatchObject({
+      ok: true,
+      title: 'Add authentication',
+      completed_count: 1,
+      total_count: 3,
+      steps: [
+        { index: 0, description: 'Write the token validation middleware', status: 'completed' },
+        { index: 1, status: 'pending' },
+        { index: 2, status: 'blocked' },
+      ],
+    });
 
     // The within-plan order holds in seed 000's tools too: step 3 still waits on step 2.
     await expectRefusal(agent.setStepStatus({ step_id: 'step_3', status: 'completed' }), 'FAILED_PRECONDITION');
@@ -401,6 +414,37 @@ describe.each(STORE_KINDS)('dialect 002: plan mode through the SDK (%s store)', 
       'blocked',
       'blocked',
     ]);
+  });
+
+  it('applies racing decisions and completions once: one approval, one completion of a step', async () => {
+    h = await startHarness(store);
+    const w = await watch(h);
+    for (let round = 0; round < rounds(2); round++) {
+      const name = `racer-${round}`;
+      const [a, b] = [await h.client(name), await h.client(name)];
+      const { plan_id } = await enterAndPresent(a!);
+      const [u1, u2] = [
+        await h.client(`u1-${round}`, { role: 'user' }),
+        await h.client(`u2-${round}`, { role: 'user' }),
+      ];
+      const decisions = await Promise.allSettled([u1.plan_approve({ plan_id }), u2.plan_approve({ plan_id })]);
+      expect(decisions.filter((d) => d.status === 'fulfilled')).toHaveLength(1);
+      const done = await Promise.allSettled([
+        a!.plan_step_complete({ step_id: 1, verification_result: 'a' }),
+        b!.plan_step_complete({ step_id: 1, verification_result: 'b' }),
+      ]);
+      expect(done.filter((d) => d.status === 'fulfilled')).toHaveLength(1);
+      await expect
+        .poll(() =>
+          w
+            .of('step_unblocked')
+            .filter((e) => e.source_plan_id === plan_id)
+            .map((e) => e.source_step_id),
+        )
+        .toEqual(['step_2']);
+      expect(w.of('plan_approved').filter((e) => e.source_plan_id === plan_id)).toHaveLength(1);
+      expect(w.of('step_completed').filter((e) => e.source_plan_id === plan_id)).toHaveLength(1);
+    }
   });
 
   it('lets only users decide under the "user" policy; dashboards read but never decide', async () => {
