@@ -422,7 +422,7 @@ describe.each(STORE_KINDS)('dialect 002: plan mode through the SDK (%s store)', 
     for (let round = 0; round < rounds(2); round++) {
       const name = `racer-${round}`;
       const [a, b] = [await h.client(name), await h.client(name)];
-      const { plan_id } = await enterAndPresent(a!);
+      const { plan_id } = await enterAndPresent(a);
       const [u1, u2] = [
         await h.client(`u1-${round}`, { role: 'user' }),
         await h.client(`u2-${round}`, { role: 'user' }),
@@ -430,8 +430,8 @@ describe.each(STORE_KINDS)('dialect 002: plan mode through the SDK (%s store)', 
       const decisions = await Promise.allSettled([u1.plan_approve({ plan_id }), u2.plan_approve({ plan_id })]);
       expect(decisions.filter((d) => d.status === 'fulfilled')).toHaveLength(1);
       const done = await Promise.allSettled([
-        a!.plan_step_complete({ step_id: 1, verification_result: 'a' }),
-        b!.plan_step_complete({ step_id: 1, verification_result: 'b' }),
+        a.plan_step_complete({ step_id: 1, verification_result: 'a' }),
+        b.plan_step_complete({ step_id: 1, verification_result: 'b' }),
       ]);
       expect(done.filter((d) => d.status === 'fulfilled')).toHaveLength(1);
       await expect
