@@ -7,7 +7,7 @@ import type { BenchResults, LatencyFigures } from './report/results.ts';
 import { newHistogram, recordMs, summarize } from './stats/histogram.ts';
 import { latencyFiguresOf } from './stats/latency-figures.ts';
 import type { ProbeOutcome } from './stats/rate-search.ts';
-import { searchRate, sustains } from './stats/rate-search.ts';
+import { errorKind, searchRate, sustains } from './stats/rate-search.ts';
 import { figureOf, median, ratioOf } from './stats/repetitions.ts';
 
 /** A synthetic server: fine up to `capacity` req/s, queueing without bound above it. */
@@ -27,7 +27,7 @@ const modelServer = (capacity: number) => {
   return { probe, tried };
 };
 
-const search = (capacity: number, start: number, maxProbes = 12) => {
+const search = (capacity: number, start: number, maxProbes = 12, extraProbesUntilPass = 0) => {
   const server = modelServer(capacity);
   return searchRate(server.probe, {
     p99TargetMs: 25,
@@ -35,6 +35,7 @@ const search = (capacity: number, start: number, maxProbes = 12) => {
     growth: 2,
     resolution: 1.08,
     maxProbes,
+    extraProbesUntilPass,
     minRate: 5,
     maxRate: 1_000_000,
   }).then((result) => ({ ...result, tried: server.tried }));
@@ -72,6 +73,14 @@ describe('bench rate search', () => {
     const none = await search(1, 100);
     expect(none.rate).toBe(0);
     expect(none.best).toBeUndefined();
+  });
+
+  it('keeps going down past the probe budget until some rate passes, when allowed', async () => {
+    const stuck = await search(100, 10_000, 3);
+    expect(stuck.rate).toBe(0);
+    const found = await search(100, 10_000, 3, 6);
+    expect(found.rate).toBeGreaterThan(0);
+    expect(found.rate).toBeLessThanOrEqual(100);
   });
 
   it('counts a run as sustained only with no errors, every request answered and p99 in target', () => {
@@ -112,6 +121,17 @@ describe('bench histogram and repetitions', () => {
     expect(r.median).toBe(0.8);
     expect(formatFigure(figure(1234, 1180, 1290))).toBe('1234 (1180–1290)');
     expect(formatFigure(figure(1.5))).toBe('1.50');
+  });
+
+  it('notes one kind of refusal once, whatever agent or wait it names', () => {
+    const a = errorKind(
+      'setStepStatus: RESOURCE_EXHAUSTED Too many calls: agent r35-a0x may make 200 calls. Retry in 86 ms',
+    );
+    const b = errorKind(
+      'setStepStatus: RESOURCE_EXHAUSTED Too many calls: agent r9-a0y may make 200 calls. Retry in 3 ms',
+    );
+    expect(a).toBe(b);
+    expect(errorKind('createPlan: UNAVAILABLE busy')).not.toBe(a);
   });
 
   it('sums unanswered and failed requests of fixed-rate runs', () => {

@@ -5,7 +5,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createLogger, createRedisStore } from '@planhub/server';
 import { format } from 'prettier';
 import { benchConfigFromEnv } from './config.ts';
 import { BENCH_PREFIX, startCluster } from './infra/cluster.ts';
@@ -21,7 +20,7 @@ import { emptyResults } from './report/results.ts';
 import type { LatencyRun } from './scenarios/latency-phase.ts';
 import { runLatencyPhase } from './scenarios/latency-phase.ts';
 import { tryOnce } from './scenarios/preflight.ts';
-import { PLANS_PER_AGENT, seedPlans } from './scenarios/seed-plans.ts';
+import { PLANS_PER_AGENT, seedWorkspace } from './scenarios/seed-plans.ts';
 import { runThroughputPhase, type ThroughputScenario } from './scenarios/throughput-phase.ts';
 import { figureOf } from './stats/repetitions.ts';
 
@@ -30,7 +29,9 @@ const began = Date.now();
 const loadAtStart = currentLoad();
 const progress = (line: string) =>
   process.stderr.write(`[bench ${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+// Rate searches give up on a run early (see throughput-phase.ts); fixed-rate latency runs wait longer for stragglers.
 const timing: Timing = { warmupMs: config.warmupMs, probeMs: config.probeMs, drainMs: 1000, quiesceMs: 10_000 };
+const latencyTiming: Timing = { ...timing, drainMs: 5000 };
 const results = emptyResults();
 
 progress(
@@ -38,16 +39,11 @@ progress(
     `p99 target ${config.p99TargetMs} ms, ${config.storedPlans} stored plans`,
 );
 const cluster = await startCluster();
-const store = createRedisStore({
-  url: cluster.redis.url,
-  prefix: BENCH_PREFIX,
-  eventRetention: 10_000,
-  log: createLogger('warn'),
-});
+const redis = { url: cluster.redis.url, prefix: BENCH_PREFIX };
 try {
   progress(`servers up (Redis ${cluster.redis.version} at ${cluster.redis.url}); seeding ${config.storedPlans} plans`);
   const seedStart = Date.now();
-  await seedPlans(store, 'bench-stored', config.storedPlans);
+  await seedWorkspace(redis, 'bench-stored', config.storedPlans);
   const seedSeconds = (Date.now() - seedStart) / 1000;
   results.notes.push(
     `Stored plans: ${config.storedPlans} plans over ${Math.ceil(config.storedPlans / PLANS_PER_AGENT)} agents ` +
@@ -57,7 +53,7 @@ try {
 
   const small = async (tag: string) => {
     const workspace = `bench-small-${tag}`;
-    await seedPlans(store, workspace, 10);
+    await seedWorkspace(redis, workspace, 10);
     return workspace;
   };
   const steps = config.stepsPerPlan;
@@ -125,7 +121,7 @@ try {
   if (unblockReady === true) latencyRuns.push({ id: 'planhub.unblock', rate: config.crossRate, factory: unblock });
   else results.notes.push(`Auto-unblock across nodes not measured: one trial sample failed (${unblockReady}).`);
 
-  const latency = await runLatencyPhase(latencyRuns, config.repetitions, timing, progress);
+  const latency = await runLatencyPhase(latencyRuns, config.repetitions, latencyTiming, progress);
   for (const [id, figures] of latency) results.latency[id] = figures;
   for (const [id, figures] of latency)
     if (figures.errors > 0)
@@ -164,6 +160,5 @@ try {
     console.log('Wrote docs/bench-latest.json and docs/bench.md');
   }
 } finally {
-  await store.close();
   await cluster.stop();
 }

@@ -23,8 +23,6 @@ const planhubEnv = (redisUrl: string): NodeJS.ProcessEnv => ({
   LOG_LEVEL: 'warn',
   // The load's agents start their plans themselves; approval by a person is not what is measured.
   PLANHUB_APPROVAL_POLICY: 'auto',
-  // Lifts the per-agent call budget where the server reads it, so one busy agent measures capacity, not policy.
-  PLANHUB_CALLS_PER_SECOND: '1000000',
   PLANHUB_SECRET: '',
 });
 

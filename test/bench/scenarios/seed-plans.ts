@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Plan } from '@planhub/shared';
 import type { Store } from '@planhub/server';
-import { newPlan, savePlan, transact } from '@planhub/server';
+import { createLogger, createRedisStore, newPlan, savePlan, transact } from '@planhub/server';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const planId = () => [...randomBytes(8)].map((b) => ALPHABET[b % ALPHABET.length]).join('');
@@ -62,5 +62,23 @@ export const seedPlans = async (
     await transact(store, workspace, async (tx) => {
       for (const plan of batch) await savePlan(tx, plan);
     });
+  }
+};
+
+/**
+ * Seeds through a store of its own that lives only while seeding: a store subscribes to every node's events, and
+ * the load generator must not spend the run receiving them.
+ */
+export const seedWorkspace = async (redis: { url: string; prefix: string }, workspace: string, count: number) => {
+  const store = createRedisStore({
+    url: redis.url,
+    prefix: redis.prefix,
+    eventRetention: 10_000,
+    log: createLogger('warn'),
+  });
+  try {
+    await seedPlans(store, workspace, count);
+  } finally {
+    await store.close();
   }
 };

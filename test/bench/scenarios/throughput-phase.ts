@@ -3,7 +3,7 @@ import type { SessionFactory, Timing } from '../load/sessions.ts';
 import { capacityOf, probeOf } from '../load/sessions.ts';
 import type { ThroughputId } from '../report/results.ts';
 import type { ProbeOutcome } from '../stats/rate-search.ts';
-import { searchRate } from '../stats/rate-search.ts';
+import { errorKind, searchRate } from '../stats/rate-search.ts';
 
 export interface ThroughputScenario {
   id: ThroughputId;
@@ -46,13 +46,15 @@ export const runThroughputPhase = async (
         growth: prev ? 1.15 : 1.3,
         resolution: 1.08,
         maxProbes: prev ? config.maxProbes : config.maxProbes + 2,
+        extraProbesUntilPass: 3,
         minRate: 5,
         maxRate: 200_000,
       });
       samples.rates.push(result.rate);
       for (const p of result.probes) {
         samples.probes.push([p.rate, p.latency.p99, p.errors === 0 && p.completed === p.sent]);
-        if (p.firstError !== undefined && !samples.errors.includes(p.firstError)) samples.errors.push(p.firstError);
+        const kind = p.firstError && errorKind(p.firstError);
+        if (kind && !samples.errors.includes(kind)) samples.errors.push(kind);
       }
       if (result.rate > 0) previous.set(scenario.id, result.rate);
       progress(`rep ${rep} ${scenario.id}: ${result.rate}/s (${describe(result.probes)})`);

@@ -27,6 +27,8 @@ export interface RateSearchOptions {
   /** Stop when the highest passing and lowest failing rates are within this factor. */
   resolution: number;
   maxProbes: number;
+  /** Extra probes allowed while no rate has passed yet (a noisy first probe should not end the search at 0). */
+  extraProbesUntilPass?: number;
   minRate: number;
   maxRate: number;
 }
@@ -68,7 +70,8 @@ export const searchRate = async (probe: Probe, options: RateSearchOptions): Prom
       await run(rate);
     }
   } else {
-    while (lo === 0 && probes.length < options.maxProbes && rate > options.minRate) {
+    const cap = options.maxProbes + (options.extraProbesUntilPass ?? 0);
+    while (lo === 0 && probes.length < cap && rate > options.minRate) {
       rate = Math.max(rate / options.growth, options.minRate);
       await run(rate);
     }
@@ -84,3 +87,10 @@ export const searchRate = async (probe: Probe, options: RateSearchOptions): Prom
   }
   return { rate: lo, probes, ...(best ? { best } : {}) };
 };
+
+/** The same refusal for another agent or after another wait is the same note. */
+export const errorKind = (message: string) =>
+  message
+    .replace(/\b(agent )\S+/g, '$1…')
+    .replace(/\d+(\.\d+)?/g, 'N')
+    .slice(0, 200);
