@@ -6,6 +6,7 @@ import { parseConfig } from './config.ts';
 import { randomId } from './core/clock.ts';
 import { EventHub } from './events/event-hub.ts';
 import { createCallLimiter } from './limits/call-limiter.ts';
+import { createMemoryConnectionCounter, createRedisConnectionCounter } from './limits/connection-counter.ts';
 import { createLogger } from './logger.ts';
 import { createStore } from './store/create-store.ts';
 import type { Store } from './store/store.ts';
@@ -15,6 +16,7 @@ import { createDispatch } from './tools/dispatch.ts';
 import { HANDLERS } from './tools/handlers.ts';
 import { authenticatorFor } from './transport/authenticate.ts';
 import { createHttpHandler } from './transport/http-routes.ts';
+import { limitConnections } from './transport/connection-limit.ts';
 import { attachSocketServer } from './transport/socket-server.ts';
 import { createNodeOps } from './ops/node-ops.ts';
 
@@ -45,7 +47,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     now: () => new Date().toISOString(),
     newId: randomId,
     catalog: buildCatalog(),
-    callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix }),
+    callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis }),
   };
   const dispatch = ops.gate(createDispatch(services, HANDLERS));
   const http = createHttpServer(
@@ -55,6 +57,11 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     }),
   );
   const io = attachSocketServer(http, { config, log, dispatch, authenticate: authenticatorFor(config), hub, store });
+  const connections =
+    store.redis === undefined
+      ? createMemoryConnectionCounter()
+      : createRedisConnectionCounter({ redis: store.redis, prefix: config.redisPrefix, log });
+  limitConnections(io, { counter: connections, max: config.limits.connectionsPerAgent, log });
   ops.watch(io);
   let closing: Promise<void> | undefined;
 
@@ -74,6 +81,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
       (closing ??= (async () => {
         await ops.drain(http);
         await io.close();
+        connections.close();
         hub.close();
         await ops.close(http);
         if (!deps.store) await store.close();

@@ -33,6 +33,9 @@ export type EventListener = (event: EventEnvelope) => void;
 
 export interface Store {
   readonly kind: 'memory' | 'redis';
+  /** The Redis store's command connection (an ioredis client), for features that keep their own shared counters
+   * (rate limits, connection counts); undefined on the memory store. */
+  readonly redis?: unknown;
   load(workspace: string, keys: readonly string[]): Promise<LoadedDoc[]>;
   commit(workspace: string, commit: Commit): Promise<CommitOutcome>;
   /** The remembered answer of an applied request, if any. */

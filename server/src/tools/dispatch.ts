@@ -1,6 +1,6 @@
 import type { CallAck, Caller } from '@planhub/shared';
 import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName } from '@planhub/shared';
-import { invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
+import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { transact } from '../store/transaction.ts';
 import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
@@ -75,7 +75,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
       if (error.code === 'INTERNAL') log.error({ ...entry, err }, 'call failed');
       else if (error.code === 'UNAVAILABLE') log.warn({ ...entry, err }, 'call unavailable');
       else log.info({ ...entry, message: error.message }, 'call refused');
-      return { ok: false, error: error.toShape() };
+      return { ok: false, error: clippedShape(error) };
     }
   };
 };

@@ -1,0 +1,105 @@
+import { Writable } from 'node:stream';
+import type { PlanHubServer } from '@planhub/server';
+import { createLogger, createMemoryStore, createServer, mintToken } from '@planhub/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
+import { recordingStore } from './support/recording-store.ts';
+
+const SECRET = 'errors-and-logs-secret-0123456789';
+
+/** A root logger whose lines the test can read. */
+const captureLog = () => {
+  const lines: Array<Record<string, unknown>> = [];
+  const raw: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        raw.push(line);
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
+  return { log: createLogger('debug', stream), lines, text: () => raw.join('\n') };
+};
+
+describe('what clients and logs see of failures and credentials', () => {
+  const servers: PlanHubServer[] = [];
+  const clients: RawClient[] = [];
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.close();
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+
+  it('answers a server fault with a generic INTERNAL and logs it at error with the cause', async () => {
+    const capture = captureLog();
+    const rec = recordingStore(createMemoryStore({ eventRetention: 100 }));
+    const server = createServer({ port: 0 }, { log: capture.log, store: rec.store });
+    servers.push(server);
+    const { url } = await server.listen();
+    const agent = await rawClient(url, openAuth('ws', 'broken'));
+    clients.push(agent);
+    const created = await agent.call('createPlan', { title: 'T', steps: ['a'] });
+    if (!created.ok) throw new Error(created.error.message);
+    const { plan_id } = created.result as { plan_id: string };
+    // Corrupt the stored plan behind the server's back: the next read of it fails inside a handler.
+    const planKey = Object.keys((await rec.snapshot('ws')).docs).find((k) => k.includes(plan_id));
+    expect(planKey).toBeDefined();
+    const commit = await rec.store.commit('ws', {
+      reads: [],
+      writes: [{ key: planKey as string, value: { steps: 'CORRUPT-SENTINEL' } }],
+      events: [],
+    });
+    expect(commit.ok).toBe(true);
+
+    const ack = await agent.call('getPlanStatus', { plan_id });
+    expect(ack).toEqual({
+      ok: false,
+      error: { code: 'INTERNAL', message: 'Internal error in PlanHub; the failure was logged. Retrying may help.' },
+    });
+    const wire = JSON.stringify(ack);
+    expect(wire).not.toMatch(/TypeError|CORRUPT-SENTINEL|\bat \w|\.ts:\d+/);
+    const fault = capture.lines.find((l) => l.level === 50 && l.tool === 'getPlanStatus');
+    expect(fault).toMatchObject({ code: 'INTERNAL', agent_id: 'broken', workspace: 'ws' });
+    expect((fault?.err as { stack?: string }).stack).toMatch(/Error/);
+    // A client mistake is not a server fault: info, not error.
+    await agent.call('getPlanStatus', { plan_id: 'nope' });
+    const mistake = capture.lines.find((l) => l.code === 'NOT_FOUND');
+    expect(mistake?.level).toBe(30);
+  });
+
+  it('answers UNAVAILABLE without Redis text when the store is unreachable', async () => {
+    const capture = captureLog();
+    // Nothing listens on port 1: every Redis command fails.
+    const server = createServer({ port: 0, redisUrl: 'redis://:hunter2-password@127.0.0.1:1' }, { log: capture.log });
+    servers.push(server);
+    const { url } = await server.listen();
+    const agent = await rawClient(url, openAuth('ws', 'a'));
+    clients.push(agent);
+    const ack = await agent.call('createPlan', { title: 'T', steps: ['a'] });
+    expect(ack.ok ? 'ok' : ack.error.code).toBe('UNAVAILABLE');
+    expect(JSON.stringify(ack)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|:1\b|ioredis|MaxRetries|\bat \w/i);
+    expect(capture.text()).not.toContain('hunter2-password');
+  });
+
+  it('never writes a token or the secret to the log, whether the handshake is accepted or refused', async () => {
+    const capture = captureLog();
+    const server = createServer({ port: 0, secret: SECRET }, { log: capture.log });
+    servers.push(server);
+    const { url } = await server.listen();
+    const good = await mintToken(SECRET, { workspace: 'ws', agent_id: 'a', role: 'agent' }, '1h');
+    const forged = await mintToken(`${SECRET}-other`, { workspace: 'ws', agent_id: 'a', role: 'agent' }, '1h');
+    const client = await rawClient(url, { token: good });
+    clients.push(client);
+    expect((await client.call('listTools', {})).ok).toBe(true);
+    await expect(rawClient(url, { token: forged })).rejects.toThrow(/signature/);
+    await expect(rawClient(url, { token: 'x.y.z' })).rejects.toThrow(/malformed/);
+    expect(capture.lines.some((l) => l.msg === 'handshake refused' && l.level === 30)).toBe(true);
+    // The logger itself censors credential-shaped fields, wherever a module might put them.
+    capture.log.info({ auth: { token: good }, token: forged, config: { secret: SECRET } }, 'careless line');
+    const text = capture.text();
+    for (const credential of [good, forged, SECRET, good.split('.')[2] as string])
+      expect(text).not.toContain(credential);
+    expect(text).toContain('careless line');
+  });
+});
