@@ -9,6 +9,7 @@ export * from './tools/common.ts';
 export * from './tools/catalog.ts';
 export * from './tools/workspace-summary.ts';
 export * from './view/workspace-model.ts';
+export * from './view/coalesce.ts';
 export * from './subscription.ts';
 export * from './render/plan-text.ts';
 export * from './render/progress.ts';

@@ -2,6 +2,9 @@ import { connect } from '../client.ts';
 import { parseCli } from './options.ts';
 import { planCommand } from './plan-command.ts';
 import { tokenCommand } from './token-command.ts';
+import { approveCommand, rejectCommand } from './decide-command.ts';
+import { eventsCommand } from './events-command.ts';
+import { watchCommand } from './watch-command.ts';
 
 const USAGE = `planhub <command> [options]
 
@@ -9,13 +12,24 @@ Commands:
   plan --agent <id> | --plan <id>   show a plan the way seed 000's "plan" command does
   token --agent <id> [--role agent|user|dashboard] [--ttl 1h] [--secret s]
                                     mint a token for a server in secret mode (secret: env PLANHUB_SECRET)
+  watch [--agent <id>]              seed 000's plan rendering for every agent (or one), redrawn live
+  events [--follow] [--agent <id>] [--type t1,t2] [--after <event_id>] [--limit n]
+                                    recent events as JSON lines; --follow keeps printing new ones
+  approve <plan_id>                 approve a plan waiting for approval (as a user)
+  reject <plan_id> [--reason <r>]   reject it
 
 Options:
   --url <url>          PlanHub node (env PLANHUB_URL, default http://127.0.0.1:4000)
   --workspace, -w <w>  workspace (env PLANHUB_WORKSPACE, default "default")
   --token <jwt>        token for a server in secret mode (env PLANHUB_TOKEN)`;
 
-const COMMANDS = { plan: planCommand } as const;
+const COMMANDS = {
+  plan: planCommand,
+  watch: watchCommand,
+  events: eventsCommand,
+  approve: approveCommand,
+  reject: rejectCommand,
+} as const;
 
 const main = async (): Promise<number> => {
   const options = parseCli(process.argv.slice(2), process.env);
@@ -37,7 +51,8 @@ const main = async (): Promise<number> => {
     ...(options.token !== undefined ? { token: options.token } : {}),
   });
   try {
-    console.log(await COMMANDS[command](client, options));
+    const output = await COMMANDS[command](client, options);
+    if (output) console.log(output);
     return 0;
   } finally {
     client.close();

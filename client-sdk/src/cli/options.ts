@@ -14,6 +14,11 @@ export const parseCli = (argv: readonly string[], env: NodeJS.ProcessEnv) => {
       role: { type: 'string' },
       ttl: { type: 'string' },
       secret: { type: 'string' },
+      follow: { type: 'boolean', short: 'f', default: false },
+      type: { type: 'string' },
+      after: { type: 'string' },
+      limit: { type: 'string' },
+      reason: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

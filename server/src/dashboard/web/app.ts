@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@planhub/shared';
-import { EVENT_TYPES, PlanHubError } from '@planhub/shared';
+import { EVENT_TYPES, PlanHubError, coalesce } from '@planhub/shared';
 import { openConnection, type Connection, type Identity } from './connection.ts';
 import { h, replaceKeepingFocus } from './dom.ts';
 import { DashboardState } from './state.ts';
@@ -91,26 +91,10 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   };
 
   // At most one overview read in flight; events that arrive meanwhile cause exactly one more.
-  let reading: Promise<void> | undefined;
-  let again = false;
-  const refresh = (): void => {
-    if (reading) {
-      again = true;
-      return;
-    }
-    reading = conn
-      .call('getWorkspace', {})
-      .then((snapshot) => state.model.reset(snapshot))
-      .catch(fail)
-      .finally(() => {
-        reading = undefined;
-        schedule();
-        if (again) {
-          again = false;
-          refresh();
-        }
-      });
-  };
+  const refresh = coalesce(async () => {
+    state.model.reset(await conn.call('getWorkspace', {}));
+    schedule();
+  }, fail);
 
   const onEvent = (event: EventEnvelope) => {
     if (!state.addToFeed(event)) return;

@@ -1,0 +1,85 @@
+import type { PlanSummary } from '@planhub/shared';
+import { EVENT_TYPES, WorkspaceModel, coalesce, renderPlanText } from '@planhub/shared';
+import type { PlanHubClient } from '../client.ts';
+import type { CliOptions } from './options.ts';
+import { untilInterrupted } from './until-interrupted.ts';
+
+const CLEAR = '\x1b[H\x1b[2J';
+const FINISHED = new Set(['completed', 'failed', 'cancelled', 'rejected']);
+
+/** One frame: seed 000's rendering of each agent's plan, then what waits for a person. */
+export const renderFrame = (
+  model: WorkspaceModel,
+  options: Pick<CliOptions, 'workspace' | 'agent'>,
+  status: string,
+) => {
+  const agents = (model.snapshot?.agents ?? []).filter(
+    (a) => options.agent === undefined || a.agent_id === options.agent,
+  );
+  const lines = [`PlanHub · workspace ${options.workspace} · ${status}`, ''];
+  if (agents.length === 0) lines.push(options.agent ? `Agent ${options.agent} has no plan yet.` : 'No agents yet.', '');
+  for (const agent of agents) {
+    const plan: PlanSummary | undefined = model.shownPlan(agent.agent_id);
+    lines.push(`== ${agent.agent_id} ==`);
+    lines.push(
+      plan ? renderPlanText(plan, FINISHED.has(plan.status) ? 'Most Recent Plan' : 'Current Plan') : '(no plan)',
+    );
+    for (const waiting of agent.pending_approvals)
+      lines.push(`Waiting for approval: planhub approve ${waiting.plan_id}  (or: planhub reject ${waiting.plan_id})`);
+    lines.push('');
+  }
+  return lines.join('\n');
+};
+
+/**
+ * `planhub watch`: the `plan` command's rendering, redrawn as events arrive. It reads the workspace overview once,
+ * then applies events (re-reading only when an event needs it); after a reconnect the SDK resumes the stream.
+ */
+export const watchCommand = async (client: PlanHubClient, options: CliOptions): Promise<string> => {
+  const model = new WorkspaceModel();
+  const out = process.stdout;
+  let status = 'live';
+  let frame: ReturnType<typeof setTimeout> | undefined;
+  const draw = () => {
+    frame = undefined;
+    const text = renderFrame(model, options, status);
+    out.write(out.isTTY ? `${CLEAR}${text}\n` : `${text}\n---\n`);
+  };
+  const schedule = () => {
+    frame ??= setTimeout(draw, 30);
+  };
+  const read = () => client.getWorkspace(options.agent !== undefined ? { agent_id: options.agent } : {});
+  const refresh = coalesce(
+    async () => {
+      model.reset(await read());
+      schedule();
+    },
+    (err) => {
+      status = `error: ${err instanceof Error ? err.message : String(err)}`;
+      schedule();
+    },
+  );
+  const offEvent = client.on('event', (event) => {
+    if (model.apply(event)) refresh();
+    schedule();
+  });
+  const offState = client.on('state', (state) => {
+    status = state === 'connected' ? 'live' : `${state}…`;
+    if (state === 'connected') refresh();
+    schedule();
+  });
+  const snapshot = await read();
+  model.reset(snapshot);
+  const { subscription_id } = await client.subscribeToTasks({
+    agent_id: options.agent ?? '*',
+    event_types: [...EVENT_TYPES],
+    after_event: snapshot.last_event_id ?? '0-0',
+  });
+  draw();
+  await untilInterrupted();
+  offEvent();
+  offState();
+  if (frame) clearTimeout(frame);
+  await client.unsubscribe({ subscription_id }).catch(() => undefined);
+  return '';
+};

@@ -1,0 +1,116 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { EventEnvelope } from '@planhub/client-sdk';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startHarness, type Harness } from '../helpers/servers.ts';
+
+const run = promisify(execFile);
+const CLI = new URL('../../client-sdk/bin/planhub.mjs', import.meta.url).pathname;
+const CLEAR = '\x1b[H\x1b[2J';
+
+/** A long-running CLI command; `output()` is everything it printed so far. */
+const start = (command: string, args: string[]) => {
+  let output = '';
+  const child: ChildProcess = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    output: () => output,
+    stop: () => {
+      if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
+    },
+  };
+};
+
+describe('live CLI commands', () => {
+  let h: Harness;
+  const stops: (() => void)[] = [];
+  afterEach(async () => {
+    for (const stop of stops.splice(0)) stop();
+    await h.close();
+  });
+
+  it('planhub watch redraws the plan rendering in a terminal when a step completes', async () => {
+    h = await startHarness('memory', { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    await agent.createPlan({ title: 'Refactor auth module', steps: ['Review', 'Extract'] });
+    await agent.startPlan({});
+    // `script` gives the command a pseudo-terminal, so it draws the way it does for a person.
+    const watch = start('script', [
+      '-q',
+      '-e',
+      '-c',
+      `${process.execPath} ${CLI} watch --url ${h.url} --workspace ws --agent main`,
+      '/dev/null',
+    ]);
+    stops.push(watch.stop);
+    await vi.waitFor(() => expect(watch.output()).toContain('[ ] step_1: Review'), { timeout: 15_000 });
+    await agent.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    const expected = [
+      'PlanHub · workspace ws · live',
+      '',
+      '== main ==',
+      'Current Plan: Refactor auth module',
+      'Status: in_progress',
+      '',
+      'Steps:',
+      '  [x] step_1: Review',
+      '  [ ] step_2: Extract',
+      '',
+      'Progress: 1/2 (50%)',
+    ].join('\r\n');
+    await vi.waitFor(
+      () => {
+        const frames = watch.output().split(CLEAR);
+        expect(frames.at(-1)).toContain(expected);
+      },
+      { timeout: 15_000 },
+    );
+  });
+
+  it('planhub events --follow prints every event as one JSON line, in order, with no gap between its first read and the live stream', async () => {
+    h = await startHarness('memory', { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    await agent.createPlan({ title: 'Before', steps: ['x'] });
+    const follow = start(process.execPath, [CLI, 'events', '--follow', '--url', h.url, '--workspace', 'ws']);
+    stops.push(follow.stop);
+    const lines = () =>
+      follow
+        .output()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as EventEnvelope);
+    await vi.waitFor(() => expect(lines().map((e) => e.event_type)).toEqual(['plan_created']), { timeout: 15_000 });
+    // Whether these land before or after the follower subscribes, it resumes from its first read: no gap, no repeat.
+    await agent.startPlan({});
+    await agent.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    const { events } = await agent.getTaskEvents({ limit: 100 });
+    await vi.waitFor(() => expect(lines().map((e) => e.event_id)).toEqual(events.map((e) => e.event_id)), {
+      timeout: 15_000,
+    });
+    expect(lines().map((e) => e.event_type)).toEqual([
+      'plan_created',
+      'plan_approved',
+      'plan_started',
+      'step_completed',
+    ]);
+  });
+
+  it('planhub approve releases an agent waiting in startPlan; planhub reject sends the reason', async () => {
+    h = await startHarness('memory');
+    const agent = await h.client('main');
+    const first = await agent.createPlan({ title: 'First', steps: ['x'] });
+    const waiting = agent.startPlan({});
+    await vi.waitFor(async () => expect((await agent.getPlanStatus({})).status).toBe('awaiting_approval'));
+    const approved = await run(process.execPath, [CLI, 'approve', first.plan_id, '--url', h.url, '--workspace', 'ws']);
+    expect(approved.stdout).toBe(`Plan ${first.plan_id} approved; execution begins.\n`);
+    expect(await waiting).toMatchObject({ plan_id: first.plan_id, status: 'in_progress' });
+
+    await agent.completePlan({ status: 'failed' });
+    const second = await agent.createPlan({ title: 'Second', steps: ['y'] });
+    const rejecting = agent.startPlan({});
+    await vi.waitFor(async () => expect((await agent.getPlanStatus({})).status).toBe('awaiting_approval'));
+    await run(process.execPath, [CLI, 'reject', second.plan_id, '--reason', 'Too risky', '--url', h.url, '-w', 'ws']);
+    expect(await rejecting).toMatchObject({ status: 'rejected', reason: 'Too risky' });
+  });
+});
