@@ -66,6 +66,9 @@ export class EventHub {
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener('abort', onAbort, { once: true });
     });
+    // A caller may still be busy (reading the log, committing) when the connection closes, or may never await the
+    // wait (startPlan with wait=false): the rejection must not count as unhandled, which would end the process.
+    promise.catch(() => undefined);
     return { promise, cancel };
   }
 

@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServer } from '../src/create-server.ts';
+import { EventHub } from '../src/events/event-hub.ts';
+import { createMemoryStore } from '../src/store/memory-store.ts';
+import { createDispatch } from '../src/tools/dispatch.ts';
+import { HANDLERS } from '../src/tools/handlers.ts';
+
+/** Lets Node run its unhandled-rejection check (it runs after the microtask queue drains). */
+const turns = async (n = 3) => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+describe('waiting for an event', () => {
+  const unhandled: unknown[] = [];
+  const record = (reason: unknown) => unhandled.push(reason);
+  beforeEach(() => {
+    unhandled.length = 0;
+    process.on('unhandledRejection', record);
+  });
+  afterEach(() => {
+    process.off('unhandledRejection', record);
+  });
+
+  it('does not leave an unhandled rejection when the connection closes before anyone awaits the wait', async () => {
+    const store = createMemoryStore({ eventRetention: 100 });
+    const hub = new EventHub(store, () => undefined);
+    const connection = new AbortController();
+    const wait = hub.waitFor('ws', () => true, { signal: connection.signal });
+    connection.abort();
+    await turns();
+    expect(unhandled).toEqual([]);
+    // Whoever does await it still learns why it ended.
+    await expect(wait.promise).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    hub.close();
+  });
+
+  it('answers a long-poll whose connection is already gone without an unhandled rejection', async () => {
+    const server = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto' });
+    try {
+      const dispatch = createDispatch(server.services, HANDLERS);
+      const live = new AbortController();
+      const caller = { workspace: 'ws', agent_id: 'a', role: 'agent' as const };
+      const created = await dispatch(
+        { caller, signal: live.signal },
+        { tool: 'createPlan', args: { title: 'T', steps: ['s'] } },
+      );
+      expect(created.ok).toBe(true);
+
+      const gone = new AbortController();
+      gone.abort();
+      const answer = await dispatch(
+        { caller, signal: gone.signal },
+        { tool: 'getTaskEvents', args: { after_event: '0-0', timeout: 5 } },
+      );
+      await turns();
+      expect(answer).toMatchObject({ ok: true, result: { count: 1 } });
+      expect(unhandled).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
