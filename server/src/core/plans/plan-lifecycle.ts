@@ -1,5 +1,5 @@
 import type { NewEvent, Plan } from '@planhub/shared';
-import { FINISHED_PLAN_STATUSES, fail, progressOf } from '@planhub/shared';
+import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES, fail, progressOf } from '@planhub/shared';
 import { clonePlan } from './plan-factory.ts';
 import { planEvent } from './plan-events.ts';
 
@@ -10,14 +10,18 @@ export interface PlanOutcome {
   events: NewEvent[];
 }
 
-/** startPlan: under `auto` the plan starts at once; otherwise it waits for a decision. Repeats change nothing. */
+/**
+ * startPlan: under `auto` the plan starts at once; otherwise it waits for a decision. Repeats change nothing, and a
+ * repeat after the decision answers it (a rejected plan stays rejected), so a retried startPlan learns the outcome.
+ */
 export const requestApproval = (
   current: Plan,
   message: string | undefined,
   policy: ApprovalPolicy,
   now: string,
 ): PlanOutcome => {
-  if (current.status === 'awaiting_approval' || current.status === 'in_progress') return { plan: current, events: [] };
+  if (current.status === 'awaiting_approval' || current.status === 'in_progress' || current.status === 'rejected')
+    return { plan: current, events: [] };
   if (current.status !== 'pending')
     fail(
       'FAILED_PRECONDITION',
@@ -51,15 +55,17 @@ const requireAwaiting = (plan: Plan): void => {
     );
 };
 
+const decisionOf = (decider: Decider, now: string): NonNullable<Plan['decision']> => ({
+  by: decider.by,
+  role: decider.role,
+  at: now,
+  ...(decider.reason ? { reason: decider.reason } : {}),
+});
+
 const approve = (plan: Plan, decider: Decider, now: string): PlanOutcome => {
   plan.status = 'in_progress';
   plan.started_at = now;
-  plan.decision = {
-    by: decider.by,
-    role: decider.role,
-    at: now,
-    ...(decider.reason ? { reason: decider.reason } : {}),
-  };
+  plan.decision = decisionOf(decider, now);
   return {
     plan,
     events: [
@@ -76,12 +82,7 @@ export const decideApproval = (current: Plan, approved: boolean, decider: Decide
   if (approved) return approve(plan, decider, now);
   plan.status = 'rejected';
   plan.completed_at = now;
-  plan.decision = {
-    by: decider.by,
-    role: decider.role,
-    at: now,
-    ...(decider.reason ? { reason: decider.reason } : {}),
-  };
+  plan.decision = decisionOf(decider, now);
   return {
     plan,
     events: [
@@ -113,9 +114,7 @@ export const endPlan = (current: Plan, status: PlanEnd, summary: string | undefi
       'FAILED_PRECONDITION',
       `Plan ${current.plan_id} was never started (it is ${current.status}), so it cannot be completed; use completePlan(status="cancelled") to drop it.`,
     );
-  const open = current.steps.filter(
-    (s) => s.status === 'pending' || s.status === 'in_progress' || s.status === 'blocked',
-  );
+  const open = current.steps.filter((s) => !ENDED_STEP_STATUSES.has(s.status));
   if (status === 'completed' && open.length > 0)
     fail(
       'FAILED_PRECONDITION',
@@ -125,7 +124,7 @@ export const endPlan = (current: Plan, status: PlanEnd, summary: string | undefi
   const plan = clonePlan(current);
   const events: NewEvent[] = [];
   for (const step of plan.steps) {
-    if (step.status !== 'pending' && step.status !== 'in_progress' && step.status !== 'blocked') continue;
+    if (ENDED_STEP_STATUSES.has(step.status)) continue;
     step.status = 'skipped';
     step.result = `plan ${status}`;
     step.completed_at = now;

@@ -24,22 +24,29 @@ const answer = (plan: Pick<Plan, 'plan_id' | 'status' | 'decision'>) => {
 
 /**
  * startPlan answers when the plan is decided. The wait starts before the commit, so a decision made at once on
- * another node is still seen; a retry (same or new connection) simply waits again, so no request log is needed.
+ * another node is still seen; a retry (same or new connection) simply waits again, or answers the decision already
+ * made, so no request log is needed.
  */
 export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
   const { caller, services } = ctx;
+  // Known up front only with plan_id; otherwise once the transaction has found the plan. Until then the decisions on
+  // any of the caller's plans are kept, and the one for the plan found is picked afterwards.
   let planId: string | undefined = args.plan_id;
+  const early: EventEnvelope[] = [];
   const wait = services.hub.waitFor(
     caller.workspace,
-    (e: EventEnvelope) =>
-      DECISIONS.has(e.event_type) &&
-      (planId === undefined ? e.payload.agent_id === caller.agent_id : e.source_plan_id === planId),
+    (e: EventEnvelope) => {
+      if (!DECISIONS.has(e.event_type)) return false;
+      if (planId !== undefined) return e.source_plan_id === planId;
+      if (e.payload.agent_id === caller.agent_id) early.push(e);
+      return false;
+    },
     { signal: ctx.signal },
   );
   try {
     const plan = await ctx.transact(async (tx) => {
-      const current = await resolvePlan(tx, caller, args, 'write');
-      planId = current.plan_id;
+      // Without plan_id: the current plan, else the latest one, so a retry after a rejection finds the decision.
+      const current = await resolvePlan(tx, caller, args, args.plan_id === undefined ? 'read' : 'write');
       const outcome = requestApproval(current, args.message, services.config.approvalPolicy, services.now());
       if (outcome.events.length > 0) {
         await savePlan(tx, outcome.plan);
@@ -47,8 +54,9 @@ export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
       }
       return outcome.plan;
     });
+    planId = plan.plan_id;
     if (plan.status !== 'awaiting_approval' || !args.wait) return answer(plan);
-    const decision = await wait.promise;
+    const decision = early.find((e) => e.source_plan_id === planId) ?? (await wait.promise);
     const approved = decision?.event_type === 'plan_approved';
     const reason = decision?.payload.reason;
     return answer({
