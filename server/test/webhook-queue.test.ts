@@ -4,6 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { WebhookReporterSchema } from '../src/reporters/reporter-config.ts';
 import { webhookReporter } from '../src/reporters/webhook-reporter.ts';
 
+/** vi.waitFor's default of 1 s is short on a loaded CI machine; it still returns as soon as the check holds. */
+const PATIENCE = { timeout: 15_000 };
+
 const event = (n: number): EventEnvelope => ({
   event_id: `1-${n}`,
   event_type: 'step_started',
@@ -50,7 +53,7 @@ describe('webhook delivery queue', () => {
       n === 2 ? Promise.reject(new Error('ECONNRESET')) : Promise.resolve(500),
     );
     reporter.report(event(1));
-    await vi.waitFor(() => expect(outcomes.failed).toBe(1));
+    await vi.waitFor(() => expect(outcomes.failed).toBe(1), PATIENCE);
     expect(ids()).toEqual([['1-1'], ['1-1'], ['1-1']]);
     expect(outcomes.retried).toBe(2);
   });
@@ -58,7 +61,7 @@ describe('webhook delivery queue', () => {
   it('does not retry a 4xx other than 408 and 429', async () => {
     const { reporter, outcomes, ids } = setup(() => Promise.resolve(400));
     reporter.report(event(1));
-    await vi.waitFor(() => expect(outcomes.failed).toBe(1));
+    await vi.waitFor(() => expect(outcomes.failed).toBe(1), PATIENCE);
     expect(ids()).toHaveLength(1);
   });
 
@@ -68,12 +71,12 @@ describe('webhook delivery queue', () => {
     const { reporter, outcomes, ids } = setup((n) => (n === 1 ? gate : Promise.resolve(200)), { max_queue: 3 });
     reporter.report(event(1));
     reporter.report(event(2));
-    await vi.waitFor(() => expect(ids()).toHaveLength(1));
+    await vi.waitFor(() => expect(ids()).toHaveLength(1), PATIENCE);
     for (let n = 3; n <= 6; n++) reporter.report(event(n));
     // 1–2 are in flight; of 3–6 the queue keeps the newest three.
     expect(outcomes.dropped).toBe(1);
     open();
-    await vi.waitFor(() => expect(outcomes.delivered).toBe(5));
+    await vi.waitFor(() => expect(outcomes.delivered).toBe(5), PATIENCE);
     expect(ids()).toEqual([['1-1', '1-2'], ['1-4', '1-5'], ['1-6']]);
     await reporter.close();
   });

@@ -1,8 +1,9 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { EventEnvelope } from '@planhub/client-sdk';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const run = promisify(execFile);
 const CLI = new URL('../../client-sdk/bin/planhub.mjs', import.meta.url).pathname;
@@ -44,7 +45,7 @@ describe('live CLI commands', () => {
       '/dev/null',
     ]);
     stops.push(watch.stop);
-    await vi.waitFor(() => expect(watch.output()).toContain('[ ] step_1: Review'), { timeout: 15_000 });
+    await eventually(() => expect(watch.output()).toContain('[ ] step_1: Review'));
     await agent.setStepStatus({ step_id: 'step_1', status: 'completed' });
     const expected = [
       'PlanHub · workspace ws · live',
@@ -59,13 +60,10 @@ describe('live CLI commands', () => {
       '',
       'Progress: 1/2 (50%)',
     ].join('\r\n');
-    await vi.waitFor(
-      () => {
-        const frames = watch.output().split(CLEAR);
-        expect(frames.at(-1)).toContain(expected);
-      },
-      { timeout: 15_000 },
-    );
+    await eventually(() => {
+      const frames = watch.output().split(CLEAR);
+      expect(frames.at(-1)).toContain(expected);
+    });
   });
 
   it('planhub events --follow prints every event as one JSON line, in order, with no gap between its first read and the live stream', async () => {
@@ -80,14 +78,12 @@ describe('live CLI commands', () => {
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l) as EventEnvelope);
-    await vi.waitFor(() => expect(lines().map((e) => e.event_type)).toEqual(['plan_created']), { timeout: 15_000 });
+    await eventually(() => expect(lines().map((e) => e.event_type)).toEqual(['plan_created']));
     // Whether these land before or after the follower subscribes, it resumes from its first read: no gap, no repeat.
     await agent.startPlan({});
     await agent.setStepStatus({ step_id: 'step_1', status: 'completed' });
     const { events } = await agent.getTaskEvents({ limit: 100 });
-    await vi.waitFor(() => expect(lines().map((e) => e.event_id)).toEqual(events.map((e) => e.event_id)), {
-      timeout: 15_000,
-    });
+    await eventually(() => expect(lines().map((e) => e.event_id)).toEqual(events.map((e) => e.event_id)));
     expect(lines().map((e) => e.event_type)).toEqual([
       'plan_created',
       'plan_approved',
@@ -101,7 +97,7 @@ describe('live CLI commands', () => {
     const agent = await h.client('main');
     const first = await agent.createPlan({ title: 'First', steps: ['x'] });
     const waiting = agent.startPlan({});
-    await vi.waitFor(async () => expect((await agent.getPlanStatus({})).status).toBe('awaiting_approval'));
+    await eventually(async () => expect((await agent.getPlanStatus({})).status).toBe('awaiting_approval'));
     const approved = await run(process.execPath, [CLI, 'approve', first.plan_id, '--url', h.url, '--workspace', 'ws']);
     expect(approved.stdout).toBe(`Plan ${first.plan_id} approved; execution begins.\n`);
     expect(await waiting).toMatchObject({ plan_id: first.plan_id, status: 'in_progress' });
@@ -109,7 +105,7 @@ describe('live CLI commands', () => {
     await agent.completePlan({ status: 'failed' });
     const second = await agent.createPlan({ title: 'Second', steps: ['y'] });
     const rejecting = agent.startPlan({});
-    await vi.waitFor(async () => expect((await agent.getPlanStatus({})).status).toBe('awaiting_approval'));
+    await eventually(async () => expect((await agent.getPlanStatus({})).status).toBe('awaiting_approval'));
     await run(process.execPath, [CLI, 'reject', second.plan_id, '--reason', 'Too risky', '--url', h.url, '-w', 'ws']);
     expect(await rejecting).toMatchObject({ status: 'rejected', reason: 'Too risky' });
   });

@@ -2,6 +2,7 @@ import { createMemoryStore, createServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 import { parsePrometheus, valueOf } from './prometheus-text.ts';
+import { poll } from '../helpers/eventually.ts';
 
 const scrape = async (url: string) => {
   const res = await fetch(`${url}/metrics`);
@@ -50,9 +51,7 @@ describe('/metrics', () => {
     expect(valueOf(after.samples, 'planhub_store_errors_total')).toBe(0);
 
     sub.close();
-    await expect
-      .poll(async () => valueOf((await scrape(h.url)).samples, 'planhub_connections', { role: 'agent' }))
-      .toBe(1);
+    await poll(async () => valueOf((await scrape(h.url)).samples, 'planhub_connections', { role: 'agent' })).toBe(1);
   });
 
   it('labels calls to unknown tools as "unknown" so clients cannot create label series', async () => {

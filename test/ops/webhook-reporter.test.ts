@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
 import type { EventEnvelope } from '@planhub/client-sdk';
 import { createServer, parseConfig, type PlanHubServer } from '@planhub/server';
-import { afterEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startHarness, uniquePrefix, type Harness } from '../helpers/servers.ts';
 import { connect } from '@planhub/client-sdk';
 import { startReceiver } from './webhook-receiver.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const SECRET = 'webhook-secret-0123456789';
 
@@ -36,7 +37,7 @@ describe('webhook reporter', () => {
     const agent = await h.client('main');
 
     await agent.createPlan({ title: 'Ship it', steps: ['Build', 'Test'] });
-    await vi.waitFor(() => expect(receiver.requests).toBe(1));
+    await eventually(() => expect(receiver.requests).toBe(1));
     // The receiver holds its first answer; calls keep returning.
     await agent.startPlan({});
     await agent.setStepStatus({ step_id: 'step_1', status: 'completed', result: 'built' });
@@ -47,7 +48,7 @@ describe('webhook reporter', () => {
     release();
     const { events } = await agent.getTaskEvents({ limit: 100 });
     const ids = events.map((e) => e.event_id);
-    await vi.waitFor(() => expect(receiver.acceptedIds()).toEqual(ids));
+    await eventually(() => expect(receiver.acceptedIds()).toEqual(ids));
 
     const [failed, retried] = receiver.deliveries;
     expect(failed?.status).toBe(503);
