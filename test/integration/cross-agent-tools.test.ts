@@ -2,7 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { recordEvents, startedPlan } from '../helpers/event-log.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 
-/** Seed 000's cross-agent tools on one in-process node, on both stores; test/multinode races them across processes. */
+/**
+ * Seed 000's dependency tools (addDependentStep, completeStepWithOutput, getBlockedSteps) on one in-process node, on
+ * both stores; cross-agent-events.test.ts covers subscriptions and events, test/multinode races them across processes.
+ */
 describe.each(STORE_KINDS)('seed 000 cross-agent tools (%s store)', (store) => {
   let h: Harness;
   afterEach(async () => h.close());
@@ -208,139 +211,27 @@ describe.each(STORE_KINDS)('seed 000 cross-agent tools (%s store)', (store) => {
     ).rejects.toThrow(/Plan not started/);
   });
 
-  it('stores subscriptions per agent, renews identical ones, and lets an agent remove only its own', async () => {
+  it("frees the agents waiting on a never-started plan's steps when a new plan supersedes it", async () => {
     await start();
-    const a = await h.client('a');
-    const b = await h.client('b');
-    const first = await a.subscribeToTasks({ agent_id: '*', event_types: ['step_completed', 'plan_created'] });
-    const same = await a.subscribeToTasks({ event_types: ['plan_created', 'step_completed'] });
-    expect(same.subscription_id).toBe(first.subscription_id);
-    expect(same.message).toMatch(/^Already subscribed/);
-    const other = await a.subscribeToTasks({ agent_id: 'b', event_types: ['step_failed'] });
-    const theirs = await b.subscribeToTasks({ event_types: ['plan_created'] });
-    expect((await a.listSubscriptions({})).subscriptions.map((s) => s.subscription_id)).toEqual([
-      first.subscription_id,
-      other.subscription_id,
-    ]);
-
-    await expect(a.unsubscribe({ subscription_id: theirs.subscription_id })).rejects.toMatchObject({
-      code: 'NOT_FOUND',
-      message: expect.stringMatching(/not one of yours/) as string,
+    const parent = await h.client('parent');
+    const sub = await h.client('sub');
+    await startedPlan(parent, 'P', ['first']);
+    await sub.createPlan({ title: 'Draft', steps: ['draft step'] });
+    const dep = await parent.addDependentStep({
+      description: 'Use the draft',
+      depends_on: [{ agent_id: 'sub', step_id: 'step_1' }],
     });
-    await expect(a.unsubscribe({})).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    expect(await b.listSubscriptions({})).toMatchObject({ count: 1 });
-    expect(await a.unsubscribe({ subscription_id: other.subscription_id })).toMatchObject({ removed: 1 });
-    expect(await a.unsubscribe({ all: true })).toMatchObject({ removed: 1 });
-    expect(await a.listSubscriptions({})).toEqual({ subscriptions: [], count: 0 });
-    expect(await b.listSubscriptions({})).toMatchObject({ count: 1 });
-  });
+    expect(dep.status).toBe('blocked');
 
-  it('filters pushes by agent, type, plan and step; dashboards get their own events too', async () => {
-    await start();
-    const watcher = await h.client('watcher');
-    const board = await h.client('board', { role: 'user' });
-    const a = await h.client('a');
-    const b = await h.client('b');
-    const watched = recordEvents(watcher);
-    const boarded = recordEvents(board);
-    await watcher.subscribeToTasks({ agent_id: 'a', event_types: ['step_completed', 'step_started'] });
-    await board.subscribeToTasks({ event_types: ['plan_approved', 'step_completed'] });
-    const planA = await startedPlan(a, 'A', ['x', 'y']);
-    await startedPlan(b, 'B', ['x']);
-    await watcher.subscribeToTasks({ event_types: ['step_failed'], plan_id: planA.plan_id, step_id: 'step_2' });
-    await b.setStepStatus({ step_id: 'step_1', status: 'completed' });
-    await a.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
-    await a.setStepStatus({ step_id: 'step_1', status: 'completed' });
-    await a.setStepStatus({ step_id: 'step_2', status: 'failed' });
-    await watched.next((e) => e.event_type === 'step_failed');
-    expect(watched.events.map((e) => `${e.source_agent}:${e.event_type}:${e.source_step_id}`)).toEqual([
-      'a:step_started:step_1',
-      'a:step_completed:step_1',
-      'a:step_failed:step_2',
-    ]);
-
-    expect(boarded.events.map((e) => `${e.source_agent}:${e.event_type}`)).toEqual([
-      'policy:auto:plan_approved',
-      'policy:auto:plan_approved',
-      'b:step_completed',
-      'a:step_completed',
-    ]);
-  });
-
-  it('pushes to a user the events it caused itself', async () => {
-    h = await startHarness(store);
-    const user = await h.client('alice', { role: 'user' });
-    const agent = await h.client('a');
-    const seen = recordEvents(user);
-    await user.subscribeToTasks({ event_types: ['plan_approved'] });
-    const { plan_id } = await agent.createPlan({ title: 'T', steps: ['s'] });
-    const starting = agent.startPlan({});
-    await expect.poll(async () => (await user.getPlanStatus({ plan_id })).status).toBe('awaiting_approval');
-    await user.plan_approve({ plan_id });
-    await starting;
-    expect((await seen.next((e) => e.event_type === 'plan_approved')).source_agent).toBe('alice');
-  });
-
-  it('replays history after after_event once, then goes live, never both for one event', async () => {
-    await start();
-    const a = await h.client('a');
-    await startedPlan(a, 'A', ['1', '2', '3', '4']);
-    await a.setStepStatus({ step_id: 'step_1', status: 'completed' });
-    const history = await a.getTaskEvents({ limit: 500 });
-    const mark = history.events.find((e) => e.event_type === 'step_completed')?.event_id;
-    expect(mark).toBeDefined();
-    await a.setStepStatus({ step_id: 'step_2', status: 'completed' });
-
-    const reader = await h.client('reader');
-    const log = recordEvents(reader);
-    const answer = await reader.subscribeToTasks({ event_types: ['step_completed'], after_event: mark });
-    expect(answer.replayed).toBe(1);
-    await a.setStepStatus({ step_id: 'step_3', status: 'completed' });
-    await log.next((e) => e.source_step_id === 'step_3');
-    await reader.subscribeToTasks({ event_types: ['step_completed'], after_event: '0-0' });
-    await a.setStepStatus({ step_id: 'step_4', status: 'completed' });
-    await log.next((e) => e.source_step_id === 'step_4');
-    expect(log.events.map((e) => e.source_step_id)).toEqual(['step_2', 'step_3', 'step_4']);
-
-    // A fresh connection starting from "0-0" gets all retained history once.
-    const late = await h.client('late');
-    const lateLog = recordEvents(late);
-    const all = await late.subscribeToTasks({ event_types: ['step_completed'], after_event: '0-0' });
-    expect(all.replayed).toBe(4);
-    expect(lateLog.events.map((e) => e.source_step_id)).toEqual(['step_1', 'step_2', 'step_3', 'step_4']);
-  });
-
-  it('reads events with a cursor, a limit and a long-poll', async () => {
-    await start();
-    const a = await h.client('a');
-    const b = await h.client('b');
-    await startedPlan(a, 'A', ['1', '2', '3']);
-    const newest = await b.getTaskEvents({ limit: 2 });
-    expect(newest.events.map((e) => e.event_type)).toEqual(['plan_approved', 'plan_started']);
-    expect(newest.last_event_id).toBe(newest.events[1]?.event_id);
-    const first = await b.getTaskEvents({ agent_id: 'a', after_event: '0-0', limit: 1 });
-    expect(first.events.map((e) => e.event_type)).toEqual(['plan_created']);
-    expect(first.last_event_id).toBe(first.events[0]?.event_id);
-    const rest = await b.getTaskEvents({ agent_id: 'a', after_event: first.last_event_id ?? '', limit: 10 });
-    expect(rest.events.map((e) => e.event_type)).toEqual(['plan_started']);
-    const empty = await b.getTaskEvents({ event_types: ['step_completed'], after_event: rest.last_event_id ?? '' });
-    expect(empty).toMatchObject({ events: [], count: 0, last_event_id: rest.last_event_id });
-
-    const polling = b.getTaskEvents({
-      event_types: ['step_completed'],
-      after_event: rest.last_event_id ?? '',
-      timeout: 30,
+    await sub.createPlan({ title: 'Real', steps: ['real step'] });
+    const step = (await parent.getPlanStatus({})).steps.find((s) => s.step_id === dep.step_id);
+    expect(step).toMatchObject({
+      status: 'pending',
+      blocked_by: [],
+      received_outputs: { 'sub:step_1': { status: 'skipped', result: 'plan cancelled', error: null } },
     });
-    await a.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
-    await a.setStepStatus({ step_id: 'step_1', status: 'completed' });
-    const woke = await polling;
-    expect(woke.events.map((e) => [e.event_type, e.source_step_id])).toEqual([['step_completed', 'step_1']]);
-    expect(woke.last_event_id).toBe(woke.events[0]?.event_id);
-    const quiet = await b.getTaskEvents({
-      event_types: ['plan_failed'],
-      after_event: woke.last_event_id ?? '',
-      timeout: 0.2,
-    });
-    expect(quiet).toMatchObject({ events: [], count: 0 });
+    // Its edge left the workspace graph with it.
+    const [graph] = await h.server.services.store.load('ws', ['deps']);
+    expect(graph?.value).toBeUndefined();
   });
 });

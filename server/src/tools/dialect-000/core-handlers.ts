@@ -2,14 +2,27 @@ import type { Plan } from '@planhub/shared';
 import { fail, progressOf } from '@planhub/shared';
 import { addStep as addStepToPlan } from '../../core/plans/add-step.ts';
 import { newPlan } from '../../core/plans/plan-factory.ts';
-import { endPlan } from '../../core/plans/plan-lifecycle.ts';
+import { endPlan, stepList, type PlanEnd } from '../../core/plans/plan-lifecycle.ts';
+import { planEvent } from '../../core/plans/plan-events.ts';
 import { planView, stepView } from '../../core/plans/plan-views.ts';
 import { nextInstruction } from '../../core/plans/instruction.ts';
+import type { Tx } from '../../store/transaction.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
 import { settleDependents } from '../dependents.ts';
 import { loadAgent, loadPlan, resolvePlan, savePlan } from '../plan-access.ts';
 import { startPlan } from './start-plan.ts';
 import { applyStepChange } from './step-change.ts';
+
+/** Ends a plan; the steps its end skipped resolve whoever waits on them, in the same atomic change. */
+const finishPlan = async (tx: Tx, current: Plan, status: PlanEnd, summary: string | undefined, now: string) => {
+  const { plan, events } = endPlan(current, status, summary, now);
+  tx.emit(...events);
+  for (const step of plan.steps)
+    if (current.steps.find((s) => s.id === step.id)?.status !== step.status)
+      await settleDependents(tx, plan, step, now);
+  await savePlan(tx, plan);
+  return plan;
+};
 
 const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
   ctx.transact(async (tx) => {
@@ -24,22 +37,14 @@ const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
         `You already have a started plan ${started.plan_id} ("${started.title}", ${started.status}). Do not recreate it: ` +
           'use addStep for new work, mark steps that no longer apply as skipped, or end it with completePlan(status="failed") first.',
       );
-    if (open.length + 1 > services.config.limits.plansPerAgent)
-      fail(
-        'RESOURCE_EXHAUSTED',
-        `You have too many unfinished plans (limit ${services.config.limits.plansPerAgent}); finish some first.`,
-      );
     if (args.steps.length > services.config.limits.stepsPerPlan)
       fail(
         'RESOURCE_EXHAUSTED',
         `A plan holds at most ${services.config.limits.stepsPerPlan} steps; you sent ${args.steps.length}.`,
       );
-    // A plan that was never started is superseded, so "current plan" keeps meaning the newest one.
-    for (const old of open) {
-      const ended = endPlan(old, 'cancelled', 'superseded by a new plan', now);
-      await savePlan(tx, ended.plan);
-      tx.emit(...ended.events);
-    }
+    // A plan that was never started is superseded, so "current plan" keeps meaning the newest one. Afterwards the new
+    // plan is the agent's only unfinished one, so plansPerAgent cannot be exceeded here.
+    for (const old of open) await finishPlan(tx, old, 'cancelled', 'superseded by a new plan', now);
     const plan = newPlan({
       plan_id: services.newId(),
       workspace: caller.workspace,
@@ -50,7 +55,7 @@ const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
       now,
     });
     await savePlan(tx, plan);
-    tx.emit(planCreatedEvent(plan));
+    tx.emit(planEvent(plan, 'plan_created', null, { steps: stepList(plan), dialect: plan.dialect }, now));
     return {
       plan_id: plan.plan_id,
       title: plan.title,
@@ -59,22 +64,6 @@ const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
       message: 'Plan created. Call startPlan to request approval.',
     };
   });
-
-export const planCreatedEvent = (plan: Plan) => ({
-  event_type: 'plan_created' as const,
-  timestamp: plan.created_at,
-  workspace: plan.workspace,
-  source_agent: plan.agent_id,
-  source_plan_id: plan.plan_id,
-  source_plan_title: plan.title,
-  source_step_id: null,
-  source_step_description: null,
-  source_step_sequence: null,
-  payload: {
-    steps: plan.steps.map((s) => ({ step_id: s.id, sequence: s.sequence, description: s.description })),
-    dialect: plan.dialect,
-  },
-});
 
 const setStepStatus: ToolHandlers['setStepStatus'] = (ctx, args) =>
   applyStepChange(ctx, args.plan_id, {
@@ -90,14 +79,7 @@ const getPlanStatus: ToolHandlers['getPlanStatus'] = (ctx, args) =>
 const completePlan: ToolHandlers['completePlan'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
-    const current = await resolvePlan(tx, ctx.caller, args, 'write');
-    const { plan, events } = endPlan(current, args.status, args.summary, now);
-    tx.emit(...events);
-    // Steps skipped by a failed or cancelled plan resolve whoever waited on them.
-    for (const step of plan.steps)
-      if (current.steps.find((s) => s.id === step.id)?.status !== step.status)
-        await settleDependents(tx, plan, step, now);
-    await savePlan(tx, plan);
+    const plan = await finishPlan(tx, await resolvePlan(tx, ctx.caller, args, 'write'), args.status, args.summary, now);
     return {
       plan_id: plan.plan_id,
       status: plan.status,
