@@ -72,6 +72,11 @@ describe('dashboard in Chromium', () => {
     await poll(() => edge.locator('[data-dep="implementer:step_2"]').getAttribute('class')).toBe('dep resolved');
     await poll(() => progress.getAttribute('aria-valuenow')).toBe('100');
     await poll(() => page.locator('.feed [data-type="step_unblocked"]').count()).toBe(1);
+    await page.getByLabel('Show events of kind').selectOption('dependencies');
+    await poll(() => page.locator('.feed .event').evaluateAll((items) => items.map((li) => li.dataset.type))).toEqual([
+      'step_unblocked',
+      'step_blocked',
+    ]);
     await screenshot(page, 'dashboard-unblocked');
     expect(errors).toEqual([]);
   });

@@ -69,7 +69,7 @@ export const dependenciesView = (state: DashboardState): Node[] => {
               return h(
                 'li',
                 { class: `dep ${open ? 'open' : 'resolved'}`, 'data-dep': `${ref.agent_id}:${ref.step_id}` },
-                h('span', { 'aria-hidden': 'true' }, open ? '⏳ ' : '✓ '),
+                h('span', { 'aria-hidden': 'true' }, open ? '… ' : '✓ '),
                 `${ref.agent_id}:${ref.step_id}`,
                 target ? h('span', { class: 'muted small' }, ` ${target.description}`) : null,
                 h(

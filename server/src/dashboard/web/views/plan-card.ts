@@ -8,7 +8,7 @@ const MARK: Record<StepSummary['status'], string> = {
   pending: '○',
   failed: '✗',
   skipped: '–',
-  blocked: '⏸',
+  blocked: '~',
 };
 
 const percent = (plan: PlanSummary): string => {
