@@ -2,6 +2,7 @@ import type { CallAck, EventEnvelope, EventType, Role, ToolArgs, ToolName, ToolR
 import { PlanHubError, TOOLS, TOOL_NAMES, compareEventIds } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
 import { backoffDelay, type BackoffOptions } from './backoff.ts';
+import { emitCall } from './emit-call.ts';
 import { Emitter } from './emitter.ts';
 import { llmMethods, type LlmMethods } from './llm/llm-methods.ts';
 import { SubscriptionTracker } from './subscriptions.ts';
@@ -85,9 +86,18 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
   }
 
   private async dial(): Promise<void> {
-    if (this.state === 'closed') return;
     const url = this.urls[this.urlIndex % this.urls.length] as string;
-    const token = typeof this.options.token === 'function' ? await this.options.token() : this.options.token;
+    let token: string | undefined;
+    try {
+      token = typeof this.options.token === 'function' ? await this.options.token() : this.options.token;
+    } catch (err) {
+      // A failing token source (its own server down) is retried like a network failure; thrown from here it would
+      // be an unhandled rejection in the application, and the client would never dial again.
+      this.scheduleReconnect(`token: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    // close() may have come while the token was being fetched (or before a reconnect timer fired).
+    if (this.state === 'closed') return;
     const auth =
       token !== undefined
         ? { token }
@@ -210,31 +220,7 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
   private async callOnce(payload: object, timeoutMs: number | undefined): Promise<CallAck> {
     const deadline = timeoutMs === undefined ? Number.MAX_SAFE_INTEGER : Date.now() + timeoutMs;
     const socket = await this.waitConnected(Math.min(deadline, Date.now() + (this.options.timeoutMs ?? 15_000)));
-    return new Promise<CallAck>((resolve, reject) => {
-      const onDisconnect = () => {
-        cleanup();
-        reject(new PlanHubError('UNAVAILABLE', 'connection lost during the call'));
-      };
-      const timer =
-        timeoutMs === undefined
-          ? undefined
-          : setTimeout(
-              () => {
-                cleanup();
-                reject(new PlanHubError('DEADLINE_EXCEEDED', `no answer within ${timeoutMs} ms`));
-              },
-              Math.max(0, deadline - Date.now()),
-            );
-      const cleanup = () => {
-        if (timer) clearTimeout(timer);
-        socket.off('disconnect', onDisconnect);
-      };
-      socket.once('disconnect', onDisconnect);
-      socket.emit('call', payload, (ack: CallAck) => {
-        cleanup();
-        resolve(ack);
-      });
-    });
+    return emitCall(socket, payload, timeoutMs, deadline);
   }
 
   /**

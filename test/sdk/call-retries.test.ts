@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EventEnvelope, PlanHubClient } from '@planhub/client-sdk';
-import { connect } from '@planhub/client-sdk';
+import { PlanHubClientCore, connect } from '@planhub/client-sdk';
 import { Server, type Socket } from 'socket.io';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordEvents } from '../helpers/event-log.ts';
@@ -105,6 +105,37 @@ describe('SDK calls and resumption against a scripted node', () => {
       ['getPlanStatus', 'undefined'],
       ['addStep', 'string'],
     ]);
+  });
+
+  it('dials again when its token source fails, instead of an unhandled rejection and no connection', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    cleanups.push(() => process.off('unhandledRejection', record));
+    const node = await scriptedNode((_call, ack) => ack({ ok: true, result: {} }));
+    cleanups.push(node.close);
+    let fetches = 0;
+    const token = () => (++fetches === 1 ? Promise.reject(new Error('token service down')) : Promise.resolve('t'));
+    const c = await connect({ url: node.url, agentId: 'a', token, backoff: { baseMs: 10, maxMs: 20 } });
+    cleanups.push(() => c.close());
+    expect(c.state).toBe('connected');
+    expect(fetches).toBe(2);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('stays closed when closed while its token is being fetched', async () => {
+    const node = await scriptedNode((_call, ack) => ack({ ok: true, result: {} }));
+    cleanups.push(node.close);
+    let release: (token: string) => void = () => {};
+    const fetched = new Promise<string>((resolve) => (release = resolve));
+    const core = new PlanHubClientCore({ url: node.url, agentId: 'a', token: () => fetched });
+    const opening = core.open().catch((err: unknown) => err);
+    core.close();
+    release('t');
+    await fetched;
+    expect(await opening).toMatchObject({ message: 'closed by the application' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(core.state).toBe('closed');
   });
 
   it('renews its subscriptions after a reconnect from the last event it saw, delivering each event once', async () => {
