@@ -13,37 +13,43 @@ export interface StoreTap {
  * and which operations failed. A Proxy rather than a wrapper object, so a store class with more methods or
  * private fields keeps working unchanged.
  */
-export const tapStore = (store: Store, tap: StoreTap): Store =>
-  new Proxy(store, {
+export const tapStore = (store: Store, tap: StoreTap): Store => {
+  // One wrapper per method, made on first use: the store is on every call's path.
+  const wrappers = new Map<PropertyKey, unknown>();
+  const wrap = (key: PropertyKey, method: (...args: unknown[]) => unknown) => {
+    if (key === 'onEvent' || key === 'close') return method.bind(store);
+    const operation = String(key);
+    return (...args: unknown[]) => {
+      let result: unknown;
+      try {
+        result = method.apply(store, args);
+      } catch (err) {
+        tap.failed(operation);
+        throw err;
+      }
+      if (!(result instanceof Promise)) return result;
+      return result.then(
+        (answer: unknown) => {
+          if (operation === 'commit') {
+            const outcome = answer as Awaited<ReturnType<Store['commit']>>;
+            if (outcome.ok) tap.committed(outcome.events);
+            else tap.conflict();
+          }
+          return answer;
+        },
+        (err: unknown) => {
+          tap.failed(operation);
+          throw err;
+        },
+      );
+    };
+  };
+  return new Proxy(store, {
     get(target, key) {
       const value: unknown = Reflect.get(target, key, target);
       if (typeof value !== 'function') return value;
-      const method = value as (...args: unknown[]) => unknown;
-      if (key === 'onEvent' || key === 'close') return method.bind(target);
-      const operation = String(key);
-      return (...args: unknown[]) => {
-        let result: unknown;
-        try {
-          result = method.apply(target, args);
-        } catch (err) {
-          tap.failed(operation);
-          throw err;
-        }
-        if (!(result instanceof Promise)) return result;
-        return result.then(
-          (answer: unknown) => {
-            if (operation === 'commit') {
-              const outcome = answer as Awaited<ReturnType<Store['commit']>>;
-              if (outcome.ok) tap.committed(outcome.events);
-              else tap.conflict();
-            }
-            return answer;
-          },
-          (err: unknown) => {
-            tap.failed(operation);
-            throw err;
-          },
-        );
-      };
+      if (!wrappers.has(key)) wrappers.set(key, wrap(key, value as (...args: unknown[]) => unknown));
+      return wrappers.get(key);
     },
   });
+};

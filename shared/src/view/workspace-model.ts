@@ -1,3 +1,4 @@
+import type { DependencyRef } from '../model.ts';
 import { ENDED_STEP_STATUSES } from '../model.ts';
 import type { EventEnvelope } from '../events.ts';
 import { compareEventIds } from '../events.ts';
@@ -136,21 +137,19 @@ const applyStepEvent = (snapshot: WorkspaceSnapshot, event: EventEnvelope): bool
   return event.event_type === 'step_blocked';
 };
 
+/** Whether two dependency references name the same step (a reference without plan_id matches any plan's). */
+export const sameDependency = (a: DependencyRef, b: DependencyRef): boolean =>
+  a.agent_id === b.agent_id &&
+  a.step_id === b.step_id &&
+  (a.plan_id === undefined || b.plan_id === undefined || a.plan_id === b.plan_id);
+
 /** Mirrors the server's resolution: an ended step drops out of every blocked_by naming it. */
 const resolveWaiters = (snapshot: WorkspaceSnapshot, plan: PlanSummary, ended: StepSummary): void => {
+  const ref = { agent_id: plan.agent_id, step_id: ended.id, plan_id: plan.plan_id };
   for (const agent of snapshot.agents)
     for (const waiting of agent.plans)
-      for (const step of waiting.steps) {
-        if (!step.blocked_by?.length) continue;
-        step.blocked_by = step.blocked_by.filter(
-          (d) =>
-            !(
-              d.agent_id === plan.agent_id &&
-              d.step_id === ended.id &&
-              (d.plan_id === undefined || d.plan_id === plan.plan_id)
-            ),
-        );
-      }
+      for (const step of waiting.steps)
+        if (step.blocked_by?.length) step.blocked_by = step.blocked_by.filter((d) => !sameDependency(d, ref));
 };
 
 const applyPlanStatus = (snapshot: WorkspaceSnapshot, event: EventEnvelope): boolean => {

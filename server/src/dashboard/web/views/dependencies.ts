@@ -1,9 +1,7 @@
 import type { DependencyRef, PlanSummary, StepSummary, WorkspaceSnapshot } from '@planhub/shared';
+import { sameDependency } from '@planhub/shared';
 import { h } from '../dom.ts';
 import type { DashboardState } from '../state.ts';
-
-const sameRef = (a: DependencyRef, b: DependencyRef) =>
-  a.agent_id === b.agent_id && a.step_id === b.step_id && (!a.plan_id || !b.plan_id || a.plan_id === b.plan_id);
 
 /** The step a dependency points at, as far as the overview shows it. */
 const targetOf = (snapshot: WorkspaceSnapshot, ref: DependencyRef): StepSummary | undefined => {
@@ -64,7 +62,7 @@ export const dependenciesView = (state: DashboardState): Node[] => {
             'ul',
             { class: 'deps', 'aria-label': `${step.id} of ${agentId} waits on` },
             ...(step.depends_on ?? []).map((ref) => {
-              const open = (step.blocked_by ?? []).some((b) => sameRef(b, ref));
+              const open = (step.blocked_by ?? []).some((b) => sameDependency(b, ref));
               const target = targetOf(snapshot, ref);
               return h(
                 'li',
