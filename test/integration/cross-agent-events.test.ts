@@ -110,6 +110,21 @@ describe.each(STORE_KINDS)('seed 000 subscriptions and events (%s store)', (stor
     expect(lateLog.events.map((e) => e.source_step_id)).toEqual(['step_1', 'step_2', 'step_3', 'step_4']);
   });
 
+  it('says when a later subscription cannot replay the history it asked for, and where to read it', async () => {
+    await start();
+    const a = await h.client('a');
+    const reader = await h.client('reader');
+    await reader.subscribeToTasks({ event_types: ['plan_created'] });
+    await startedPlan(a, 'A', ['1']);
+    const late = await reader.subscribeToTasks({ event_types: ['plan_started'], after_event: '0-0' });
+    expect(late.replayed).toBe(0);
+    expect(late.message).toContain('read earlier events with getTaskEvents(after_event="0-0")');
+    const fresh = await h.client('fresh');
+    const first = await fresh.subscribeToTasks({ event_types: ['plan_created'], after_event: '0-0' });
+    expect(first.replayed).toBe(1);
+    expect(first.message).not.toContain('getTaskEvents');
+  });
+
   it('reads events with a cursor, a limit and a long-poll', async () => {
     await start();
     const a = await h.client('a');

@@ -36,12 +36,13 @@ export interface CallContext {
 export interface ConnectionHooks {
   /**
    * Adds a subscription to the connection's event stream; the first one starts the stream (replaying history after
-   * `afterEvent`, if given, then live). Returns how many events were replayed and the stream's position.
+   * `afterEvent`, if given, then live). Returns how many events were replayed, the stream's position, and whether
+   * the stream was already running (then nothing before its position is replayed).
    */
   onSubscribed?: (
     subscription: Subscription,
     afterEvent: string | undefined,
-  ) => Promise<{ replayed: number; last_event_id: string }>;
+  ) => Promise<{ replayed: number; last_event_id: string; already_live: boolean }>;
   onUnsubscribed?: (subscriptionIds: readonly string[]) => void;
 }
 

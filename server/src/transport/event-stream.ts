@@ -7,6 +7,8 @@ import type { ConnectionHooks } from '../tools/context.ts';
 
 const PAGE = 500;
 
+type SubscribeOutcome = Awaited<ReturnType<NonNullable<ConnectionHooks['onSubscribed']>>>;
+
 export interface EventStreamDeps {
   viewer: Caller;
   hub: EventHub;
@@ -37,7 +39,7 @@ export class EventStream {
   constructor(private readonly deps: EventStreamDeps) {}
 
   /** Calls on one connection may overlap; subscriptions are applied one at a time. */
-  subscribe(sub: Subscription, afterEvent: string | undefined): Promise<{ replayed: number; last_event_id: string }> {
+  subscribe(sub: Subscription, afterEvent: string | undefined): Promise<SubscribeOutcome> {
     const run = this.queue.then(() => this.add(sub, afterEvent));
     this.queue = run.catch(() => undefined);
     return run;
@@ -60,9 +62,9 @@ export class EventStream {
     onUnsubscribed: (ids) => this.unsubscribe(ids),
   };
 
-  private async add(sub: Subscription, afterEvent: string | undefined) {
+  private async add(sub: Subscription, afterEvent: string | undefined): Promise<SubscribeOutcome> {
     this.filters.set(sub.subscription_id, sub);
-    if (this.mode !== 'idle') return { replayed: 0, last_event_id: this.cursor ?? '0-0' };
+    if (this.mode !== 'idle') return { replayed: 0, last_event_id: this.cursor ?? '0-0', already_live: true };
     const { hub, store, viewer } = this.deps;
     this.mode = 'starting';
     // Listen first, read second: an event committed in between is in the buffer, the log, or both — never neither.
@@ -77,12 +79,12 @@ export class EventStream {
         this.cursor = afterEvent;
         replayed = await this.replay();
       }
-      if (this.isClosed()) return { replayed, last_event_id: this.cursor };
+      if (this.isClosed()) return { replayed, last_event_id: this.cursor, already_live: false };
       const buffered = this.buffer;
       this.buffer = [];
       for (const event of buffered) this.handle(event);
       this.mode = 'live';
-      return { replayed, last_event_id: this.cursor };
+      return { replayed, last_event_id: this.cursor, already_live: false };
     } catch (err) {
       if (!this.isClosed()) {
         this.stopListening?.();

@@ -1,5 +1,5 @@
 import type { Subscription } from '@planhub/shared';
-import { fail } from '@planhub/shared';
+import { compareEventIds, fail } from '@planhub/shared';
 import { canonicalFilter, sameFilter } from '../../events/match.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
 import { loadSubscriptions, saveSubscriptions } from '../subscriptions-doc.ts';
@@ -41,7 +41,12 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
   });
   const stream = ctx.connection?.onSubscribed
     ? await ctx.connection.onSubscribed(sub, args.after_event)
-    : { replayed: 0, last_event_id: await logHead(ctx) };
+    : { replayed: 0, last_event_id: await logHead(ctx), already_live: false };
+  // An ordered stream cannot go back: say so, or a model expecting the replay it asked for would wait in vain.
+  const skipped =
+    stream.already_live &&
+    args.after_event !== undefined &&
+    compareEventIds(args.after_event, stream.last_event_id) < 0;
   return {
     subscription_id: sub.subscription_id,
     agent_id: sub.agent_id,
@@ -53,6 +58,10 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
     message:
       `${existed ? 'Already subscribed' : 'Subscribed'} (${sub.subscription_id}) to ${describe(sub)}. ` +
       (stream.replayed > 0 ? `${stream.replayed} earlier events were replayed. ` : '') +
+      (skipped
+        ? `This connection already receives events (up to ${stream.last_event_id}), so nothing before that was ` +
+          `replayed: read earlier events with getTaskEvents(after_event="${args.after_event}"). `
+        : '') +
       'Matching events arrive by themselves as "event" pushes: do not poll.',
   };
 };
