@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_DESCRIPTION, MAX_ID, MAX_RESULT, MAX_TITLE } from '../limits.ts';
-import { DependencyRefSchema, PlanStatusSchema, ProgressSchema, StepStatusSchema } from '../model.ts';
+import { PlanStatusSchema, ProgressSchema, StepSchema } from '../model.ts';
 
 export const IdArg = z.string().min(1).max(MAX_ID);
 export const TitleArg = z.string().trim().min(1, 'must not be empty').max(MAX_TITLE);
@@ -8,23 +8,8 @@ export const DescriptionArg = z.string().trim().min(1, 'must not be empty').max(
 export const ResultArg = z.string().max(MAX_RESULT);
 export const PlanIdArg = IdArg.describe('The plan to act on; defaults to your current (most recent unfinished) plan.');
 
-/** A step as tools return it: both `id` and `step_id` (seed 000 shows both names). */
-export const StepViewSchema = z
-  .object({
-    id: z.string(),
-    step_id: z.string(),
-    sequence: z.number().int(),
-    description: z.string(),
-    status: StepStatusSchema,
-    result: z.string().optional(),
-    error: z.string().optional(),
-    output: z.record(z.string(), z.unknown()).optional(),
-    provides: z.string().optional(),
-    depends_on: z.array(DependencyRefSchema).optional(),
-    blocked_by: z.array(DependencyRefSchema).optional(),
-    received_outputs: z.record(z.string(), z.unknown()).optional(),
-  })
-  .loose();
+/** A step as tools return it: the stored step without dialect internals (`details`), with both `id` and `step_id`. */
+export const StepViewSchema = StepSchema.omit({ details: true }).loose();
 export type StepView = z.infer<typeof StepViewSchema>;
 
 export const PlanViewSchema = z
