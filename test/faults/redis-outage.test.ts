@@ -55,7 +55,7 @@ describe('a node whose Redis goes down and comes back', () => {
   let planId: string;
 
   beforeAll(async () => {
-    redis = await startRedisProcess();
+    redis = await startRedisProcess({ durable: true });
     node = await startNode(redis.url);
     // No SDK retries: each answer below is the node's own. A node that hung would show as DEADLINE_EXCEEDED.
     agent = await connect({ url: node.url, workspace: 'ws', agentId: 'main', retries: 0, timeoutMs: 10_000 });

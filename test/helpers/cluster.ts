@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer as createNetServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ConnectOptions, PlanHubClient } from '@planhub/client-sdk';
 import { connect } from '@planhub/client-sdk';
 import { inject } from 'vitest';
+import { freePort } from './free-port.ts';
 import { uniquePrefix } from './servers.ts';
 import { deletePrefix } from './stores.ts';
 
@@ -64,16 +64,6 @@ const readyz = async (port: number): Promise<boolean> => {
     return false;
   }
 };
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 
 /**
  * Spawns one real server process (`node --import tsx server/src/main.ts`) on `port` and resolves once its /readyz

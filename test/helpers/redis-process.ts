@@ -1,18 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
+import { freePort } from './free-port.ts';
 
 export interface RedisProcess {
   port: number;
@@ -25,32 +15,43 @@ export interface RedisProcess {
   dispose(): Promise<void>;
 }
 
+const STARTUP_TIMEOUT_MS = 10_000;
+
 /**
- * A redis-server of one test's own, for fault injection (the shared one from globalSetup must never be killed).
- * It appends every write to its AOF with fsync, so a SIGKILL loses nothing that was acknowledged.
+ * A private redis-server on a free port of 127.0.0.1 with its own data directory: the suite's shared one (globalSetup)
+ * and the ones fault tests kill (the shared one must never be killed). `durable` appends every write to the AOF with
+ * fsync, so a SIGKILL loses nothing that was acknowledged.
  */
-export const startRedisProcess = async (): Promise<RedisProcess> => {
+export const startRedisProcess = async (options: { durable?: boolean } = {}): Promise<RedisProcess> => {
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'planhub-fault-redis-'));
+  const dir = mkdtempSync(join(tmpdir(), 'planhub-redis-'));
+  const persistence = options.durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   let child: ChildProcess | undefined;
 
   const start = () =>
     new Promise<void>((resolve, reject) => {
       const proc = spawn(
         'redis-server',
-        [
-          ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''],
-          ...['--appendonly', 'yes', '--appendfsync', 'always'],
-        ],
+        ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence],
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
       child = proc;
       let out = '';
+      const timer = setTimeout(
+        () => reject(new Error(`redis-server did not start on ${port}: ${out}`)),
+        STARTUP_TIMEOUT_MS,
+      );
       proc.stdout?.on('data', (chunk: Buffer) => {
         out += chunk.toString();
-        if (out.includes('Ready to accept connections')) resolve();
+        if (out.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
       });
-      proc.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited with ${code}: ${out}`));
+      });
     });
 
   const kill = async () => {
