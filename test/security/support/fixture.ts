@@ -12,8 +12,11 @@ export type PlanState = 'pending' | 'awaiting' | 'started';
 export interface SeedOptions {
   /** The 000 plan's state; awaiting needs a policy other than auto. */
   plan?: PlanState;
-  /** Seed 002: leave the agent executing an approved plan-mode plan (its 000 plan then is that plan). */
-  planMode?: boolean;
+  /**
+   * Seed 002 instead of a 000 plan: `planning` leaves the agent in plan mode (plan_enter only), `executing` with an
+   * approved plan-mode plan (then `planId` is that plan).
+   */
+  planMode?: 'planning' | 'executing';
 }
 
 export interface Seeded {
@@ -23,6 +26,8 @@ export interface Seeded {
   plan004: string;
   /** Task ids the agent created (003; tasks are shared by the workspace). */
   taskIds: string[];
+  /** One event subscription of the agent. */
+  subscriptionId: string;
 }
 
 /**
@@ -38,6 +43,10 @@ export const seedAgent = async (
 ): Promise<Seeded> => {
   const state = options.plan ?? 'started';
   const taskIds: string[] = [];
+  const subscriptionId = ok<{ subscription_id: string }>(
+    await agent.call('subscribeToTasks', { agent_id: '*', event_types: ['plan_created', 'step_completed'] }),
+    'subscribeToTasks',
+  ).subscription_id;
   for (const n of [1, 2]) {
     const created = ok<{ task: { id: string } }>(
       await agent.call('TaskCreate', { subject: `task ${n} ${marker}`, description: `do ${marker}` }),
@@ -59,8 +68,15 @@ export const seedAgent = async (
     'todo_write',
   );
   let planId: string;
+  const done = async (planId: string): Promise<Seeded> => ({
+    planId,
+    plan004: await plan004Of(agent, marker),
+    taskIds,
+    subscriptionId,
+  });
   if (options.planMode) {
     ok(await agent.call('plan_enter', { goal: `goal ${marker}` }), 'plan_enter');
+    if (options.planMode === 'planning') return done('');
     const exited = ok<{ plan_id: string; awaiting_approval: boolean }>(
       await agent.call('plan_exit', {
         plan: {
@@ -77,18 +93,17 @@ export const seedAgent = async (
     planId = exited.plan_id;
     if (exited.awaiting_approval)
       ok(await approver.call('plan_approve', approver === agent ? {} : { plan_id: planId }), 'plan_approve (002)');
-    return { planId, plan004: await plan004Of(agent, marker), taskIds };
+    return done(planId);
   }
   planId = ok<{ plan_id: string }>(
     await agent.call('createPlan', { title: `plan ${marker}`, steps: [`one ${marker}`, 'two', 'three'] }),
     'createPlan',
   ).plan_id;
-  if (state === 'pending') return { planId, plan004: await plan004Of(agent, marker), taskIds };
+  if (state === 'pending') return done(planId);
   const started = ok<{ status: string }>(await agent.call('startPlan', { wait: false }), 'startPlan');
-  if (state === 'awaiting' || started.status === 'in_progress')
-    return { planId, plan004: await plan004Of(agent, marker), taskIds };
+  if (state === 'awaiting' || started.status === 'in_progress') return done(planId);
   ok(await approver.call('plan_approve', approver === agent ? {} : { plan_id: planId }), 'plan_approve');
-  return { planId, plan004: await plan004Of(agent, marker), taskIds };
+  return done(planId);
 };
 
 /** Seed 004 plans are made last: a started 004 plan would make createPlan (000) refuse a second started plan. */

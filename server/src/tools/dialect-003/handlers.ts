@@ -4,6 +4,7 @@ import type { TaskContext, TaskDoc } from '../../core/tasks/task-model.ts';
 import { emptyTaskDoc, parseTaskId, requireTask, sortedTasks } from '../../core/tasks/task-model.ts';
 import { taskGetText, taskListText } from '../../core/tasks/task-text.ts';
 import { updateTask } from '../../core/tasks/task-update.ts';
+import { checkShape } from '../../limits/json-shape.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
 
@@ -15,6 +16,12 @@ const taskContext = (ctx: CallContext): TaskContext => ({
   now: ctx.services.now(),
 });
 
+/** Metadata merges key by key over many calls: the merged object is what must stay within the output limits. */
+const checkMetadata = (ctx: CallContext, metadata: unknown) => {
+  const { outputBytes, outputDepth } = ctx.services.config.limits;
+  if (metadata !== undefined) checkShape('metadata', metadata, { maxBytes: outputBytes, maxDepth: outputDepth });
+};
+
 /** Seed 003: one task list per workspace, shared by its agents. */
 const TaskCreate: ToolHandlers['TaskCreate'] = (ctx, args) =>
   ctx.transact(async (tx) => {
@@ -24,6 +31,7 @@ const TaskCreate: ToolHandlers['TaskCreate'] = (ctx, args) =>
       taskContext(ctx),
       ctx.services.config.limits.tasksPerWorkspace,
     );
+    checkMetadata(ctx, outcome.task.metadata);
     tx.put(docKeys.tasks(), outcome.doc);
     tx.emit(...outcome.events);
     return { result: outcome.result, task: outcome.task };
@@ -38,6 +46,7 @@ const TaskGet: ToolHandlers['TaskGet'] = (ctx, args) =>
 const TaskUpdate: ToolHandlers['TaskUpdate'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const outcome = updateTask(await loadTasks(tx), args, taskContext(ctx));
+    checkMetadata(ctx, outcome.task?.metadata);
     if (outcome.doc) tx.put(docKeys.tasks(), outcome.doc);
     tx.emit(...outcome.events);
     return {
