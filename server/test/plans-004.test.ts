@@ -1,9 +1,9 @@
 import type { Plan } from '@planhub/shared';
-import { PlanHubError } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import type { CreatePlan004Input, Status004 } from '../src/core/plans-004/plan-004.ts';
 import { changeTimeAfter, createPlan004, planView004, updateStep004 } from '../src/core/plans-004/plan-004.ts';
 import { newPlan } from '../src/core/plans/plan-factory.ts';
+import { errorOf } from './support/error-of.ts';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const LATER = '2026-01-01T00:05:00.000Z';
@@ -24,16 +24,6 @@ const deploy = () => create(DEPLOY.map((description) => ({ description }))).plan
 
 const set = (plan: Plan, index: number, status: Status004, notes?: string) =>
   updateStep004(plan, { index, status, notes }, LATER);
-
-const errorOf = (fn: () => unknown): { code: string; message: string } => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof PlanHubError) return { code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('expected an error');
-};
 
 describe('seed 004 create_plan', () => {
   it('creates the deployment plan running at once, with created and started events', () => {

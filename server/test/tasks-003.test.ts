@@ -1,4 +1,3 @@
-import { PlanHubError } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import { findCycle } from '../src/core/dependencies/graph.ts';
 import { createTask } from '../src/core/tasks/task-create.ts';
@@ -8,6 +7,7 @@ import { emptyTaskDoc, sortedTasks } from '../src/core/tasks/task-model.ts';
 import { taskGetText, taskListText } from '../src/core/tasks/task-text.ts';
 import type { TaskUpdateInput } from '../src/core/tasks/task-update.ts';
 import { updateTask } from '../src/core/tasks/task-update.ts';
+import { errorOf } from './support/error-of.ts';
 
 const ctx = { workspace: 'ws', agent_id: 'main', now: '2026-01-01T00:00:00.000Z' };
 
@@ -20,16 +20,6 @@ const withTasks = (...subjects: string[]): TaskDoc =>
 const update = (doc: TaskDoc, input: TaskUpdateInput) => {
   const out = updateTask(doc, input, ctx);
   return { ...out, doc: out.doc ?? doc };
-};
-
-const errorOf = (fn: () => unknown): { code: string; message: string } => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof PlanHubError) return { code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('expected an error');
 };
 
 /** Every edge is stored on both ends and the open graph has no cycle. */

@@ -1,7 +1,7 @@
-import { PlanHubError } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import type { TodoDoc001 } from '../src/core/todos-001/todo-list.ts';
 import { applyTodo } from '../src/core/todos-001/todo-list.ts';
+import { errorOf } from './support/error-of.ts';
 
 const ctx = { workspace: 'ws', agent_id: 'main', now: '2026-01-01T00:00:00.000Z', limit: 200 };
 
@@ -14,16 +14,6 @@ const seedTodos = (statuses: string[] = []) =>
     ['Write auth tests', 'Writing auth tests'],
     ['Document auth usage', 'Documenting auth usage'],
   ].map(([content, activeForm], i) => ({ content, activeForm, status: statuses[i] ?? 'pending' }));
-
-const errorOf = (fn: () => unknown): { code: string; message: string } => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof PlanHubError) return { code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('expected an error');
-};
 
 describe('seed 001 todo core', () => {
   it('creates the seed list and answers with the status, the counts and the full list', () => {

@@ -20,3 +20,21 @@ export const planEvent = (
   source_step_sequence: step?.sequence ?? null,
   payload,
 });
+
+/** The envelope of a change that belongs to no plan (todos, tasks): the plan and step fields are null. */
+export const agentEvent = (
+  source: { workspace: string; agent_id: string; now: string },
+  type: EventType,
+  payload: Record<string, unknown>,
+): NewEvent => ({
+  event_type: type,
+  timestamp: source.now,
+  workspace: source.workspace,
+  source_agent: source.agent_id,
+  source_plan_id: null,
+  source_plan_title: null,
+  source_step_id: null,
+  source_step_description: null,
+  source_step_sequence: null,
+  payload,
+});

@@ -1,5 +1,6 @@
 import type { NewEvent, TaskView } from '@planhub/shared';
 import { fail } from '@planhub/shared';
+import { agentEvent } from '../plans/plan-events.ts';
 
 export type Task = TaskView;
 
@@ -49,15 +50,4 @@ export const taskEvent = (
   type: 'task_created' | 'task_updated' | 'task_deleted' | 'task_unblocked',
   task: Pick<Task, 'id' | 'subject'>,
   payload: Record<string, unknown>,
-): NewEvent => ({
-  event_type: type,
-  timestamp: ctx.now,
-  workspace: ctx.workspace,
-  source_agent: ctx.agent_id,
-  source_plan_id: null,
-  source_plan_title: null,
-  source_step_id: null,
-  source_step_description: null,
-  source_step_sequence: null,
-  payload: { task_id: task.id, subject: task.subject, ...payload },
-});
+): NewEvent => agentEvent(ctx, type, { task_id: task.id, subject: task.subject, ...payload });

@@ -1,5 +1,6 @@
 import type { NewEvent, Todo001 } from '@planhub/shared';
 import { MAX_DESCRIPTION, TODO_001_ACTIONS, TODO_001_STATUSES, fail } from '@planhub/shared';
+import { agentEvent } from '../plans/plan-events.ts';
 
 /** One agent's seed-001 list. `updated_at` is the agent's own last write (only the owner writes its list). */
 export interface TodoDoc001 {
@@ -83,19 +84,6 @@ export const applyTodo = (
   return {
     doc: { agent_id: ctx.agent_id, todos, updated_at: ctx.now },
     result: { status, ...counts, todos },
-    events: [
-      {
-        event_type: 'todos_updated',
-        timestamp: ctx.now,
-        workspace: ctx.workspace,
-        source_agent: ctx.agent_id,
-        source_plan_id: null,
-        source_plan_title: null,
-        source_step_id: null,
-        source_step_description: null,
-        source_step_sequence: null,
-        payload: { dialect: '001', action: call.action, ...counts, todos },
-      },
-    ],
+    events: [agentEvent(ctx, 'todos_updated', { dialect: '001', action: call.action, ...counts, todos })],
   };
 };
