@@ -37,6 +37,23 @@ export const LimitsSchema = z.object({
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 
+const LIMIT_PREFIX = 'PLANHUB_LIMIT_';
+/** stepsPerPlan ↔ PLANHUB_LIMIT_STEPS_PER_PLAN, and so on for every limit. */
+const limitEnvName = (key: string) => LIMIT_PREFIX + key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+
+/** Limits set in the environment; a misspelt PLANHUB_LIMIT_* is an error rather than a silently ignored setting. */
+const limitsFromEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
+  const names = new Map(Object.keys(LimitsSchema.shape).map((key) => [limitEnvName(key), key]));
+  const limits: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(LIMIT_PREFIX) || !value) continue;
+    const key = names.get(name);
+    if (key === undefined) throw new Error(`Unknown limit ${name}; the limits are ${[...names.keys()].join(', ')}.`);
+    limits[key] = value;
+  }
+  return limits;
+};
+
 export const ServerConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4000),
   host: z.string().default('127.0.0.1'),
@@ -72,5 +89,6 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig =>
       secret: env.PLANHUB_SECRET || undefined,
       logLevel: (env.LOG_LEVEL as ServerConfig['logLevel'] | undefined) ?? undefined,
       approvalPolicy: (env.PLANHUB_APPROVAL_POLICY as ServerConfig['approvalPolicy'] | undefined) ?? undefined,
+      limits: limitsFromEnv(env),
     }),
   );
