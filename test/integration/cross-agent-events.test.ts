@@ -35,6 +35,21 @@ describe.each(STORE_KINDS)('seed 000 subscriptions and events (%s store)', (stor
     expect(await b.listSubscriptions({})).toMatchObject({ count: 1 });
   });
 
+  it('answers a repeated unsubscribe (a retry whose first answer was lost) instead of refusing it', async () => {
+    await start();
+    const a = await h.client('a');
+    const b = await h.client('b');
+    const { subscription_id } = await a.subscribeToTasks({ event_types: ['plan_created'] });
+    expect(await a.unsubscribe({ subscription_id })).toMatchObject({ removed: 1 });
+    expect(await a.unsubscribe({ subscription_id })).toMatchObject({
+      removed: 0,
+      message: `${subscription_id} was already removed.`,
+    });
+    // Another agent still cannot touch it, removed or not.
+    await expect(b.unsubscribe({ subscription_id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await a.listSubscriptions({})).toEqual({ subscriptions: [], count: 0 });
+  });
+
   it('filters pushes by agent, type, plan and step; dashboards get their own events too', async () => {
     await start();
     const watcher = await h.client('watcher');

@@ -2,7 +2,7 @@ import type { Subscription } from '@planhub/shared';
 import { compareEventIds, fail } from '@planhub/shared';
 import { canonicalFilter, sameFilter } from '../../events/match.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
-import { loadSubscriptions, saveSubscriptions } from '../subscriptions-doc.ts';
+import { loadSubscriptionsDoc, saveSubscriptions } from '../subscriptions-doc.ts';
 
 const describe = (sub: Subscription) =>
   `${sub.event_types.join(', ')} from ${sub.agent_id === '*' ? 'any agent' : sub.agent_id}` +
@@ -21,7 +21,8 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
   const { caller, services } = ctx;
   const filter = canonicalFilter(args);
   const { sub, existed } = await ctx.transact(async (tx) => {
-    const subs = await loadSubscriptions(tx, caller.agent_id);
+    const doc = await loadSubscriptionsDoc(tx, caller.agent_id);
+    const subs = doc.subscriptions;
     const existing = subs.find((s) => sameFilter(s, filter));
     if (existing) return { sub: existing, existed: true };
     const limit = services.config.limits.subscriptionsPerAgent;
@@ -36,7 +37,7 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
       ...filter,
       created_at: services.now(),
     };
-    saveSubscriptions(tx, caller.agent_id, [...subs, created]);
+    saveSubscriptions(tx, caller.agent_id, { ...doc, subscriptions: [...subs, created] });
     return { sub: created, existed: false };
   });
   const stream = ctx.connection?.onSubscribed

@@ -1,14 +1,18 @@
 import { fail } from '@planhub/shared';
 import type { ToolHandlers } from '../context.ts';
-import { loadSubscriptions, saveSubscriptions } from '../subscriptions-doc.ts';
+import { loadSubscriptionsDoc, saveSubscriptions } from '../subscriptions-doc.ts';
 
 /** Removes the caller's own subscriptions only: another agent's subscription is not even visible from here. */
 export const unsubscribe: ToolHandlers['unsubscribe'] = async (ctx, args) => {
   if (args.subscription_id === undefined && args.all !== true)
     fail('INVALID_ARGUMENT', 'Name the subscription_id to remove (see listSubscriptions), or pass all=true.');
-  const removed = await ctx.transact(async (tx) => {
-    const subs = await loadSubscriptions(tx, ctx.caller.agent_id);
+  const outcome = await ctx.transact(async (tx) => {
+    const doc = await loadSubscriptionsDoc(tx, ctx.caller.agent_id);
+    const subs = doc.subscriptions;
     const gone = args.all === true ? subs : subs.filter((s) => s.subscription_id === args.subscription_id);
+    // A read-only tool has no request log: a retry after a lost answer finds the subscription already gone.
+    if (gone.length === 0 && args.subscription_id !== undefined && doc.removed.includes(args.subscription_id))
+      return { removed: [], again: true };
     if (args.all !== true && gone.length === 0)
       fail(
         'NOT_FOUND',
@@ -18,17 +22,22 @@ export const unsubscribe: ToolHandlers['unsubscribe'] = async (ctx, args) => {
             : `yours are ${subs.map((s) => s.subscription_id).join(', ')}.`) +
           ' You can only remove your own subscriptions.',
       );
-    saveSubscriptions(
-      tx,
-      ctx.caller.agent_id,
-      subs.filter((s) => !gone.includes(s)),
-    );
-    return gone.map((s) => s.subscription_id);
+    const removed = gone.map((s) => s.subscription_id);
+    saveSubscriptions(tx, ctx.caller.agent_id, {
+      subscriptions: subs.filter((s) => !gone.includes(s)),
+      removed: [...doc.removed, ...removed],
+    });
+    return { removed, again: false };
   });
+  const { removed } = outcome;
   ctx.connection?.onUnsubscribed?.(removed);
   return {
     removed: removed.length,
     subscription_ids: removed,
-    message: removed.length === 0 ? 'You had no subscriptions.' : `Removed ${removed.join(', ')}.`,
+    message: outcome.again
+      ? `${args.subscription_id} was already removed.`
+      : removed.length === 0
+        ? 'You had no subscriptions.'
+        : `Removed ${removed.join(', ')}.`,
   };
 };
