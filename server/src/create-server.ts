@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { ServerConfig, ServerConfigInput } from './config.ts';
 import { parseConfig } from './config.ts';
+import { openModeRefusal } from './auth/open-mode.ts';
 import { randomId } from './core/clock.ts';
 import { EventHub } from './events/event-hub.ts';
 import { createCallLimiter } from './limits/call-limiter.ts';
@@ -70,6 +71,12 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     services,
     listen: () =>
       new Promise((resolve, reject) => {
+        // Embedders get the same protection as main.ts: open mode never listens beyond loopback.
+        const refusal = openModeRefusal(config);
+        if (refusal !== undefined) {
+          reject(new Error(refusal));
+          return;
+        }
         http.once('error', reject);
         http.listen(config.port, config.host, () => {
           const { port } = http.address() as AddressInfo;

@@ -1,18 +1,14 @@
+import { openModeRefusal } from './auth/open-mode.ts';
 import { configFromEnv } from './config.ts';
 import { createServer } from './create-server.ts';
 import { createLogger } from './logger.ts';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-
 const config = configFromEnv(process.env);
 const log = createLogger(config.logLevel);
 
-if (config.secret === undefined && !LOOPBACK.has(config.host)) {
-  log.fatal(
-    { host: config.host },
-    `Refusing to listen on ${config.host} in open mode: without a secret anyone could act as any agent. ` +
-      'Set PLANHUB_SECRET (16+ characters) to require signed tokens, or bind to 127.0.0.1.',
-  );
+const refusal = openModeRefusal(config);
+if (refusal !== undefined) {
+  log.fatal({ host: config.host }, refusal);
   process.exit(1);
 }
 

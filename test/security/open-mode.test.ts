@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer } from '@planhub/server';
 import { describe, expect, it } from 'vitest';
 
 const MAIN = new URL('../../server/src/main.ts', import.meta.url).pathname;
@@ -37,5 +38,14 @@ describe('open mode is loopback only', () => {
     expect(output).toMatch(/PlanHub listening on http:\/\/0\.0\.0\.0:\d+/);
     expect(output).toMatch(/"mode":"secret"/);
     expect(output).not.toContain(secret);
+  });
+
+  it('is enforced by createServer too, for code that embeds the server', async () => {
+    const open = createServer({ host: '0.0.0.0', port: 0, logLevel: 'silent' });
+    await expect(open.listen()).rejects.toThrow(/Refusing to listen on 0\.0\.0\.0 in open mode.*PLANHUB_SECRET/);
+    await open.close();
+    const secret = createServer({ host: '0.0.0.0', port: 0, logLevel: 'silent', secret: 'x'.repeat(32) });
+    await expect(secret.listen()).resolves.toMatchObject({ host: '0.0.0.0' });
+    await secret.close();
   });
 });
