@@ -1,0 +1,76 @@
+import type { EventEnvelope } from '@planhub/shared';
+import { EventIdSchema, compareEventIds } from '@planhub/shared';
+import type { Store } from '@planhub/server';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STORE_KINDS } from '../helpers/servers.ts';
+import { storeFixture, type StoreFixture } from '../helpers/stores.ts';
+import { WS, append, collect, event } from './conformance-support.ts';
+
+describe.each(STORE_KINDS)('the %s store', (kind) => {
+  let fixture: StoreFixture;
+  let store: Store;
+  beforeEach(() => {
+    fixture = storeFixture(kind);
+    store = fixture.open();
+  });
+  afterEach(async () => fixture.close());
+
+  describe('the event log', () => {
+    it('gives events strictly increasing <ms>-<seq> ids and returns the envelopes it stored', async () => {
+      const committed = [
+        ...(await append(store, [event(1), event(2), event(3)])),
+        ...(await append(store, [event(4)])),
+      ];
+      expect(committed.map((e) => e.source_step_sequence)).toEqual([1, 2, 3, 4]);
+      for (const e of committed) expect(EventIdSchema.safeParse(e.event_id).success).toBe(true);
+      for (let i = 1; i < committed.length; i++)
+        expect(compareEventIds(committed[i]!.event_id, committed[i - 1]!.event_id)).toBeGreaterThan(0);
+      expect(committed[0]).toEqual({ event_id: committed[0]!.event_id, ...event(1) });
+      expect(await store.readEvents(WS, { count: 10 })).toEqual(committed);
+    });
+
+    it('reads after a cursor (exclusive) and the newest N oldest first', async () => {
+      const all = await append(
+        store,
+        Array.from({ length: 8 }, (_, i) => event(i + 1)),
+      );
+      expect(await store.readEvents(WS, { after: all[2]!.event_id, count: 3 })).toEqual(all.slice(3, 6));
+      expect(await store.readEvents(WS, { after: all[7]!.event_id, count: 3 })).toEqual([]);
+      expect(await store.readEvents(WS, { after: '0-0', count: 100 })).toEqual(all);
+      expect(await store.readEvents(WS, { count: 3 })).toEqual(all.slice(5));
+      expect(await store.readEvents('ws-empty', { count: 3 })).toEqual([]);
+      expect(await store.readEvents('ws-empty', { after: '0-0', count: 3 })).toEqual([]);
+    });
+
+    it('trims the log to its retention, keeping at least the newest events', async () => {
+      const small = fixture.open({ eventRetention: 10 });
+      const committed: EventEnvelope[] = [];
+      // 300 events: enough for Redis' approximate MAXLEN ~ to drop whole stream nodes (100 entries each).
+      for (let batch = 0; batch < 30; batch++)
+        committed.push(
+          ...(await append(
+            small,
+            Array.from({ length: 10 }, (_, i) => event(batch * 10 + i)),
+          )),
+        );
+      const kept = await small.readEvents(WS, { after: '0-0', count: 1000 });
+      expect(kept.length).toBeGreaterThanOrEqual(10);
+      expect(kept.length).toBeLessThan(300);
+      expect(kept).toEqual(committed.slice(-kept.length));
+      expect(await small.readEvents(WS, { count: 10 })).toEqual(committed.slice(-10));
+    });
+
+    it('pushes every committed event to onEvent listeners in log order', async () => {
+      const { seen, off } = collect(store);
+      const committed: EventEnvelope[] = [];
+      for (let i = 0; i < 10; i++) committed.push(...(await append(store, [event(2 * i), event(2 * i + 1)])));
+      await expect.poll(() => seen.length).toBe(20);
+      expect(seen).toEqual(committed);
+      off();
+      const { seen: later } = collect(store);
+      const [last] = await append(store, [event(100)]);
+      await expect.poll(() => later.at(-1)).toEqual(last);
+      expect(seen).toHaveLength(20);
+    });
+  });
+});
