@@ -1,10 +1,3 @@
-/** What the pure core needs from the outside world, passed in so the core stays deterministic under test. */
-export interface CoreContext {
-  now: string;
-  /** Fresh ids (plan ids, subscription ids); deterministic in unit tests. */
-  newId: () => string;
-}
-
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** An 8-character lowercase alphanumeric id (seed 004's plan id form). */

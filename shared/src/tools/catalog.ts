@@ -6,7 +6,6 @@ import * as d002 from './dialect-002.ts';
 import * as d003 from './dialect-003.ts';
 import * as d004 from './dialect-004.ts';
 import * as planhub from './planhub.ts';
-import type { ToolDefinition } from './define.ts';
 
 /** Every tool of the flat namespace, by name. Adding a dialect = one spread here. */
 export const TOOLS = {
@@ -30,5 +29,3 @@ export type ToolResult<N extends ToolName> = z.output<Tools[N]['output']>;
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
 
 export const isToolName = (name: string): name is ToolName => Object.hasOwn(TOOLS, name);
-
-export const toolDefinition = (name: ToolName): ToolDefinition => TOOLS[name];
