@@ -1,9 +1,23 @@
+import type { EventType, NewEvent } from '@planhub/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer } from '../src/create-server.ts';
 import { EventHub } from '../src/events/event-hub.ts';
 import { createMemoryStore } from '../src/store/memory-store.ts';
 import { createDispatch } from '../src/tools/dispatch.ts';
 import { HANDLERS } from '../src/tools/handlers.ts';
+
+const newEvent = (type: EventType): NewEvent => ({
+  event_type: type,
+  timestamp: new Date(0).toISOString(),
+  workspace: 'ws',
+  source_agent: 'a',
+  source_plan_id: null,
+  source_plan_title: null,
+  source_step_id: null,
+  source_step_description: null,
+  source_step_sequence: null,
+  payload: {},
+});
 
 /** Lets Node run its unhandled-rejection check (it runs after the microtask queue drains). */
 const turns = async (n = 3) => {
@@ -31,6 +45,21 @@ describe('waiting for an event', () => {
     expect(unhandled).toEqual([]);
     // Whoever does await it still learns why it ended.
     await expect(wait.promise).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    hub.close();
+  });
+
+  it('keeps delivering to a later listener of the workspace when an earlier wait is cancelled after it resolved', async () => {
+    const store = createMemoryStore({ eventRetention: 100 });
+    const hub = new EventHub(store, () => undefined);
+    const wait = hub.waitFor('ws', () => true);
+    await store.commit('ws', { reads: [], writes: [], events: [newEvent('plan_created')] });
+    expect(await wait.promise).toMatchObject({ event_type: 'plan_created' });
+    // A connection starts listening between the wait's resolution and its cleanup (getTaskEvents' second read).
+    const seen: string[] = [];
+    hub.listen('ws', (e) => seen.push(e.event_type));
+    wait.cancel();
+    await store.commit('ws', { reads: [], writes: [], events: [newEvent('plan_started')] });
+    expect(seen).toEqual(['plan_started']);
     hub.close();
   });
 

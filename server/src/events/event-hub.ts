@@ -28,9 +28,11 @@ export class EventHub {
     let set = this.byWorkspace.get(workspace);
     if (!set) this.byWorkspace.set(workspace, (set = new Set()));
     set.add(listener);
+    // Idempotent, and it drops only its own set: a second call (waitFor's stop runs on both resolve and cancel) must
+    // not remove the set a later listener of the same workspace created, which would leave that listener deaf.
     return () => {
-      set.delete(listener);
-      if (set.size === 0) this.byWorkspace.delete(workspace);
+      if (!set.delete(listener)) return;
+      if (set.size === 0 && this.byWorkspace.get(workspace) === set) this.byWorkspace.delete(workspace);
     };
   }
 
