@@ -76,11 +76,13 @@ describe('calls per second per agent', () => {
     ]);
     expectThrottled(result, total);
     expect(calmAnswers.every((ack) => ack.ok)).toBe(true);
-    // Still refused on either node until the window ends: the budget is one count shared by both.
-    for (const client of flooders) {
-      const ack = await client.call('listTools', {});
-      expect(ack.ok ? 'ok' : ack.error.code).toBe('RESOURCE_EXHAUSTED');
-    }
+    // Still refused on either node while the window lasts: the budget is one count shared by both. (On a machine so
+    // slow that the flood outlasted the window, a new window may have begun; then there is nothing to check here.)
+    if (result.elapsedMs < WINDOW_S * 1000 - 5000)
+      for (const client of flooders) {
+        const ack = await client.call('listTools', {});
+        expect(ack.ok ? 'ok' : ack.error.code).toBe('RESOURCE_EXHAUSTED');
+      }
   });
 
   it('throttles on the memory store too (one node, one count)', async () => {
