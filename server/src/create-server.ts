@@ -48,7 +48,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     now: () => new Date().toISOString(),
     newId: randomId,
     catalog: buildCatalog(),
-    callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis }),
+    callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis, log }),
   };
   const dispatch = ops.gate(createDispatch(services, HANDLERS));
   const http = createHttpServer(

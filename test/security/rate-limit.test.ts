@@ -1,5 +1,6 @@
 import type { PlanHubServer, ServerConfigInput } from '@planhub/server';
-import { createServer } from '@planhub/server';
+import { Writable } from 'node:stream';
+import { createLogger, createServer } from '@planhub/server';
 import type { CallAck } from '@planhub/shared';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { deletePrefix } from '../helpers/stores.ts';
@@ -85,13 +86,25 @@ describe('calls per second per agent', () => {
       }
   });
 
-  it('throttles on the memory store too (one node, one count)', async () => {
-    const url = await node({});
+  it('throttles on the memory store too (one node, one count), warning once per window in the log', async () => {
+    const lines: Array<{ level: number; msg: string; code?: string }> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as never);
+        done();
+      },
+    });
+    const server = createServer({ port: 0, limits: LIMITS }, { log: createLogger('debug', stream) });
+    servers.push(server);
+    const { url } = await server.listen();
     const flooders = [await connect(url, 'flood'), await connect(url, 'flood')];
     const calm = await connect(url, 'calm');
     const total = BUDGET * 3;
     const result = await flood(flooders, total);
     expectThrottled(result, total);
     expect((await calm.call('listTools', {})).ok).toBe(true);
+    // A flood of refusals is one warning, not one line per refused call at info.
+    expect(lines.filter((l) => l.msg.startsWith('call budget exceeded'))).toHaveLength(1);
+    expect(lines.filter((l) => l.code === 'RESOURCE_EXHAUSTED' && l.level >= 30)).toHaveLength(0);
   });
 });

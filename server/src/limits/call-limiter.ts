@@ -1,5 +1,6 @@
 import type { Caller } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
+import type { Logger } from 'pino';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Limits } from '../config.ts';
@@ -16,7 +17,14 @@ export interface CallLimiterOptions {
   redis?: unknown;
   /** Redis key prefix of the deployment, so deployments sharing a Redis do not share budgets. */
   keyPrefix: string;
+  /** Told once per agent and window (the first refusal), so a flooding client cannot flood the log too. */
+  log?: Logger;
 }
+
+/** A refusal by the call budget (dispatch logs these at debug: the limiter already warned once per window). */
+export const isRateLimited = (error: PlanHubError): boolean =>
+  error.code === 'RESOURCE_EXHAUSTED' &&
+  typeof (error.details as { retry_after_ms?: unknown } | undefined)?.retry_after_ms === 'number';
 
 /**
  * A fixed window of `callsPerSecond × rateWindowSeconds` calls per agent (workspace + agent_id). On Redis the count
@@ -46,6 +54,11 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
         const retryAfterMs = Math.max(1, Math.ceil(res.msBeforeNext));
+        if (res.consumedPoints === points + 1)
+          options.log?.warn(
+            { agent_id: caller.agent_id, workspace: caller.workspace, limit: points, window_s: duration },
+            'call budget exceeded; further refusals in this window are logged at debug',
+          );
         throw new PlanHubError(
           'RESOURCE_EXHAUSTED',
           `Too many calls: agent ${caller.agent_id} may make ${points} calls per ${duration} s. ` +

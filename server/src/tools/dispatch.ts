@@ -1,6 +1,7 @@
 import type { CallAck, Caller } from '@planhub/shared';
 import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName } from '@planhub/shared';
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
+import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { transact } from '../store/transaction.ts';
 import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
@@ -74,6 +75,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
       const entry = { tool, code: error.code, agent_id: site.caller.agent_id, workspace: site.caller.workspace };
       if (error.code === 'INTERNAL') log.error({ ...entry, err }, 'call failed');
       else if (error.code === 'UNAVAILABLE') log.warn({ ...entry, err }, 'call unavailable');
+      else if (isRateLimited(error)) log.debug({ ...entry, message: error.message }, 'call refused');
       else log.info({ ...entry, message: error.message }, 'call refused');
       return { ok: false, error: clippedShape(error) };
     }
