@@ -92,6 +92,28 @@ describe('live CLI commands', () => {
     ]);
   });
 
+  it('planhub events --follow ends quietly when the reader of its output goes away (| head -1)', async () => {
+    h = await startHarness('memory');
+    const agent = await h.client('main');
+    await agent.todo({ action: 'create', todos: [] });
+    const child = spawn(process.execPath, [CLI, 'events', '--follow', '--url', h.url, '--workspace', 'ws'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    stops.push(() => child.kill('SIGKILL'));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // Like `head -1`: read the first line, then close the pipe.
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    child.stdout.destroy();
+    // Keep events coming until the follower has noticed that nobody reads its output any more.
+    let done = false;
+    void exited.then(() => (done = true));
+    while (!done) await agent.todo({ action: 'update', todos: [] });
+    expect(await exited).toBe(0);
+    expect(stderr).toBe('');
+  });
+
   it('planhub approve releases an agent waiting in startPlan; planhub reject sends the reason', async () => {
     h = await startHarness('memory');
     const agent = await h.client('main');

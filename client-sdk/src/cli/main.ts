@@ -31,6 +31,14 @@ const COMMANDS = {
   reject: rejectCommand,
 } as const;
 
+// `planhub events --follow | head -1`: once the reader of the pipe is gone nobody is left to print for. End quietly,
+// as Unix tools do, instead of dying on an unhandled EPIPE 'error' event with a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  console.error(`planhub: cannot write the output: ${err.message}`);
+  process.exit(1);
+});
+
 const main = async (): Promise<number> => {
   const options = parseCli(process.argv.slice(2), process.env);
   if (options.command === 'token' && !options.help) {
