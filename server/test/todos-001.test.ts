@@ -74,6 +74,14 @@ describe('seed 001 todo core', () => {
     });
   });
 
+  it('names an item that is not an object at all (a bare string, null) as missing the required fields', () => {
+    for (const bad of ['Run tests', null, ['Run tests']])
+      expect(errorOf(() => applyTodo(undefined, { action: 'create', todos: [...seedTodos(), bad] }, ctx))).toEqual({
+        code: 'INVALID_ARGUMENT',
+        message: 'Todo 5 missing required fields (content, status, activeForm)',
+      });
+  });
+
   it('names the item with an invalid status', () => {
     const todos = seedTodos(['blocked']);
     expect(errorOf(() => applyTodo(undefined, { action: 'update', todos }, ctx))).toEqual({

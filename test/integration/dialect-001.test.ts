@@ -81,6 +81,12 @@ describe.each(STORE_KINDS)('seed 001 todo through the SDK (%s store)', (store) =
       code: 'INVALID_ARGUMENT',
       message: 'Todo 0 has invalid status: blocked',
     });
+    // A model that sends bare strings instead of items gets the seed's message too, not a schema error.
+    const bare = [...seedTodos().slice(0, 3), 'Write auth tests'] as unknown as Record<string, unknown>[];
+    expect(await refusal(ai.todo({ action: 'update', todos: bare }))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Todo 3 missing required fields (content, status, activeForm)',
+    });
     expect(await refusal(ai.todo({ action: 'remove' }))).toEqual({
       code: 'INVALID_ARGUMENT',
       message: 'Unknown action: remove. Valid actions: create, update, list',

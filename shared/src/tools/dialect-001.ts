@@ -6,10 +6,11 @@ import { defineTool } from './define.ts';
 /* Every export of this file is a tool (catalog.ts spreads the module); shapes live in ../shapes/. */
 
 /**
- * Items are checked by the core, not here, so a bad item is refused with the seed's own message ("Todo 2 missing
- * required fields (content, status, activeForm)"); the metadata gives LLM hosts the real item schema.
+ * Items are checked by the core, not here, so any bad item, even one that is not an object, is refused with the seed's
+ * own message ("Todo 2 missing required fields (content, status, activeForm)"); the metadata gives LLM hosts the real
+ * item schema.
  */
-const TodoItemArg = z.record(z.string(), z.unknown()).meta({
+const TodoItemArg = z.custom<Record<string, unknown>>().meta({
   type: 'object',
   properties: {
     content: { type: 'string', description: 'Imperative: "Run tests", "Build project".' },

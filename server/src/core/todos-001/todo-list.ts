@@ -24,11 +24,13 @@ export const countTodos = (todos: readonly Todo001[]): TodoCounts => ({
 });
 
 const REQUIRED = ['content', 'status', 'activeForm'] as const;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStatus = (s: unknown): s is Todo001['status'] => (TODO_001_STATUSES as readonly unknown[]).includes(s);
 
 /** Seed 001's schema check, with its messages; items keep any extra keys the model sent. */
-export const validateTodos = (raw: readonly Record<string, unknown>[]): Todo001[] =>
-  raw.map((item, i) => {
+export const validateTodos = (raw: readonly unknown[]): Todo001[] =>
+  raw.map((value, i) => {
+    const item = isRecord(value) ? value : {};
     if (!REQUIRED.every((k) => Object.hasOwn(item, k)))
       fail('INVALID_ARGUMENT', `Todo ${i} missing required fields (content, status, activeForm)`);
     if (!isStatus(item.status))
@@ -47,7 +49,7 @@ export const validateTodos = (raw: readonly Record<string, unknown>[]): Todo001[
 
 export interface TodoCall {
   action: string;
-  todos?: readonly Record<string, unknown>[] | undefined;
+  todos?: readonly unknown[] | undefined;
 }
 
 export interface TodoOutcome {
