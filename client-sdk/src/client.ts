@@ -39,7 +39,9 @@ type ClientEvents = {
 
 type ToolMethods = { [N in ToolName]: (args: ToolArgs<N>, options?: CallOptions) => Promise<ToolResult<N>> };
 
-const NO_TIMEOUT = new Set<ToolName>(['startPlan']);
+/** Calls that wait for a person (startPlan until the user decides) get no deadline, unless told not to wait. */
+const waitsForPerson = (tool: ToolName, args: unknown): boolean =>
+  tool === 'startPlan' && (args as { wait?: boolean }).wait !== false;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -233,7 +235,7 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
     // A long-poll waits up to its own timeout on the server; the call's deadline comes on top of it.
     const longPollMs = tool === 'getTaskEvents' ? ((args as { timeout?: number }).timeout ?? 0) * 1000 : 0;
     const timeoutMs =
-      options.timeoutMs ?? (NO_TIMEOUT.has(tool) ? undefined : (this.options.timeoutMs ?? 15_000) + longPollMs);
+      options.timeoutMs ?? (waitsForPerson(tool, args) ? undefined : (this.options.timeoutMs ?? 15_000) + longPollMs);
     const retries = this.options.retries ?? 5;
     for (let attempt = 0; ; attempt++) {
       try {

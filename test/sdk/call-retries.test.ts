@@ -95,6 +95,19 @@ describe('SDK calls and resumption against a scripted node', () => {
     expect(node.calls.filter((x) => x.tool === 'setStepStatus')).toHaveLength(1);
   });
 
+  it('gives startPlan with wait=false a deadline (only a waiting startPlan waits without one)', async () => {
+    let attempt = 0;
+    const node = await scriptedNode((_call, ack) => {
+      attempt += 1;
+      if (attempt > 1) ack({ ok: true, result: { plan_id: 'p', status: 'awaiting_approval', message: 'm' } });
+    });
+    cleanups.push(node.close);
+    const c = await connect({ url: node.url, agentId: 'a', timeoutMs: 200, backoff: { baseMs: 10, maxMs: 20 } });
+    cleanups.push(() => c.close());
+    expect(await c.startPlan({ wait: false })).toMatchObject({ status: 'awaiting_approval' });
+    expect(node.calls).toHaveLength(2);
+  });
+
   it('sends no request_id on read-only calls', async () => {
     const node = await scriptedNode((_call, ack) => ack({ ok: true, result: { plan_id: 'p' } }));
     cleanups.push(node.close);
