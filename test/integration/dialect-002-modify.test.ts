@@ -71,4 +71,24 @@ describe.each(STORE_KINDS)('dialect 002: plan_modify waits for a decision (%s st
       ]);
     expect(w.of('plan_modified')[1]?.payload).toMatchObject({ new_files: ['src/routes.ts', 'src/admin.ts'] });
   });
+
+  it('stops showing a modification as waiting once its plan ended through another dialect', async () => {
+    h = await startHarness(store, { approvalPolicy: 'user' });
+    const agent = await h.client('main');
+    const { plan_id } = await enterAndPresent(agent);
+    const user = await h.client('alice', { role: 'user' });
+    await user.plan_approve({ plan_id });
+    await agent.plan_modify({ step_id: 2, reason: 'r', new_description: 'Apply it to every route' });
+    const board = await h.client('board', { role: 'dashboard' });
+    const waiting = async () => (await board.getWorkspace({})).agents.find((a) => a.agent_id === 'main');
+    expect((await waiting())?.pending_modifications).toMatchObject([{ plan_id, step_id: 2 }]);
+
+    // Seed 000's completePlan ends the plan with the request still open: nobody can decide it any more, so no
+    // dashboard may keep offering Approve / Reject for it.
+    await agent.completePlan({ plan_id, status: 'failed', summary: 'abandoned' });
+    expect((await waiting())?.pending_modifications).toEqual([]);
+    await expectRefusal(user.plan_approve({ plan_id, modification: true }), 'FAILED_PRECONDITION');
+    expect(await agent.plan_status({})).toMatchObject({ mode: 'normal', plan_status: 'failed' });
+    expect(await agent.plan_status({})).not.toHaveProperty('pending_modification');
+  });
 });

@@ -43,8 +43,14 @@ export const findStep002 = (plan: Plan, id: number): Step =>
   plan.steps.find((s) => typeof s.details?.id !== 'number' && stepNumberOf(s.id) === id) ??
   fail('NOT_FOUND', `Step ${id} not found in plan ${plan.plan_id}; ${listStepIds(plan)}.`);
 
+/**
+ * The plan_modify request waiting for a decision. Only an executing plan has one: a plan that ended through another
+ * dialect (completePlan, update_plan) with a request still open can no longer be decided, so nothing may offer it.
+ */
 export const pendingModificationOf = (plan: Plan): PendingModification002 | undefined =>
-  plan.details?.pending_modification as PendingModification002 | undefined;
+  plan.status === 'in_progress'
+    ? (plan.details?.pending_modification as PendingModification002 | undefined)
+    : undefined;
 
 /** Seed 002's progress: the first step still to do (in progress first, else the first pending one). */
 export const progress002 = (plan: Plan) => {

@@ -13,7 +13,7 @@ export interface DecisionTarget {
 /** Something a decision can apply to: a plan awaiting approval, or an executing plan's pending modification. */
 export const waitsForDecision = (plan: Plan, modification: boolean | undefined): boolean =>
   (modification !== true && plan.status === 'awaiting_approval') ||
-  (modification !== false && plan.status === 'in_progress' && pendingModificationOf(plan) !== undefined);
+  (modification !== false && pendingModificationOf(plan) !== undefined);
 
 /**
  * The named plan, or the agent's newest unfinished plan that waits for a decision: an agent may hold unfinished plans
