@@ -113,6 +113,7 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
     this.setState('connecting', { url });
     socket.on('connect', () => {
       this.attempt = 0;
+      this.subscriptions.newConnection();
       const again = this.everConnected;
       this.everConnected = true;
       this.setState('connected', { url });
@@ -163,10 +164,7 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
   private async resubscribe(): Promise<void> {
     for (const filter of this.subscriptions.filters()) {
       try {
-        await this.call('subscribeToTasks', {
-          ...filter,
-          ...(this.lastEventId !== undefined ? { after_event: this.lastEventId } : {}),
-        });
+        await this.call('subscribeToTasks', filter);
       } catch (err) {
         this.emit('error', err instanceof PlanHubError ? err : new PlanHubError('INTERNAL', String(err)));
       }
@@ -219,10 +217,11 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
     });
   }
 
-  private async callOnce(payload: object, timeoutMs: number | undefined): Promise<CallAck> {
+  /** `payload` is built once connected: what a call sends can depend on the connection it goes out on. */
+  private async callOnce(payload: () => object, timeoutMs: number | undefined): Promise<CallAck> {
     const deadline = timeoutMs === undefined ? Number.MAX_SAFE_INTEGER : Date.now() + timeoutMs;
     const socket = await this.waitConnected(Math.min(deadline, Date.now() + (this.options.timeoutMs ?? 15_000)));
-    return emitCall(socket, payload, timeoutMs, deadline);
+    return emitCall(socket, payload(), timeoutMs, deadline);
   }
 
   /**
@@ -239,7 +238,14 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
     const retries = this.options.retries ?? 5;
     for (let attempt = 0; ; attempt++) {
       try {
-        const ack = await this.callOnce({ tool, args, ...(requestId ? { request_id: requestId } : {}) }, timeoutMs);
+        const ack = await this.callOnce(
+          () => ({
+            tool,
+            args: tool === 'subscribeToTasks' ? this.subscriptions.resuming(args, this.lastEventId) : args,
+            ...(requestId ? { request_id: requestId } : {}),
+          }),
+          timeoutMs,
+        );
         if (ack.ok) {
           this.observe(tool, args, ack.result);
           return ack.result as ToolResult<N>;

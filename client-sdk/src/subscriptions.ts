@@ -16,8 +16,26 @@ const keyOf = (filter: SubscriptionFilter): string =>
  */
 export class SubscriptionTracker {
   private readonly byId = new Map<string, SubscriptionFilter>();
+  /** Whether a subscribeToTasks has started the current connection's event stream (each connection starts its own). */
+  private started = false;
+
+  newConnection(): void {
+    this.started = false;
+  }
+
+  /**
+   * The first subscribeToTasks on a connection starts its stream. A client that already saw events (on an earlier
+   * connection) must start it after the last one, whichever call comes first: its own renewal or the application's.
+   */
+  resuming(args: unknown, lastEventId: string | undefined): unknown {
+    const call = args as ToolArgs<'subscribeToTasks'>;
+    return this.started || lastEventId === undefined || call.after_event !== undefined
+      ? args
+      : { ...call, after_event: lastEventId };
+  }
 
   record(args: ToolArgs<'subscribeToTasks'>, result: ToolResult<'subscribeToTasks'>): void {
+    this.started = true;
     const { after_event: _after, ...filter } = args;
     // One entry per filter: an identical subscription renewed under a new id replaces the old entry.
     for (const [id, known] of this.byId) if (keyOf(known) === keyOf(filter)) this.byId.delete(id);

@@ -5,6 +5,7 @@ import { PlanHubClientCore, connect } from '@planhub/client-sdk';
 import { Server, type Socket } from 'socket.io';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordEvents } from '../helpers/event-log.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 interface Call {
   tool: string;
@@ -149,6 +150,32 @@ describe('SDK calls and resumption against a scripted node', () => {
     expect(await opening).toMatchObject({ message: 'closed by the application' });
     await new Promise((resolve) => setImmediate(resolve));
     expect(core.state).toBe('closed');
+  });
+
+  it('resumes from the last event seen when the application subscribes while reconnecting', async () => {
+    let connection = 0;
+    const node = await scriptedNode((call, ack, socket) => {
+      const answer = { subscription_id: `sub_${call.args.event_types as string}`, agent_id: '*', replayed: 0 };
+      if (connection++ === 0) {
+        ack({ ok: true, result: { ...answer, event_types: ['step_completed'], last_event_id: '0-0' } });
+        socket.emit('event', event('1-0'));
+        setImmediate(() => socket.disconnect(true));
+      } else ack({ ok: true, result: { ...answer, event_types: call.args.event_types, last_event_id: '1-0' } });
+    });
+    cleanups.push(node.close);
+    const c = await client(node.url);
+    const seen = recordEvents(c);
+    let later: Promise<unknown> | undefined;
+    // The application's own new subscription goes out on the new connection, possibly before the SDK's renewal.
+    c.on('state', (state) => {
+      if (state === 'disconnected') later ??= c.subscribeToTasks({ event_types: ['plan_created'] });
+    });
+    await c.subscribeToTasks({ event_types: ['step_completed'] });
+    await seen.next((e) => e.event_id === '1-0');
+    await later;
+    await eventually(() => expect(node.calls).toHaveLength(3));
+    // Whichever of them starts the new connection's stream resumes it after 1-0, so nothing in the gap is lost.
+    for (const call of node.calls.slice(1)) expect(call.args.after_event).toBe('1-0');
   });
 
   it('renews its subscriptions after a reconnect from the last event it saw, delivering each event once', async () => {
