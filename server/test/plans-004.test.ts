@@ -1,6 +1,6 @@
-import type { Plan } from '@planhub/shared';
+import type { Plan, Plan004Status } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
-import type { CreatePlan004Input, Status004 } from '../src/core/plans-004/plan-004.ts';
+import type { CreatePlan004Input } from '../src/core/plans-004/plan-004.ts';
 import { changeTimeAfter, createPlan004, planView004, updateStep004 } from '../src/core/plans-004/plan-004.ts';
 import { newPlan } from '../src/core/plans/plan-factory.ts';
 import { errorOf } from './support/error-of.ts';
@@ -22,7 +22,7 @@ const create = (steps: CreatePlan004Input['steps'], title = 'Deploy to productio
 
 const deploy = () => create(DEPLOY.map((description) => ({ description }))).plan;
 
-const set = (plan: Plan, index: number, status: Status004, notes?: string) =>
+const set = (plan: Plan, index: number, status: Plan004Status, notes?: string) =>
   updateStep004(plan, { index, status, notes }, LATER);
 
 describe('seed 004 create_plan', () => {

@@ -1,6 +1,7 @@
 import type { TodoItem002 } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
-import { todoCounts, writeTodos, type TodoInput } from '../src/core/todos-002/write-todos.ts';
+import { countTodos } from '../src/core/todos-001/todo-list.ts';
+import { writeTodos, type TodoInput } from '../src/core/todos-002/write-todos.ts';
 
 const T0 = '2025-01-01T00:00:00.000Z';
 const T1 = '2025-01-02T00:00:00.000Z';
@@ -55,7 +56,7 @@ describe('002 todo_write rules', () => {
   });
 
   it('counts statuses', () => {
-    expect(todoCounts([{ status: 'pending' }, { status: 'completed' }, { status: 'in_progress' }])).toEqual({
+    expect(countTodos([{ status: 'pending' }, { status: 'completed' }, { status: 'in_progress' }])).toEqual({
       count: 3,
       pending: 1,
       in_progress: 1,

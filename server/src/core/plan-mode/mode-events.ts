@@ -1,28 +1,5 @@
-import type { EventType, Mode002, NewEvent, Plan } from '@planhub/shared';
-
-/**
- * An event about an agent rather than one plan (mode_changed before any plan exists, todos_updated). `source_agent`
- * is whoever caused it, so a user's decision reaches the agent whose mode it changed.
- */
-export const agentEvent = (
-  workspace: string,
-  sourceAgent: string,
-  type: EventType,
-  payload: Record<string, unknown>,
-  now: string,
-  plan?: Pick<Plan, 'plan_id' | 'title'>,
-): NewEvent => ({
-  event_type: type,
-  timestamp: now,
-  workspace,
-  source_agent: sourceAgent,
-  source_plan_id: plan?.plan_id ?? null,
-  source_plan_title: plan?.title ?? null,
-  source_step_id: null,
-  source_step_description: null,
-  source_step_sequence: null,
-  payload,
-});
+import type { Mode002, NewEvent, Plan } from '@planhub/shared';
+import { agentEvent } from '../plans/plan-events.ts';
 
 export interface ModeChange {
   workspace: string;
@@ -39,9 +16,9 @@ export const modeChanged = (change: ModeChange, now: string): NewEvent[] =>
   change.from === change.to
     ? []
     : [
+        // source_agent is whoever caused the change, so a user's decision reaches the agent whose mode it changed.
         agentEvent(
-          change.workspace,
-          change.by,
+          { workspace: change.workspace, agent_id: change.by, now },
           'mode_changed',
           {
             agent_id: change.agent_id,
@@ -50,7 +27,6 @@ export const modeChanged = (change: ModeChange, now: string): NewEvent[] =>
             goal: change.goal ?? null,
             plan_id: change.plan?.plan_id ?? null,
           },
-          now,
           change.plan,
         ),
       ];

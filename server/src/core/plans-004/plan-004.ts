@@ -1,18 +1,16 @@
-import type { NewEvent, Plan, Step } from '@planhub/shared';
+import type { NewEvent, Plan, Plan004Status, Step } from '@planhub/shared';
 import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES, fail, progressOf } from '@planhub/shared';
 import type { AgentDoc } from '../agents/agent-doc.ts';
 import { newPlan } from '../plans/plan-factory.ts';
 import { planEvent } from '../plans/plan-events.ts';
 import { endPlan, stepList } from '../plans/plan-lifecycle.ts';
 
-export type Status004 = 'pending' | 'in_progress' | 'completed' | 'skipped';
-
 export interface CreatePlan004Input {
   plan_id: string;
   workspace: string;
   agent_id: string;
   title: string;
-  steps: ReadonlyArray<{ description: string; status?: Status004 | undefined; notes?: string | undefined }>;
+  steps: ReadonlyArray<{ description: string; status?: Plan004Status | undefined; notes?: string | undefined }>;
   working_dir?: string | undefined;
   now: string;
 }
@@ -100,7 +98,7 @@ export interface Update004Outcome {
  */
 export const updateStep004 = (
   current: Plan,
-  change: { index: number; status: Status004; notes?: string | undefined },
+  change: { index: number; status: Plan004Status; notes?: string | undefined },
   now: string,
 ): Update004Outcome => {
   if (FINISHED_PLAN_STATUSES.has(current.status))

@@ -21,18 +21,22 @@ export const planEvent = (
   payload,
 });
 
-/** The envelope of a change that belongs to no plan (todos, tasks): the plan and step fields are null. */
+/**
+ * The envelope of a change to an agent rather than to a plan's steps (todos, tasks, 002's mode): the step fields are
+ * null, and so are the plan fields unless the change concerns one plan (a mode change made by a plan decision).
+ */
 export const agentEvent = (
   source: { workspace: string; agent_id: string; now: string },
   type: EventType,
   payload: Record<string, unknown>,
+  plan?: Pick<Plan, 'plan_id' | 'title'>,
 ): NewEvent => ({
   event_type: type,
   timestamp: source.now,
   workspace: source.workspace,
   source_agent: source.agent_id,
-  source_plan_id: null,
-  source_plan_title: null,
+  source_plan_id: plan?.plan_id ?? null,
+  source_plan_title: plan?.title ?? null,
   source_step_id: null,
   source_step_description: null,
   source_step_sequence: null,

@@ -16,7 +16,8 @@ export interface TodoCounts {
   completed: number;
 }
 
-export const countTodos = (todos: readonly Todo001[]): TodoCounts => ({
+/** Counts by status; 002's todo_write shares it (its items have the same three statuses). */
+export const countTodos = (todos: readonly Pick<Todo001, 'status'>[]): TodoCounts => ({
   count: todos.length,
   pending: todos.filter((t) => t.status === 'pending').length,
   in_progress: todos.filter((t) => t.status === 'in_progress').length,

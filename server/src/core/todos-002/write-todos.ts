@@ -59,10 +59,3 @@ export const writeTodos = (
   if (dropped.length > 0) kept = kept.slice(kept.length - room);
   return { todos: [...kept, ...next], preserved: kept.map((t) => t.id), dropped, cleared: false };
 };
-
-export const todoCounts = (todos: readonly Pick<TodoItem002, 'status'>[]) => ({
-  count: todos.length,
-  pending: todos.filter((t) => t.status === 'pending').length,
-  in_progress: todos.filter((t) => t.status === 'in_progress').length,
-  completed: todos.filter((t) => t.status === 'completed').length,
-});

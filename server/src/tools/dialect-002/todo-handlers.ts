@@ -1,6 +1,7 @@
 import type { TodoItem002 } from '@planhub/shared';
-import { agentEvent } from '../../core/plan-mode/mode-events.ts';
-import { todoCounts, writeTodos } from '../../core/todos-002/write-todos.ts';
+import { agentEvent } from '../../core/plans/plan-events.ts';
+import { countTodos } from '../../core/todos-001/todo-list.ts';
+import { writeTodos } from '../../core/todos-002/write-todos.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
 import { registerAgent } from '../planhub/agent-index.ts';
@@ -25,7 +26,7 @@ const todo_write: ToolHandlers['todo_write'] = (ctx, args) =>
     const key = docKeys.todos002(caller.agent_id);
     const stored = (await tx.get<TodoDoc>(key))?.todos ?? [];
     const outcome = writeTodos(stored, args.todos, now, services.config.limits.todosPerList);
-    const counts = todoCounts(outcome.todos);
+    const counts = countTodos(outcome.todos);
     // A write that changes nothing (a repeat) stores and announces nothing: one event per change.
     if (JSON.stringify(outcome.todos) !== JSON.stringify(stored)) {
       if (outcome.todos.length === 0) tx.delete(key);
@@ -33,13 +34,12 @@ const todo_write: ToolHandlers['todo_write'] = (ctx, args) =>
       // An agent that only keeps todos must still appear in the workspace overview.
       if (stored.length === 0 && outcome.todos.length > 0) await registerAgent(tx, caller.agent_id);
       tx.emit(
-        agentEvent(
-          caller.workspace,
-          caller.agent_id,
-          'todos_updated',
-          { agent_id: caller.agent_id, dialect: '002', ...counts, todos: outcome.todos },
-          now,
-        ),
+        agentEvent({ workspace: caller.workspace, agent_id: caller.agent_id, now }, 'todos_updated', {
+          agent_id: caller.agent_id,
+          dialect: '002',
+          ...counts,
+          todos: outcome.todos,
+        }),
       );
     }
     const notes = [
