@@ -1,6 +1,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { toolCatalog } from '@planhub/shared';
 import type { ServerConfig, ServerConfigInput } from './config.ts';
 import { parseConfig } from './config.ts';
 import { openModeRefusal } from './auth/open-mode.ts';
@@ -11,7 +12,6 @@ import { createMemoryConnectionCounter, createRedisConnectionCounter } from './l
 import { createLogger } from './logger.ts';
 import { createStore } from './store/create-store.ts';
 import type { Store } from './store/store.ts';
-import { buildCatalog } from './tools/catalog.ts';
 import type { Services } from './tools/context.ts';
 import { createDispatch } from './tools/dispatch.ts';
 import { HANDLERS } from './tools/handlers.ts';
@@ -47,7 +47,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     log,
     now: () => new Date().toISOString(),
     newId: randomId,
-    catalog: buildCatalog(),
+    catalog: toolCatalog,
     callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis, log }),
   };
   const dispatch = ops.gate(createDispatch(services, HANDLERS));

@@ -7,6 +7,7 @@ export * from './ttl.ts';
 export * from './tools/define.ts';
 export * from './tools/common.ts';
 export * from './tools/catalog.ts';
+export * from './tools/json-catalog.ts';
 export * from './tools/workspace-summary.ts';
 export * from './view/workspace-model.ts';
 export * from './view/coalesce.ts';

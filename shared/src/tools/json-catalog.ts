@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import type { ToolResult } from './catalog.ts';
+import { TOOLS, TOOL_NAMES } from './catalog.ts';
+
+export type CatalogEntries = ToolResult<'listTools'>;
+
+let built: CatalogEntries | undefined;
+
+/**
+ * Every tool's name, dialect, description and input JSON Schema: what an LLM host hands its model. The server's
+ * listTools and the SDK's offline catalog both come from here, so they cannot drift apart. Built on first use (the
+ * JSON Schema conversion is not free, and the dashboard bundle never needs it).
+ */
+export const toolCatalog = (dialect?: string): CatalogEntries => {
+  built ??= TOOL_NAMES.map((name) => ({
+    name,
+    dialect: TOOLS[name].dialect,
+    description: TOOLS[name].description,
+    input_schema: z.toJSONSchema(TOOLS[name].input, { io: 'input', unrepresentable: 'any' }),
+  }));
+  return dialect === undefined ? [...built] : built.filter((t) => t.dialect === dialect);
+};
