@@ -20,3 +20,13 @@ export const expectRefusal = async (
   if (message !== undefined) expect(error.message).toMatch(message);
   return error;
 };
+
+/**
+ * A call's outcome as `{ code, message }` (code "none" when it succeeded), so a test can compare a refusal's exact
+ * wording with toEqual.
+ */
+export const refusal = (call: Promise<unknown>): Promise<{ code: string; message: string }> =>
+  call.then(
+    () => ({ code: 'none', message: 'the call succeeded' }),
+    (err: { code: string; message: string }) => ({ code: err.code, message: err.message }),
+  );

@@ -1,6 +1,7 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
 import { renderTodoReminder } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
+import { refusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 
 /** The five items of seed 001's "Implement a new authentication system" example. */
@@ -16,12 +17,6 @@ const seedTodos = (statuses: ('pending' | 'in_progress' | 'completed')[] = []) =
     activeForm: activeForm as string,
     status: statuses[i] ?? ('pending' as const),
   }));
-
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => ({ code: 'none', message: 'the call succeeded' }),
-    (err: { code: string; message: string }) => ({ code: err.code, message: err.message }),
-  );
 
 describe.each(STORE_KINDS)('seed 001 todo through the SDK (%s store)', (store) => {
   let h: Harness;

@@ -1,11 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { refusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
-
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => ({ code: 'none', message: 'the call succeeded' }),
-    (err: { code: string; message: string }) => ({ code: err.code, message: err.message }),
-  );
 
 const DEPLOY = {
   title: 'Deploy to production',
