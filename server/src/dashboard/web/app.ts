@@ -11,13 +11,6 @@ import { headerView } from './views/header.ts';
 
 const HISTORY = 100;
 
-const eventsIn = (answer: unknown): EventEnvelope[] => {
-  const events = (answer as { events?: unknown } | undefined)?.events;
-  return Array.isArray(events)
-    ? events.filter((e: unknown): e is EventEnvelope => typeof (e as EventEnvelope | null)?.event_id === 'string')
-    : [];
-};
-
 const section = (id: string, title: string, ...extra: Node[]) => {
   const body = h('div', { class: 'section-body', id: `${id}-body` });
   return {
@@ -106,13 +99,13 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     const first = state.model.snapshot === undefined;
     const snapshot = await conn.call('getWorkspace', {});
     if (first) {
-      const history = await conn.callUntyped('getTaskEvents', { limit: HISTORY }).catch(() => undefined);
-      for (const e of eventsIn(history)) state.addToFeed(e);
+      const history = await conn.call('getTaskEvents', { limit: HISTORY }).catch(() => undefined);
+      for (const e of history?.events ?? []) state.addToFeed(e);
     }
     state.model.reset(snapshot);
     // Stored subscriptions outlive a connection: start from a clean slate, then resume after the last event seen.
-    await conn.callUntyped('unsubscribe', { all: true }).catch(() => undefined);
-    await conn.callUntyped('subscribeToTasks', {
+    await conn.call('unsubscribe', { all: true }).catch(() => undefined);
+    await conn.call('subscribeToTasks', {
       agent_id: '*',
       event_types: [...EVENT_TYPES],
       after_event: state.model.lastEventId ?? snapshot.last_event_id ?? '0-0',

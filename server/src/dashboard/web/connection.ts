@@ -66,8 +66,6 @@ export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting' | 'refused
 
 export interface Connection {
   call<N extends ToolName>(tool: N, args: ToolArgs<N>): Promise<ToolResult<N>>;
-  /** Tools of the contract whose definitions are not in this build's catalog yet (answers are checked by the caller). */
-  callUntyped(tool: string, args: Record<string, unknown>): Promise<unknown>;
   close(): void;
 }
 
@@ -100,17 +98,16 @@ export const openConnection = (
     handlers.onStatus(socket.active ? 'reconnecting' : 'refused', err.message);
   });
   socket.on('event', (event: EventEnvelope) => handlers.onEvent(event));
-  const send = async (tool: string, args: object): Promise<unknown> => {
-    // Decisions carry a request_id, so a click retried after a dropped connection applies once.
-    const readOnly = (TOOLS as Record<string, { readOnly: boolean } | undefined>)[tool]?.readOnly ?? true;
-    const requestId = readOnly ? {} : { request_id: `${Date.now()}-${Math.random().toString(36).slice(2)}` };
-    const ack = (await socket.timeout(15_000).emitWithAck('call', { tool, args, ...requestId })) as CallAck;
-    if (!ack.ok) throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
-    return ack.result;
-  };
   return {
-    call: async (tool, args) => (await send(tool, args)) as ToolResult<typeof tool>,
-    callUntyped: send,
+    async call(tool, args) {
+      // Decisions carry a request_id, so a click retried after a dropped connection applies once.
+      const requestId = TOOLS[tool].readOnly
+        ? {}
+        : { request_id: `${Date.now()}-${Math.random().toString(36).slice(2)}` };
+      const ack = (await socket.timeout(15_000).emitWithAck('call', { tool, args, ...requestId })) as CallAck;
+      if (!ack.ok) throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
+      return ack.result as ToolResult<typeof tool>;
+    },
     close: () => socket.close(),
   };
 };
