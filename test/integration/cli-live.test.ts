@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { EventEnvelope } from '@planhub/client-sdk';
+import { renderTodoBox } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -64,6 +65,14 @@ describe('live CLI commands', () => {
       const frames = watch.output().split(CLEAR);
       expect(frames.at(-1)).toContain(expected);
     });
+
+    // The agent's todo list shows under its plan, in seed 002's box with its terminal styles.
+    await agent.todo_write({
+      todos: [{ id: '1', content: 'Extract the token check', status: 'in_progress', priority: 'high' }],
+    });
+    const box = renderTodoBox([{ content: 'Extract the token check', status: 'in_progress' }], { title: 'Todos' });
+    expect(box).toContain('\x1b[1m');
+    await eventually(() => expect(watch.output().split(CLEAR).at(-1)).toContain(box.split('\n').join('\r\n')));
   });
 
   it('planhub events --follow prints every event as one JSON line, in order, with no gap between its first read and the live stream', async () => {

@@ -12,7 +12,7 @@ Commands:
   plan --agent <id> | --plan <id>   show a plan the way seed 000's "plan" command does
   token --agent <id> [--role agent|user|dashboard] [--ttl 1h] [--secret s]
                                     mint a token for a server in secret mode (secret: env PLANHUB_SECRET)
-  watch [--agent <id>]              seed 000's plan rendering for every agent (or one), redrawn live
+  watch [--agent <id>]              every agent's plan (seed 000's rendering) and todos, redrawn live
   events [--follow] [--agent <id>] [--type t1,t2] [--after <event_id>] [--limit n]
                                     recent events as JSON lines; --follow keeps printing new ones
   approve <plan_id>                 approve a plan waiting for approval (as a user)

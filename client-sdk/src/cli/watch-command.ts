@@ -1,5 +1,5 @@
 import type { PlanSummary } from '@planhub/shared';
-import { EVENT_TYPES, WorkspaceModel, coalesce, renderPlanText } from '@planhub/shared';
+import { EVENT_TYPES, WorkspaceModel, coalesce, renderPlanText, renderTodoBox } from '@planhub/shared';
 import type { PlanHubClient } from '../client.ts';
 import type { CliOptions } from './options.ts';
 import { untilInterrupted } from './until-interrupted.ts';
@@ -7,11 +7,15 @@ import { untilInterrupted } from './until-interrupted.ts';
 const CLEAR = '\x1b[H\x1b[2J';
 const FINISHED = new Set(['completed', 'failed', 'cancelled', 'rejected']);
 
-/** One frame: seed 000's rendering of each agent's plan, then what waits for a person. */
+/**
+ * One frame: seed 000's rendering of each agent's plan, its todo list in seed 002's box (ANSI styles only on a
+ * terminal), then what waits for a person.
+ */
 export const renderFrame = (
   model: WorkspaceModel,
   options: Pick<CliOptions, 'workspace' | 'agent'>,
   status: string,
+  color = false,
 ) => {
   const agents = (model.snapshot?.agents ?? []).filter(
     (a) => options.agent === undefined || a.agent_id === options.agent,
@@ -24,6 +28,7 @@ export const renderFrame = (
     lines.push(
       plan ? renderPlanText(plan, FINISHED.has(plan.status) ? 'Most Recent Plan' : 'Current Plan') : '(no plan)',
     );
+    if (agent.todos.length > 0) lines.push('', renderTodoBox(agent.todos, { color, title: 'Todos' }));
     for (const waiting of agent.pending_approvals)
       lines.push(`Waiting for approval: planhub approve ${waiting.plan_id}  (or: planhub reject ${waiting.plan_id})`);
     lines.push('');
@@ -42,7 +47,7 @@ export const watchCommand = async (client: PlanHubClient, options: CliOptions): 
   let frame: ReturnType<typeof setTimeout> | undefined;
   const draw = () => {
     frame = undefined;
-    const text = renderFrame(model, options, status);
+    const text = renderFrame(model, options, status, out.isTTY);
     out.write(out.isTTY ? `${CLEAR}${text}\n` : `${text}\n---\n`);
   };
   const schedule = () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TODO_001_STATUSES } from '../shapes/todo-001.ts';
 import { PendingModification002Schema } from './dialect-002-model.ts';
 import { DependencyRefSchema, DialectSchema, PlanStatusSchema, ProgressSchema, StepStatusSchema } from '../model.ts';
 
@@ -52,7 +53,8 @@ export type PendingModification = z.infer<typeof PendingModificationSchema>;
 
 export const TodoSummarySchema = z.object({
   content: z.string(),
-  status: z.string(),
+  /** 001 and 002 items share these three statuses, so the renderers of either apply. */
+  status: z.enum(TODO_001_STATUSES),
   active_form: z.string().optional(),
   priority: z.string().optional(),
 });

@@ -1,4 +1,4 @@
-import type { PendingModification, Plan, TaskSummary, TodoSummary } from '@planhub/shared';
+import type { PendingModification, Plan, TaskSummary, TodoItem002, TodoSummary } from '@planhub/shared';
 import type { Mode002Doc } from '../plan-mode/mode.ts';
 import { deriveMode, pendingModificationOf } from '../plan-mode/mode.ts';
 import type { TaskDoc } from '../tasks/task-model.ts';
@@ -7,7 +7,7 @@ import type { TodoDoc001 } from '../todos-001/todo-list.ts';
 /** The overview's view of what the other dialects keep per agent (001/002 todos, 002 mode) and per workspace (003). */
 export const todosOf = (
   doc001: TodoDoc001 | undefined,
-  doc002: { todos: { content: string; status: string; priority: string }[] } | undefined,
+  doc002: { todos: Pick<TodoItem002, 'content' | 'status' | 'priority'>[] } | undefined,
 ): TodoSummary[] => [
   ...(doc001?.todos ?? []).map((t) => ({ content: t.content, status: t.status, active_form: t.activeForm })),
   ...(doc002?.todos ?? []).map((t) => ({ content: t.content, status: t.status, priority: t.priority })),
