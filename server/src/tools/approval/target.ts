@@ -29,12 +29,12 @@ export const findDecisionTarget = async (tx: Tx, caller: Caller, target: Decisio
   }
   const what =
     target.modification === true
-      ? 'a modification waiting for a decision'
+      ? 'modification waiting for a decision'
       : target.modification === false
-        ? 'a plan waiting for approval'
-        : 'a plan or a modification waiting for a decision';
+        ? 'plan waiting for approval'
+        : 'plan or modification waiting for a decision';
   return fail(
     'NOT_FOUND',
-    `${agentId === caller.agent_id ? 'You have' : `Agent ${agentId} has`} no ${what}. Name the plan with plan_id.`,
+    `${agentId === caller.agent_id ? 'You have' : `Agent ${agentId} has`} no ${what}. A plan waits for approval after startPlan or plan_exit; to decide another plan, name it with plan_id.`,
   );
 };
