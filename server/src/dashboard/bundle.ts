@@ -50,28 +50,27 @@ const zodStandIn: Plugin = {
  * from the sources on first use, so the page always matches the code the node runs and there is no build step.
  */
 export const buildDashboard = async (): Promise<DashboardAssets> => {
-  const [bundle, html, css] = await Promise.all([
+  const common = { bundle: true, write: false, minify: true, legalComments: 'none', logLevel: 'silent' } as const;
+  const [bundle, styles, html] = await Promise.all([
     build({
+      ...common,
       entryPoints: [`${WEB}main.ts`],
-      bundle: true,
-      write: false,
       format: 'iife',
       platform: 'browser',
       target: 'es2022',
-      minify: true,
-      legalComments: 'none',
-      logLevel: 'silent',
       plugins: [zodStandIn],
     }),
+    // styles.css @imports one stylesheet per part of the page; the browser gets them as one file.
+    build({ ...common, entryPoints: [`${WEB}styles.css`] }),
     readFile(`${WEB}index.html`),
-    readFile(`${WEB}styles.css`),
   ]);
   const js = bundle.outputFiles[0];
-  if (!js) throw new Error('esbuild produced no dashboard bundle');
+  const css = styles.outputFiles[0];
+  if (!js || !css) throw new Error('esbuild produced no dashboard bundle');
   return {
     html: asset(html, 'text/html; charset=utf-8'),
     js: asset(Buffer.from(js.contents), 'text/javascript; charset=utf-8'),
-    css: asset(css, 'text/css; charset=utf-8'),
+    css: asset(Buffer.from(css.contents), 'text/css; charset=utf-8'),
   };
 };
 
