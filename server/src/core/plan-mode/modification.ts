@@ -86,6 +86,13 @@ export const decideModification = (
     return fail('FAILED_PRECONDITION', `Plan ${current.plan_id} has no modification waiting for a decision.`);
   const plan = clonePlan(current);
   const step = findStep002(plan, pending.step_id);
+  // plan_step_complete waits for the decision, but seed 000's and 004's tools can end the step meanwhile.
+  if (approved && ENDED_STEP_STATUSES.has(step.status))
+    fail(
+      'FAILED_PRECONDITION',
+      `Step ${pending.step_id} already ended as ${step.status} while the change waited; approving it now would ` +
+        'rewrite finished work. Reject the modification (plan_reject with modification: true) instead.',
+    );
   if (approved) {
     step.description = pending.new_description;
     step.details = {
