@@ -24,6 +24,8 @@ describe('webhook target checks', () => {
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
       '64:ff9b::10.0.0.1',
+      'fec0::1',
+      '64:ff9b:1::a00:1',
     ])
       expect(isPrivateAddress(address), address).toBe(true);
   });

@@ -25,6 +25,10 @@ for (const [net, prefix] of [
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Deprecated site-local: still routed inside some networks.
+  ['fec0::', 10],
+  // Local-use NAT64 (RFC 8215): reaches whatever IPv4 address it embeds, private ones included.
+  ['64:ff9b:1::', 48],
   ['ff00::', 8],
   ['2001:db8::', 32],
 ] as const)
