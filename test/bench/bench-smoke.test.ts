@@ -140,11 +140,13 @@ describe('bench histogram and repetitions', () => {
       sent: 100,
       completed,
       errors: 100 - completed,
+      serverCpuUs: p50 * 100,
       latency: { count: completed, p50, p90: p50, p99: p50, p999: p50, max: p50 },
     });
     const l = latencyFiguresOf(100, [run(1, 100), run(3, 98), run(2, 99)]);
     expect(l.p50).toMatchObject({ median: 2, min: 1, max: 3 });
     expect(l.errors).toBe(3);
+    expect(l.cpuUs).toMatchObject({ median: 200, min: 100, max: 300 });
   });
 });
 

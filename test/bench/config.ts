@@ -48,7 +48,7 @@ export const benchConfigFromEnv = (env: NodeJS.ProcessEnv): BenchConfig => {
     repetitions: Math.round(e.BENCH_REPS ?? (quick ? 1 : 5)),
     probeMs: e.BENCH_PROBE_MS ?? (quick ? 500 : 1500),
     warmupMs: e.BENCH_WARMUP_MS ?? (quick ? 150 : 300),
-    p99TargetMs: e.BENCH_P99_TARGET_MS ?? 25,
+    p99TargetMs: e.BENCH_P99_TARGET_MS ?? 50,
     storedPlans: Math.round(e.BENCH_PLANS ?? (quick ? 10_000 : 100_000)),
     stepsPerPlan: Math.round(e.BENCH_STEPS ?? 50),
     crossRate: e.BENCH_CROSS_RATE ?? 100,

@@ -79,7 +79,8 @@ try {
     { id: 'planhub.redis.1', factory: planhubRedis1 },
     { id: 'planhub.memory.1', factory: planhubMemory1 },
   ];
-  const throughput = await runThroughputPhase(scenarios, config, timing, progress);
+  const healthy = () => cluster.assertHealthy();
+  const throughput = await runThroughputPhase(scenarios, config, timing, progress, healthy);
   const searches: BenchReport['searches'] = {};
   for (const [id, samples] of throughput) {
     results.throughput[id] = figureOf(samples.rates);
@@ -96,13 +97,18 @@ try {
   const rate50 = halfOfLower('floor.redis', 'planhub.redis.50');
   const rateMemory = halfOfLower('floor.echo', 'planhub.memory.50');
   const rate1 = halfOfLower('planhub.redis.1');
+  // CPU per request counts every process a run keeps busy: both PlanHub nodes consume every event, and Redis.
+  const pid = (s: { child: { pid?: number } }) => s.child.pid as number;
+  const redisPids = [cluster.redis.pid];
+  const planhubRedisPids = [pid(cluster.planhubA), pid(cluster.planhubB), ...redisPids];
+  const floorRedisPids = [pid(cluster.floorRedis), ...redisPids];
   const latencyRuns: LatencyRun[] = [
-    { id: 'floor.echo.50', rate: rateMemory, factory: echo50 },
-    { id: 'planhub.memory.50', rate: rateMemory, factory: planhubMemory50 },
-    { id: 'floor.redis.50', rate: rate50, factory: redisFloor50 },
-    { id: 'planhub.redis.50', rate: rate50, factory: planhubRedis50 },
-    { id: 'floor.redis.1', rate: rate1, factory: redisFloor1 },
-    { id: 'planhub.redis.1', rate: rate1, factory: planhubRedis1 },
+    { id: 'floor.echo.50', rate: rateMemory, factory: echo50, pids: [pid(cluster.floorEcho)] },
+    { id: 'planhub.memory.50', rate: rateMemory, factory: planhubMemory50, pids: [pid(cluster.planhubMemory)] },
+    { id: 'floor.redis.50', rate: rate50, factory: redisFloor50, pids: floorRedisPids },
+    { id: 'planhub.redis.50', rate: rate50, factory: planhubRedis50, pids: planhubRedisPids },
+    { id: 'floor.redis.1', rate: rate1, factory: redisFloor1, pids: floorRedisPids },
+    { id: 'planhub.redis.1', rate: rate1, factory: planhubRedis1, pids: planhubRedisPids },
   ];
 
   const urlB = cluster.planhubB.url;
@@ -113,19 +119,23 @@ try {
     id: 'floor.broadcast',
     rate: config.crossRate,
     factory: broadcastSessions(cluster.broadcastA.url, cluster.broadcastB.url),
+    pids: [pid(cluster.broadcastA), pid(cluster.broadcastB), ...redisPids],
   });
   const eventsReady = await tryOnce(events);
-  if (eventsReady === true) latencyRuns.push({ id: 'planhub.event', rate: config.crossRate, factory: events });
+  if (eventsReady === true)
+    latencyRuns.push({ id: 'planhub.event', rate: config.crossRate, factory: events, pids: planhubRedisPids });
   else results.notes.push(`Cross-node event delivery not measured: one trial sample failed (${eventsReady}).`);
   const unblockReady = await tryOnce(unblockSessions({ urlA: redisA, urlB, samples: 1 }));
-  if (unblockReady === true) latencyRuns.push({ id: 'planhub.unblock', rate: config.crossRate, factory: unblock });
+  if (unblockReady === true)
+    latencyRuns.push({ id: 'planhub.unblock', rate: config.crossRate, factory: unblock, pids: planhubRedisPids });
   else results.notes.push(`Auto-unblock across nodes not measured: one trial sample failed (${unblockReady}).`);
 
-  const latency = await runLatencyPhase(latencyRuns, config.repetitions, latencyTiming, progress);
+  const latency = await runLatencyPhase(latencyRuns, config.repetitions, latencyTiming, progress, healthy);
   for (const [id, figures] of latency) results.latency[id] = figures;
   for (const [id, figures] of latency)
     if (figures.errors > 0)
       results.notes.push(`${id}: ${figures.errors} requests failed (${figures.firstError ?? 'no answer'}).`);
+  await healthy();
   results.notes.push('10k idle connections per node (DESIGN.md §7) is not measured by this bench.');
 
   const ratios = ratioRows(results);

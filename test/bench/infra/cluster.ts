@@ -1,4 +1,4 @@
-import { startNodeServer, type NodeServer } from './processes.ts';
+import { assertHealthy, startNodeServer, type NodeServer } from './processes.ts';
 import { startRedis, type BenchRedis } from './redis.ts';
 
 /** Key prefix of every PlanHub node (and the seeding store) in the run. */
@@ -13,6 +13,8 @@ export interface Cluster {
   planhubA: NodeServer;
   planhubB: NodeServer;
   planhubMemory: NodeServer;
+  /** Checked before every run: a figure measured against a dead or departing server would be meaningless. */
+  assertHealthy(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,9 @@ export const startCluster = async (): Promise<Cluster> => {
     planhubA,
     planhubB,
     planhubMemory,
+    async assertHealthy() {
+      await Promise.all(servers.map(assertHealthy));
+    },
     async stop() {
       await Promise.all(servers.map((s) => s.stop()));
       await redis.stop();

@@ -27,6 +27,8 @@ export interface Spawned {
   child: ChildProcess;
   /** Resolves when the process has exited. */
   exited: Promise<number | null>;
+  /** Set when the process ended without stop(): by a crash, or by a signal from outside the bench. */
+  readonly unexpectedExit: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -42,9 +44,15 @@ export const spawnLogged = (name: string, command: string, args: readonly string
   children.add(child);
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
+  let stopping = false;
+  let unexpectedExit: string | undefined;
   const exited = new Promise<number | null>((done) =>
-    child.once('exit', (code) => {
+    child.once('exit', (code, signal) => {
       children.delete(child);
+      if (!stopping) {
+        unexpectedExit = `${name} (pid ${child.pid}) exited unexpectedly (${signal ?? `code ${code}`}); see its log in ${LOG_DIR}`;
+        process.stderr.write(`[bench] ${unexpectedExit}\n`);
+      }
       done(code);
     }),
   );
@@ -52,7 +60,11 @@ export const spawnLogged = (name: string, command: string, args: readonly string
     name,
     child,
     exited,
+    get unexpectedExit() {
+      return unexpectedExit;
+    },
     async stop() {
+      stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
@@ -81,6 +93,16 @@ export const waitHealthy = async (spawned: Spawned, port: number, timeoutMs = 30
     await sleep(100);
   }
   throw new Error(`${spawned.name} did not become healthy in ${timeoutMs} ms; see ${LOG_DIR}`);
+};
+
+/** Throws if the server has exited or no longer answers /healthz (e.g. it was told to shut down from outside). */
+export const assertHealthy = async (server: Spawned & { port: number }): Promise<void> => {
+  if (server.unexpectedExit) throw new Error(server.unexpectedExit);
+  const ok = await fetch(`http://127.0.0.1:${server.port}/healthz`, { signal: AbortSignal.timeout(5000) }).then(
+    (res) => res.ok,
+    () => false,
+  );
+  if (!ok) throw new Error(`${server.name} (pid ${server.child.pid}) stopped answering /healthz; see ${LOG_DIR}`);
 };
 
 /** A TypeScript entry point run the way production runs it: node --import tsx <file>. */

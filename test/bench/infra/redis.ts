@@ -7,6 +7,7 @@ import { freePort, spawnLogged } from './processes.ts';
 export interface BenchRedis {
   url: string;
   version: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -51,6 +52,7 @@ export const startRedis = async (): Promise<BenchRedis> => {
   return {
     url: `redis://127.0.0.1:${port}`,
     version,
+    pid: redis.child.pid as number,
     async stop() {
       await redis.stop();
       rmSync(dir, { recursive: true, force: true });

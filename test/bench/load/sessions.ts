@@ -65,13 +65,18 @@ export const planhubSessions =
     };
   };
 
-/** One fixed-rate run on a fresh session. */
+/**
+ * One fixed-rate run on a fresh session. With `cpu`, the CPU time of the processes serving the run is read just
+ * around the run (after the session's setup) and reported per request: a figure other load on the machine barely
+ * moves, unlike latency.
+ */
 export const probeOf =
-  (factory: SessionFactory, timing: Timing): Probe =>
+  (factory: SessionFactory, timing: Timing, cpu?: () => number | undefined): Probe =>
   async (rate): Promise<ProbeOutcome> => {
     const session = await factory(nextTag());
     try {
-      return await runOpenLoop({
+      const cpuBefore = cpu?.();
+      const outcome = await runOpenLoop({
         rate,
         warmupMs: timing.warmupMs,
         durationMs: timing.probeMs,
@@ -80,6 +85,10 @@ export const probeOf =
         ...(timing.abortAfterMs !== undefined ? { abortAfterMs: timing.abortAfterMs } : {}),
         send: (i) => session.send(i),
       });
+      const cpuAfter = cpu?.();
+      const requests = Math.round((rate * (timing.warmupMs + timing.probeMs)) / 1000);
+      if (cpuBefore === undefined || cpuAfter === undefined || requests === 0) return outcome;
+      return { ...outcome, serverCpuUs: Math.round(((cpuAfter - cpuBefore) * 1000) / requests) };
     } finally {
       session.close();
     }

@@ -53,11 +53,19 @@ export const renderMarkdown = (report: BenchReport): string => {
     `- Throughput is the highest fixed rate whose p99 stays ≤ ${c.p99TargetMs} ms with no error and every request` +
       ' answered, found by a geometric search (bracket, then bisect to within 8%).',
     '- Latency comparisons run the floor and PlanHub at the same rate: half the lower of their two throughputs.',
+    '- "CPU µs/req" is the CPU time (user + system, from /proc) that the serving processes spent per request during' +
+      ' a latency run: the server(s) and, where used, Redis (both PlanHub nodes for Redis runs, since every node' +
+      ' consumes every event). Unlike latency, other load on the machine barely moves it.',
     `- Cross-node runs (broadcast floor, event delivery, auto-unblock) use ${c.crossRate} samples/s. The broadcast` +
       ' floor is two socket.io servers with @socket.io/redis-adapter: a client of A emits, a client of B receives.',
     `- The load's agents complete one step per setStepStatus call on plans of ${c.stepsPerPlan} steps; each agent` +
       ' alternates two identities so that a used-up plan is rolled over (completePlan, createPlan, startPlan) in' +
-      ' the background while the other identity carries the measured calls.',
+      ' the background while the other identity carries the measured calls. The server’s per-agent call budget' +
+      ' (limits.callsPerSecond, 200/s by default) applies to each identity, so the "1 agent" runs are capped near' +
+      ' 2 × 200 calls/s by policy, not by capacity.',
+    '- Each figure is from the server processes started by the bench: `node --import tsx server/src/main.ts` with' +
+      ' REDIS_URL/REDIS_PREFIX (Redis store, nodes A and B) or without (memory store), LOG_LEVEL=warn and' +
+      ' PLANHUB_APPROVAL_POLICY=auto; the floors are test/bench/floors/*.ts. Redis runs without persistence.',
     `- "Stored plans": ${c.storedPlans} plans seeded through the store's transaction/commit (the server's own` +
       ' savePlan), 100 per agent (99 completed, 1 in progress, 5 steps each), in the workspace the measured agents' +
       ' use. The "10 stored plans" runs use a fresh workspace seeded with 10 plans each time.',

@@ -25,7 +25,7 @@ const tput =
   (r) =>
     r.throughput[id];
 const lat =
-  (id: LatencyId, field: 'p50' | 'p99'): Pick =>
+  (id: LatencyId, field: 'p50' | 'p99' | 'cpuUs'): Pick =>
   (r) =>
     r.latency[id]?.[field];
 
@@ -103,6 +103,24 @@ export const RATIO_SPECS: readonly RatioSpec[] = [
     unit: 'ms',
     numerator: lat('planhub.unblock', 'p50'),
     denominator: lat('floor.broadcast', 'p50'),
+  },
+  {
+    label: 'CPU per request (servers + Redis), setStepStatus 50 agents Redis ÷ Redis floor',
+    unit: 'µs',
+    numerator: lat('planhub.redis.50', 'cpuUs'),
+    denominator: lat('floor.redis.50', 'cpuUs'),
+  },
+  {
+    label: 'CPU per request, setStepStatus 50 agents memory ÷ echo floor',
+    unit: 'µs',
+    numerator: lat('planhub.memory.50', 'cpuUs'),
+    denominator: lat('floor.echo.50', 'cpuUs'),
+  },
+  {
+    label: 'CPU per request (servers + Redis), cross-node event ÷ broadcast floor',
+    unit: 'µs',
+    numerator: lat('planhub.event', 'cpuUs'),
+    denominator: lat('floor.broadcast', 'cpuUs'),
   },
 ];
 

@@ -62,7 +62,7 @@ export const throughputTable = (results: BenchResults, style: 'text' | 'markdown
 
 export const latencyTable = (results: BenchResults, style: 'text' | 'markdown') =>
   renderTable(
-    ['latency from intended send time (ms)', 'rate/s', 'p50', 'p90', 'p99', 'p99.9', 'max', 'errors'],
+    ['latency from intended send time (ms)', 'rate/s', 'p50', 'p90', 'p99', 'p99.9', 'max', 'errors', 'CPU µs/req'],
     LATENCY_IDS.flatMap((id) => {
       const l = results.latency[id];
       if (!l) return [];
@@ -76,6 +76,7 @@ export const latencyTable = (results: BenchResults, style: 'text' | 'markdown') 
           formatFigure(l.p999),
           formatFigure(l.max),
           String(l.errors),
+          formatFigure(l.cpuUs),
         ],
       ];
     }),

@@ -34,6 +34,8 @@ export interface LatencyFigures {
   p99: Figure;
   p999: Figure;
   max: Figure;
+  /** CPU time of the serving processes (servers and Redis) per request, µs. */
+  cpuUs?: Figure;
   /** Failed or unanswered requests, summed over the repetitions. */
   errors: number;
   firstError?: string;

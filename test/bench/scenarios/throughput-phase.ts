@@ -29,6 +29,7 @@ export const runThroughputPhase = async (
   config: BenchConfig,
   timing: Timing,
   progress: (line: string) => void,
+  beforeEach: () => Promise<void>,
 ): Promise<Map<ThroughputId, ThroughputSamples>> => {
   const out = new Map<ThroughputId, ThroughputSamples>(
     scenarios.map((s) => [s.id, { rates: [], probes: [], errors: [] }]),
@@ -36,6 +37,7 @@ export const runThroughputPhase = async (
   const previous = new Map<ThroughputId, number>();
   for (let rep = 1; rep <= config.repetitions; rep++) {
     for (const scenario of scenarios) {
+      await beforeEach();
       const samples = out.get(scenario.id) as ThroughputSamples;
       const prev = previous.get(scenario.id);
       const start = prev ?? 0.8 * (await capacityOf(scenario.factory, Math.min(800, timing.probeMs)));

@@ -9,6 +9,8 @@ export interface ProbeOutcome {
   firstError?: string;
   /** The run stopped early because a request waited far past the target. */
   aborted?: boolean;
+  /** CPU time the servers (and Redis) spent per request during the run, in µs, where it could be read. */
+  serverCpuUs?: number;
   latency: LatencySummary;
 }
 
