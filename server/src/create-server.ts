@@ -5,7 +5,7 @@ import { toolCatalog } from '@planhub/shared';
 import type { ServerConfig, ServerConfigInput } from './config.ts';
 import { parseConfig } from './config.ts';
 import { openModeRefusal } from './auth/open-mode.ts';
-import { randomId } from './core/clock.ts';
+import { randomId } from './core/random-id.ts';
 import { EventHub } from './events/event-hub.ts';
 import { createCallLimiter } from './limits/call-limiter.ts';
 import { createMemoryConnectionCounter, createRedisConnectionCounter } from './limits/connection-counter.ts';
