@@ -7,7 +7,12 @@ import type { Store } from './store.ts';
 /** memory unless REDIS_URL is set (DESIGN.md §5). */
 export const createStore = (config: ServerConfig, log: Logger): Store =>
   config.redisUrl === undefined
-    ? createMemoryStore({ eventRetention: config.eventRetention })
+    ? createMemoryStore({
+        eventRetention: config.eventRetention,
+        // As the Redis store's event feed does: the commit stands, the fault is logged.
+        onListenerError: (err, event) =>
+          log.child({ module: 'memory-store' }).error({ err, event_id: event.event_id }, 'event listener failed'),
+      })
     : createRedisStore({
         url: config.redisUrl,
         prefix: config.redisPrefix,

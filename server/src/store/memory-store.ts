@@ -14,6 +14,11 @@ export interface MemoryStoreOptions {
   /** Events kept per workspace log (oldest trimmed first). */
   eventRetention: number;
   now?: () => number;
+  /**
+   * Told of a listener that threw. The commit has applied by then, so its answer stays `ok`; the other listeners
+   * still get the event. Default: the error is rethrown in a microtask, an uncaught exception nobody can miss.
+   */
+  onListenerError?: (err: unknown, event: EventEnvelope) => void;
 }
 
 /**
@@ -24,6 +29,12 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
   const workspaces = new Map<string, Workspace>();
   const listeners = new Set<EventListener>();
   const now = options.now ?? Date.now;
+  const onListenerError =
+    options.onListenerError ??
+    ((err: unknown) =>
+      queueMicrotask(() => {
+        throw err;
+      }));
   let closed = false;
 
   const ws = (name: string): Workspace => {
@@ -89,7 +100,14 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       const events = commit.events.map((e): EventEnvelope => ({ event_id: nextId(w), ...e }));
       w.events.push(...events);
       if (w.events.length > options.eventRetention) w.events.splice(0, w.events.length - options.eventRetention);
-      for (const event of events) for (const listener of listeners) listener(event);
+      for (const event of events)
+        for (const listener of listeners) {
+          try {
+            listener(event);
+          } catch (err) {
+            onListenerError(err, event);
+          }
+        }
       return Promise.resolve({ ok: true, events });
     },
     requestAnswer(workspace, agentId, requestId) {
