@@ -1,36 +1,37 @@
 import { z } from 'zod';
 import { TODO_001_STATUSES } from '../shapes/todo-001.ts';
 import { PendingModification002Schema } from './dialect-002-model.ts';
-import { DependencyRefSchema, DialectSchema, PlanStatusSchema, ProgressSchema, StepStatusSchema } from '../model.ts';
+import { PlanSchema, ProgressSchema, StepSchema } from '../model.ts';
 
 /** getWorkspace's building blocks (kept apart from planhub.ts, whose every export is a tool). */
 
 /** A step as the overview shows it: no outputs (they can be large), enough to draw statuses and dependencies. */
-export const StepSummarySchema = z.object({
-  id: z.string(),
-  step_id: z.string(),
-  sequence: z.number().int(),
-  description: z.string(),
-  status: StepStatusSchema,
-  result: z.string().optional(),
-  error: z.string().optional(),
-  provides: z.string().optional(),
-  depends_on: z.array(DependencyRefSchema).optional(),
-  blocked_by: z.array(DependencyRefSchema).optional(),
+export const StepSummarySchema = StepSchema.pick({
+  id: true,
+  step_id: true,
+  sequence: true,
+  description: true,
+  status: true,
+  result: true,
+  error: true,
+  provides: true,
+  depends_on: true,
+  blocked_by: true,
 });
 export type StepSummary = z.infer<typeof StepSummarySchema>;
 
-export const PlanSummarySchema = z.object({
-  plan_id: z.string(),
-  agent_id: z.string(),
-  title: z.string(),
-  status: PlanStatusSchema,
-  dialect: DialectSchema,
+export const PlanSummarySchema = PlanSchema.pick({
+  plan_id: true,
+  agent_id: true,
+  title: true,
+  status: true,
+  dialect: true,
+  created_at: true,
+  updated_at: true,
+  approval_message: true,
+  summary: true,
+}).extend({
   progress: ProgressSchema,
-  created_at: z.string(),
-  updated_at: z.string(),
-  approval_message: z.string().optional(),
-  summary: z.string().optional(),
   steps: z.array(StepSummarySchema),
 });
 export type PlanSummary = z.infer<typeof PlanSummarySchema>;
