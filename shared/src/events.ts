@@ -16,11 +16,11 @@ export const SEED_EVENT_TYPES = [
   'step_unblocked',
 ] as const;
 
-/** What the other dialects add on the same stream. */
-export const EXTRA_EVENT_TYPES = [
-  'plan_approval_requested',
-  'plan_approved',
-  'plan_rejected',
+/** Approval of a plan (000's startPlan, 002's plan mode). */
+export const APPROVAL_EVENT_TYPES = ['plan_approval_requested', 'plan_approved', 'plan_rejected'] as const;
+
+/** Changes other than a plan's or a step's status: 002's modifications and modes, 001/002 todo lists, 003 tasks. */
+export const OTHER_CHANGE_EVENT_TYPES = [
   'plan_modified',
   'todos_updated',
   'task_created',
@@ -29,6 +29,9 @@ export const EXTRA_EVENT_TYPES = [
   'task_unblocked',
   'mode_changed',
 ] as const;
+
+/** What the other dialects add on the same stream. */
+export const EXTRA_EVENT_TYPES = [...APPROVAL_EVENT_TYPES, ...OTHER_CHANGE_EVENT_TYPES] as const;
 
 export const EVENT_TYPES = [...SEED_EVENT_TYPES, ...EXTRA_EVENT_TYPES] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);

@@ -1,7 +1,7 @@
-import type { DependencyRef } from '../model.ts';
-import { ENDED_STEP_STATUSES } from '../model.ts';
-import type { EventEnvelope } from '../events.ts';
-import { compareEventIds } from '../events.ts';
+import type { DependencyRef, PlanStatus, StepStatus } from '../model.ts';
+import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES } from '../model.ts';
+import type { EventEnvelope, EventType } from '../events.ts';
+import { OTHER_CHANGE_EVENT_TYPES, compareEventIds } from '../events.ts';
 import { progressOf } from '../render/progress.ts';
 import type { ToolResult } from '../tools/catalog.ts';
 import type { AgentSummary, PlanSummary, StepSummary } from '../tools/workspace-summary.ts';
@@ -15,7 +15,7 @@ const STEP_STATUS_OF = {
   step_skipped: 'skipped',
   step_blocked: 'blocked',
   step_unblocked: 'pending',
-} as const;
+} as const satisfies Partial<Record<EventType, StepStatus>>;
 
 const PLAN_STATUS_OF = {
   plan_approval_requested: 'awaiting_approval',
@@ -24,20 +24,16 @@ const PLAN_STATUS_OF = {
   plan_completed: 'completed',
   plan_failed: 'failed',
   plan_cancelled: 'cancelled',
-} as const;
+} as const satisfies Partial<Record<EventType, PlanStatus>>;
 
 /** Events whose effect the model cannot derive from the envelope: the client re-reads the overview. */
-const REFRESH = new Set([
-  'plan_modified',
-  'todos_updated',
-  'task_created',
-  'task_updated',
-  'task_deleted',
-  'task_unblocked',
-  'mode_changed',
-]);
+const REFRESH: ReadonlySet<EventType> = new Set(OTHER_CHANGE_EVENT_TYPES);
 /** A plan that ends changes which plan is its agent's current one: applied at once, then re-read. */
-const PLAN_ENDS = new Set(['plan_completed', 'plan_failed', 'plan_cancelled', 'plan_rejected']);
+const PLAN_ENDS: ReadonlySet<EventType> = new Set(
+  (Object.keys(PLAN_STATUS_OF) as Array<keyof typeof PLAN_STATUS_OF>).filter((type) =>
+    FINISHED_PLAN_STATUSES.has(PLAN_STATUS_OF[type]),
+  ),
+);
 
 /** How many recent events are kept to re-apply over a fresh overview. */
 const RECENT = 1_000;
