@@ -9,11 +9,11 @@ export interface EventLog {
   stop(): void;
 }
 
-/** Records what a client's application receives (after the SDK's de-duplication), and waits on it without sleeps. */
-export const recordEvents = (client: PlanHubClient): EventLog => {
+/** Records the events `subscribe` delivers (it returns its own unsubscribe), and waits on them without sleeps. */
+export const eventLog = (subscribe: (listener: (event: EventEnvelope) => void) => () => void): EventLog => {
   const events: EventEnvelope[] = [];
   const waiters = new Set<{ predicate: (e: EventEnvelope) => boolean; resolve: (e: EventEnvelope) => void }>();
-  const off = client.on('event', (event) => {
+  const off = subscribe((event) => {
     events.push(event);
     for (const w of [...waiters])
       if (w.predicate(event)) {
@@ -32,6 +32,9 @@ export const recordEvents = (client: PlanHubClient): EventLog => {
     stop: off,
   };
 };
+
+/** Records what a client's application receives (after the SDK's de-duplication). */
+export const recordEvents = (client: PlanHubClient): EventLog => eventLog((listener) => client.on('event', listener));
 
 /** Creates and starts a plan (the server must run with approvalPolicy "auto"). */
 export const startedPlan = async (client: PlanHubClient, title: string, steps: string[]) => {

@@ -1,9 +1,6 @@
-import type { PlanHubServer, ServerConfigInput } from '@planhub/server';
-import { createServer } from '@planhub/server';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import { uniquePrefix } from '../helpers/servers.ts';
-import { deletePrefix } from '../helpers/stores.ts';
-import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
+import { describe, expect, it } from 'vitest';
+import { openAuth, rawClient } from './support/raw-client.ts';
+import { serverFixture } from './support/server-fixture.ts';
 
 const refusal = (url: string, agent: string, workspace = 'ws') =>
   rawClient(url, openAuth(workspace, agent)).then(
@@ -15,31 +12,11 @@ const refusal = (url: string, agent: string, workspace = 'ws') =>
   );
 
 describe('connections per agent', () => {
-  const servers: PlanHubServer[] = [];
-  const clients: RawClient[] = [];
-  let prefix: string | undefined;
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await Promise.all(servers.splice(0).map((s) => s.close()));
-    if (prefix) await deletePrefix(inject('redisUrl'), prefix);
-    prefix = undefined;
-  });
-
-  const node = async (config: ServerConfigInput) => {
-    const server = createServer({ port: 0, logLevel: 'silent', limits: { connectionsPerAgent: 2 }, ...config });
-    servers.push(server);
-    return (await server.listen()).url;
-  };
-  const hold = async (url: string, agent: string, workspace = 'ws') => {
-    const client = await rawClient(url, openAuth(workspace, agent));
-    clients.push(client);
-    return client;
-  };
+  const { redis, node, join } = serverFixture({ limits: { connectionsPerAgent: 2 } });
+  const hold = (url: string, agent: string, workspace = 'ws') => join(url, workspace, agent);
 
   it('counts an agent across nodes on Redis, refuses the one too many with the reason, and frees slots', async () => {
-    prefix = uniquePrefix();
-    const shared = { redisUrl: inject('redisUrl'), redisPrefix: prefix };
-    const [a, b] = [await node(shared), await node(shared)];
+    const [a, b] = [await node(redis()), await node(redis())];
     const first = await hold(a, 'busy');
     await hold(b, 'busy');
     expect(await refusal(a, 'busy')).toMatch(/Too many connections: agent busy already has 2 open \(limit 2\)/);

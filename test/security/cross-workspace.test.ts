@@ -1,12 +1,10 @@
-import type { PlanHubServer } from '@planhub/server';
-import { createServer } from '@planhub/server';
 import type { CallAck, EventEnvelope } from '@planhub/shared';
 import { EVENT_TYPES } from '@planhub/shared';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import { uniquePrefix } from '../helpers/servers.ts';
-import { deletePrefix } from '../helpers/stores.ts';
+import { describe, expect, it } from 'vitest';
+import { eventLog } from '../helpers/event-log.ts';
 import { ok } from './support/fixture.ts';
-import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
+import type { RawClient } from './support/raw-client.ts';
+import { serverFixture } from './support/server-fixture.ts';
 
 /**
  * Two workspaces with the same agent names, spread over two nodes on one Redis: everything one does (events, replays,
@@ -15,70 +13,23 @@ import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
  * leaked event of that activity would already have arrived before it.
  */
 
-interface Watcher {
-  client: RawClient;
-  events: EventEnvelope[];
-  next(predicate: (e: EventEnvelope) => boolean): Promise<EventEnvelope>;
-}
-
-const watch = (client: RawClient): Watcher => {
-  const events: EventEnvelope[] = [];
-  const waiters = new Set<{ predicate: (e: EventEnvelope) => boolean; resolve: (e: EventEnvelope) => void }>();
-  client.socket.on('event', (event: EventEnvelope) => {
-    events.push(event);
-    for (const w of [...waiters])
-      if (w.predicate(event)) {
-        waiters.delete(w);
-        w.resolve(event);
-      }
-  });
-  return {
-    client,
-    events,
-    next: (predicate) =>
-      new Promise((resolve) => {
-        const seen = events.find(predicate);
-        if (seen) resolve(seen);
-        else waiters.add({ predicate, resolve });
-      }),
-  };
-};
+/** What a raw client's socket receives, recorded in order. */
+const watch = (client: RawClient) => ({
+  client,
+  ...eventLog((listener) => {
+    client.socket.on('event', listener);
+    return () => void client.socket.off('event', listener);
+  }),
+});
 
 const result = <T>(ack: CallAck, what: string): T => ok<T>(ack, what);
 const code = (ack: CallAck) => (ack.ok ? 'ok' : ack.error.code);
 
 describe('nothing crosses workspaces, across two nodes on one Redis', () => {
-  const servers: PlanHubServer[] = [];
-  const clients: RawClient[] = [];
-  let prefix = '';
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await Promise.all(servers.splice(0).map((s) => s.close()));
-    await deletePrefix(inject('redisUrl'), prefix);
-  });
+  const servers = serverFixture({ approvalPolicy: 'auto', limits: { callsPerSecond: 100_000 } });
+  const node = () => servers.node(servers.redis());
+  const { join } = servers;
 
-  const node = async () => {
-    const server = createServer({
-      port: 0,
-      logLevel: 'silent',
-      redisUrl: inject('redisUrl'),
-      redisPrefix: prefix,
-      approvalPolicy: 'auto',
-      limits: { callsPerSecond: 100_000 },
-    });
-    servers.push(server);
-    return (await server.listen()).url;
-  };
-  const join = async (
-    url: string,
-    workspace: string,
-    agent: string,
-    role: 'agent' | 'user' | 'dashboard' = 'agent',
-  ) => {
-    const client = await rawClient(url, openAuth(workspace, agent, role));
-    clients.push(client);
-    return client;
-  };
   const subscribeAll = async (client: RawClient, afterEvent?: string) =>
     result<{ replayed: number }>(
       await client.call('subscribeToTasks', {
@@ -90,7 +41,6 @@ describe('nothing crosses workspaces, across two nodes on one Redis', () => {
     );
 
   it('keeps events, replays, dependencies and reads inside their workspace', async () => {
-    prefix = uniquePrefix();
     const [a, b] = [await node(), await node()];
     const ALPHA = 'ALPHA-SECRET-7f3a';
 

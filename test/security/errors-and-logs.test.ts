@@ -1,44 +1,20 @@
-import { Writable } from 'node:stream';
-import type { PlanHubServer } from '@planhub/server';
-import { createLogger, createMemoryStore, createServer, mintToken } from '@planhub/server';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
+import { createMemoryStore, mintToken } from '@planhub/server';
+import { describe, expect, it } from 'vitest';
+import { captureLog } from './support/capture-log.ts';
+import { rawClient } from './support/raw-client.ts';
 import { recordingStore } from './support/recording-store.ts';
+import { serverFixture } from './support/server-fixture.ts';
 
 const SECRET = 'errors-and-logs-secret-0123456789';
 
-/** A root logger whose lines the test can read. */
-const captureLog = () => {
-  const lines: Array<Record<string, unknown>> = [];
-  const raw: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) {
-        raw.push(line);
-        lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
-      done();
-    },
-  });
-  return { log: createLogger('debug', stream), lines, text: () => raw.join('\n') };
-};
-
 describe('what clients and logs see of failures and credentials', () => {
-  const servers: PlanHubServer[] = [];
-  const clients: RawClient[] = [];
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await Promise.all(servers.splice(0).map((s) => s.close()));
-  });
+  const { node, join, connect } = serverFixture();
 
   it('answers a server fault with a generic INTERNAL and logs it at error with the cause', async () => {
     const capture = captureLog();
     const rec = recordingStore(createMemoryStore({ eventRetention: 100 }));
-    const server = createServer({ port: 0 }, { log: capture.log, store: rec.store });
-    servers.push(server);
-    const { url } = await server.listen();
-    const agent = await rawClient(url, openAuth('ws', 'broken'));
-    clients.push(agent);
+    const url = await node({}, { log: capture.log, store: rec.store });
+    const agent = await join(url, 'ws', 'broken');
     const created = await agent.call('createPlan', { title: 'T', steps: ['a'] });
     if (!created.ok) throw new Error(created.error.message);
     const { plan_id } = created.result as { plan_id: string };
@@ -71,11 +47,8 @@ describe('what clients and logs see of failures and credentials', () => {
   it('answers UNAVAILABLE without Redis text when the store is unreachable', async () => {
     const capture = captureLog();
     // Nothing listens on port 1: every Redis command fails.
-    const server = createServer({ port: 0, redisUrl: 'redis://:hunter2-password@127.0.0.1:1' }, { log: capture.log });
-    servers.push(server);
-    const { url } = await server.listen();
-    const agent = await rawClient(url, openAuth('ws', 'a'));
-    clients.push(agent);
+    const url = await node({ redisUrl: 'redis://:hunter2-password@127.0.0.1:1' }, { log: capture.log });
+    const agent = await join(url, 'ws', 'a');
     const ack = await agent.call('createPlan', { title: 'T', steps: ['a'] });
     expect(ack.ok ? 'ok' : ack.error.code).toBe('UNAVAILABLE');
     expect(JSON.stringify(ack)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|:1\b|ioredis|MaxRetries|\bat \w/i);
@@ -84,13 +57,10 @@ describe('what clients and logs see of failures and credentials', () => {
 
   it('never writes a token or the secret to the log, whether the handshake is accepted or refused', async () => {
     const capture = captureLog();
-    const server = createServer({ port: 0, secret: SECRET }, { log: capture.log });
-    servers.push(server);
-    const { url } = await server.listen();
+    const url = await node({ secret: SECRET }, { log: capture.log });
     const good = await mintToken(SECRET, { workspace: 'ws', agent_id: 'a', role: 'agent' }, '1h');
     const forged = await mintToken(`${SECRET}-other`, { workspace: 'ws', agent_id: 'a', role: 'agent' }, '1h');
-    const client = await rawClient(url, { token: good });
-    clients.push(client);
+    const client = await connect(url, { token: good });
     expect((await client.call('listTools', {})).ok).toBe(true);
     await expect(rawClient(url, { token: forged })).rejects.toThrow(/signature/);
     await expect(rawClient(url, { token: 'x.y.z' })).rejects.toThrow(/malformed/);

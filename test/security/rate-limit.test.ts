@@ -1,11 +1,8 @@
-import type { PlanHubServer, ServerConfigInput } from '@planhub/server';
-import { Writable } from 'node:stream';
-import { createLogger, createServer } from '@planhub/server';
 import type { CallAck } from '@planhub/shared';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import { deletePrefix } from '../helpers/stores.ts';
-import { uniquePrefix } from '../helpers/servers.ts';
-import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
+import { describe, expect, it } from 'vitest';
+import { captureLog } from './support/capture-log.ts';
+import type { RawClient } from './support/raw-client.ts';
+import { serverFixture } from './support/server-fixture.ts';
 
 /** 30 calls per 30-second window: a flood of local calls ends well inside one window, so the count is exact. */
 const WINDOW_S = 30;
@@ -13,26 +10,8 @@ const LIMITS = { callsPerSecond: 1, rateWindowSeconds: WINDOW_S } as const;
 const BUDGET = LIMITS.callsPerSecond * WINDOW_S;
 
 describe('calls per second per agent', () => {
-  const servers: PlanHubServer[] = [];
-  const clients: RawClient[] = [];
-  let prefix: string | undefined;
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await Promise.all(servers.splice(0).map((s) => s.close()));
-    if (prefix) await deletePrefix(inject('redisUrl'), prefix);
-    prefix = undefined;
-  });
-
-  const node = async (config: ServerConfigInput) => {
-    const server = createServer({ port: 0, logLevel: 'silent', limits: LIMITS, ...config });
-    servers.push(server);
-    return (await server.listen()).url;
-  };
-  const connect = async (url: string, agent: string) => {
-    const client = await rawClient(url, openAuth('ws', agent));
-    clients.push(client);
-    return client;
-  };
+  const { redis, node, join } = serverFixture({ limits: LIMITS });
+  const connect = (url: string, agent: string) => join(url, 'ws', agent);
 
   /** Sends `total` calls spread over `via`, all at once; counts answers by outcome. */
   const flood = async (via: RawClient[], total: number) => {
@@ -65,9 +44,7 @@ describe('calls per second per agent', () => {
   };
 
   it('throttles one agent flooding two nodes at the configured rate in total, while another agent is served', async () => {
-    prefix = uniquePrefix();
-    const shared = { redisUrl: inject('redisUrl'), redisPrefix: prefix };
-    const [a, b] = [await node(shared), await node(shared)];
+    const [a, b] = [await node(redis()), await node(redis())];
     const flooders = [await connect(a, 'flood'), await connect(b, 'flood')];
     const calm = [await connect(a, 'calm'), await connect(b, 'calm')];
     const total = BUDGET * 4;
@@ -87,16 +64,8 @@ describe('calls per second per agent', () => {
   });
 
   it('throttles on the memory store too (one node, one count), warning once per window in the log', async () => {
-    const lines: Array<{ level: number; msg: string; code?: string }> = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as never);
-        done();
-      },
-    });
-    const server = createServer({ port: 0, limits: LIMITS }, { log: createLogger('debug', stream) });
-    servers.push(server);
-    const { url } = await server.listen();
+    const { log, lines } = captureLog();
+    const url = await node({}, { log });
     const flooders = [await connect(url, 'flood'), await connect(url, 'flood')];
     const calm = await connect(url, 'calm');
     const total = BUDGET * 3;
