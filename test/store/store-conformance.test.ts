@@ -1,21 +1,13 @@
-import type { Store } from '@planhub/server';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { STORE_KINDS } from '../helpers/servers.ts';
-import { storeFixture, type StoreFixture } from '../helpers/stores.ts';
-import { WS, append, collect, event } from './conformance-support.ts';
+import { WS, append, collect, event, storeTest } from './conformance-support.ts';
 
 /** Documents, requests, atomicity and lifecycle of every store; store-event-log.test.ts covers its event log. */
 describe.each(STORE_KINDS)('the %s store', (kind) => {
-  let fixture: StoreFixture;
-  let store: Store;
-  beforeEach(() => {
-    fixture = storeFixture(kind);
-    store = fixture.open();
-  });
-  afterEach(async () => fixture.close());
+  const it = storeTest(kind);
 
   describe('documents', () => {
-    it('reports a missing document as version 0 and counts versions up from 1', async () => {
+    it('reports a missing document as version 0 and counts versions up from 1', async ({ store }) => {
       expect(await store.load(WS, ['a', 'b'])).toEqual([
         { value: undefined, version: 0 },
         { value: undefined, version: 0 },
@@ -39,18 +31,18 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       expect(await store.load(WS, ['a'])).toEqual([{ value: [1, 'two', { three: null }], version: 2 }]);
     });
 
-    it('loads nothing for an empty key list', async () => {
+    it('loads nothing for an empty key list', async ({ store }) => {
       expect(await store.load(WS, [])).toEqual([]);
     });
 
-    it('hands out copies, so changing a loaded value changes nothing stored', async () => {
+    it('hands out copies, so changing a loaded value changes nothing stored', async ({ store }) => {
       await store.commit(WS, { reads: [], writes: [{ key: 'a', value: { list: [1] } }], events: [] });
       const [loaded] = await store.load(WS, ['a']);
       (loaded?.value as { list: number[] }).list.push(2);
       expect((await store.load(WS, ['a']))[0]?.value).toEqual({ list: [1] });
     });
 
-    it('refuses a commit whose read is stale and keeps the first writer’s value', async () => {
+    it('refuses a commit whose read is stale and keeps the first writer’s value', async ({ store }) => {
       await store.commit(WS, { reads: [], writes: [{ key: 'a', value: 'v1' }], events: [] });
       const first = await store.commit(WS, {
         reads: [{ key: 'a', version: 1 }],
@@ -67,7 +59,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       expect(await store.load(WS, ['a'])).toEqual([{ value: 'first', version: 2 }]);
     });
 
-    it('lets only one of two blind creates of the same document win', async () => {
+    it('lets only one of two blind creates of the same document win', async ({ store }) => {
       const create = (value: string) =>
         store.commit(WS, { reads: [{ key: 'new', version: 0 }], writes: [{ key: 'new', value }], events: [] });
       const outcomes = await Promise.all([create('one'), create('two')]);
@@ -78,7 +70,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       expect(['one', 'two']).toContain(doc?.value);
     });
 
-    it('deletes a document with a null write, after which it can be created again', async () => {
+    it('deletes a document with a null write, after which it can be created again', async ({ store }) => {
       await store.commit(WS, {
         reads: [],
         writes: [
@@ -100,7 +92,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       expect(await store.load(WS, ['a'])).toEqual([{ value: 3, version: 1 }]);
     });
 
-    it('keeps workspaces apart: same keys, separate documents and logs', async () => {
+    it('keeps workspaces apart: same keys, separate documents and logs', async ({ store }) => {
       await store.commit('ws-a', { reads: [], writes: [{ key: 'k', value: 'a' }], events: [event(1, 'ws-a')] });
       await store.commit('ws-b', { reads: [], writes: [{ key: 'k', value: 'b' }], events: [event(2, 'ws-b')] });
       expect((await store.load('ws-a', ['k']))[0]?.value).toBe('a');
@@ -109,7 +101,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       expect((await store.readEvents('ws-b', { count: 10 })).map((e) => e.source_step_id)).toEqual(['step_2']);
     });
 
-    it('serializes concurrent read-modify-write commits with no lost update', async () => {
+    it('serializes concurrent read-modify-write commits with no lost update', async ({ store }) => {
       const increment = async () => {
         for (;;) {
           const [doc] = await store.load(WS, ['counter']);
@@ -135,7 +127,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       ttl_ms: 60_000,
     });
 
-    it('remembers a request’s answer and refuses to apply the request again', async () => {
+    it('remembers a request’s answer and refuses to apply the request again', async ({ store }) => {
       expect(await store.requestAnswer(WS, 'agent-1', 'req-1')).toBeUndefined();
       await store.commit(WS, {
         reads: [],
@@ -156,7 +148,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       expect(await store.requestAnswer(WS, 'agent-1', 'req-1')).toEqual({ answer: { done: 1 } });
     });
 
-    it('keeps request ids apart per agent, even when names contain colons', async () => {
+    it('keeps request ids apart per agent, even when names contain colons', async ({ store }) => {
       await store.commit(WS, { reads: [], writes: [], events: [], request: request('a:b / c', 'a:b', 'c') });
       expect(await store.requestAnswer(WS, 'a', 'b:c')).toBeUndefined();
       await store.commit(WS, { reads: [], writes: [], events: [], request: request('a / b:c', 'a', 'b:c') });
@@ -165,12 +157,12 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       expect(await store.requestAnswer('ws-other', 'a', 'b:c')).toBeUndefined();
     });
 
-    it('remembers a null answer as null', async () => {
+    it('remembers a null answer as null', async ({ store }) => {
       await store.commit(WS, { reads: [], writes: [], events: [], request: request(null) });
       expect(await store.requestAnswer(WS, 'agent-1', 'req-1')).toEqual({ answer: null });
     });
 
-    it('forgets a request after its time to live', async () => {
+    it('forgets a request after its time to live', async ({ store }) => {
       await store.commit(WS, { reads: [], writes: [], events: [], request: { ...request('x'), ttl_ms: 1 } });
       await expect.poll(() => store.requestAnswer(WS, 'agent-1', 'req-1')).toBeUndefined();
       expect(await store.commit(WS, { reads: [], writes: [], events: [], request: request('y') })).toMatchObject({
@@ -180,7 +172,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
   });
 
   describe('atomicity', () => {
-    it('a conflicting commit writes nothing, remembers nothing and emits nothing', async () => {
+    it('a conflicting commit writes nothing, remembers nothing and emits nothing', async ({ store }) => {
       const { seen } = collect(store);
       const [first] = await append(store, [event(1)]);
       await store.commit(WS, {
@@ -220,7 +212,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
   });
 
   describe('lifecycle', () => {
-    it('answers ping while open, and closes idempotently', async () => {
+    it('answers ping while open, and closes idempotently', async ({ store }) => {
       await expect(store.ping()).resolves.toBeUndefined();
       await Promise.all([store.close(), store.close()]);
       await store.close();

@@ -1,22 +1,14 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { EventIdSchema, compareEventIds } from '@planhub/shared';
-import type { Store } from '@planhub/server';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { STORE_KINDS } from '../helpers/servers.ts';
-import { storeFixture, type StoreFixture } from '../helpers/stores.ts';
-import { WS, append, collect, event } from './conformance-support.ts';
+import { WS, append, collect, event, storeTest } from './conformance-support.ts';
 
 describe.each(STORE_KINDS)('the %s store', (kind) => {
-  let fixture: StoreFixture;
-  let store: Store;
-  beforeEach(() => {
-    fixture = storeFixture(kind);
-    store = fixture.open();
-  });
-  afterEach(async () => fixture.close());
+  const it = storeTest(kind);
 
   describe('the event log', () => {
-    it('gives events strictly increasing <ms>-<seq> ids and returns the envelopes it stored', async () => {
+    it('gives events strictly increasing <ms>-<seq> ids and returns the envelopes it stored', async ({ store }) => {
       const committed = [
         ...(await append(store, [event(1), event(2), event(3)])),
         ...(await append(store, [event(4)])),
@@ -29,7 +21,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       expect(await store.readEvents(WS, { count: 10 })).toEqual(committed);
     });
 
-    it('reads after a cursor (exclusive) and the newest N oldest first', async () => {
+    it('reads after a cursor (exclusive) and the newest N oldest first', async ({ store }) => {
       const all = await append(
         store,
         Array.from({ length: 8 }, (_, i) => event(i + 1)),
@@ -42,7 +34,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       expect(await store.readEvents('ws-empty', { after: '0-0', count: 3 })).toEqual([]);
     });
 
-    it('trims the log to its retention, keeping at least the newest events', async () => {
+    it('trims the log to its retention, keeping at least the newest events', async ({ fixture }) => {
       const small = fixture.open({ eventRetention: 10 });
       const committed: EventEnvelope[] = [];
       // 300 events: enough for Redis' approximate MAXLEN ~ to drop whole stream nodes (100 entries each).
@@ -60,7 +52,7 @@ describe.each(STORE_KINDS)('the %s store', (kind) => {
       expect(await small.readEvents(WS, { count: 10 })).toEqual(committed.slice(-10));
     });
 
-    it('pushes every committed event to onEvent listeners in log order', async () => {
+    it('pushes every committed event to onEvent listeners in log order', async ({ store }) => {
       const { seen, off } = collect(store);
       const committed: EventEnvelope[] = [];
       for (let i = 0; i < 10; i++) committed.push(...(await append(store, [event(2 * i), event(2 * i + 1)])));
