@@ -22,6 +22,18 @@ const create = (steps: CreatePlan004Input['steps'], title = 'Deploy to productio
 
 const deploy = () => create(DEPLOY.map((description) => ({ description }))).plan;
 
+/** A seed-000 plan, pending as createPlan leaves it (not started, so not yet approved). */
+const plan000 = (steps: string[]) =>
+  newPlan({
+    plan_id: 'p0000000',
+    workspace: 'ws',
+    agent_id: 'main',
+    title: 'T',
+    dialect: '000',
+    steps: steps.map((description) => ({ description })),
+    now: NOW,
+  });
+
 const set = (plan: Plan, index: number, status: Plan004Status, notes?: string) =>
   updateStep004(plan, { index, status, notes }, LATER);
 
@@ -151,30 +163,14 @@ describe('seed 004 update_plan', () => {
   });
 
   it('refuses step changes on a plan that waits for approval', () => {
-    const pending = newPlan({
-      plan_id: 'p0000000',
-      workspace: 'ws',
-      agent_id: 'main',
-      title: 'T',
-      dialect: '000',
-      steps: [{ description: 'a' }],
-      now: NOW,
-    });
+    const pending = plan000(['a']);
     expect(errorOf(() => set(pending, 0, 'completed')).code).toBe('FAILED_PRECONDITION');
   });
 });
 
 describe('seed 004 view of other dialects', () => {
   it("shows a seed-000 step's result as its notes", () => {
-    const plan = newPlan({
-      plan_id: 'p0000000',
-      workspace: 'ws',
-      agent_id: 'main',
-      title: 'T',
-      dialect: '000',
-      steps: [{ description: 'a' }, { description: 'b' }],
-      now: NOW,
-    });
+    const plan = plan000(['a', 'b']);
     if (plan.steps[0]) Object.assign(plan.steps[0], { status: 'completed', result: 'Found 3 files' });
     expect(planView004(plan).steps.map((s) => [s.index, s.status, s.notes])).toEqual([
       [0, 'completed', 'Found 3 files'],
