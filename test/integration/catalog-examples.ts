@@ -1,3 +1,5 @@
+import type { ToolArgs } from '@planhub/shared';
+
 /**
  * Per tool: calls taken from its seed document (or, where the seed shows none, the call its seed describes), and
  * malformed calls its schema must refuse. catalog.test.ts fails for any tool listTools serves that has no entry here,
@@ -16,6 +18,29 @@ const SEED_000_STEPS = [
   'Add unit tests for new module',
   'Update imports in dependent files',
 ];
+
+/** Seed 004's two example plans (dialect-004.test.ts runs them end to end). */
+export const SEED_004_DEPLOY = {
+  title: 'Deploy to production',
+  steps: [
+    { description: 'Run test suite' },
+    { description: 'Build Docker image' },
+    { description: 'Push to container registry' },
+    { description: 'Deploy to cluster' },
+    { description: 'Run smoke tests' },
+    { description: 'Update documentation' },
+  ],
+} satisfies ToolArgs<'create_plan'>;
+
+export const SEED_004_REVIEW = {
+  title: 'Code review checklist',
+  steps: [
+    { description: 'Read the PR description', status: 'completed', notes: 'Looks good' },
+    { description: 'Review code changes', status: 'in_progress' },
+    { description: 'Run tests locally', status: 'pending' },
+    { description: 'Leave review comments', status: 'pending' },
+  ],
+} satisfies ToolArgs<'create_plan'>;
 
 const SEED_001_TODOS = [
   { content: 'Research auth requirements', activeForm: 'Researching auth requirements', status: 'completed' },
@@ -206,28 +231,7 @@ export const EXAMPLES: Record<string, ToolExamples> = {
   TaskList: { valid: [{}], invalid: [] },
   // 004
   create_plan: {
-    valid: [
-      {
-        title: 'Deploy to production',
-        steps: [
-          { description: 'Run test suite' },
-          { description: 'Build Docker image' },
-          { description: 'Push to container registry' },
-          { description: 'Deploy to cluster' },
-          { description: 'Run smoke tests' },
-          { description: 'Update documentation' },
-        ],
-      },
-      {
-        title: 'Code review checklist',
-        steps: [
-          { description: 'Read the PR description', status: 'completed', notes: 'Looks good' },
-          { description: 'Review code changes', status: 'in_progress' },
-          { description: 'Run tests locally', status: 'pending' },
-          { description: 'Leave review comments', status: 'pending' },
-        ],
-      },
-    ],
+    valid: [SEED_004_DEPLOY, SEED_004_REVIEW],
     invalid: [
       { title: 'T' },
       { title: 'T', steps: [{ status: 'pending' }] },

@@ -1,18 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { refusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
-
-const DEPLOY = {
-  title: 'Deploy to production',
-  steps: [
-    { description: 'Run test suite' },
-    { description: 'Build Docker image' },
-    { description: 'Push to container registry' },
-    { description: 'Deploy to cluster' },
-    { description: 'Run smoke tests' },
-    { description: 'Update documentation' },
-  ],
-};
+import { SEED_004_DEPLOY, SEED_004_REVIEW } from './catalog-examples.ts';
 
 describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)', (store) => {
   let h: Harness;
@@ -21,7 +10,7 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
   it('runs the seed examples: create, update by index, get with and without an id', async () => {
     h = await startHarness(store);
     const agent = await h.client('main');
-    const created = await agent.create_plan(DEPLOY);
+    const created = await agent.create_plan(SEED_004_DEPLOY);
     expect(created).toMatchObject({ ok: true, title: 'Deploy to production', steps_count: 6 });
     expect(created.plan_id).toMatch(/^[a-z0-9]{8}$/);
     const { plan_id } = created;
@@ -85,15 +74,7 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
   it('creates the code review checklist with pre-set statuses and notes', async () => {
     h = await startHarness(store);
     const agent = await h.client('main');
-    const { plan_id } = await agent.create_plan({
-      title: 'Code review checklist',
-      steps: [
-        { description: 'Read the PR description', status: 'completed', notes: 'Looks good' },
-        { description: 'Review code changes', status: 'in_progress' },
-        { description: 'Run tests locally', status: 'pending' },
-        { description: 'Leave review comments', status: 'pending' },
-      ],
-    });
+    const { plan_id } = await agent.create_plan(SEED_004_REVIEW);
     expect(await agent.get_plan({ plan_id })).toMatchObject({
       steps: [
         { index: 0, status: 'completed', notes: 'Looks good' },
@@ -109,7 +90,7 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
   it("answers the seed's errors with { code, message }", async () => {
     h = await startHarness(store);
     const agent = await h.client('main');
-    const { plan_id } = await agent.create_plan(DEPLOY);
+    const { plan_id } = await agent.create_plan(SEED_004_DEPLOY);
     expect(await refusal(agent.update_plan({ plan_id, step_index: 7 }))).toEqual({
       code: 'INVALID_ARGUMENT',
       message: 'Step index 7 out of range (0-5)',
@@ -169,6 +150,6 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
   it('respects the steps-per-plan limit with RESOURCE_EXHAUSTED', async () => {
     h = await startHarness(store, { limits: { stepsPerPlan: 5 } });
     const agent = await h.client('main');
-    expect((await refusal(agent.create_plan(DEPLOY))).code).toBe('RESOURCE_EXHAUSTED');
+    expect((await refusal(agent.create_plan(SEED_004_DEPLOY))).code).toBe('RESOURCE_EXHAUSTED');
   });
 });
