@@ -6,6 +6,10 @@ import { startHarness, type Harness } from '../helpers/servers.ts';
 const run = promisify(execFile);
 const CLI = new URL('../../client-sdk/bin/planhub.mjs', import.meta.url).pathname;
 
+/** `planhub plan` for an agent of workspace "ws". */
+const planCommand = (url: string, agent: string) =>
+  run(process.execPath, [CLI, 'plan', '--url', url, '--workspace', 'ws', '--agent', agent]);
+
 describe('planhub plan', () => {
   let h: Harness;
   afterEach(async () => h.close());
@@ -18,16 +22,7 @@ describe('planhub plan', () => {
     await agent.setStepStatus({ step_id: 'step_1', status: 'completed' });
     await agent.setStepStatus({ step_id: 'step_2', status: 'completed' });
     await agent.setStepStatus({ step_id: 'step_3', status: 'in_progress' });
-    const { stdout } = await run(process.execPath, [
-      CLI,
-      'plan',
-      '--url',
-      h.url,
-      '--workspace',
-      'ws',
-      '--agent',
-      'main',
-    ]);
+    const { stdout } = await planCommand(h.url, 'main');
     expect(stdout).toBe(
       [
         'Current Plan: Refactor auth module',
@@ -47,16 +42,7 @@ describe('planhub plan', () => {
 
   it('exits non-zero with a clear message for an agent without a plan', async () => {
     h = await startHarness('memory');
-    const failure = await run(process.execPath, [
-      CLI,
-      'plan',
-      '--url',
-      h.url,
-      '--workspace',
-      'ws',
-      '--agent',
-      'ghost',
-    ]).catch((err: { code: number; stderr: string }) => err);
+    const failure = await planCommand(h.url, 'ghost').catch((err: { code: number; stderr: string }) => err);
     expect(failure).toMatchObject({ code: 1, stderr: 'planhub: Agent ghost has no plan in this workspace.\n' });
   });
 });
