@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { format } from 'prettier';
+import { format, resolveConfig } from 'prettier';
 import { benchConfigFromEnv } from './config.ts';
 import { BENCH_PREFIX, startCluster } from './infra/cluster.ts';
 import { REPO_ROOT } from './infra/processes.ts';
@@ -158,8 +158,9 @@ try {
   console.log(`\n${latencyTable(results, 'text')}`);
   if (results.notes.length > 0) console.log(`\nNotes:\n${results.notes.map((n) => `- ${n}`).join('\n')}`);
 
-  const json = await format(JSON.stringify(report), { parser: 'json' });
   const outFile = join(REPO_ROOT, config.outFile);
+  // Formatted with the repository's Prettier settings, so the committed copy passes `pnpm format:check`.
+  const json = await format(JSON.stringify(report), { ...(await resolveConfig(outFile)), filepath: outFile });
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, json);
   console.log(`\nWrote ${config.outFile}`);

@@ -23,6 +23,8 @@ const machineLine = (m: MachineInfo) =>
 /** The text of docs/bench.md: the three tables, the machine, and how the numbers were made. */
 export const renderMarkdown = (report: BenchReport): string => {
   const c = report.config;
+  const judged = report.ratios.filter((r) => r.verdict === 'pass' || r.verdict === 'miss');
+  const missed = judged.filter((r) => r.verdict === 'miss').map((r) => r.label);
   return [
     '# PlanHub benchmark',
     '',
@@ -33,6 +35,9 @@ export const renderMarkdown = (report: BenchReport): string => {
     '',
     '## Ratios to the floors (DESIGN.md §7 targets)',
     '',
+    `Targets met: ${judged.length - missed.length} of ${judged.length}` +
+      (missed.length > 0 ? ` (missed: ${missed.join('; ')}).` : '.'),
+    '',
     ratioTable(report.ratios, 'markdown'),
     '',
     '## Throughput',
@@ -42,6 +47,15 @@ export const renderMarkdown = (report: BenchReport): string => {
     '## Latency',
     '',
     latencyTable(report.results, 'markdown'),
+    '',
+    '## Running it',
+    '',
+    '`pnpm bench` needs `redis-server` on the PATH and starts everything itself (a private Redis on a free port,' +
+      ' the floor servers, two PlanHub nodes on that Redis and one on the memory store). It prints the tables and' +
+      ' writes `.bench/latest.json`; server logs go to `.bench/logs/`. Environment: `BENCH_QUICK=1` (smoke run of' +
+      ' about a minute), `BENCH_REPS`, `BENCH_PROBE_MS`, `BENCH_WARMUP_MS`, `BENCH_P99_TARGET_MS`, `BENCH_PLANS`,' +
+      ' `BENCH_STEPS`, `BENCH_CROSS_RATE`, `BENCH_MAX_PROBES`, `BENCH_OUT`, and `BENCH_PUBLISH=1` to also write this' +
+      ' file and `docs/bench-latest.json`. A run is only as quiet as the machine: check the load average above.',
     '',
     '## Method',
     '',
