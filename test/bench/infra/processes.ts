@@ -7,10 +7,12 @@ export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 export const LOG_DIR = join(REPO_ROOT, '.bench', 'logs');
 
 const children = new Set<ChildProcess>();
-// Whatever happens to the bench (error, Ctrl-C), the processes it started die with it.
+// Whatever happens to the bench (error, Ctrl-C, kill), the processes it started die with it. A signal would end
+// this process without an 'exit' event, so signals exit explicitly.
 process.once('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 export const freePort = () =>
   new Promise<number>((done, reject) => {
