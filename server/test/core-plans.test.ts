@@ -5,6 +5,7 @@ import { addStep } from '../src/core/plans/add-step.ts';
 import { newPlan } from '../src/core/plans/plan-factory.ts';
 import { decideApproval, endPlan, requestApproval } from '../src/core/plans/plan-lifecycle.ts';
 import { changeStepStatus } from '../src/core/plans/step-status.ts';
+import { applyResolution } from '../src/core/dependencies/resolve.ts';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
@@ -164,5 +165,29 @@ describe('seed 000 plans', () => {
         'Progress: 2/4 (50%)',
       ].join('\n'),
     );
+  });
+
+  it('leaves the plan it was given untouched when a step changes and its waiters resolve on the copy', () => {
+    const before = started(plan(['a', 'b']));
+    const waiting = before.steps[1];
+    if (!waiting) throw new Error('fixture');
+    waiting.status = 'blocked';
+    waiting.blocked_by = [{ agent_id: 'main', plan_id: 'abcd1234', step_id: 'step_1' }];
+    before.waiters = { step_1: [{ agent_id: 'main', plan_id: 'abcd1234', step_id: 'step_2' }] };
+    const snapshot = structuredClone(before);
+    const { plan: after, step } = changeStepStatus(
+      before,
+      { step_id: 'step_1', status: 'completed', output: { ok: true } },
+      NOW,
+    );
+    delete after.waiters.step_1;
+    const events = applyResolution(after, 'step_2', { agent_id: 'main', plan_id: 'abcd1234', step }, NOW);
+    expect(events.map((e) => e.event_type)).toEqual(['step_unblocked']);
+    expect(after.steps[1]).toMatchObject({
+      status: 'pending',
+      blocked_by: [],
+      received_outputs: { 'main:step_1': { ok: true } },
+    });
+    expect(before).toEqual(snapshot);
   });
 });

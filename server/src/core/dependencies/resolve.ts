@@ -16,7 +16,8 @@ export const deliveredValue = (step: Step): unknown =>
     : { status: step.status, result: step.result ?? null, error: step.error ?? null };
 
 /**
- * Applies one ended dependency to a waiting step of `plan` (mutated in place: the caller works on a copy).
+ * Applies one ended dependency to a waiting step of `plan` (its step list is changed in place: the caller works on a
+ * copy).
  * Idempotent: a dependency already resolved changes nothing, so a retried or duplicated delivery is harmless.
  * Returns the events: `step_unblocked` exactly when the last open dependency resolves.
  */
@@ -26,9 +27,13 @@ export const applyResolution = (
   ended: { agent_id: string; plan_id: string; step: Step },
   now: string,
 ): NewEvent[] => {
-  const step = plan.steps.find((s) => s.id === stepId);
+  const index = plan.steps.findIndex((s) => s.id === stepId);
+  const found = plan.steps[index];
   const ref: DependencyRef = { agent_id: ended.agent_id, plan_id: ended.plan_id, step_id: ended.step.id };
-  if (!step || !(step.blocked_by ?? []).some((d) => sameRef(d, ref))) return [];
+  if (!found || !(found.blocked_by ?? []).some((d) => sameRef(d, ref))) return [];
+  // Step objects may be shared with the plan this copy was made from (copyForStepChange): replace, never mutate.
+  const step: Step = { ...found };
+  plan.steps[index] = step;
   const value = deliveredValue(ended.step);
   step.received_outputs = { ...step.received_outputs, [dependencyKey(ref)]: value };
   if (ended.step.provides !== undefined) step.received_outputs[ended.step.provides] = value;

@@ -1,6 +1,6 @@
 import type { NewEvent, Plan, Step } from '@planhub/shared';
 import { ENDED_STEP_STATUSES, fail } from '@planhub/shared';
-import { clonePlan } from './plan-factory.ts';
+import { copyForStepChange } from './plan-factory.ts';
 import { planEvent } from './plan-events.ts';
 import { findStep, requireRunning } from './plan-guards.ts';
 import { honestyWarning, nextInstruction } from './instruction.ts';
@@ -65,7 +65,7 @@ const illegal = (step: Step, to: SettableStatus): never => {
 /** Seed 000's setStepStatus (and completeStepWithOutput, which adds output and provides). */
 export const changeStepStatus = (current: Plan, change: StepChange, now: string): StepChangeOutcome => {
   requireRunning(current);
-  const plan = clonePlan(current);
+  const plan = copyForStepChange(current, change.step_id);
   const step = findStep(plan, change.step_id);
   const repeat = step.status === change.status;
   if (!repeat && !LEGAL_FROM[step.status].includes(change.status)) illegal(step, change.status);
