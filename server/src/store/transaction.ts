@@ -82,12 +82,24 @@ export const transact = async <R>(
 ): Promise<TransactResult<R>> => {
   const maxAttempts = options.maxAttempts ?? 64;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    if (options.request) {
-      const stored = await store.requestAnswer(workspace, options.request.agent_id, options.request.request_id);
-      if (stored) return { result: stored.answer as R, events: [], replayed: true };
-    }
+    // The request-log lookup runs alongside the body's reads (the body writes nothing until the commit), so a call
+    // with a request_id costs no extra round trip. A retry of an applied call answers from the log even when the
+    // body now fails (e.g. createPlan again after it succeeded).
+    const answered = options.request
+      ? store.requestAnswer(workspace, options.request.agent_id, options.request.request_id)
+      : undefined;
+    answered?.catch(() => undefined);
     const tx = new Tx(store, workspace);
-    const result = await body(tx);
+    let result: R;
+    try {
+      result = await body(tx);
+    } catch (err) {
+      const stored = await answered;
+      if (stored) return { result: stored.answer as R, events: [], replayed: true };
+      throw err;
+    }
+    const stored = await answered;
+    if (stored) return { result: stored.answer as R, events: [], replayed: true };
     if (!tx.hasChanges && !options.request) return { result, events: [], replayed: false };
     const outcome = await store.commit(workspace, {
       ...tx.toCommit(),
