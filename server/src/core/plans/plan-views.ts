@@ -11,17 +11,22 @@ export const stepView = (step: Step): StepView => {
 export const planReceivedOutputs = (plan: Plan): Record<string, unknown> =>
   Object.assign({}, ...plan.steps.map((s) => s.received_outputs ?? {})) as Record<string, unknown>;
 
-export const planView = (plan: Plan): PlanView => ({
+/** What every answer about a plan starts with (getPlanStatus here, getWorkspace's plan summaries). */
+export const planHeader = (plan: Plan) => ({
   plan_id: plan.plan_id,
   agent_id: plan.agent_id,
   title: plan.title,
   status: plan.status,
   dialect: plan.dialect,
   progress: progressOf(plan.steps),
-  steps: plan.steps.map(stepView),
-  received_outputs: planReceivedOutputs(plan),
   created_at: plan.created_at,
   updated_at: plan.updated_at,
+});
+
+export const planView = (plan: Plan): PlanView => ({
+  ...planHeader(plan),
+  steps: plan.steps.map(stepView),
+  received_outputs: planReceivedOutputs(plan),
   ...(plan.started_at ? { started_at: plan.started_at } : {}),
   ...(plan.completed_at ? { completed_at: plan.completed_at } : {}),
   ...(plan.summary !== undefined ? { summary: plan.summary } : {}),

@@ -1,7 +1,7 @@
 import type { PendingApproval, Plan, PlanSummary, StepSummary } from '@planhub/shared';
-import { progressOf } from '@planhub/shared';
 import type { AgentDoc } from '../agents/agent-doc.ts';
 import { currentPlanId } from '../agents/agent-doc.ts';
+import { planHeader } from '../plans/plan-views.ts';
 
 /** The index of every agent that has used a workspace: getWorkspace's starting point. */
 export interface AgentIndexDoc {
@@ -37,14 +37,7 @@ const stepSummary = (step: Plan['steps'][number]): StepSummary => ({
 });
 
 export const planSummary = (plan: Plan): PlanSummary => ({
-  plan_id: plan.plan_id,
-  agent_id: plan.agent_id,
-  title: plan.title,
-  status: plan.status,
-  dialect: plan.dialect,
-  progress: progressOf(plan.steps),
-  created_at: plan.created_at,
-  updated_at: plan.updated_at,
+  ...planHeader(plan),
   ...(plan.approval_message !== undefined ? { approval_message: plan.approval_message } : {}),
   ...(plan.summary !== undefined ? { summary: plan.summary } : {}),
   steps: plan.steps.map(stepSummary),
