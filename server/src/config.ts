@@ -89,6 +89,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig =>
       secret: env.PLANHUB_SECRET || undefined,
       logLevel: (env.LOG_LEVEL as ServerConfig['logLevel'] | undefined) ?? undefined,
       approvalPolicy: (env.PLANHUB_APPROVAL_POLICY as ServerConfig['approvalPolicy'] | undefined) ?? undefined,
+      eventRetention: (env.PLANHUB_EVENT_RETENTION as unknown as number | undefined) || undefined,
       limits: limitsFromEnv(env),
     }),
   );

@@ -81,4 +81,10 @@ describe('planhub.json', () => {
       ),
     ).toThrow(/secret_env names "NOPE"/);
   });
+
+  it('takes the event log retention from PLANHUB_EVENT_RETENTION and refuses a nonsensical one', () => {
+    expect(configFromEnv({}).eventRetention).toBe(10_000);
+    expect(configFromEnv({ PLANHUB_EVENT_RETENTION: '500' }).eventRetention).toBe(500);
+    expect(() => configFromEnv({ PLANHUB_EVENT_RETENTION: '-3' })).toThrow();
+  });
 });
