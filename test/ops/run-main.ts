@@ -17,11 +17,14 @@ export interface MainRun {
 }
 
 /**
- * The real server/src/main.ts in its own process, with only the environment given (plus PATH), as an operator
+ * The real server/src/main.ts (or, given `args`, another entry such as the built bundle) in its own process, with only the environment given (plus PATH), as an operator
  * starts it. Output is collected line by line so tests assert on what an operator reads.
  */
-export const runMain = (env: Record<string, string>): MainRun => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+export const runMain = (
+  env: Record<string, string>,
+  args: readonly string[] = ['--import', 'tsx', 'server/src/main.ts'],
+): MainRun => {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
