@@ -91,8 +91,7 @@ describe('two nodes behind HAProxy (deploy/haproxy.cfg) when one is SIGKILLed', 
       agent_id: 'worker',
       event_types: ['step_started', 'step_completed', 'plan_completed'],
     });
-    let board: EventLog | undefined;
-    board = eventLog((listener) => {
+    const board: EventLog = eventLog((listener) => {
       dashboard = dashboardClient(lb.url, listener);
       return () => dashboard?.socket.close();
     });
