@@ -90,6 +90,14 @@ describe('configuration errors name the variable and what is allowed, and exit 1
     );
   });
 
+  it('checks the scheme of a webhook URL in planhub.json and names its key', async () => {
+    const path = configFile({ reporter_type: 'webhook', reporter_config: { url: 'ftp://hooks.example.com/x' } });
+    expectOperatorRefusal(
+      await refusedStart({ PLANHUB_CONFIG: path }),
+      /Invalid PlanHub config .*\.json: reporter_config\.url: must be an http\(s\) URL/,
+    );
+  });
+
   it('names a config file that does not exist or does not parse', async () => {
     expectOperatorRefusal(
       await refusedStart({ PLANHUB_CONFIG: join(dir, 'missing.json') }),
