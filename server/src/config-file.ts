@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { ConfigError } from './config-error.ts';
 import { ReporterConfigSchema, type ReporterConfig } from './reporters/reporter-config.ts';
 
 /**
@@ -24,7 +25,17 @@ export interface FileConfig {
   redisPrefix?: string;
 }
 
-const problem = (path: string, detail: string) => new Error(`Invalid PlanHub config ${path}: ${detail}`);
+/** The file's own name for each setting it can supply, so an error names the key the operator wrote. */
+const FILE_KEYS: Record<keyof FileConfig, string> = {
+  reporters: 'reporters',
+  redisUrl: 'storage_config.url',
+  redisPrefix: 'storage_config.prefix',
+};
+
+const configPath = (env: NodeJS.ProcessEnv, cwd: string) =>
+  env.PLANHUB_CONFIG ? resolve(cwd, env.PLANHUB_CONFIG) : resolve(cwd, 'planhub.json');
+
+const problem = (path: string, detail: string) => new ConfigError(`Invalid PlanHub config ${path}: ${detail}`);
 
 const describe = (error: z.ZodError, prefix: string) =>
   error.issues
@@ -48,7 +59,7 @@ const reporterFrom = (raw: Record<string, unknown>, where: string, path: string,
 
 /** Reads planhub.json: PLANHUB_CONFIG names it (it must exist), else ./planhub.json is used when present. */
 export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): FileConfig => {
-  const path = env.PLANHUB_CONFIG ? resolve(cwd, env.PLANHUB_CONFIG) : resolve(cwd, 'planhub.json');
+  const path = configPath(env, cwd);
   if (!env.PLANHUB_CONFIG && !existsSync(path)) return {};
   let json: unknown;
   try {
@@ -73,10 +84,26 @@ export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): Fil
   };
 };
 
-/** Environment values win over the file; the file fills in what the environment leaves unset. */
-export const withConfigFile = <T extends object>(env: NodeJS.ProcessEnv, fromEnv: T): T & FileConfig => {
-  const file = readConfigFile(env);
+/**
+ * Environment values win over the file; the file fills in what the environment leaves unset. `fromFile(key)` names
+ * a setting that came from the file (`storage_config.url in /path/planhub.json`), for error messages.
+ */
+export const withConfigFile = <T extends object>(
+  env: NodeJS.ProcessEnv,
+  fromEnv: T,
+  cwd = process.cwd(),
+): { merged: T & FileConfig; fromFile: (key: string) => string | undefined } => {
+  const file = readConfigFile(env, cwd);
   const merged: Record<string, unknown> = { ...file };
-  for (const [key, value] of Object.entries(fromEnv)) if (value !== undefined) merged[key] = value;
-  return merged as T & FileConfig;
+  const fileKeys = new Set(Object.keys(file));
+  for (const [key, value] of Object.entries(fromEnv))
+    if (value !== undefined) {
+      merged[key] = value;
+      fileKeys.delete(key);
+    }
+  const path = configPath(env, cwd);
+  return {
+    merged: merged as T & FileConfig,
+    fromFile: (key) => (fileKeys.has(key) ? `${FILE_KEYS[key as keyof FileConfig]} in ${path}` : undefined),
+  };
 };

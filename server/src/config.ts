@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConfigError, explainIssues } from './config-error.ts';
 import { withConfigFile } from './config-file.ts';
 import { ReporterConfigSchema } from './reporters/reporter-config.ts';
 
@@ -48,7 +49,8 @@ const limitsFromEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith(LIMIT_PREFIX) || !value) continue;
     const key = names.get(name);
-    if (key === undefined) throw new Error(`Unknown limit ${name}; the limits are ${[...names.keys()].join(', ')}.`);
+    if (key === undefined)
+      throw new ConfigError(`Unknown limit ${name}; the limits are ${[...names.keys()].join(', ')}.`);
     limits[key] = value;
   }
   return limits;
@@ -57,10 +59,24 @@ const limitsFromEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
 export const ServerConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(4000),
   host: z.string().default('127.0.0.1'),
-  redisUrl: z.string().url().optional(),
+  // ioredis would take an http:// URL and then fail on every call; the scheme is checked before anything starts.
+  redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   /** Redis key prefix, so several deployments (or tests) can share one Redis. */
-  redisPrefix: z.string().default('ph'),
-  secret: z.string().min(16).optional(),
+  redisPrefix: z
+    .string()
+    .regex(/^[^{}]+$/, 'must not be empty or contain { or }')
+    .default('ph'),
+  secret: z
+    .string()
+    .min(16)
+    .refine((s) => s.trim() !== '', 'must not be only whitespace')
+    .optional(),
+  /** A static bearer token for /metrics (see ops/metrics-auth.ts); unset: role user or dashboard tokens. */
+  metricsToken: z
+    .string()
+    .min(16)
+    .refine((s) => s.trim() !== '', 'must not be only whitespace')
+    .optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   approvalPolicy: z.enum(['owner-or-user', 'user', 'auto']).default('owner-or-user'),
   /** Events kept per workspace log. */
@@ -78,18 +94,57 @@ export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
 
 export const parseConfig = (input: ServerConfigInput = {}): ServerConfig => ServerConfigSchema.parse(input);
 
-/** The only reader of the environment (main.ts calls it); planhub.json fills in what the environment leaves unset. */
-export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig =>
-  parseConfig(
-    withConfigFile(env, {
-      port: env.PORT as unknown as number | undefined,
-      host: env.HOST,
-      redisUrl: env.REDIS_URL || undefined,
-      redisPrefix: env.REDIS_PREFIX || undefined,
-      secret: env.PLANHUB_SECRET || undefined,
-      logLevel: (env.LOG_LEVEL as ServerConfig['logLevel'] | undefined) ?? undefined,
-      approvalPolicy: (env.PLANHUB_APPROVAL_POLICY as ServerConfig['approvalPolicy'] | undefined) ?? undefined,
-      eventRetention: (env.PLANHUB_EVENT_RETENTION as unknown as number | undefined) || undefined,
-      limits: limitsFromEnv(env),
-    }),
-  );
+const ENV_NAMES: Record<string, string> = {
+  port: 'PORT',
+  host: 'HOST',
+  redisUrl: 'REDIS_URL',
+  redisPrefix: 'REDIS_PREFIX',
+  secret: 'PLANHUB_SECRET',
+  metricsToken: 'PLANHUB_METRICS_TOKEN',
+  logLevel: 'LOG_LEVEL',
+  approvalPolicy: 'PLANHUB_APPROVAL_POLICY',
+  eventRetention: 'PLANHUB_EVENT_RETENTION',
+};
+
+/** Distinct characters an operator's secret needs: "aaaaaaaaaaaaaaaa" is 16 characters and no secret at all. */
+const SECRET_VARIETY = 8;
+
+/** Refuses secrets that pass the length rule but are trivially guessable (one repeated character, "1212…"). */
+const checkSecretStrength = (env: NodeJS.ProcessEnv) => {
+  for (const name of ['PLANHUB_SECRET', 'PLANHUB_METRICS_TOKEN']) {
+    const value = env[name];
+    if (value && value.trim() !== '' && value.length >= 16 && new Set(value).size < SECRET_VARIETY)
+      throw new ConfigError(
+        `${name} is too weak: it uses only ${new Set(value).size} different characters; use at least 16 ` +
+          `characters with at least ${SECRET_VARIETY} different ones, e.g. the output of: openssl rand -base64 32.`,
+      );
+  }
+};
+
+/**
+ * The only reader of the environment (main.ts calls it); planhub.json fills in what the environment leaves unset.
+ * Every refusal is a ConfigError naming the variable (or the file's key) and what is allowed.
+ */
+export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
+  const { merged, fromFile } = withConfigFile(env, {
+    port: env.PORT || undefined,
+    host: env.HOST || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || undefined,
+    secret: env.PLANHUB_SECRET || undefined,
+    metricsToken: env.PLANHUB_METRICS_TOKEN || undefined,
+    logLevel: env.LOG_LEVEL || undefined,
+    approvalPolicy: env.PLANHUB_APPROVAL_POLICY || undefined,
+    eventRetention: env.PLANHUB_EVENT_RETENTION || undefined,
+    limits: limitsFromEnv(env),
+  });
+  const parsed = ServerConfigSchema.safeParse(merged);
+  if (!parsed.success)
+    throw explainIssues(parsed.error, merged, (path) => {
+      const [head, sub] = path.map(String);
+      if (head === 'limits' && sub) return limitEnvName(sub);
+      return fromFile(head ?? '') ?? ENV_NAMES[head ?? ''] ?? path.join('.');
+    });
+  checkSecretStrength(env);
+  return parsed.data;
+};

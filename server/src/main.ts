@@ -1,22 +1,43 @@
 import { openModeRefusal } from './auth/open-mode.ts';
+import type { ServerConfig } from './config.ts';
 import { configFromEnv } from './config.ts';
 import { createServer } from './create-server.ts';
 import { createLogger } from './logger.ts';
+import { isOperatorError, listenFailure } from './ops/startup-errors.ts';
 
-const config = configFromEnv(process.env);
-const log = createLogger(config.logLevel);
-
-const refusal = openModeRefusal(config);
-if (refusal !== undefined) {
-  log.fatal({ host: config.host }, refusal);
+/** Operator mistakes end the process with one plain line on stderr and exit code 1: no stack, no JSON to decode. */
+function refuse(message: string): never {
+  process.stderr.write(`PlanHub cannot start: ${message}\n`);
   process.exit(1);
 }
 
+let config: ServerConfig;
+try {
+  config = configFromEnv(process.env);
+} catch (err) {
+  if (!isOperatorError(err)) throw err;
+  refuse(err.message);
+}
+const log = createLogger(config.logLevel);
+
+const refusal = openModeRefusal(config);
+if (refusal !== undefined) refuse(refusal);
+
 const server = createServer(config, { log });
-const { url } = await server.listen();
+let url: string;
+try {
+  ({ url } = await server.listen());
+} catch (err) {
+  const failure = listenFailure(err, config);
+  if (failure === undefined) throw err;
+  await server.close();
+  refuse(failure);
+}
+// A wildcard bind is not an address a browser can open; the dashboard link points at this machine instead.
+const dashboard = `${url.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost')}/dashboard`;
 log.info(
-  { url, store: server.services.store.kind, mode: config.secret ? 'secret' : 'open (loopback only)' },
-  `PlanHub listening on ${url}`,
+  { url, dashboard, store: server.services.store.kind, mode: config.secret ? 'secret' : 'open (loopback only)' },
+  `PlanHub listening on ${url}; dashboard at ${dashboard}`,
 );
 
 const shutdown = (signal: string) => {

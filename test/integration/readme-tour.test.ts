@@ -5,24 +5,57 @@ import { startHarness, type Harness } from '../helpers/servers.ts';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
+const tsx = `${root}node_modules/.bin/tsx`;
+const INSTRUCTION =
+  'Work on step_2: Extract token validation. Report its honest outcome with setStepStatus when done.\n';
 
 describe("the README's 30-second tour", () => {
   let h: Harness;
   afterEach(async () => h.close());
 
-  it('runs the example agent and the plan command shows its progress', async () => {
+  /** The environment without PLANHUB_URL: the tour must find the node from its argument alone. */
+  const env = () => {
+    const { PLANHUB_URL: _url, ...rest } = process.env;
+    return { ...rest, PLANHUB_WORKSPACE: 'default' };
+  };
+
+  it('runs the example agent against the URL it is given, and the plan command shows its progress', async () => {
     h = await startHarness('memory', { approvalPolicy: 'owner-or-user' });
-    const env = { ...process.env, PLANHUB_URL: h.url, PLANHUB_WORKSPACE: 'default' };
-    const tsx = `${root}node_modules/.bin/tsx`;
-    const agent = await run(tsx, ['client-sdk/examples/tour.ts'], { cwd: root, env });
-    expect(agent.stdout).toBe(
-      'Work on step_2: Extract token validation. Report its honest outcome with setStepStatus when done.\n',
+    const agent = await run(tsx, ['client-sdk/examples/tour.ts', h.url], { cwd: root, env: env() });
+    expect(agent.stdout).toBe(INSTRUCTION);
+    const plan = await run(
+      process.execPath,
+      ['client-sdk/bin/planhub.mjs', 'plan', '--agent', 'main', '--url', h.url],
+      { cwd: root, env: env() },
     );
-    const plan = await run(process.execPath, ['client-sdk/bin/planhub.mjs', 'plan', '--agent', 'main'], {
-      cwd: root,
-      env,
-    });
     expect(plan.stdout).toContain('  [x] step_1: Review auth code\n  [>] step_2: Extract token validation\n');
     expect(plan.stdout).toContain('Progress: 1/4 (25%)');
+  });
+
+  it('runs again on the same node: it ends the previous plan and starts the same way', async () => {
+    h = await startHarness('memory', { approvalPolicy: 'owner-or-user' });
+    const first = await run(tsx, ['client-sdk/examples/tour.ts'], { cwd: root, env: { ...env(), PLANHUB_URL: h.url } });
+    expect(first.stdout).toBe(INSTRUCTION);
+    const second = await run(tsx, ['client-sdk/examples/tour.ts', h.url], { cwd: root, env: env() });
+    expect(second.stdout).toMatch(new RegExp(`^\\(ended the previous run's plan \\w+\\)\\n${INSTRUCTION}$`));
+    expect(second.stderr).toBe('');
+    const main = await h.client('main', { workspace: 'default' });
+    const plan = await main.getPlanStatus({});
+    expect(plan.status).toBe('in_progress');
+    expect(plan.progress).toMatchObject({ completed: 1, total: 4 });
+  });
+
+  it('says in two lines how to point it at a node when none answers', async () => {
+    h = await startHarness('memory');
+    const url = h.url;
+    await h.server.close();
+    const failed = await run(tsx, ['client-sdk/examples/tour.ts', url], { cwd: root, env: env() }).catch(
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
+    expect(failed).toMatchObject({ code: 1, stdout: '' });
+    expect(failed.stderr).toBe(
+      `Cannot reach PlanHub at ${url}. Start a node first (npx --yes pnpm@10 start), or pass its URL:\n` +
+        '  npx tsx client-sdk/examples/tour.ts http://127.0.0.1:<port>\n',
+    );
   });
 });

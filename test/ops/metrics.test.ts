@@ -72,7 +72,12 @@ describe('/metrics', () => {
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     await store.close();
     const res = await fetch(`${url}/readyz`);
-    expect([res.status, await res.text()]).toEqual([503, 'store unreachable\n']);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({
+      status: 'unavailable',
+      reason: 'store_unreachable',
+      message: 'The store is unreachable; calls answer UNAVAILABLE until it is back.',
+    });
     expect(valueOf((await scrape(url)).samples, 'planhub_store_errors_total', { operation: 'ping' })).toBe(1);
   });
 });

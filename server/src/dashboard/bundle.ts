@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 
 export interface Asset {
   body: Buffer;
@@ -50,6 +50,8 @@ const zodStandIn: Plugin = {
  * from the sources on first use, so the page always matches the code the node runs and there is no build step.
  */
 export const buildDashboard = async (): Promise<DashboardAssets> => {
+  // Loaded only here: a production node serves the prebuilt assets and has no esbuild installed.
+  const { build } = await import('esbuild');
   const common = { bundle: true, write: false, minify: true, legalComments: 'none', logLevel: 'silent' } as const;
   const [bundle, styles, html] = await Promise.all([
     build({
@@ -74,13 +76,38 @@ export const buildDashboard = async (): Promise<DashboardAssets> => {
   };
 };
 
+/** The files `pnpm build` writes next to the server bundle (dist/dashboard-prebuilt/ beside dist/main.js). */
+export const PREBUILT_FILES = { html: 'index.html', js: 'app.js', css: 'app.css' } as const;
+
+/**
+ * The assets `pnpm build` made, when this code runs from the server bundle. From the sources the directory does not
+ * exist (it would be src/dashboard/dashboard-prebuilt/), so development always bundles the current code.
+ */
+const prebuilt = async (): Promise<DashboardAssets | undefined> => {
+  const dir = new URL('./dashboard-prebuilt/', import.meta.url);
+  try {
+    const [html, js, css] = await Promise.all(
+      [PREBUILT_FILES.html, PREBUILT_FILES.js, PREBUILT_FILES.css].map((f) => readFile(new URL(f, dir))),
+    );
+    return {
+      html: asset(html as Buffer, 'text/html; charset=utf-8'),
+      js: asset(js as Buffer, 'text/javascript; charset=utf-8'),
+      css: asset(css as Buffer, 'text/css; charset=utf-8'),
+    };
+  } catch {
+    return undefined;
+  }
+};
+
 let shared: Promise<DashboardAssets> | undefined;
 
 /** One build per process, shared by every node in it; a failed build is retried on the next request. */
 export const dashboardAssets = (): Promise<DashboardAssets> => {
-  shared ??= buildDashboard().catch((err: unknown) => {
-    shared = undefined;
-    throw err;
-  });
+  shared ??= prebuilt()
+    .then((ready) => ready ?? buildDashboard())
+    .catch((err: unknown) => {
+      shared = undefined;
+      throw err;
+    });
   return shared;
 };

@@ -10,7 +10,17 @@ import { countConnections } from '../transport/connection-metrics.ts';
 import type { Route } from '../transport/http-routes.ts';
 import { createCallGate } from './call-gate.ts';
 import { createMetrics } from './metrics.ts';
+import { metricsRefusal } from './metrics-auth.ts';
+import { readinessRoute, rootRoute } from './probe-routes.ts';
+import { monitorStore } from './store-monitor.ts';
 import { tapStore } from './store-tap.ts';
+
+/** A Redis URL as logs may show it: host and port, never the password. */
+const withoutPassword = (url: string) => {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.href;
+};
 
 /**
  * What a node needs to be operated: metrics, reporters, the dashboard and readiness routes, and graceful
@@ -29,18 +39,28 @@ export const createNodeOps = (config: ServerConfig, log: Logger, rawStore: Store
   });
   let gate: ReturnType<typeof createCallGate> | undefined;
   const dashboard = serveDashboard(log);
+  const storeName = config.redisUrl === undefined ? 'The store' : `Redis at ${withoutPassword(config.redisUrl)}`;
+  // The raw store: the monitor's own checks are not calls, and must not move planhub_store_errors_total.
+  const monitor =
+    config.redisUrl === undefined ? undefined : monitorStore({ ping: () => rawStore.ping(), log, name: storeName });
+  monitor?.start();
 
   const routes: Record<string, Route> = {
-    '/readyz': async (_req, res) => {
-      const reason = gate?.draining
-        ? 'shutting down'
-        : await store.ping().then(
-            () => undefined,
-            () => 'store unreachable',
-          );
-      res.writeHead(reason ? 503 : 200, { 'content-type': 'text/plain' }).end(`${reason ?? 'ready'}\n`);
-    },
-    '/metrics': async (_req, res) => {
+    '/': rootRoute,
+    '/readyz': readinessRoute({
+      draining: () => gate?.draining ?? false,
+      ping: () => store.ping(),
+      storeName,
+      downSince: () => monitor?.health().downSince,
+    }),
+    '/metrics': async (req, res) => {
+      const refusal = await metricsRefusal(config, req);
+      if (refusal) {
+        res
+          .writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' })
+          .end(`${refusal.message}\n`);
+        return;
+      }
       const { contentType, body } = await metrics.scrape();
       res.writeHead(200, { 'content-type': contentType }).end(body);
     },
@@ -72,6 +92,7 @@ export const createNodeOps = (config: ServerConfig, log: Logger, rawStore: Store
     },
     /** Second half, once clients are disconnected: settle held calls, drop idle HTTP connections, flush reporters. */
     async close(http: HttpServer): Promise<void> {
+      monitor?.stop();
       gate?.release();
       http.closeAllConnections();
       await reporters.close();

@@ -41,7 +41,7 @@ export const decodeMessage = (message: string): { workspace: string; event: Even
  */
 export const createEventFeed = (options: EventFeedOptions): EventFeed => {
   const { subscriber, channel } = options;
-  const log = options.log.child({ module: 'redis-event-feed' });
+  const log = options.log.child({ part: 'event-feed' });
   const listeners = new Set<EventListener>();
   const lastIds = new Map<string, string>();
   /** Workspaces being read back after a reconnect, with the live events that arrived meanwhile. */

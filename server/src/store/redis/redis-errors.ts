@@ -19,7 +19,8 @@ export const storeFailure = (err: unknown, log: Logger, op: string): PlanHubErro
     log.error({ err, op }, 'store command failed (a bug or corrupt data, not an outage)');
     return new PlanHubError('INTERNAL', 'Internal error in the PlanHub store; the failure was logged.');
   }
-  log.warn({ op, reason: err instanceof Error ? err.message : String(err) }, 'Redis unreachable');
+  // debug: outages are reported once per change of state by the node's store monitor, not once per call.
+  log.debug({ op, reason: err instanceof Error ? err.message : String(err) }, 'Redis unreachable');
   return unavailable();
 };
 

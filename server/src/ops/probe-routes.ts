@@ -1,0 +1,53 @@
+import type { Route } from '../transport/http-routes.ts';
+
+export interface Readiness {
+  draining: () => boolean;
+  ping: () => Promise<void>;
+  /** `Redis at redis://redis:6379`, for the reason a load balancer's operator reads. */
+  storeName: string;
+  /** When the store monitor first saw the current outage, if it has. */
+  downSince: () => number | undefined;
+}
+
+const json = (res: Parameters<Route>[1], status: number, body: object) =>
+  void res
+    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+    .end(`${JSON.stringify(body)}\n`);
+
+/**
+ * /readyz: 200 `{ "status": "ready" }`, or 503 with a machine-readable reason (`shutting_down`,
+ * `store_unreachable`) and a sentence for the person looking at the load balancer's health page.
+ */
+export const readinessRoute =
+  (readiness: Readiness): Route =>
+  async (_req, res) => {
+    if (readiness.draining()) {
+      json(res, 503, {
+        status: 'unavailable',
+        reason: 'shutting_down',
+        message: 'This node is shutting down; the load balancer should send new connections elsewhere.',
+      });
+      return;
+    }
+    const reachable = await readiness.ping().then(
+      () => true,
+      () => false,
+    );
+    if (reachable) {
+      json(res, 200, { status: 'ready' });
+      return;
+    }
+    const since = readiness.downSince();
+    json(res, 503, {
+      status: 'unavailable',
+      reason: 'store_unreachable',
+      message: `${readiness.storeName} is unreachable; calls answer UNAVAILABLE until it is back.`,
+      ...(since === undefined ? {} : { since: new Date(since).toISOString() }),
+    });
+  };
+
+/** GET / leads to the dashboard, keeping the query (`/?workspace=team` opens that workspace). */
+export const rootRoute: Route = (req, res) => {
+  const query = (req.url ?? '/').slice((req.url ?? '/').split('?')[0]?.length ?? 0);
+  res.writeHead(302, { location: `/dashboard${query}`, 'content-type': 'text/plain' }).end('See /dashboard\n');
+};

@@ -1,0 +1,97 @@
+import type { Logger } from 'pino';
+
+export interface StoreMonitorOptions {
+  ping: () => Promise<void>;
+  log: Logger;
+  /** What is being watched, as the operator knows it: `Redis at redis://redis:6379`. */
+  name: string;
+  /** Time between checks. */
+  intervalMs?: number;
+  /** While the store stays unreachable, one summary line per this period. */
+  summaryMs?: number;
+  now?: () => number;
+}
+
+export interface StoreHealth {
+  reachable: boolean;
+  /** When the current outage began (epoch ms), while unreachable. */
+  downSince?: number;
+}
+
+/**
+ * Watches the store on its own schedule, so an outage is logged even when no client calls (at startup, at night).
+ * It logs one line per change of state and a periodic summary while an outage lasts, never one line per failed
+ * check or call: a Redis down for an hour produces a few dozen lines, not millions.
+ */
+export const monitorStore = (options: StoreMonitorOptions) => {
+  const { ping, log, name } = options;
+  const intervalMs = options.intervalMs ?? 2000;
+  const summaryMs = options.summaryMs ?? 60_000;
+  const now = options.now ?? Date.now;
+  let state: 'unknown' | 'up' | 'down' = 'unknown';
+  let downSince = 0;
+  let lastSummary = 0;
+  let failedChecks = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const check = async () => {
+    const ok = await ping().then(
+      () => true,
+      () => false,
+    );
+    if (stopped) return;
+    const at = now();
+    if (ok) {
+      if (state === 'down')
+        log.info(
+          { down_s: Math.round((at - downSince) / 1000), failed_checks: failedChecks },
+          `${name} is reachable again after ${Math.round((at - downSince) / 1000)} s; the node is ready`,
+        );
+      state = 'up';
+      failedChecks = 0;
+    } else {
+      failedChecks += 1;
+      if (state !== 'down') {
+        log.error(
+          `${name} is unreachable${state === 'unknown' ? ' at startup' : ''}: calls answer UNAVAILABLE and ` +
+            '/readyz answers 503 until it is back (checking every few seconds)',
+        );
+        state = 'down';
+        downSince = at;
+        lastSummary = at;
+      } else if (at - lastSummary >= summaryMs) {
+        lastSummary = at;
+        log.warn(
+          { down_s: Math.round((at - downSince) / 1000), failed_checks: failedChecks },
+          `${name} still unreachable after ${Math.round((at - downSince) / 1000)} s`,
+        );
+      }
+    }
+  };
+
+  const loop = () => {
+    timer = setTimeout(() => {
+      void check().finally(() => {
+        if (!stopped) loop();
+      });
+    }, intervalMs);
+    timer.unref();
+  };
+
+  return {
+    /** Checks at once, then every intervalMs. */
+    start(): void {
+      void check().finally(() => {
+        if (!stopped) loop();
+      });
+    },
+    stop(): void {
+      stopped = true;
+      clearTimeout(timer);
+    },
+    health(): StoreHealth {
+      return state === 'down' ? { reachable: false, downSince } : { reachable: true };
+    },
+  };
+};

@@ -1,0 +1,53 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { connect } from '@planhub/client-sdk';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { uniquePrefix } from '../helpers/servers.ts';
+import { deletePrefix } from '../helpers/stores.ts';
+import { runMain, type MainRun } from '../ops/run-main.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const DIST = `${ROOT}server/dist/`;
+const run = promisify(execFile);
+
+describe('the built server (what the image runs)', () => {
+  const prefix = uniquePrefix();
+  let node: MainRun;
+  let url: string;
+
+  beforeAll(async () => {
+    await run(process.execPath, ['--import', 'tsx', 'server/scripts/build.ts'], { cwd: `${ROOT}` });
+    node = runMain({ REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix }, [
+      '--import',
+      `${ROOT}test/deploy/forbid-dev-deps.mjs`,
+      `${DIST}main.js`,
+    ]);
+    ({ url } = JSON.parse(await node.line(/PlanHub listening/)) as { url: string });
+  }, 120_000);
+  afterAll(async () => {
+    await node?.stop();
+    await deletePrefix(inject('redisUrl'), prefix);
+  });
+
+  it('runs under plain node with no tsx, esbuild or workspace sources, and serves calls on Redis', async () => {
+    const agent = await connect({ url, workspace: 'built', agentId: 'main' });
+    try {
+      const plan = await agent.createPlan({ title: 'Ship the image', steps: ['Build', 'Run'] });
+      expect(plan.steps).toHaveLength(2);
+    } finally {
+      agent.close();
+    }
+    expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
+    expect(node.stderr.join('\n')).not.toMatch(/development-only package/);
+  });
+
+  it('serves the dashboard prebuilt at build time, byte for byte', async () => {
+    const page = await fetch(`${url}/dashboard`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toBe(readFileSync(`${DIST}dashboard-prebuilt/index.html`, 'utf8'));
+    const js = await fetch(`${url}/dashboard/app.js`);
+    expect(js.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(await js.text()).toBe(readFileSync(`${DIST}dashboard-prebuilt/app.js`, 'utf8'));
+  });
+});

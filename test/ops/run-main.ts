@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface MainRun {
+  child: ChildProcess;
+  /** Every line so far, stdout and stderr apart. */
+  stdout: string[];
+  stderr: string[];
+  /** Resolves with the line (either stream) matching `pattern`, or rejects if the process exits first. */
+  line(pattern: RegExp): Promise<string>;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * The real server/src/main.ts (or, given `args`, another entry such as the built bundle) in its own process, with only the environment given (plus PATH), as an operator
+ * starts it. Output is collected line by line so tests assert on what an operator reads.
+ */
+export const runMain = (
+  env: Record<string, string>,
+  args: readonly string[] = ['--import', 'tsx', 'server/src/main.ts'],
+): MainRun => {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const waiters = new Set<{ pattern: RegExp; resolve: (line: string) => void }>();
+  const seen = (into: string[]) => (line: string) => {
+    into.push(line);
+    for (const w of waiters)
+      if (w.pattern.test(line)) {
+        waiters.delete(w);
+        w.resolve(line);
+      }
+  };
+  createInterface({ input: child.stdout }).on('line', seen(stdout));
+  createInterface({ input: child.stderr }).on('line', seen(stderr));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  return {
+    child,
+    stdout,
+    stderr,
+    exited: exited.then(async (code) => {
+      await closed;
+      return code;
+    }),
+    line: (pattern) =>
+      new Promise((resolve, reject) => {
+        const already = [...stdout, ...stderr].find((l) => pattern.test(l));
+        if (already !== undefined) return resolve(already);
+        waiters.add({ pattern, resolve });
+        void exited.then(async () => {
+          await closed;
+          const late = [...stdout, ...stderr].find((l) => pattern.test(l));
+          if (late !== undefined) resolve(late);
+          else reject(new Error(`main.ts exited before printing ${pattern}:\n${[...stdout, ...stderr].join('\n')}`));
+        });
+      }),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+};
+
+/** Runs main.ts to its end (for configurations it must refuse). */
+export const refusedStart = async (env: Record<string, string>) => {
+  const run = runMain(env);
+  const code = await run.exited;
+  return { code, stdout: run.stdout.join('\n'), stderr: run.stderr.join('\n') };
+};
