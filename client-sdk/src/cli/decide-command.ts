@@ -1,4 +1,4 @@
-import type { PlanHubClient } from '../client.ts';
+import type { PlanHubClient } from '../connect.ts';
 import type { CliOptions } from './options.ts';
 
 const planOf = (options: CliOptions, verb: string): string => {

@@ -1,6 +1,6 @@
 import type { EventType } from '@planhub/shared';
 import { EVENT_TYPES, EventTypeSchema } from '@planhub/shared';
-import type { PlanHubClient } from '../client.ts';
+import type { PlanHubClient } from '../connect.ts';
 import type { CliOptions } from './options.ts';
 import { untilInterrupted } from './until-interrupted.ts';
 

@@ -1,4 +1,4 @@
-import { connect } from '../client.ts';
+import { connect } from '../connect.ts';
 import { parseCli } from './options.ts';
 import { planCommand } from './plan-command.ts';
 import { tokenCommand } from './token-command.ts';

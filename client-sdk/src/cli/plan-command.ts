@@ -1,5 +1,5 @@
 import { renderPlanText } from '@planhub/shared';
-import type { PlanHubClient } from '../client.ts';
+import type { PlanHubClient } from '../connect.ts';
 import type { CliOptions } from './options.ts';
 
 /** Seed 000's `plan` user command: the rendering is for people and never goes to a model. */
