@@ -105,10 +105,12 @@ const fromStrictNode = (schema: Schema, value: unknown): unknown => {
   }
   if (isRecord(value) && isRecord(schema.properties)) {
     const properties = schema.properties;
+    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
     const out: Schema = {};
     for (const [key, v] of Object.entries(value)) {
       const property = properties[key];
-      if (v === null && isRecord(property) && !acceptsNull(property)) continue;
+      // Strict mode sends null for every field a call leaves out; a required field keeps a null it may take.
+      if (v === null && isRecord(property) && (!required.has(key) || !acceptsNull(property))) continue;
       out[key] = isRecord(property) ? fromStrictNode(property, v) : v;
     }
     return out;
@@ -124,9 +126,10 @@ const fromStrictNode = (schema: Schema, value: unknown): unknown => {
 };
 
 /**
- * A strict-mode call turned back into the arguments the tool's own schema expects: a null where the schema takes no
- * null means "omitted", and a JSON string where the schema wants an object or any value is decoded. Arguments that
- * were never strict pass through unchanged (a valid call has neither).
+ * A strict-mode call turned back into the arguments the tool's own schema expects: a null for an optional field (or
+ * one that takes no null) means "omitted", and a JSON string where the schema wants an object or any value is
+ * decoded. Ordinary calls pass through unchanged: the one optional field that takes null (TaskUpdate's metadata)
+ * means the same by null as by its absence.
  */
 export const fromStrictArgs = (schema: unknown, args: unknown): unknown =>
   isRecord(schema) ? fromStrictNode(schema, args) : args;
