@@ -1,5 +1,5 @@
 // The README's 30-second tour: one agent registers a plan, relays its user's approval and reports progress.
-// Run a node first (`npx --yes pnpm@10 start`), then: `npx tsx client-sdk/examples/tour.ts`.
+// Run a node first (`npx --yes pnpm@10 start`), then: `npx tsx --conditions=source client-sdk/examples/tour.ts`.
 import { connect } from '@planhub/client-sdk';
 
 const url = process.env.PLANHUB_URL ?? 'http://127.0.0.1:4000';

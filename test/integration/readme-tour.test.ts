@@ -14,7 +14,7 @@ describe("the README's 30-second tour", () => {
     h = await startHarness('memory', { approvalPolicy: 'owner-or-user' });
     const env = { ...process.env, PLANHUB_URL: h.url, PLANHUB_WORKSPACE: 'default' };
     const tsx = `${root}node_modules/.bin/tsx`;
-    const agent = await run(tsx, ['client-sdk/examples/tour.ts'], { cwd: root, env });
+    const agent = await run(tsx, ['--conditions=source', 'client-sdk/examples/tour.ts'], { cwd: root, env });
     expect(agent.stdout).toBe(
       'Work on step_2: Extract token validation. Report its honest outcome with setStepStatus when done.\n',
     );
