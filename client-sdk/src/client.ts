@@ -30,6 +30,8 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
   private urlIndex = 0;
   private attempt = 0;
   private everConnected = false;
+  /** open() has started dialing: a second open() waits for the same attempts. */
+  private opened = false;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   /** Why the last attempt on each URL failed: what a connect() that gives up reports. */
   private readonly failures = new Map<string, string>();
@@ -52,6 +54,10 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
    */
   open(): Promise<void> {
     const timeoutMs = this.options.connectTimeoutMs ?? 10_000;
+    if (this.state === 'connected') return Promise.resolve();
+    if (this.state === 'closed') return Promise.reject(new PlanHubError('UNAVAILABLE', 'the client is closed'));
+    const dialing = this.opened;
+    this.opened = true;
     return new Promise((resolve, reject) => {
       const settle = (error?: PlanHubError) => {
         clearTimeout(timer);
@@ -69,6 +75,7 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
         else if (state === 'closed')
           settle(this.closedBy ?? new PlanHubError('UNAVAILABLE', info.reason ?? 'connection closed'));
       });
+      if (dialing) return;
       this.setState('connecting', { url: this.urls[0] as string });
       void this.dial();
     });

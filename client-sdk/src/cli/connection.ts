@@ -17,7 +17,7 @@ export const withConnection = (command: Command): Command =>
     .addOption(new Option('-w, --workspace <name>', 'workspace').env('PLANHUB_WORKSPACE').default('default'))
     .addOption(new Option('--token <jwt>', 'token for a node in secret mode').env('PLANHUB_TOKEN'))
     .addOption(
-      new Option('--connect-timeout <ms>', 'give up (exit 3) when no node answers within this time').default('10000'),
+      new Option('--connect-timeout <ms>', 'give up (exit 3) when no node answers within this time').default('5000'),
     );
 
 const timeoutOf = (value: string): number => {

@@ -48,7 +48,7 @@ export const tokenCommand = (program: Command): Command =>
     .description('mint a token for a node in secret mode (offline)')
     .option('-a, --agent <id>', 'the agent (or user) the token names')
     .addOption(new Option('-w, --workspace <name>', 'workspace').env('PLANHUB_WORKSPACE').default('default'))
-    .addOption(new Option('--role <role>', 'role').choices(['agent', 'user', 'dashboard']).default('agent'))
+    .option('--role <role>', 'role: agent, user or dashboard', 'agent')
     .option('--ttl <ttl>', 'lifetime: 15m, 1h, 7d or seconds', '1h')
     .addOption(new Option('--secret <secret>', "the node's secret").env('PLANHUB_SECRET'))
     .action(async (flags: TokenFlags) => console.log(await mintCliToken(flags)));
