@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
+// Workspace packages resolve to their TypeScript source (the `source` export condition), not to a built dist/.
+const source = { conditions: ['source', 'module', 'node', 'development|production'] };
+
 export default defineConfig({
+  resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
+  ssr: { resolve: source },
   test: {
     include: [
       'shared/test/**/*.test.ts',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly (the workspace has no build step).
+// Development launcher: runs the CLI from its TypeScript source. The published package runs dist/cli.js instead.
 import { register } from 'tsx/esm/api';
 
 register();

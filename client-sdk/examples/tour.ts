@@ -1,5 +1,5 @@
 // The README's 30-second tour: one agent registers a plan, relays its user's approval and reports progress.
-// Run a node first (`npx --yes pnpm@10 start`), then: `npx tsx client-sdk/examples/tour.ts [url]`.
+// Run a node first (`npx --yes pnpm@10 start`), then: `npx tsx --conditions=source client-sdk/examples/tour.ts [url]`.
 // The node's URL comes from the first argument, else PLANHUB_URL, else http://127.0.0.1:4000. Run it as often as you
 // like: a plan left by an earlier run is ended first, so every run starts the same way.
 import { PlanHubError, connect } from '@planhub/client-sdk';
@@ -7,14 +7,13 @@ import { PlanHubError, connect } from '@planhub/client-sdk';
 const url = process.argv[2] ?? process.env.PLANHUB_URL ?? 'http://127.0.0.1:4000';
 const workspace = process.env.PLANHUB_WORKSPACE ?? 'default';
 
-// connect() keeps retrying until a node answers (that is what an agent wants); the tour gives up after 5 s.
-const unreachable = setTimeout(() => {
-  console.error(`Cannot reach PlanHub at ${url}. Start a node first (npx --yes pnpm@10 start), or pass its URL:`);
-  console.error('  npx tsx client-sdk/examples/tour.ts http://127.0.0.1:<port>');
+// connect() gives up after its deadline with UNAVAILABLE naming the URL; the tour says what to do about it.
+const agent = await connect({ url, workspace, agentId: 'main', connectTimeoutMs: 5000 }).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  console.error('Start a node first (npx --yes pnpm@10 start), or pass its URL:');
+  console.error('  npx tsx --conditions=source client-sdk/examples/tour.ts http://127.0.0.1:<port>');
   process.exit(1);
-}, 5000);
-const agent = await connect({ url, workspace, agentId: 'main' });
-clearTimeout(unreachable);
+});
 try {
   // An agent has one unfinished plan at a time: the previous run's plan is ended rather than recreated.
   const previous = await agent.getPlanStatus({}).catch((err: unknown) => {

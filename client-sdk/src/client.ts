@@ -1,47 +1,21 @@
-import type { CallAck, EventEnvelope, EventType, Role, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import { PlanHubError, TOOLS, TOOL_NAMES, compareEventIds } from '@planhub/shared';
+import type { CallAck, EventEnvelope, EventType, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
+import { PlanHubError, TOOLS, compareEventIds, longPollMs, waitsForDecision } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
-import { backoffDelay, type BackoffOptions } from './backoff.ts';
+import { backoffDelay } from './backoff.ts';
+import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './connect-options.ts';
 import { emitCall } from './emit-call.ts';
 import { Emitter } from './emitter.ts';
-import { llmMethods, type LlmMethods } from './llm/llm-methods.ts';
+import { attemptFailure, causeOf } from './refusal.ts';
 import { SubscriptionTracker } from './subscriptions.ts';
 
-export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed';
-
-export interface ConnectOptions {
-  /** One URL, or several nodes to fail over between. */
-  url: string | readonly string[];
-  workspace?: string;
-  agentId: string;
-  role?: Role;
-  /** Secret mode: a signed token (or a function that fetches a fresh one for every connection). */
-  token?: string | (() => string | Promise<string>);
-  /** Per-call timeout; startPlan waits for the user without one. Default 15 s. */
-  timeoutMs?: number;
-  /** How often a retryable failure (UNAVAILABLE, DEADLINE_EXCEEDED) is retried. Default 5. */
-  retries?: number;
-  backoff?: BackoffOptions;
-}
-
-export interface CallOptions {
-  timeoutMs?: number;
-  requestId?: string;
-}
-
 type ClientEvents = {
-  state: [ConnectionState, { reason?: string; url?: string }];
+  state: [ConnectionState, StateInfo];
   event: [EventEnvelope];
   reconnected: [];
   /** A failure the application did not call for: renewing subscriptions after a reconnect. */
   error: [PlanHubError];
 };
 
-type ToolMethods = { [N in ToolName]: (args: ToolArgs<N>, options?: CallOptions) => Promise<ToolResult<N>> };
-
-/** Calls that wait for a person (startPlan until the user decides) get no deadline, unless told not to wait. */
-const waitsForPerson = (tool: ToolName, args: unknown): boolean =>
-  tool === 'startPlan' && (args as { wait?: boolean }).wait !== false;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -56,7 +30,13 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
   private urlIndex = 0;
   private attempt = 0;
   private everConnected = false;
+  /** open() has started dialing: a second open() waits for the same attempts. */
+  private opened = false;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Why the last attempt on each URL failed: what a connect() that gives up reports. */
+  private readonly failures = new Map<string, string>();
+  /** Why the client closed itself (a final refusal), for whoever waits on it. */
+  private closedBy: PlanHubError | undefined;
   private readonly urls: readonly string[];
   private readonly subscriptions = new SubscriptionTracker();
 
@@ -64,22 +44,46 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
     super();
     this.urls = typeof options.url === 'string' ? [options.url] : options.url;
     if (this.urls.length === 0) throw new PlanHubError('INVALID_ARGUMENT', 'connect() needs at least one url');
+    if (options.onState) this.on('state', options.onState);
   }
 
-  /** Resolves on the first successful connection; rejects if the server refuses the credentials. */
+  /**
+   * Resolves on the first successful connection. Rejects with the node's code when it refuses the credentials, and
+   * with UNAVAILABLE (naming each URL tried and why it failed) when no node answers within `connectTimeoutMs`; the
+   * client is closed then, so nothing keeps retrying behind the application's back.
+   */
   open(): Promise<void> {
+    const timeoutMs = this.options.connectTimeoutMs ?? 10_000;
+    if (this.state === 'connected') return Promise.resolve();
+    if (this.state === 'closed') return Promise.reject(new PlanHubError('UNAVAILABLE', 'the client is closed'));
+    const dialing = this.opened;
+    this.opened = true;
     return new Promise((resolve, reject) => {
+      const settle = (error?: PlanHubError) => {
+        clearTimeout(timer);
+        offState();
+        if (error) reject(error);
+        else resolve();
+      };
+      const timer = setTimeout(() => {
+        const error = new PlanHubError('UNAVAILABLE', this.unreachable(timeoutMs));
+        settle(error);
+        this.close(error.message);
+      }, timeoutMs);
       const offState = this.on('state', (state, info) => {
-        if (state === 'connected') {
-          offState();
-          resolve();
-        } else if (state === 'closed') {
-          offState();
-          reject(new PlanHubError('UNAUTHENTICATED', info.reason ?? 'connection closed'));
-        }
+        if (state === 'connected') settle();
+        else if (state === 'closed')
+          settle(this.closedBy ?? new PlanHubError('UNAVAILABLE', info.reason ?? 'connection closed'));
       });
+      if (dialing) return;
+      this.setState('connecting', { url: this.urls[0] as string });
       void this.dial();
     });
+  }
+
+  private unreachable(timeoutMs: number): string {
+    const tried = this.urls.map((url) => `${url} (${this.failures.get(url) ?? 'no answer'})`).join(', ');
+    return `Could not connect to PlanHub within ${timeoutMs} ms. Tried: ${tried}. Check that a node runs there.`;
   }
 
   private setState(state: ConnectionState, info: { reason?: string; url?: string } = {}): void {
@@ -95,7 +99,9 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
     } catch (err) {
       // A failing token source (its own server down) is retried like a network failure; thrown from here it would
       // be an unhandled rejection in the application, and the client would never dial again.
-      this.scheduleReconnect(`token: ${err instanceof Error ? err.message : String(err)}`);
+      const reason = `token: ${err instanceof Error ? err.message : String(err)}`;
+      this.failures.set(url, reason);
+      this.scheduleReconnect(reason);
       return;
     }
     // close() may have come while the token was being fetched (or before a reconnect timer fired).
@@ -110,7 +116,7 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
           };
     const socket = io(url, { transports: ['websocket'], reconnection: false, auth, forceNew: true, timeout: 5000 });
     this.socket = socket;
-    this.setState('connecting', { url });
+    if (this.state !== 'connecting') this.setState('connecting', { url });
     socket.on('connect', () => {
       this.attempt = 0;
       this.subscriptions.newConnection();
@@ -123,27 +129,33 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
       }
     });
     socket.on('event', (event: EventEnvelope) => this.deliver(event));
-    socket.on('connect_error', (err: Error) => {
-      // A refusal by the server's handshake check is final; anything else is a network problem worth retrying.
-      if (!socket.active) {
-        this.close(err.message);
+    socket.on('connect_error', (err: Error & { data?: unknown; description?: unknown }) => {
+      // socket.active is false when the node itself refused the handshake; otherwise nothing answered at all.
+      const failure = attemptFailure(err, !socket.active);
+      this.failures.set(url, `${failure.code}: ${failure.message}${causeOf(err)}`);
+      if (failure.final) {
+        this.closedBy = new PlanHubError(failure.code, failure.message);
+        this.close(failure.message);
         return;
       }
-      this.scheduleReconnect(err.message);
+      this.scheduleReconnect(failure.message, failure.retryAfterMs);
     });
     socket.on('disconnect', (reason) => {
       if (this.state !== 'closed') this.scheduleReconnect(reason);
     });
   }
 
-  private scheduleReconnect(reason: string): void {
+  private scheduleReconnect(reason: string, notBeforeMs = 0): void {
     this.socket?.removeAllListeners();
     this.socket?.disconnect();
     this.socket = undefined;
     if (this.state === 'closed' || this.reconnectTimer) return;
     this.setState('disconnected', { reason });
     this.urlIndex += 1;
-    const delay = backoffDelay(this.attempt++, this.options.backoff ?? { baseMs: 100, maxMs: 5000 });
+    const delay = Math.max(
+      notBeforeMs,
+      backoffDelay(this.attempt++, this.options.backoff ?? { baseMs: 100, maxMs: 5000 }),
+    );
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       void this.dial();
@@ -229,12 +241,14 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
    * the change once; the typed error carries `code` and `retryable`.
    */
   async call<N extends ToolName>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<N>> {
-    const definition = TOOLS[tool] as { readOnly: boolean } | undefined;
+    const definition = TOOLS[tool] as (typeof TOOLS)[ToolName] | undefined;
     const requestId = definition?.readOnly ? undefined : (options.requestId ?? crypto.randomUUID());
-    // A long-poll waits up to its own timeout on the server; the call's deadline comes on top of it.
-    const longPollMs = tool === 'getTaskEvents' ? ((args as { timeout?: number }).timeout ?? 0) * 1000 : 0;
+    // A call that waits for a person gets no deadline; a long-poll's own wait comes on top of the usual one.
     const timeoutMs =
-      options.timeoutMs ?? (waitsForPerson(tool, args) ? undefined : (this.options.timeoutMs ?? 15_000) + longPollMs);
+      options.timeoutMs ??
+      (definition && waitsForDecision(definition, args)
+        ? undefined
+        : (this.options.timeoutMs ?? 15_000) + (definition ? longPollMs(definition, args) : 0));
     const retries = this.options.retries ?? 5;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -269,21 +283,3 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
     this.setState('closed', { reason });
   }
 }
-
-export type PlanHubClient = PlanHubClientCore & ToolMethods & LlmMethods;
-
-/** Connects and returns a client with one typed method per tool. */
-export const connect = async (options: ConnectOptions): Promise<PlanHubClient> => {
-  const core = new PlanHubClientCore(options);
-  for (const name of TOOL_NAMES) {
-    Object.defineProperty(core, name, {
-      value: (args: ToolArgs<typeof name>, callOptions?: CallOptions) => core.call(name, args, callOptions),
-      enumerable: false,
-    });
-  }
-  // tools(), execute(), isToolBlocked(), reminder(): what an LLM host plugs in (client-sdk/src/llm/).
-  for (const [key, value] of Object.entries(llmMethods((tool, args) => core.call(tool, args))))
-    Object.defineProperty(core, key, { value, enumerable: false });
-  await core.open();
-  return core as PlanHubClient;
-};

@@ -1,6 +1,8 @@
-export { connect, PlanHubClientCore } from './client.ts';
-export type { PlanHubClient, ConnectOptions, CallOptions, ConnectionState } from './client.ts';
+export { PlanHubClientCore } from './client.ts';
+export type { ConnectOptions, CallOptions, ConnectionState, StateInfo } from './connect-options.ts';
+export { connect, createClient, attachToolMethods } from './connect.ts';
+export type { PlanHubClient, ReservedName } from './connect.ts';
 export { backoffDelay } from './backoff.ts';
 export { PlanHubError, renderPlanText } from '@planhub/shared';
-export type { EventEnvelope, ToolArgs, ToolResult, ToolName } from '@planhub/shared';
+export type { EventEnvelope, EventType, ErrorCode, ToolArgs, ToolResult, ToolName } from '@planhub/shared';
 export * from './llm/index.ts';

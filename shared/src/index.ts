@@ -1,4 +1,5 @@
 export * from './errors.ts';
+export * from './connect-refusal.ts';
 export * from './protocol.ts';
 export * from './events.ts';
 export * from './model.ts';

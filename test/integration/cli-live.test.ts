@@ -75,11 +75,36 @@ describe('live CLI commands', () => {
     await eventually(() => expect(watch.output().split(CLEAR).at(-1)).toContain(box.split('\n').join('\r\n')));
   });
 
-  it('planhub events --follow prints every event as one JSON line, in order, with no gap between its first read and the live stream', async () => {
+  it('planhub watch cuts every line to the width of the terminal', async () => {
+    h = await startHarness('memory', { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    await agent.createPlan({
+      title: 'A plan title far longer than the narrow terminal it is shown in',
+      steps: ['A step description that also runs past the right edge of the terminal'],
+    });
+    await agent.startPlan({});
+    const watch = start('script', [
+      '-q',
+      '-e',
+      '-c',
+      `stty cols 32 rows 40; ${process.execPath} ${CLI} watch --url ${h.url} --workspace ws --agent main`,
+      '/dev/null',
+    ]);
+    stops.push(watch.stop);
+    await eventually(() => expect(watch.output()).toContain('step_1'));
+    // eslint-disable-next-line no-control-regex
+    const visible = (line: string) => line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+    const frame = watch.output().split(CLEAR).at(-1) ?? '';
+    const lines = frame.split('\r\n').map(visible);
+    expect(lines.some((l) => l.startsWith('Current Plan: A plan title') && l.endsWith('…'))).toBe(true);
+    expect(lines.filter((l) => [...l].length > 32)).toEqual([]);
+  });
+
+  it('planhub events --follow --json prints every event as one JSON line, in order, with no gap between its first read and the live stream', async () => {
     h = await startHarness('memory', { approvalPolicy: 'auto' });
     const agent = await h.client('main');
     await agent.createPlan({ title: 'Before', steps: ['x'] });
-    const follow = start(process.execPath, [CLI, 'events', '--follow', '--url', h.url, '--workspace', 'ws']);
+    const follow = start(process.execPath, [CLI, 'events', '--follow', '--json', '--url', h.url, '--workspace', 'ws']);
     stops.push(follow.stop);
     const lines = () =>
       follow
@@ -123,21 +148,47 @@ describe('live CLI commands', () => {
     expect(stderr).toBe('');
   });
 
-  it('planhub approve releases an agent waiting in startPlan; planhub reject sends the reason', async () => {
+  it('planhub approve releases an agent waiting in startPlan and records who decided; planhub reject sends the reason', async () => {
     h = await startHarness('memory');
     const agent = await h.client('main');
     const first = await agent.createPlan({ title: 'First', steps: ['x'] });
     const waiting = agent.startPlan({});
     await eventually(async () => expect((await agent.getPlanStatus({})).status).toBe('awaiting_approval'));
-    const approved = await run(process.execPath, [CLI, 'approve', first.plan_id, '--url', h.url, '--workspace', 'ws']);
-    expect(approved.stdout).toBe(`Plan ${first.plan_id} approved; execution begins.\n`);
+    const approved = await run(process.execPath, [
+      CLI,
+      'approve',
+      first.plan_id,
+      '--as',
+      'alice',
+      '--url',
+      h.url,
+      '--workspace',
+      'ws',
+    ]);
+    expect(approved.stdout).toBe(`Plan ${first.plan_id} approved; execution begins. (decided by alice)\n`);
     expect(await waiting).toMatchObject({ plan_id: first.plan_id, status: 'in_progress' });
+    const { events } = await agent.getTaskEvents({ event_types: ['plan_approved'] });
+    expect(events.map((e) => e.payload.approved_by)).toEqual(['alice']);
 
     await agent.completePlan({ status: 'failed' });
     const second = await agent.createPlan({ title: 'Second', steps: ['y'] });
     const rejecting = agent.startPlan({});
     await eventually(async () => expect((await agent.getPlanStatus({})).status).toBe('awaiting_approval'));
-    await run(process.execPath, [CLI, 'reject', second.plan_id, '--reason', 'Too risky', '--url', h.url, '-w', 'ws']);
+    await run(process.execPath, [
+      CLI,
+      'reject',
+      second.plan_id,
+      '--reason',
+      'Too risky',
+      '--as',
+      'bob',
+      '--url',
+      h.url,
+      '-w',
+      'ws',
+    ]);
     expect(await rejecting).toMatchObject({ status: 'rejected', reason: 'Too risky' });
+    const rejected = await agent.getTaskEvents({ event_types: ['plan_rejected'] });
+    expect(rejected.events.map((e) => e.payload.rejected_by)).toEqual(['bob']);
   });
 });

@@ -21,7 +21,10 @@ describe("the README's 30-second tour", () => {
 
   it('runs the example agent against the URL it is given, and the plan command shows its progress', async () => {
     h = await startHarness('memory', { approvalPolicy: 'owner-or-user' });
-    const agent = await run(tsx, ['client-sdk/examples/tour.ts', h.url], { cwd: root, env: env() });
+    const agent = await run(tsx, ['--conditions=source', 'client-sdk/examples/tour.ts', h.url], {
+      cwd: root,
+      env: env(),
+    });
     expect(agent.stdout).toBe(INSTRUCTION);
     const plan = await run(
       process.execPath,
@@ -34,9 +37,15 @@ describe("the README's 30-second tour", () => {
 
   it('runs again on the same node: it ends the previous plan and starts the same way', async () => {
     h = await startHarness('memory', { approvalPolicy: 'owner-or-user' });
-    const first = await run(tsx, ['client-sdk/examples/tour.ts'], { cwd: root, env: { ...env(), PLANHUB_URL: h.url } });
+    const first = await run(tsx, ['--conditions=source', 'client-sdk/examples/tour.ts'], {
+      cwd: root,
+      env: { ...env(), PLANHUB_URL: h.url },
+    });
     expect(first.stdout).toBe(INSTRUCTION);
-    const second = await run(tsx, ['client-sdk/examples/tour.ts', h.url], { cwd: root, env: env() });
+    const second = await run(tsx, ['--conditions=source', 'client-sdk/examples/tour.ts', h.url], {
+      cwd: root,
+      env: env(),
+    });
     expect(second.stdout).toMatch(new RegExp(`^\\(ended the previous run's plan \\w+\\)\\n${INSTRUCTION}$`));
     expect(second.stderr).toBe('');
     const main = await h.client('main', { workspace: 'default' });
@@ -45,17 +54,21 @@ describe("the README's 30-second tour", () => {
     expect(plan.progress).toMatchObject({ completed: 1, total: 4 });
   });
 
-  it('says in two lines how to point it at a node when none answers', async () => {
+  it('says which URL failed and how to point it at a node when none answers', async () => {
     h = await startHarness('memory');
     const url = h.url;
     await h.server.close();
-    const failed = await run(tsx, ['client-sdk/examples/tour.ts', url], { cwd: root, env: env() }).catch(
-      (err: { code: number; stdout: string; stderr: string }) => err,
-    );
+    const failed = await run(tsx, ['--conditions=source', 'client-sdk/examples/tour.ts', url], {
+      cwd: root,
+      env: env(),
+    }).catch((err: { code: number; stdout: string; stderr: string }) => err);
     expect(failed).toMatchObject({ code: 1, stdout: '' });
-    expect(failed.stderr).toBe(
-      `Cannot reach PlanHub at ${url}. Start a node first (npx --yes pnpm@10 start), or pass its URL:\n` +
-        '  npx tsx client-sdk/examples/tour.ts http://127.0.0.1:<port>\n',
-    );
+    const lines = failed.stderr.split('\n');
+    expect(lines[0]).toContain(url);
+    expect(lines.slice(1)).toEqual([
+      'Start a node first (npx --yes pnpm@10 start), or pass its URL:',
+      '  npx tsx --conditions=source client-sdk/examples/tour.ts http://127.0.0.1:<port>',
+      '',
+    ]);
   });
 });

@@ -1,14 +1,26 @@
 import { renderPlanText } from '@planhub/shared';
-import type { PlanHubClient } from '../client.ts';
-import type { CliOptions } from './options.ts';
+import type { Command } from 'commander';
+import { withClient, withConnection, type ConnectionFlags } from './connection.ts';
+import { UsageError } from './exit-codes.ts';
+
+type PlanFlags = ConnectionFlags & { agent?: string; plan?: string };
 
 /** Seed 000's `plan` user command: the rendering is for people and never goes to a model. */
-export const planCommand = async (client: PlanHubClient, options: CliOptions): Promise<string> => {
-  if (options.plan === undefined && options.agent === undefined)
-    throw new Error('Name whose plan to show: planhub plan --agent <agent_id> (or --plan <plan_id>).');
-  const plan = await client.getPlanStatus({
-    ...(options.plan !== undefined ? { plan_id: options.plan } : {}),
-    ...(options.agent !== undefined ? { agent_id: options.agent } : {}),
+export const planCommand = (program: Command): Command =>
+  withConnection(
+    program
+      .command('plan')
+      .description("show an agent's current plan (seed 000's rendering)")
+      .option('-a, --agent <id>', 'whose current plan (env PLANHUB_AGENT)', process.env.PLANHUB_AGENT)
+      .option('--plan <id>', 'a plan by its id'),
+  ).action(async (flags: PlanFlags) => {
+    if (flags.plan === undefined && flags.agent === undefined)
+      throw new UsageError('Name whose plan to show: planhub plan --agent <agent_id> (or --plan <plan_id>).');
+    const plan = await withClient(flags, (client) =>
+      client.getPlanStatus({
+        ...(flags.plan !== undefined ? { plan_id: flags.plan } : {}),
+        ...(flags.agent !== undefined ? { agent_id: flags.agent } : {}),
+      }),
+    );
+    console.log(renderPlanText(plan));
   });
-  return renderPlanText(plan);
-};

@@ -1,31 +1,54 @@
 import { RoleSchema, TokenClaimsSchema, parseTtl } from '@planhub/shared';
+import type { Command } from 'commander';
+import { Option } from 'commander';
 import { SignJWT } from 'jose';
-import type { CliOptions } from './options.ts';
+import { UsageError } from './exit-codes.ts';
+
+interface TokenFlags {
+  agent?: string;
+  workspace: string;
+  role: string;
+  ttl: string;
+  secret?: string;
+}
 
 /**
- * `planhub token`: mints an HS256 token for a server in secret mode, from the same secret (PLANHUB_SECRET or
- * --secret). Runs offline: the server verifies the signature, so nothing needs to be asked of it.
+ * `planhub token`: mints an HS256 token for a node in secret mode, from the same secret (PLANHUB_SECRET or
+ * --secret). Runs offline: the node verifies the signature, so nothing needs to be asked of it.
  */
-export const tokenCommand = async (options: CliOptions, env: NodeJS.ProcessEnv): Promise<string> => {
-  const secret = options.secret ?? env.PLANHUB_SECRET;
-  if (!secret) throw new Error('planhub token needs the server secret: set PLANHUB_SECRET or pass --secret.');
-  if (secret.length < 16) throw new Error('The secret is shorter than 16 characters; the server would refuse it.');
-  if (options.agent === undefined) throw new Error('Name the agent: planhub token --agent <agent_id> ...');
-  const role = RoleSchema.safeParse(options.role ?? 'agent');
-  if (!role.success) throw new Error(`--role must be agent, user or dashboard, not "${options.role}".`);
-  const claims = TokenClaimsSchema.safeParse({
-    workspace: options.workspace,
-    agent_id: options.agent,
-    role: role.data,
-  });
+export const mintCliToken = async (flags: TokenFlags): Promise<string> => {
+  const secret = flags.secret;
+  if (!secret) throw new UsageError('planhub token needs the server secret: set PLANHUB_SECRET or pass --secret.');
+  if (secret.length < 16) throw new UsageError('The secret is shorter than 16 characters; the server would refuse it.');
+  if (flags.agent === undefined) throw new UsageError('Name the agent: planhub token --agent <agent_id> ...');
+  const role = RoleSchema.safeParse(flags.role);
+  if (!role.success) throw new UsageError(`--role must be agent, user or dashboard, not "${flags.role}".`);
+  const claims = TokenClaimsSchema.safeParse({ workspace: flags.workspace, agent_id: flags.agent, role: role.data });
   if (!claims.success)
-    throw new Error(
+    throw new UsageError(
       `Invalid claims: ${claims.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
+  let ttl: number;
+  try {
+    ttl = parseTtl(flags.ttl);
+  } catch (err) {
+    throw new UsageError(`--ttl: ${err instanceof Error ? err.message : String(err)}`);
+  }
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT(claims.data)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt(now)
-    .setExpirationTime(now + parseTtl(options.ttl ?? '1h'))
+    .setExpirationTime(now + ttl)
     .sign(new TextEncoder().encode(secret));
 };
+
+export const tokenCommand = (program: Command): Command =>
+  program
+    .command('token')
+    .description('mint a token for a node in secret mode (offline)')
+    .option('-a, --agent <id>', 'the agent (or user) the token names')
+    .addOption(new Option('-w, --workspace <name>', 'workspace').env('PLANHUB_WORKSPACE').default('default'))
+    .option('--role <role>', 'role: agent, user or dashboard', 'agent')
+    .option('--ttl <ttl>', 'lifetime: 15m, 1h, 7d or seconds', '1h')
+    .addOption(new Option('--secret <secret>', "the node's secret").env('PLANHUB_SECRET'))
+    .action(async (flags: TokenFlags) => console.log(await mintCliToken(flags)));

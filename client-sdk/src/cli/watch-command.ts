@@ -1,8 +1,11 @@
 import type { PlanSummary } from '@planhub/shared';
 import { EVENT_TYPES, WorkspaceModel, coalesce, renderPlanText, renderTodoBox } from '@planhub/shared';
-import type { PlanHubClient } from '../client.ts';
-import type { CliOptions } from './options.ts';
+import type { Command } from 'commander';
+import { openClient, withConnection, type ConnectionFlags } from './connection.ts';
+import { fitLines } from './fit-width.ts';
 import { untilInterrupted } from './until-interrupted.ts';
+
+type WatchFlags = ConnectionFlags & { agent?: string };
 
 const CLEAR = '\x1b[H\x1b[2J';
 const FINISHED = new Set(['completed', 'failed', 'cancelled', 'rejected']);
@@ -13,7 +16,7 @@ const FINISHED = new Set(['completed', 'failed', 'cancelled', 'rejected']);
  */
 export const renderFrame = (
   model: WorkspaceModel,
-  options: Pick<CliOptions, 'workspace' | 'agent'>,
+  options: Pick<WatchFlags, 'workspace' | 'agent'>,
   status: string,
   color = false,
 ) => {
@@ -37,54 +40,71 @@ export const renderFrame = (
 };
 
 /**
- * `planhub watch`: the `plan` command's rendering, redrawn as events arrive. It reads the workspace overview once,
- * then applies events (re-reading only when an event needs it); after a reconnect the SDK resumes the stream.
+ * `planhub watch`: the `plan` command's rendering, redrawn as events arrive and cut to the terminal's width (redrawn
+ * when it changes). It reads the workspace overview once, then applies events (re-reading only when an event needs
+ * it); after a reconnect the SDK resumes the stream.
  */
-export const watchCommand = async (client: PlanHubClient, options: CliOptions): Promise<string> => {
-  const model = new WorkspaceModel();
-  const out = process.stdout;
-  let status = 'live';
-  let frame: ReturnType<typeof setTimeout> | undefined;
-  const draw = () => {
-    frame = undefined;
-    const text = renderFrame(model, options, status, out.isTTY);
-    out.write(out.isTTY ? `${CLEAR}${text}\n` : `${text}\n---\n`);
-  };
-  const schedule = () => {
-    frame ??= setTimeout(draw, 30);
-  };
-  const read = () => client.getWorkspace(options.agent !== undefined ? { agent_id: options.agent } : {});
-  const refresh = coalesce(
-    async () => {
-      model.reset(await read());
+export const watchCommand = (program: Command): Command =>
+  withConnection(
+    program
+      .command('watch')
+      .description("every agent's plan and todos, redrawn live to fit the terminal")
+      .option('-a, --agent <id>', "only this agent's plan"),
+  ).action(async (options: WatchFlags) => {
+    const client = await openClient(options);
+    const model = new WorkspaceModel();
+    const out = process.stdout;
+    let status = 'live';
+    let frame: ReturnType<typeof setTimeout> | undefined;
+    const draw = () => {
+      frame = undefined;
+      const text = fitLines(
+        renderFrame(model, options, status, out.isTTY),
+        // A pseudo-terminal may report no size at all (0 columns): then nothing is cut.
+        out.isTTY && out.columns > 0 ? out.columns : undefined,
+      );
+      out.write(out.isTTY ? `${CLEAR}${text}\n` : `${text}\n---\n`);
+    };
+    const schedule = () => {
+      frame ??= setTimeout(draw, 30);
+    };
+    const read = () => client.getWorkspace(options.agent !== undefined ? { agent_id: options.agent } : {});
+    const refresh = coalesce(
+      async () => {
+        model.reset(await read());
+        schedule();
+      },
+      (err) => {
+        status = `error: ${err instanceof Error ? err.message : String(err)}`;
+        schedule();
+      },
+    );
+    const offEvent = client.on('event', (event) => {
+      if (model.apply(event)) refresh();
       schedule();
-    },
-    (err) => {
-      status = `error: ${err instanceof Error ? err.message : String(err)}`;
+    });
+    const offState = client.on('state', (state) => {
+      status = state === 'connected' ? 'live' : `${state}…`;
+      if (state === 'connected') refresh();
       schedule();
-    },
-  );
-  const offEvent = client.on('event', (event) => {
-    if (model.apply(event)) refresh();
-    schedule();
+    });
+    out.on('resize', schedule);
+    try {
+      const snapshot = await read();
+      model.reset(snapshot);
+      const { subscription_id } = await client.subscribeToTasks({
+        agent_id: options.agent ?? '*',
+        event_types: [...EVENT_TYPES],
+        after_event: snapshot.last_event_id ?? '0-0',
+      });
+      draw();
+      await untilInterrupted();
+      await client.unsubscribe({ subscription_id }).catch(() => undefined);
+    } finally {
+      offEvent();
+      offState();
+      out.off('resize', schedule);
+      if (frame) clearTimeout(frame);
+      client.close();
+    }
   });
-  const offState = client.on('state', (state) => {
-    status = state === 'connected' ? 'live' : `${state}…`;
-    if (state === 'connected') refresh();
-    schedule();
-  });
-  const snapshot = await read();
-  model.reset(snapshot);
-  const { subscription_id } = await client.subscribeToTasks({
-    agent_id: options.agent ?? '*',
-    event_types: [...EVENT_TYPES],
-    after_event: snapshot.last_event_id ?? '0-0',
-  });
-  draw();
-  await untilInterrupted();
-  offEvent();
-  offState();
-  if (frame) clearTimeout(frame);
-  await client.unsubscribe({ subscription_id }).catch(() => undefined);
-  return '';
-};

@@ -1,3 +1,5 @@
+import { toStrictSchema } from '@planhub/shared';
+
 /** One tool as listTools serves it (and as the SDK builds it locally from the same zod schemas). */
 export interface CatalogEntry {
   name: string;
@@ -8,10 +10,18 @@ export interface CatalogEntry {
 
 export type JsonSchemaObject = { type: 'object'; properties: Record<string, unknown>; [key: string]: unknown };
 
-/** OpenAI's function-calling tool (Chat Completions `tools[]`). */
+/** OpenAI's function-calling tool (Chat Completions `tools[]`); `strict: true` for Structured Outputs. */
 export interface OpenAITool {
   type: 'function';
-  function: { name: string; description: string; parameters: JsonSchemaObject };
+  function: { name: string; description: string; parameters: JsonSchemaObject; strict?: boolean };
+}
+
+export interface CatalogOptions {
+  /**
+   * OpenAI strict mode: every object closed, every property required (optional ones nullable), free-form values as
+   * JSON strings. `execute()` turns such calls back (null → omitted, JSON strings decoded) before sending them.
+   */
+  strict?: boolean;
 }
 
 /** Anthropic's tool definition (Messages API `tools[]`). */
@@ -54,12 +64,15 @@ const describe = (entry: CatalogEntry, schema: unknown): string => {
   return `${entry.description} Accepted argument forms (required fields): ${forms}.`;
 };
 
-export const toOpenAITool = (entry: CatalogEntry): OpenAITool => ({
+export const toOpenAITool = (entry: CatalogEntry, options: CatalogOptions = {}): OpenAITool => ({
   type: 'function',
   function: {
     name: entry.name,
     description: describe(entry, entry.input_schema),
-    parameters: toParameters(entry.input_schema),
+    parameters: options.strict
+      ? (toStrictSchema(toParameters(entry.input_schema)) as JsonSchemaObject)
+      : toParameters(entry.input_schema),
+    ...(options.strict ? { strict: true } : {}),
   },
 });
 
@@ -76,8 +89,8 @@ export interface ToolCatalog {
   anthropic: AnthropicTool[];
 }
 
-export const toToolCatalog = (entries: readonly CatalogEntry[]): ToolCatalog => ({
+export const toToolCatalog = (entries: readonly CatalogEntry[], options: CatalogOptions = {}): ToolCatalog => ({
   names: entries.map((e) => e.name),
-  openai: entries.map(toOpenAITool),
+  openai: entries.map((e) => toOpenAITool(e, options)),
   anthropic: entries.map(toAnthropicTool),
 });

@@ -7,6 +7,7 @@ export {
   toToolCatalog,
   type AnthropicTool,
   type CatalogEntry,
+  type CatalogOptions,
   type JsonSchemaObject,
   type OpenAITool,
   type ToolCatalog,

@@ -1,6 +1,6 @@
 import type { ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import { PlanHubError, TOOLS, isToolName } from '@planhub/shared';
-import { toToolCatalog, type ToolCatalog } from './formats.ts';
+import { PlanHubError, TOOLS, fromStrictArgs, isToolName, toolCatalog } from '@planhub/shared';
+import { toParameters, toToolCatalog, type CatalogOptions, type ToolCatalog } from './formats.ts';
 import { localCatalog, type CatalogDialect } from './local-catalog.ts';
 import { nativeError, type NativeError } from './native-shapes.ts';
 
@@ -9,12 +9,15 @@ export type CallTool = <N extends ToolName>(tool: N, args: ToolArgs<N>) => Promi
 
 /** What an agent host plugs into its model loop. None uses `this`: pass them around detached (e.g. as callbacks). */
 export interface LlmMethods {
-  /** The tools of one dialect (all of them without one) in OpenAI and Anthropic function-calling formats. */
-  tools: (dialect?: CatalogDialect) => ToolCatalog;
+  /**
+   * The tools of one dialect (all of them without one) in OpenAI and Anthropic function-calling formats;
+   * `{ strict: true }` makes the OpenAI definitions strict-mode ones.
+   */
+  tools: (dialect?: CatalogDialect, options?: CatalogOptions) => ToolCatalog;
   /**
    * Runs a tool call the model made and answers the way that dialect's own tools do: the result on success, the
    * dialect's native error shape on failure (never a throw for a refused call). `args` may be the JSON string a
-   * model API hands over.
+   * model API hands over, and may be a strict-mode call (nulls for omitted fields, JSON strings for free-form values).
    */
   execute: {
     <N extends ToolName>(name: N, args: ToolArgs<N> | string): Promise<ToolResult<N> | NativeError>;
@@ -42,6 +45,12 @@ const parseArgs = (args: unknown): { ok: true; value: unknown } | { ok: false; r
   }
 };
 
+/** A strict-mode call back in the tool's own terms; unknown tools are left for the server to name. */
+const fromStrict = (name: string, args: unknown): unknown => {
+  const entry = isToolName(name) ? toolCatalog().find((t) => t.name === name) : undefined;
+  return entry ? fromStrictArgs(toParameters(entry.input_schema), args) : args;
+};
+
 const executeWith =
   (call: CallTool) =>
   async (name: string, args: unknown): Promise<unknown> => {
@@ -54,7 +63,7 @@ const executeWith =
       );
     try {
       // The server checks the name and the arguments and answers in words the model can act on.
-      return await (call as (tool: string, args: unknown) => Promise<unknown>)(name, parsed.value);
+      return await (call as (tool: string, args: unknown) => Promise<unknown>)(name, fromStrict(name, parsed.value));
     } catch (err) {
       if (err instanceof PlanHubError) return nativeError(dialect, err.message);
       throw err;
@@ -62,7 +71,7 @@ const executeWith =
   };
 
 export const llmMethods = (call: CallTool): LlmMethods => ({
-  tools: (dialect) => toToolCatalog(localCatalog(dialect)),
+  tools: (dialect, options) => toToolCatalog(localCatalog(dialect), options),
   execute: executeWith(call),
   isToolBlocked: async (name) => (await call('plan_status', {})).blocked_tools.includes(name),
   reminder: async (options = {}) => {

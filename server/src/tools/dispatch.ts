@@ -1,13 +1,10 @@
-import type { CallAck, Caller } from '@planhub/shared';
+import type { CallAck, Caller, ToolDefinition } from '@planhub/shared';
 import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName } from '@planhub/shared';
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { transact } from '../store/transaction.ts';
 import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
-
-/** Tools whose own semantics make a repeat harmless; the request log would freeze their first (interim) answer. */
-const SELF_IDEMPOTENT = new Set(['startPlan']);
 
 export interface CallSite {
   caller: Caller;
@@ -54,7 +51,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         transact: async (body) =>
           (
             await transact(services.store, site.caller.workspace, body, {
-              ...(requestId !== undefined && !def.readOnly && !SELF_IDEMPOTENT.has(tool)
+              ...(requestId !== undefined && !def.readOnly && !(def as ToolDefinition).behaviour?.selfIdempotent
                 ? {
                     request: {
                       agent_id: site.caller.agent_id,

@@ -1,8 +1,28 @@
-import type { Caller } from '@planhub/shared';
+import type { Caller, ConnectRefusal, ErrorCode } from '@planhub/shared';
 import { OpenAuthSchema, TokenAuthSchema } from '@planhub/shared';
 import { verifyToken } from '../auth/tokens.ts';
 import type { ServerConfig } from '../config.ts';
 import { issuesOf } from '../errors/to-error-shape.ts';
+
+/**
+ * A refused handshake. socket.io sends `message` and `data` to the client as its connect_error; `data.code` tells
+ * the client whether retrying can help (docs/protocol.md, "Refused connections"). Every handshake step refuses with
+ * one of these.
+ */
+export class HandshakeRefusal extends Error {
+  readonly data: ConnectRefusal;
+  constructor(code: ErrorCode, message: string, retryAfterMs?: number) {
+    super(message);
+    this.name = 'HandshakeRefusal';
+    this.data = { code, message, ...(retryAfterMs !== undefined ? { retry_after_ms: retryAfterMs } : {}) };
+  }
+}
+
+/** What an authenticator threw, as the connect_error to send: a refusal keeps its code, anything else is UNAUTHENTICATED. */
+export const toConnectError = (err: unknown): HandshakeRefusal =>
+  err instanceof HandshakeRefusal
+    ? err
+    : new HandshakeRefusal('UNAUTHENTICATED', err instanceof Error ? err.message : 'authentication failed');
 
 /** Turns a handshake's `auth` into the identity the connection acts as, or throws with the reason for connect_error. */
 export type Authenticate = (auth: unknown) => Promise<Caller>;
@@ -11,7 +31,8 @@ export const openModeAuthenticate: Authenticate = (auth) => {
   const parsed = OpenAuthSchema.safeParse(auth ?? {});
   if (!parsed.success)
     return Promise.reject(
-      new Error(
+      new HandshakeRefusal(
+        'UNAUTHENTICATED',
         `Handshake auth must be { workspace?, agent_id, role? } in open mode: ${issuesOf(parsed.error)
           .map((i) => `${i.path || 'auth'}: ${i.message}`)
           .join('; ')}`,
@@ -26,7 +47,8 @@ export const secretModeAuthenticate =
   async (auth) => {
     const parsed = TokenAuthSchema.safeParse(auth);
     if (!parsed.success)
-      throw new Error(
+      throw new HandshakeRefusal(
+        'UNAUTHENTICATED',
         'This server is in secret mode: connect with auth: { token } signed with its PLANHUB_SECRET ' +
           '(mint one with: planhub token --workspace W --agent A --role agent --ttl 1h).',
       );

@@ -2,6 +2,10 @@ import type { Caller } from '@planhub/shared';
 import type { Logger } from 'pino';
 import type { Server } from 'socket.io';
 import type { ConnectionCounter } from '../limits/connection-counter.ts';
+import { HandshakeRefusal } from './authenticate.ts';
+
+/** When a client refused for a full slot count may try again: a slot frees when one of its connections closes. */
+const RETRY_AFTER_MS = 1000;
 
 /**
  * Handshake step after authentication: an agent may hold at most `max` connections (a runaway reconnect loop or a
@@ -18,9 +22,11 @@ export const limitConnections = (io: Server, deps: { counter: ConnectionCounter;
         if (!admitted) {
           log.warn({ agent_id: caller.agent_id, workspace: caller.workspace, live }, 'connection refused: limit');
           next(
-            new Error(
+            new HandshakeRefusal(
+              'RESOURCE_EXHAUSTED',
               `Too many connections: agent ${caller.agent_id} already has ${live} open (limit ${deps.max}). ` +
                 'Close unused clients or reuse one connection.',
+              RETRY_AFTER_MS,
             ),
           );
           return;
@@ -28,7 +34,7 @@ export const limitConnections = (io: Server, deps: { counter: ConnectionCounter;
         // The client may have gone while its slot was being counted; then no disconnect event would free it.
         if (socket.conn.readyState !== 'open') {
           void deps.counter.release(key, socket.id);
-          next(new Error('connection closed during the handshake'));
+          next(new HandshakeRefusal('UNAVAILABLE', 'connection closed during the handshake'));
           return;
         }
         socket.once('disconnect', () => void deps.counter.release(key, socket.id));
@@ -36,7 +42,13 @@ export const limitConnections = (io: Server, deps: { counter: ConnectionCounter;
       },
       (err: unknown) => {
         log.error({ err }, 'connection count failed');
-        next(new Error('The server could not admit the connection right now; retry shortly.'));
+        next(
+          new HandshakeRefusal(
+            'UNAVAILABLE',
+            'The server could not admit the connection right now; retry shortly.',
+            RETRY_AFTER_MS,
+          ),
+        );
       },
     );
   });

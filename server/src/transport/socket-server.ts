@@ -7,7 +7,7 @@ import type { EventHub } from '../events/event-hub.ts';
 import type { Store } from '../store/store.ts';
 import { readSubscriptions } from '../tools/subscriptions-doc.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
-import type { Authenticate } from './authenticate.ts';
+import { toConnectError, type Authenticate } from './authenticate.ts';
 import { EventStream } from './event-stream.ts';
 
 interface ServerToClient {
@@ -45,7 +45,7 @@ export const attachSocketServer = (
       },
       (err: unknown) => {
         log.info({ reason: err instanceof Error ? err.message : String(err) }, 'handshake refused');
-        next(new Error(err instanceof Error ? err.message : 'authentication failed'));
+        next(toConnectError(err));
       },
     );
   });

@@ -1,6 +1,25 @@
 import type { z } from 'zod';
 import type { Dialect } from '../model.ts';
 
+/**
+ * What is special about a tool beyond its schemas. Server and clients read these from the definition, so no package
+ * keeps its own list of tool names for timeouts or request-log handling.
+ */
+export interface ToolBehaviour {
+  /**
+   * The call can wait for a person's decision (startPlan until the user approves or rejects): clients give it no
+   * deadline, unless its boolean argument named here is false (then it answers at once).
+   */
+  waitsForDecision?: { unlessFalse: string };
+  /** The call long-polls: the server may hold it for up to the number of seconds in the argument named here. */
+  longPoll?: { secondsArg: string };
+  /**
+   * A repeat is harmless by the tool's own semantics, so the server never answers it from the request log (which
+   * would freeze its first, interim answer).
+   */
+  selfIdempotent?: boolean;
+}
+
 /** One tool of the flat namespace: its dialect, what the model reads, and the schemas of its input and result. */
 export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   name: string;
@@ -8,10 +27,28 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   description: string;
   input: I;
   output: O;
-  /** Read-only tools are allowed for dashboards and never written to the request log. */
+  /** Read-only tools are allowed for dashboards and never written to the request log; all others mutate. */
   readOnly: boolean;
+  behaviour?: ToolBehaviour;
 }
 
 export const defineTool = <const N extends string, I extends z.ZodType, O extends z.ZodType>(
   def: ToolDefinition<I, O> & { name: N },
 ): ToolDefinition<I, O> & { name: N } => def;
+
+const argOf = (args: unknown, name: string): unknown =>
+  typeof args === 'object' && args !== null ? (args as Record<string, unknown>)[name] : undefined;
+
+/** Whether this call, with these arguments, may wait for a person (and so must not get a client deadline). */
+export const waitsForDecision = (def: Pick<ToolDefinition, 'behaviour'>, args: unknown): boolean => {
+  const waits = def.behaviour?.waitsForDecision;
+  return waits !== undefined && argOf(args, waits.unlessFalse) !== false;
+};
+
+/** How long the server may hold this call by design (a long-poll's timeout), in milliseconds; 0 for other tools. */
+export const longPollMs = (def: Pick<ToolDefinition, 'behaviour'>, args: unknown): number => {
+  const poll = def.behaviour?.longPoll;
+  if (poll === undefined) return 0;
+  const seconds = argOf(args, poll.secondsArg);
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+};

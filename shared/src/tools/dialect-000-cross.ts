@@ -137,6 +137,7 @@ export const getTaskEvents = defineTool({
   name: 'getTaskEvents',
   dialect: '000',
   readOnly: true,
+  behaviour: { longPoll: { secondsArg: 'timeout' } },
   description:
     'Read recent events of your workspace, newest last. after_event continues from a cursor (last_event_id of the ' +
     'previous answer); timeout (seconds, up to 30) waits for the next matching event instead of returning empty.',

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { ToolResult } from './catalog.ts';
 import { TOOLS, TOOL_NAMES } from './catalog.ts';
 
+export { fromStrictArgs, toStrictSchema } from './strict-schema.ts';
+
 export type CatalogEntries = ToolResult<'listTools'>;
 
 let built: CatalogEntries | undefined;

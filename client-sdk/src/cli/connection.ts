@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { connect, type PlanHubClient } from '../connect.ts';
+import { UsageError } from './exit-codes.ts';
+
+/** The options of every command that talks to a node; the environment supplies defaults so scripts need not repeat them. */
+export interface ConnectionFlags {
+  url: string;
+  workspace: string;
+  token?: string;
+  connectTimeout: string;
+}
+
+export const withConnection = (command: Command): Command =>
+  command
+    .addOption(new Option('--url <url>', 'PlanHub node').env('PLANHUB_URL').default('http://127.0.0.1:4000'))
+    .addOption(new Option('-w, --workspace <name>', 'workspace').env('PLANHUB_WORKSPACE').default('default'))
+    .addOption(new Option('--token <jwt>', 'token for a node in secret mode').env('PLANHUB_TOKEN'))
+    .addOption(
+      new Option('--connect-timeout <ms>', 'give up (exit 3) when no node answers within this time').default('5000'),
+    );
+
+const timeoutOf = (value: string): number => {
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1) throw new UsageError(`--connect-timeout takes milliseconds, not "${value}".`);
+  return ms;
+};
+
+/** Connects as `agentId` (a user unless told otherwise); no retries: a command answers once or says why not. */
+export const openClient = (flags: ConnectionFlags, agentId = 'planhub-cli', role: 'user' | 'dashboard' = 'user') =>
+  connect({
+    url: flags.url,
+    workspace: flags.workspace,
+    agentId,
+    role,
+    retries: 0,
+    connectTimeoutMs: timeoutOf(flags.connectTimeout),
+    // An empty PLANHUB_TOKEN means none, as in most tools.
+    ...(flags.token ? { token: flags.token } : {}),
+  });
+
+/** Runs `body` with a connected client and closes it, whatever happens. */
+export const withClient = async <T>(
+  flags: ConnectionFlags,
+  body: (client: PlanHubClient) => Promise<T>,
+  agentId?: string,
+): Promise<T> => {
+  const client = await openClient(flags, agentId);
+  try {
+    return await body(client);
+  } finally {
+    client.close();
+  }
+};

@@ -1,0 +1,33 @@
+import type { Role } from '@planhub/shared';
+import type { BackoffOptions } from './backoff.ts';
+
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed';
+
+export type StateInfo = { reason?: string; url?: string };
+
+export interface ConnectOptions {
+  /** One URL, or several nodes to fail over between. */
+  url: string | readonly string[];
+  workspace?: string;
+  agentId: string;
+  role?: Role;
+  /** Secret mode: a signed token (or a function that fetches a fresh one for every connection). */
+  token?: string | (() => string | Promise<string>);
+  /**
+   * How long connect() tries (every URL, with backoff) before it rejects with UNAVAILABLE naming the URLs tried and
+   * why each failed. Default 10 s. A refusal of the credentials (UNAUTHENTICATED, PERMISSION_DENIED) rejects at once.
+   */
+  connectTimeoutMs?: number;
+  /** Sees every connection state from the first attempt on (`connecting` comes before connect() resolves). */
+  onState?: (state: ConnectionState, info: StateInfo) => void;
+  /** Per-call timeout; startPlan waits for the user without one. Default 15 s. */
+  timeoutMs?: number;
+  /** How often a retryable failure (UNAVAILABLE, DEADLINE_EXCEEDED) is retried. Default 5. */
+  retries?: number;
+  backoff?: BackoffOptions;
+}
+
+export interface CallOptions {
+  timeoutMs?: number;
+  requestId?: string;
+}

@@ -1,0 +1,100 @@
+"""A PlanHub subagent in Python, speaking wire protocol v1 (docs/protocol.md) with python-socketio.
+
+It registers a plan, optionally waits until another agent's step depends on its step (so a parent's fan-in can be
+watched), then completes the step with structured output that PlanHub hands to every agent waiting on it.
+
+    PLANHUB_URL=http://127.0.0.1:4000 PLANHUB_WORKSPACE=default PLANHUB_AGENT=py-subagent \\
+        /usr/bin/python3 examples/python/subagent.py [--wait-for-dependent]
+
+Needs python-socketio 5 with websocket-client (Debian: apt-get install python3-socketio python3-websocket).
+In secret mode set PLANHUB_TOKEN (mint one with: planhub token --agent py-subagent).
+"""
+
+import json
+import os
+import queue
+import sys
+import uuid
+
+import socketio
+
+
+class PlanHubError(Exception):
+    """A refused call: `code` says whether retrying can help (UNAVAILABLE, DEADLINE_EXCEEDED)."""
+
+    def __init__(self, code, message):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class PlanHub:
+    """The smallest useful client: one connection, calls with acknowledgements, pushed events in a queue."""
+
+    def __init__(self, url, workspace, agent_id, token=None, timeout=15):
+        self.timeout = timeout
+        self.events = queue.Queue()
+        self.sio = socketio.Client(reconnection=False)
+        self.sio.on("event", self.events.put)
+        auth = {"token": token} if token else {"workspace": workspace, "agent_id": agent_id, "role": "agent"}
+        try:
+            self.sio.connect(url, transports=["websocket"], auth=auth, wait_timeout=timeout)
+        except socketio.exceptions.ConnectionError as err:
+            # A refusal carries { code, message, retry_after_ms? } (docs/protocol.md, "Refused connections").
+            raise PlanHubError("UNAVAILABLE", f"cannot connect to {url}: {err}") from err
+
+    def call(self, tool, args=None, mutating=True, timeout=None):
+        payload = {"tool": tool, "args": args or {}}
+        if mutating:
+            # The same request_id on a retry applies the change once.
+            payload["request_id"] = str(uuid.uuid4())
+        ack = self.sio.call("call", payload, timeout=timeout or self.timeout)
+        if not ack.get("ok"):
+            raise PlanHubError(ack["error"]["code"], ack["error"]["message"])
+        return ack["result"]
+
+    def next_event(self, accept, timeout=30):
+        """The next pushed event for which accept(event) is true (others are skipped)."""
+        while True:
+            event = self.events.get(timeout=timeout)
+            if accept(event):
+                return event
+
+    def close(self):
+        self.sio.disconnect()
+
+
+def main():
+    agent_id = os.environ.get("PLANHUB_AGENT", "py-subagent")
+    hub = PlanHub(
+        os.environ.get("PLANHUB_URL", "http://127.0.0.1:4000"),
+        os.environ.get("PLANHUB_WORKSPACE", "default"),
+        agent_id,
+        token=os.environ.get("PLANHUB_TOKEN") or None,
+    )
+    try:
+        plan = hub.call("createPlan", {"title": "Python research", "steps": ["Collect the facts"]})
+        # Waits while a user decides, unless the node approves by itself (approval policy "auto").
+        hub.call("startPlan", {}, timeout=3600)
+        if "--wait-for-dependent" in sys.argv:
+            mine = {"agent_id": agent_id, "plan_id": plan["plan_id"], "step_id": "step_1"}
+            # after_event "0-0" replays the retained history first: a step that started waiting before this
+            # subscription is not missed.
+            hub.call(
+                "subscribeToTasks",
+                {"agent_id": "*", "event_types": ["step_blocked"], "after_event": "0-0"},
+                mutating=False,
+            )
+            hub.next_event(lambda e: any(ref == mine for ref in e["payload"].get("blocked_by", [])))
+        output = {"language": "python", "facts": ["socket.io v4", "one call, one acknowledgement"]}
+        done = hub.call(
+            "completeStepWithOutput",
+            {"step_id": "step_1", "output": output, "result": "Facts collected"},
+        )
+        print(json.dumps({"plan_id": plan["plan_id"], "completed": done.get("step_id", "step_1"), "output": output}))
+    finally:
+        hub.close()
+
+
+if __name__ == "__main__":
+    main()
