@@ -20,6 +20,7 @@ import { createHttpHandler } from './transport/http-routes.ts';
 import { limitConnections } from './transport/connection-limit.ts';
 import { attachSocketServer } from './transport/socket-server.ts';
 import { createNodeOps } from './ops/node-ops.ts';
+import { createMcpEndpoint } from './mcp/mcp-endpoint.ts';
 
 export interface ServerDeps {
   log?: Logger;
@@ -51,10 +52,12 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis, log }),
   };
   const dispatch = ops.gate(createDispatch(services, HANDLERS));
+  const mcp = createMcpEndpoint({ services, dispatch, log });
   const http = createHttpServer(
     createHttpHandler({
       '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
       ...ops.routes,
+      '/mcp': mcp.route,
     }),
   );
   const io = attachSocketServer(http, { config, log, dispatch, authenticate: authenticatorFor(config), hub, store });
@@ -88,6 +91,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
       (closing ??= (async () => {
         await ops.drain(http);
         await io.close();
+        await mcp.close();
         connections.close();
         hub.close();
         await ops.close(http);
