@@ -21,10 +21,13 @@ import { limitConnections } from './transport/connection-limit.ts';
 import { attachSocketServer } from './transport/socket-server.ts';
 import { createNodeOps } from './ops/node-ops.ts';
 import { createMcpEndpoint } from './mcp/mcp-endpoint.ts';
+import type { McpEndpointOptions } from './mcp/mcp-endpoint.ts';
 
 export interface ServerDeps {
   log?: Logger;
   store?: Store;
+  /** MCP session expiry (idle time, clock). */
+  mcp?: McpEndpointOptions;
 }
 
 export interface PlanHubServer {
@@ -52,7 +55,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis, log }),
   };
   const dispatch = ops.gate(createDispatch(services, HANDLERS));
-  const mcp = createMcpEndpoint({ services, dispatch, log });
+  const mcp = createMcpEndpoint({ services, dispatch, log }, deps.mcp);
   const http = createHttpServer(
     createHttpHandler({
       '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),

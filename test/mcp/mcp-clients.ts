@@ -13,12 +13,14 @@ export interface AgentSpec {
   agentId: string;
   dialects?: string;
   token?: string;
+  /** Put workspace and agent_id in the URL even with a token (secret mode must ignore them). */
+  urlIdentity?: boolean;
 }
 
 /** The endpoint URL an MCP host is configured with. */
 export const endpointOf = (url: string, spec: AgentSpec): URL => {
   const endpoint = new URL('/mcp', url);
-  if (spec.token === undefined) {
+  if (spec.token === undefined || spec.urlIdentity === true) {
     endpoint.searchParams.set('workspace', spec.workspace);
     endpoint.searchParams.set('agent_id', spec.agentId);
   }

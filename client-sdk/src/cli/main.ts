@@ -5,6 +5,7 @@ import { tokenCommand } from './token-command.ts';
 import { approveCommand, rejectCommand } from './decide-command.ts';
 import { eventsCommand } from './events-command.ts';
 import { watchCommand } from './watch-command.ts';
+import { mcpCommand } from './mcp-command.ts';
 
 const USAGE = `planhub <command> [options]
 
@@ -40,6 +41,7 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 });
 
 const main = async (): Promise<number> => {
+  if (process.argv[2] === 'mcp') return mcpCommand(process.argv.slice(3), process.env);
   const options = parseCli(process.argv.slice(2), process.env);
   if (options.command === 'token' && !options.help) {
     console.log(await tokenCommand(options, process.env));

@@ -14,7 +14,10 @@ export const DEFAULT_MCP_IDLE_MS = 30 * 60_000;
 const MAX_SESSIONS_PER_NODE = 10_000;
 
 export interface McpEndpointOptions {
+  /** How long a session may go without a request before it is closed (default 30 minutes). */
   idleMs?: number;
+  /** The clock idle time is measured on (tests move it). */
+  now?: () => number;
 }
 
 export interface McpEndpoint {
@@ -32,7 +35,10 @@ export interface McpEndpoint {
 export const createMcpEndpoint = (deps: McpSessionDeps, options: McpEndpointOptions = {}): McpEndpoint => {
   const { config } = deps.services;
   const log = deps.log.child({ module: 'mcp' });
-  const registry = new SessionRegistry({ idleMs: options.idleMs ?? DEFAULT_MCP_IDLE_MS });
+  const registry = new SessionRegistry({
+    idleMs: options.idleMs ?? DEFAULT_MCP_IDLE_MS,
+    ...(options.now ? { now: options.now } : {}),
+  });
   let closed = false;
 
   const existing = async (req: IncomingMessage, res: ServerResponse, id: string, query: URLSearchParams) => {
@@ -76,6 +82,7 @@ export const createMcpEndpoint = (deps: McpSessionDeps, options: McpEndpointOpti
     const id = req.headers['mcp-session-id'];
     try {
       if (closed) throw new PlanHubError('UNAVAILABLE', 'This PlanHub node is shutting down; connect to another.');
+      await registry.sweepIfDue();
       if (typeof id === 'string') await existing(req, res, id, query);
       else await opening(req, res, query);
     } catch (err) {

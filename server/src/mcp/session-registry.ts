@@ -20,11 +20,20 @@ export class SessionRegistry {
   private readonly entries = new Map<string, Entry>();
   private readonly now: () => number;
   private readonly timer: NodeJS.Timeout;
+  private readonly sweepEveryMs: number;
+  private lastSweep: number;
 
   constructor(private readonly options: SessionRegistryOptions) {
     this.now = options.now ?? Date.now;
-    this.timer = setInterval(() => void this.sweep(), Math.max(1000, Math.min(options.idleMs / 2, 60_000)));
+    this.lastSweep = this.now();
+    this.sweepEveryMs = Math.max(1000, Math.min(options.idleMs / 2, 60_000));
+    this.timer = setInterval(() => void this.sweep(), this.sweepEveryMs);
     this.timer.unref();
+  }
+
+  /** Requests also sweep (at most once per interval), so expiry follows the clock even between timer ticks. */
+  async sweepIfDue(): Promise<void> {
+    if (this.now() - this.lastSweep >= this.sweepEveryMs) await this.sweep();
   }
 
   add(id: string, session: McpSession): void {
@@ -66,7 +75,8 @@ export class SessionRegistry {
 
   /** Closes every session idle for longer than idleMs; returns how many. */
   async sweep(): Promise<number> {
-    const cutoff = this.now() - this.options.idleMs;
+    this.lastSweep = this.now();
+    const cutoff = this.lastSweep - this.options.idleMs;
     const idle = [...this.entries.values()].filter((e) => e.active === 0 && e.idleSince <= cutoff);
     await Promise.all(idle.map((e) => e.session.close()));
     return idle.length;
