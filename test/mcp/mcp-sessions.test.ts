@@ -1,12 +1,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingMessageNotification, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { PlanHubServer } from '@planhub/server';
 import { createServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callJson, endpointOf, mcpClient } from './mcp-clients.ts';
+import { callJson, endpointOf, mcpClient, textOf } from './mcp-clients.ts';
 import { initializeRequest, listToolsRequest, rawMcp } from './raw-mcp.ts';
+
+interface Waited {
+  events: { event_type: string; source_plan_id: string }[];
+  last_event_id: string;
+}
 
 const errorOf = (text: string) => (JSON.parse(text) as { error: { message: string } }).error.message;
 
@@ -99,5 +104,49 @@ describe('MCP sessions', () => {
     // The notification is advisory: waitForEvents still hands the event to the model.
     const { events } = await callJson<{ events: { event_type: string }[] }>(watcher, 'waitForEvents', { timeout: 0 });
     expect(events.map((e) => e.event_type)).toEqual(['plan_created']);
+  });
+
+  it('resumes waitForEvents in a new session from the last_event_id of the old one', async () => {
+    const url = await start();
+    const spec = { workspace: 'team', agentId: 'watcher' };
+    const first = await mcpClient('http', url, spec);
+    const worker = await mcpClient('http', url, { workspace: 'team', agentId: 'worker' });
+    clients.push(first, worker);
+    await callJson(first, 'subscribeToTasks', { event_types: ['plan_created'] });
+    const one = await callJson<{ plan_id: string }>(worker, 'createPlan', { title: 'One', steps: ['s'] });
+    const seen = await callJson<Waited>(first, 'waitForEvents', { timeout: 30 });
+    expect(seen.events.map((e) => e.source_plan_id)).toEqual([one.plan_id]);
+    await callJson(worker, 'completePlan', { status: 'cancelled' });
+    const two = await callJson<{ plan_id: string }>(worker, 'createPlan', { title: 'Two', steps: ['s'] });
+
+    const second = await mcpClient('http', url, spec);
+    clients.push(second);
+    // A new session starts at the log's head; the old session's cursor brings back what came in between.
+    expect((await callJson<Waited>(second, 'waitForEvents', { timeout: 0 })).events).toEqual([]);
+    const resumed = await callJson<Waited>(second, 'waitForEvents', { timeout: 0, after_event: seen.last_event_id });
+    expect(resumed.events.map((e) => e.source_plan_id)).toEqual([two.plan_id]);
+  });
+
+  it('reports progress while waitForEvents waits, for hosts that reset their timeout on progress', async () => {
+    const url = await start();
+    const watcher = await mcpClient('http', url, { workspace: 'team', agentId: 'watcher' });
+    const worker = await mcpClient('http', url, { workspace: 'team', agentId: 'worker' });
+    clients.push(watcher, worker);
+    await callJson(watcher, 'subscribeToTasks', { event_types: ['plan_created'] });
+    const progress: Progress[] = [];
+    let waiting = () => {};
+    const started = new Promise<void>((resolve) => (waiting = resolve));
+    const wait = watcher.callTool({ name: 'waitForEvents', arguments: { timeout: 30 } }, undefined, {
+      onprogress: (p) => {
+        progress.push(p);
+        waiting();
+      },
+      resetTimeoutOnProgress: true,
+    });
+    await started;
+    await callJson(worker, 'createPlan', { title: 'Wake up', steps: ['s'] });
+    const result = (await wait) as CallToolResult;
+    expect(JSON.parse(textOf(result))).toMatchObject({ count: 1, events: [{ event_type: 'plan_created' }] });
+    expect(progress[0]).toMatchObject({ progress: 0, total: 30 });
   });
 });

@@ -5,6 +5,8 @@ import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-err
 import type { ConnectionHooks, Services } from '../tools/context.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import type { EventNotifier } from './event-notifier.ts';
+import type { Heartbeat } from './progress-heartbeat.ts';
+import { withHeartbeat } from './progress-heartbeat.ts';
 import type { SessionCursor } from './session-cursor.ts';
 import { ackResult, errorResult, successResult, withNext } from './tool-result.ts';
 import { WAIT_FOR_EVENTS, WaitForEventsArgsSchema } from './wait-for-events-tool.ts';
@@ -28,16 +30,22 @@ export interface SessionCallDeps {
   serially: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
+/** What the MCP request adds to a call: its abort signal, and progress reporting when the client asked for it. */
+export interface CallExtras {
+  signal: AbortSignal;
+  heartbeat?: Heartbeat | undefined;
+}
+
 const refused = (err: unknown): CallToolResult => errorResult(clippedShape(toPlanHubError(err)));
 
-const callWaitForEvents = async (deps: SessionCallDeps, args: unknown, signal: AbortSignal) => {
+const callWaitForEvents = async (deps: SessionCallDeps, args: unknown, extras: CallExtras) => {
   try {
     await deps.services.callLimiter.consume(deps.caller);
     const parsed = WaitForEventsArgsSchema.safeParse(args ?? {});
     if (!parsed.success) throw invalidArguments(WAIT_FOR_EVENTS, parsed.error);
-    return successResult(
-      await deps.serially(() => waitForEvents(deps.services, deps.caller, deps.cursor, parsed.data, signal)),
-    );
+    const { data } = parsed;
+    const wait = () => waitForEvents(deps.services, deps.caller, deps.cursor, data, extras.signal);
+    return successResult(await deps.serially(() => withHeartbeat(extras.heartbeat, data.timeout, wait)));
   } catch (err) {
     return refused(err);
   }
@@ -51,9 +59,9 @@ export const callTool = async (
   deps: SessionCallDeps,
   name: string,
   args: Record<string, unknown> | undefined,
-  signal: AbortSignal,
+  extras: CallExtras,
 ): Promise<CallToolResult> => {
-  if (name === WAIT_FOR_EVENTS) return callWaitForEvents(deps, args, signal);
+  if (name === WAIT_FOR_EVENTS) return callWaitForEvents(deps, args, extras);
   if (!isToolName(name) || !deps.dialects.has(TOOLS[name].dialect))
     return refused(
       new PlanHubError(
@@ -76,7 +84,7 @@ export const callTool = async (
   };
   const { request_id: requestId, ...rest } = args ?? {};
   const ack = await deps.dispatch(
-    { caller: deps.caller, signal, connection },
+    { caller: deps.caller, signal: extras.signal, connection },
     { tool: name, args: rest, ...(requestId !== undefined ? { request_id: requestId } : {}) },
   );
   return ackResult(withNext(ack, subscribed ? SUBSCRIBED_NEXT : undefined));

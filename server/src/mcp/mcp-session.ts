@@ -69,14 +69,25 @@ export const openMcpSession = async (
   });
   const tools = mcpTools(dialects);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const progressToken = request.params._meta?.progressToken;
+    const heartbeat =
+      progressToken === undefined
+        ? undefined
+        : (progress: number, total: number) =>
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken, progress, total, message: 'Waiting for events' },
+              })
+              .catch((err: unknown) => deps.log.debug({ err }, 'progress not sent'));
+    return callTool(
       { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, serially },
       request.params.name,
       request.params.arguments,
-      AbortSignal.any([abort.signal, extra.signal]),
-    ),
-  );
+      { signal: AbortSignal.any([abort.signal, extra.signal]), heartbeat },
+    );
+  });
 
   let closed = false;
   const session: McpSession = {

@@ -17,6 +17,11 @@ export class SessionCursor {
     if (this.current === from) this.current = to;
   }
 
+  /** The model names where to continue (an id it got earlier, possibly in another session). */
+  moveTo(to: string): void {
+    this.current = to;
+  }
+
   rewind(to: string): boolean {
     if (compareEventIds(to, this.current) >= 0) return false;
     this.current = to;

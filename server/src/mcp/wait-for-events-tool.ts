@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { EventIdSchema } from '@planhub/shared';
 import { z } from 'zod';
 
 export const WAIT_FOR_EVENTS = 'waitForEvents';
@@ -14,6 +15,10 @@ export const WaitForEventsArgsSchema = z.object({
     .default(20)
     .describe(`Seconds to wait when nothing is there yet (0-${MAX_WAIT_S}, default 20). 0 returns at once.`),
   limit: z.number().int().min(1).max(100).default(20).describe('At most this many events (default 20).'),
+  after_event: EventIdSchema.optional().describe(
+    'Continue after this event id (last_event_id of an earlier answer), e.g. in a new session after the old one ' +
+      'expired. Without it: after the last event this session returned.',
+  ),
 });
 export type WaitForEventsArgs = z.output<typeof WaitForEventsArgsSchema>;
 

@@ -41,6 +41,7 @@ export const waitForEvents = async (
   const match = sessionMatcher(caller, subscriptions);
   const wait =
     args.timeout > 0 ? hub.waitFor(caller.workspace, match, { timeoutMs: args.timeout * 1000, signal }) : undefined;
+  if (args.after_event !== undefined) cursor.moveTo(args.after_event);
   const from = cursor.position;
   try {
     const scan = (after: string) =>
