@@ -93,8 +93,9 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     close: () =>
       (closing ??= (async () => {
         await ops.drain(http);
-        await io.close();
+        // Before io.close(), which waits for the HTTP server: an MCP host's open event stream would hold it up.
         await mcp.close();
+        await io.close();
         connections.close();
         hub.close();
         await ops.close(http);

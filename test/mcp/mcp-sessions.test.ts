@@ -149,4 +149,22 @@ describe('MCP sessions', () => {
     expect(JSON.parse(textOf(result))).toMatchObject({ count: 1, events: [{ event_type: 'plan_created' }] });
     expect(progress[0]).toMatchObject({ progress: 0, total: 30 });
   });
+
+  it('shuts down with MCP hosts connected and a waitForEvents in progress', async () => {
+    const url = await start();
+    const watcher = await mcpClient('http', url, { workspace: 'team', agentId: 'watcher' });
+    clients.push(watcher);
+    let waiting = () => {};
+    const started = new Promise<void>((resolve) => (waiting = resolve));
+    const wait = watcher.callTool({ name: 'waitForEvents', arguments: { timeout: 30 } }, undefined, {
+      onprogress: () => waiting(),
+    });
+    await started;
+    await server?.close();
+    const settled = await wait.then(
+      (result) => textOf(result as CallToolResult),
+      (err: unknown) => String(err),
+    );
+    expect(settled).toMatch(/^UNAVAILABLE: This MCP session closed while the call was waiting/);
+  });
 });

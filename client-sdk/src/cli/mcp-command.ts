@@ -1,8 +1,18 @@
 import { parseArgs } from 'node:util';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { isJSONRPCRequest, isJSONRPCResultResponse } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+} from '@modelcontextprotocol/sdk/types.js';
 
 export const MCP_USAGE = `planhub mcp [options]
 
@@ -44,14 +54,71 @@ export const mcpEndpoint = (options: ReturnType<typeof parse>): URL => {
 
 const warn = (text: string) => process.stderr.write(`planhub mcp: ${text}\n`);
 
+type Upstream = StreamableHTTPClientTransport;
+
+const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
 /**
  * Forwards JSON-RPC messages both ways without interpreting them, so the node's MCP implementation is the only one.
- * Two things a client normally does itself are done here: adopt the negotiated protocol version (the HTTP transport
- * sends it as a header), and answer a request the node could not be reached for, so the host never waits forever.
+ * What a client transport's owner normally does is done here: adopt the negotiated protocol version (the HTTP
+ * transport sends it as a header); answer a request the node could not be reached for, so the host never waits
+ * forever; and when the node no longer knows the session (404: idle expiry, node restart), open a new one with the
+ * host's own initialize and send the message again, since a host that spawned a process does not re-initialize it.
  */
-const bridge = (local: StdioServerTransport, upstream: StreamableHTTPClientTransport): Promise<number> =>
+const bridge = (local: StdioServerTransport, open: () => Upstream): Promise<number> =>
   new Promise((resolve) => {
-    let initializeId: RequestId | undefined;
+    let upstream = open();
+    let initialize: JSONRPCRequest | undefined;
+    let initialized: JSONRPCNotification | undefined;
+    let reopening: Promise<void> | undefined;
+    let reopened = 0;
+    const internal = new Map<RequestId, (reply: JSONRPCMessage) => void>();
+    const adopt = (transport: Upstream, reply: JSONRPCMessage) => {
+      const version = isJSONRPCResultResponse(reply) ? reply.result.protocolVersion : undefined;
+      if (typeof version === 'string') transport.setProtocolVersion(version);
+    };
+    const wire = (transport: Upstream) => {
+      transport.onmessage = (message: JSONRPCMessage) => {
+        if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+          const waiter = message.id === undefined ? undefined : internal.get(message.id);
+          if (waiter && message.id !== undefined) {
+            internal.delete(message.id);
+            waiter(message);
+            return;
+          }
+          if (message.id === initialize?.id) adopt(transport, message);
+        }
+        void local.send(message);
+      };
+      transport.onerror = (err) => warn(err.message);
+    };
+    const reopen = async (init: JSONRPCRequest) => {
+      await upstream.close().catch(() => undefined);
+      const transport = open();
+      wire(transport);
+      await transport.start();
+      upstream = transport;
+      const id = `planhub-bridge-${++reopened}`;
+      const reply = new Promise<JSONRPCMessage>((settle) => internal.set(id, settle));
+      await transport.send({ ...init, id });
+      const answer = await reply;
+      if (!isJSONRPCResultResponse(answer)) throw new Error('the node refused to open a new MCP session');
+      adopt(transport, answer);
+      if (initialized) await transport.send(initialized);
+      warn('the node had ended the MCP session; opened a new one (resume events with waitForEvents after_event).');
+    };
+    const forward = async (message: JSONRPCMessage) => {
+      const used = upstream;
+      try {
+        await used.send(message);
+      } catch (err) {
+        const gone = err instanceof StreamableHTTPError && err.code === 404;
+        if (!gone || initialize === undefined || message === initialize) throw err;
+        if (upstream === used) reopening ??= reopen(initialize).finally(() => (reopening = undefined));
+        await reopening;
+        await upstream.send(message);
+      }
+    };
     let ended = false;
     const end = (code: number) => {
       if (ended) return;
@@ -62,27 +129,20 @@ const bridge = (local: StdioServerTransport, upstream: StreamableHTTPClientTrans
         .finally(() => void Promise.all([upstream.close(), local.close()]).finally(() => resolve(code)));
     };
     local.onmessage = (message: JSONRPCMessage) => {
-      if (isJSONRPCRequest(message) && message.method === 'initialize') initializeId = message.id;
-      upstream.send(message).catch((err: unknown) => {
-        const reason = err instanceof Error ? err.message : String(err);
-        warn(reason);
+      if (isJSONRPCRequest(message) && message.method === 'initialize') initialize = message;
+      if (isJSONRPCNotification(message) && message.method === 'notifications/initialized') initialized = message;
+      forward(message).catch((err: unknown) => {
+        warn(reasonOf(err));
         if (isJSONRPCRequest(message))
-          void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: reason } });
+          void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: reasonOf(err) } });
       });
     };
-    upstream.onmessage = (message: JSONRPCMessage) => {
-      if (isJSONRPCResultResponse(message) && message.id === initializeId) {
-        const version = message.result.protocolVersion;
-        if (typeof version === 'string') upstream.setProtocolVersion(version);
-      }
-      void local.send(message);
-    };
-    upstream.onerror = (err) => warn(err.message);
     local.onerror = (err) => warn(err.message);
+    wire(upstream);
     process.stdin.once('end', () => end(0));
     process.stdin.once('close', () => end(0));
     void Promise.all([upstream.start(), local.start()]).catch((err: unknown) => {
-      warn(err instanceof Error ? err.message : String(err));
+      warn(reasonOf(err));
       end(1);
     });
   });
@@ -106,6 +166,9 @@ export const mcpCommand = async (argv: readonly string[], env: NodeJS.ProcessEnv
   }
   const headers: Record<string, string> =
     options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
-  const upstream = new StreamableHTTPClientTransport(mcpEndpoint(options), { requestInit: { headers } });
-  return bridge(new StdioServerTransport(), upstream);
+  const endpoint = mcpEndpoint(options);
+  return bridge(
+    new StdioServerTransport(),
+    () => new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }),
+  );
 };

@@ -10,6 +10,7 @@ import type { Dispatch } from '../tools/dispatch.ts';
 import { readSubscriptions } from '../tools/subscriptions-doc.ts';
 import { callTool } from './call-tool.ts';
 import { EventNotifier } from './event-notifier.ts';
+import { InflightCalls } from './inflight-calls.ts';
 import { SessionCursor } from './session-cursor.ts';
 import { mcpTools } from './tool-list.ts';
 
@@ -46,6 +47,7 @@ export const openMcpSession = async (
   const stored = await readSubscriptions(services.store, caller.workspace, caller.agent_id);
   const cursor = new SessionCursor(head?.event_id ?? '0-0');
   const abort = new AbortController();
+  const inflight = new InflightCalls(abort.signal);
   let queue: Promise<unknown> = Promise.resolve();
   const serially = <T>(run: () => Promise<T>): Promise<T> => {
     const next = queue.then(run);
@@ -81,11 +83,13 @@ export const openMcpSession = async (
                 params: { progressToken, progress, total, message: 'Waiting for events' },
               })
               .catch((err: unknown) => deps.log.debug({ err }, 'progress not sent'));
-    return callTool(
-      { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, serially },
-      request.params.name,
-      request.params.arguments,
-      { signal: AbortSignal.any([abort.signal, extra.signal]), heartbeat },
+    return inflight.run(
+      callTool(
+        { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, serially },
+        request.params.name,
+        request.params.arguments,
+        { signal: AbortSignal.any([abort.signal, extra.signal]), heartbeat },
+      ),
     );
   });
 
@@ -100,6 +104,7 @@ export const openMcpSession = async (
       abort.abort();
       notifier.close();
       if (transport.sessionId !== undefined) hooks.onClosed(transport.sessionId);
+      await inflight.settled();
       await server.close();
     },
   };
