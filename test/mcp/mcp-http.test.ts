@@ -73,4 +73,23 @@ describe.each(STORE_KINDS)('MCP over Streamable HTTP (%s store)', (store) => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^INVALID_ARGUMENT: Invalid arguments for setStepStatus: status/);
   });
+
+  it('serves object input schemas from the catalog, with request_id on mutating tools, and honours it', async () => {
+    h = await startHarness(store);
+    const agent = await join('careful');
+    const { tools } = await agent.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get('addDependentStep')?.inputSchema).toMatchObject({
+      type: 'object',
+      anyOf: expect.any(Array) as unknown[],
+    });
+    expect(byName.get('createPlan')?.inputSchema.properties).toHaveProperty('request_id');
+    expect(byName.get('getPlanStatus')?.inputSchema.properties).not.toHaveProperty('request_id');
+    expect(byName.get('getPlanStatus')?.annotations?.readOnlyHint).toBe(true);
+
+    const args = { title: 'Once', steps: ['s'], request_id: 'req-1' };
+    const first = await callJson<{ plan_id: string }>(agent, 'createPlan', args);
+    const retry = await callJson<{ plan_id: string }>(agent, 'createPlan', args);
+    expect(retry.plan_id).toBe(first.plan_id);
+  });
 });

@@ -6,7 +6,7 @@ import type { PlanHubServer } from '@planhub/server';
 import { createServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callJson, endpointOf, mcpClient, textOf } from './mcp-clients.ts';
-import { initializeRequest, listToolsRequest, rawMcp } from './raw-mcp.ts';
+import { initializeRequest, initializeWithHeaders, listToolsRequest, rawMcp } from './raw-mcp.ts';
 
 interface Waited {
   events: { event_type: string; source_plan_id: string }[];
@@ -166,5 +166,15 @@ describe('MCP sessions', () => {
       (err: unknown) => String(err),
     );
     expect(settled).toMatch(/^UNAVAILABLE: This MCP session closed while the call was waiting/);
+  });
+
+  it('refuses cross-origin requests and, in open mode, host names that are not loopback (DNS rebinding)', async () => {
+    const url = await start();
+    const endpoint = endpointOf(url, { workspace: 'team', agentId: 'a' });
+    const port = new URL(url).port;
+    expect(await initializeWithHeaders(endpoint, { origin: 'http://evil.example' })).toBe(403);
+    expect(await initializeWithHeaders(endpoint, { host: `rebound.example:${port}` })).toBe(403);
+    expect(await initializeWithHeaders(endpoint, { origin: `http://127.0.0.1:${port}` })).toBe(200);
+    expect(await initializeWithHeaders(endpoint, { host: `localhost:${port}` })).toBe(200);
   });
 });

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 
 /** Plain HTTP against /mcp, for what the official client hides: session ids, status codes, foreign tokens. */
@@ -27,3 +28,27 @@ export const initializeRequest = {
 };
 
 export const listToolsRequest = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+
+/** An initialize POST with headers fetch will not let a test set (Host). */
+export const initializeWithHeaders = (endpoint: URL, headers: Record<string, string>): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const body = JSON.stringify(initializeRequest);
+    const req = request(
+      endpoint,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });

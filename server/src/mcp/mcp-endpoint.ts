@@ -3,6 +3,7 @@ import { PlanHubError } from '@planhub/shared';
 import { clippedShape, toPlanHubError } from '../errors/to-error-shape.ts';
 import type { Route } from '../transport/http-routes.ts';
 import { refuseHttp } from './http-refusal.ts';
+import { checkOrigin } from './origin-guard.ts';
 import type { McpSessionDeps } from './mcp-session.ts';
 import { openMcpSession } from './mcp-session.ts';
 import { identify, sameCaller } from './session-identity.ts';
@@ -82,6 +83,7 @@ export const createMcpEndpoint = (deps: McpSessionDeps, options: McpEndpointOpti
     const id = req.headers['mcp-session-id'];
     try {
       if (closed) throw new PlanHubError('UNAVAILABLE', 'This PlanHub node is shutting down; connect to another.');
+      checkOrigin(req, config.secret === undefined);
       await registry.sweepIfDue();
       if (typeof id === 'string') await existing(req, res, id, query);
       else await opening(req, res, query);
