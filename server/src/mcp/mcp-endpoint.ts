@@ -23,7 +23,6 @@ export interface McpEndpointOptions {
 
 export interface McpEndpoint {
   route: Route;
-  readonly sessions: number;
   close(): Promise<void>;
 }
 
@@ -97,9 +96,6 @@ export const createMcpEndpoint = (deps: McpSessionDeps, options: McpEndpointOpti
 
   return {
     route,
-    get sessions() {
-      return registry.size;
-    },
     async close() {
       closed = true;
       await registry.close();
