@@ -3,7 +3,7 @@ import { mintToken } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 import { runFanIn } from './fan-in.ts';
-import { callJson, endpointOf, mcpClient } from './mcp-clients.ts';
+import { callJson, callRaw, endpointOf, mcpClient } from './mcp-clients.ts';
 import { initializeRequest, listToolsRequest, rawMcp } from './raw-mcp.ts';
 
 const SECRET = 'mcp-test-secret-0123456789';
@@ -69,5 +69,21 @@ describe('MCP in secret mode', () => {
     });
     expect(own.status).toBe(200);
     expect(own.text).toContain('waitForEvents');
+  });
+
+  it('offers a dashboard token only the tools that read', async () => {
+    h = await startHarness('memory', { secret: SECRET });
+    const board = await mintToken(SECRET, { workspace: 'team', agent_id: 'board', role: 'dashboard' }, '10m');
+    const client = await mcpClient('http', h.url, { workspace: 'team', agentId: 'board', token: board });
+    clients.push(client);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['getPlanStatus', 'getWorkspace', 'waitForEvents']));
+    expect(names).not.toContain('createPlan');
+    expect(await callRaw(client, 'createPlan', { title: 'No', steps: ['s'] })).toMatchObject({
+      isError: true,
+      content: [
+        { type: 'text', text: expect.stringMatching(/^PERMISSION_DENIED: Dashboards are read-only/) as string },
+      ],
+    });
   });
 });

@@ -69,7 +69,8 @@ export const openMcpSession = async (
       .sendLoggingMessage({ level: 'info', logger: 'planhub/events', data: event }, transport.sessionId)
       .catch((err: unknown) => deps.log.debug({ err }, 'event notification not sent'));
   });
-  const tools = mcpTools(dialects);
+  // A dashboard may only read (dispatch refuses the rest): offering it mutating tools would only invite refusals.
+  const tools = mcpTools(dialects).filter((t) => caller.role !== 'dashboard' || t.annotations?.readOnlyHint === true);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const progressToken = request.params._meta?.progressToken;
