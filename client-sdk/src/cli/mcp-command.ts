@@ -97,7 +97,6 @@ const bridge = (local: StdioServerTransport, open: () => Upstream): Promise<numb
       const transport = open();
       wire(transport);
       await transport.start();
-      upstream = transport;
       const id = `planhub-bridge-${++reopened}`;
       const reply = new Promise<JSONRPCMessage>((settle) => internal.set(id, settle));
       await transport.send({ ...init, id });
@@ -105,9 +104,12 @@ const bridge = (local: StdioServerTransport, open: () => Upstream): Promise<numb
       if (!isJSONRPCResultResponse(answer)) throw new Error('the node refused to open a new MCP session');
       adopt(transport, answer);
       if (initialized) await transport.send(initialized);
+      // Only now: a message sent on a session that is not initialized yet would be refused.
+      upstream = transport;
       warn('the node had ended the MCP session; opened a new one (resume events with waitForEvents after_event).');
     };
     const forward = async (message: JSONRPCMessage) => {
+      if (reopening) await reopening;
       const used = upstream;
       try {
         await used.send(message);
