@@ -20,10 +20,14 @@ import { createHttpHandler } from './transport/http-routes.ts';
 import { limitConnections } from './transport/connection-limit.ts';
 import { attachSocketServer } from './transport/socket-server.ts';
 import { createNodeOps } from './ops/node-ops.ts';
+import { createMcpEndpoint } from './mcp/mcp-endpoint.ts';
+import type { McpEndpointOptions } from './mcp/mcp-endpoint.ts';
 
 export interface ServerDeps {
   log?: Logger;
   store?: Store;
+  /** MCP session expiry (idle time, clock). */
+  mcp?: McpEndpointOptions;
 }
 
 export interface PlanHubServer {
@@ -51,10 +55,12 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis, log }),
   };
   const dispatch = ops.gate(createDispatch(services, HANDLERS));
+  const mcp = createMcpEndpoint({ services, dispatch, log }, deps.mcp);
   const http = createHttpServer(
     createHttpHandler({
       '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
       ...ops.routes,
+      '/mcp': mcp.route,
     }),
   );
   const io = attachSocketServer(http, { config, log, dispatch, authenticate: authenticatorFor(config), hub, store });
@@ -87,6 +93,8 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     close: () =>
       (closing ??= (async () => {
         await ops.drain(http);
+        // Before io.close(), which waits for the HTTP server: an MCP host's open event stream would hold it up.
+        await mcp.close();
         await io.close();
         connections.close();
         hub.close();

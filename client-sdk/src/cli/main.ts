@@ -7,6 +7,7 @@ import { planCommand } from './plan-command.ts';
 import { tokenCommand } from './token-command.ts';
 import { VERSION } from './version.ts';
 import { watchCommand } from './watch-command.ts';
+import { mcpCommand } from './mcp-command.ts';
 
 // `planhub events --follow | head -1`: once the reader of the pipe is gone nobody is left to print for. End quietly,
 // as Unix tools do, instead of dying on an unhandled EPIPE 'error' event with a stack trace.
@@ -26,8 +27,13 @@ const program = new Command('planhub')
 // One line per command; each file defines its options, help and action.
 for (const define of [planCommand, watchCommand, eventsCommand, approveCommand, rejectCommand, tokenCommand])
   define(program).exitOverride().addHelpText('after', `\n${EXIT_CODES_HELP}\n`);
+// Listed for --help only: `planhub mcp` owns stdin/stdout as an MCP server and parses its own options (run() below).
+program
+  .command('mcp')
+  .description("an MCP server on stdio that forwards to a node's /mcp as one agent (planhub mcp --help)");
 
 const run = async (): Promise<number> => {
+  if (process.argv[2] === 'mcp') return mcpCommand(process.argv.slice(3), process.env);
   try {
     await program.parseAsync(process.argv);
     return EXIT.ok;

@@ -44,6 +44,11 @@ export interface ConnectionHooks {
     afterEvent: string | undefined,
   ) => Promise<{ replayed: number; last_event_id: string; already_live: boolean }>;
   onUnsubscribed?: (subscriptionIds: readonly string[]) => void;
+  /**
+   * Set by transports whose callers time calls out (MCP hosts): a call that would wait for a person answers at once
+   * instead, with `next` telling the model how to learn the outcome.
+   */
+  noLongWaits?: { next: string };
 }
 
 export type ToolHandler<N extends ToolName> = (ctx: CallContext, args: ToolParsedArgs<N>) => Promise<ToolResult<N>>;

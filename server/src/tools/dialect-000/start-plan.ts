@@ -55,6 +55,8 @@ export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
       return outcome.plan;
     });
     planId = plan.plan_id;
+    const noLongWaits = ctx.connection?.noLongWaits;
+    if (plan.status === 'awaiting_approval' && noLongWaits) return { ...answer(plan), next: noLongWaits.next };
     if (plan.status !== 'awaiting_approval' || !args.wait) return answer(plan);
     const decision = early.find((e) => e.source_plan_id === planId) ?? (await wait.promise);
     const approved = decision?.event_type === 'plan_approved';

@@ -1,0 +1,176 @@
+import { parseArgs } from 'node:util';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type {
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+} from '@modelcontextprotocol/sdk/types.js';
+
+export const MCP_USAGE = `planhub mcp [options]
+
+An MCP server on stdin/stdout for hosts that only spawn processes: it forwards every MCP message to a PlanHub
+node's /mcp endpoint, as one agent. Configure one process per agent (parent, each subagent).
+
+Options:
+  --url <url>          PlanHub node (env PLANHUB_URL, default http://127.0.0.1:4000)
+  --workspace, -w <w>  workspace, open mode (env PLANHUB_WORKSPACE, default "default")
+  --agent, -a <id>     agent id, open mode (env PLANHUB_AGENT; required without a token)
+  --token <jwt>        token for a server in secret mode; names the agent itself (env PLANHUB_TOKEN)
+  --dialects <list>    tool dialects, e.g. 000,004 (env PLANHUB_DIALECTS, default all)`;
+
+const parse = (argv: readonly string[], env: NodeJS.ProcessEnv) =>
+  parseArgs({
+    args: [...argv],
+    strict: true,
+    options: {
+      url: { type: 'string', default: env.PLANHUB_URL ?? 'http://127.0.0.1:4000' },
+      workspace: { type: 'string', short: 'w', default: env.PLANHUB_WORKSPACE ?? 'default' },
+      agent: { type: 'string', short: 'a', ...(env.PLANHUB_AGENT ? { default: env.PLANHUB_AGENT } : {}) },
+      token: { type: 'string', ...(env.PLANHUB_TOKEN ? { default: env.PLANHUB_TOKEN } : {}) },
+      dialects: { type: 'string', ...(env.PLANHUB_DIALECTS ? { default: env.PLANHUB_DIALECTS } : {}) },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
+
+/** The node's /mcp URL for this agent; a --url that already ends in /mcp is kept as it is. */
+export const mcpEndpoint = (options: ReturnType<typeof parse>): URL => {
+  const endpoint = new URL(options.url);
+  if (!endpoint.pathname.endsWith('/mcp')) endpoint.pathname = `${endpoint.pathname.replace(/\/$/, '')}/mcp`;
+  if (options.token === undefined) {
+    endpoint.searchParams.set('workspace', options.workspace);
+    endpoint.searchParams.set('agent_id', options.agent ?? '');
+  }
+  if (options.dialects !== undefined) endpoint.searchParams.set('dialects', options.dialects);
+  return endpoint;
+};
+
+const warn = (text: string) => process.stderr.write(`planhub mcp: ${text}\n`);
+
+type Upstream = StreamableHTTPClientTransport;
+
+const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Forwards JSON-RPC messages both ways without interpreting them, so the node's MCP implementation is the only one.
+ * What a client transport's owner normally does is done here: adopt the negotiated protocol version (the HTTP
+ * transport sends it as a header); answer a request the node could not be reached for, so the host never waits
+ * forever; and when the node no longer knows the session (404: idle expiry, node restart), open a new one with the
+ * host's own initialize and send the message again, since a host that spawned a process does not re-initialize it.
+ */
+const bridge = (local: StdioServerTransport, open: () => Upstream): Promise<number> =>
+  new Promise((resolve) => {
+    let upstream = open();
+    let initialize: JSONRPCRequest | undefined;
+    let initialized: JSONRPCNotification | undefined;
+    let reopening: Promise<void> | undefined;
+    let reopened = 0;
+    const internal = new Map<RequestId, (reply: JSONRPCMessage) => void>();
+    const adopt = (transport: Upstream, reply: JSONRPCMessage) => {
+      const version = isJSONRPCResultResponse(reply) ? reply.result.protocolVersion : undefined;
+      if (typeof version === 'string') transport.setProtocolVersion(version);
+    };
+    const wire = (transport: Upstream) => {
+      transport.onmessage = (message: JSONRPCMessage) => {
+        if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+          const waiter = message.id === undefined ? undefined : internal.get(message.id);
+          if (waiter && message.id !== undefined) {
+            internal.delete(message.id);
+            waiter(message);
+            return;
+          }
+          if (message.id === initialize?.id) adopt(transport, message);
+        }
+        void local.send(message);
+      };
+      transport.onerror = (err) => warn(err.message);
+    };
+    const reopen = async (init: JSONRPCRequest) => {
+      await upstream.close().catch(() => undefined);
+      const transport = open();
+      wire(transport);
+      await transport.start();
+      const id = `planhub-bridge-${++reopened}`;
+      const reply = new Promise<JSONRPCMessage>((settle) => internal.set(id, settle));
+      await transport.send({ ...init, id });
+      const answer = await reply;
+      if (!isJSONRPCResultResponse(answer)) throw new Error('the node refused to open a new MCP session');
+      adopt(transport, answer);
+      if (initialized) await transport.send(initialized);
+      // Only now: a message sent on a session that is not initialized yet would be refused.
+      upstream = transport;
+      warn('the node had ended the MCP session; opened a new one (resume events with waitForEvents after_event).');
+    };
+    const forward = async (message: JSONRPCMessage) => {
+      if (reopening) await reopening;
+      const used = upstream;
+      try {
+        await used.send(message);
+      } catch (err) {
+        const gone = err instanceof StreamableHTTPError && err.code === 404;
+        if (!gone || initialize === undefined || message === initialize) throw err;
+        if (upstream === used) reopening ??= reopen(initialize).finally(() => (reopening = undefined));
+        await reopening;
+        await upstream.send(message);
+      }
+    };
+    let ended = false;
+    const end = (code: number) => {
+      if (ended) return;
+      ended = true;
+      void upstream
+        .terminateSession()
+        .catch(() => undefined)
+        .finally(() => void Promise.all([upstream.close(), local.close()]).finally(() => resolve(code)));
+    };
+    local.onmessage = (message: JSONRPCMessage) => {
+      if (isJSONRPCRequest(message) && message.method === 'initialize') initialize = message;
+      if (isJSONRPCNotification(message) && message.method === 'notifications/initialized') initialized = message;
+      forward(message).catch((err: unknown) => {
+        warn(reasonOf(err));
+        if (isJSONRPCRequest(message))
+          void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: reasonOf(err) } });
+      });
+    };
+    local.onerror = (err) => warn(err.message);
+    wire(upstream);
+    process.stdin.once('end', () => end(0));
+    process.stdin.once('close', () => end(0));
+    void Promise.all([upstream.start(), local.start()]).catch((err: unknown) => {
+      warn(reasonOf(err));
+      end(1);
+    });
+  });
+
+/** `planhub mcp`: runs until the host closes stdin. Exit codes: 0 done, 1 the bridge failed, 2 usage error. */
+export const mcpCommand = async (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> => {
+  let options: ReturnType<typeof parse>;
+  try {
+    options = parse(argv, env);
+  } catch (err) {
+    warn(`${err instanceof Error ? err.message : String(err)}\n\n${MCP_USAGE}`);
+    return 2;
+  }
+  if (options.help) {
+    process.stderr.write(`${MCP_USAGE}\n`);
+    return 0;
+  }
+  if (options.token === undefined && options.agent === undefined) {
+    warn('name the agent with --agent <id> (or PLANHUB_AGENT), or pass a --token that names it.');
+    return 2;
+  }
+  const headers: Record<string, string> =
+    options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
+  const endpoint = mcpEndpoint(options);
+  return bridge(
+    new StdioServerTransport(),
+    () => new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }),
+  );
+};

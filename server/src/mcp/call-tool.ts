@@ -1,0 +1,91 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Caller } from '@planhub/shared';
+import { PlanHubError, isToolName, TOOLS } from '@planhub/shared';
+import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
+import type { ConnectionHooks, Services } from '../tools/context.ts';
+import type { Dispatch } from '../tools/dispatch.ts';
+import type { EventNotifier } from './event-notifier.ts';
+import type { Heartbeat } from './progress-heartbeat.ts';
+import { withHeartbeat } from './progress-heartbeat.ts';
+import type { SessionCursor } from './session-cursor.ts';
+import { ackResult, errorResult, successResult, withNext } from './tool-result.ts';
+import { WAIT_FOR_EVENTS, WaitForEventsArgsSchema } from './wait-for-events-tool.ts';
+import { waitForEvents } from './wait-for-events.ts';
+
+const DECISION_NEXT =
+  'The user has not decided yet. Call waitForEvents: it returns plan_approved or plan_rejected for this plan once ' +
+  'the user decides (call it again if it returns empty). Do not start steps before the plan is approved.';
+
+const SUBSCRIBED_NEXT =
+  'Over MCP events are not pushed to you: call waitForEvents to receive the matching events (each one once).';
+
+export interface SessionCallDeps {
+  services: Services;
+  dispatch: Dispatch;
+  caller: Caller;
+  dialects: ReadonlySet<string>;
+  cursor: SessionCursor;
+  notifier: EventNotifier;
+  /** Runs a session's waits one after another, so two overlapping waits never hand out the same events. */
+  serially: <T>(run: () => Promise<T>) => Promise<T>;
+}
+
+/** What the MCP request adds to a call: its abort signal, and progress reporting when the client asked for it. */
+export interface CallExtras {
+  signal: AbortSignal;
+  heartbeat?: Heartbeat | undefined;
+}
+
+const refused = (err: unknown): CallToolResult => errorResult(clippedShape(toPlanHubError(err)));
+
+const callWaitForEvents = async (deps: SessionCallDeps, args: unknown, extras: CallExtras) => {
+  try {
+    await deps.services.callLimiter.consume(deps.caller);
+    const parsed = WaitForEventsArgsSchema.safeParse(args ?? {});
+    if (!parsed.success) throw invalidArguments(WAIT_FOR_EVENTS, parsed.error);
+    const { data } = parsed;
+    const wait = () => waitForEvents(deps.services, deps.caller, deps.cursor, data, extras.signal);
+    return successResult(await deps.serially(() => withHeartbeat(extras.heartbeat, data.timeout, wait)));
+  } catch (err) {
+    return refused(err);
+  }
+};
+
+/**
+ * One tools/call of a session. Catalog tools take the socket path (dispatch: limits, role, zod, handler, request_id,
+ * events), with hooks that make waits answer at once and subscriptions feed the session's cursor and notifications.
+ */
+export const callTool = async (
+  deps: SessionCallDeps,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  extras: CallExtras,
+): Promise<CallToolResult> => {
+  if (name === WAIT_FOR_EVENTS) return callWaitForEvents(deps, args, extras);
+  if (!isToolName(name) || !deps.dialects.has(TOOLS[name].dialect))
+    return refused(
+      new PlanHubError(
+        'NOT_FOUND',
+        `Tool "${name.slice(0, 64)}" is not offered in this session; call one from tools/list ` +
+          "(the endpoint URL's ?dialects= chooses which dialects a session gets).",
+      ),
+    );
+  let subscribed = false;
+  const connection: ConnectionHooks = {
+    onSubscribed: (sub, afterEvent) => {
+      subscribed = true;
+      deps.notifier.subscribed(sub);
+      if (afterEvent !== undefined) deps.cursor.rewind(afterEvent);
+      // Nothing is pushed now: the history after after_event is what waitForEvents returns next.
+      return Promise.resolve({ replayed: 0, last_event_id: deps.cursor.position, already_live: false });
+    },
+    onUnsubscribed: (ids) => deps.notifier.unsubscribed(ids),
+    noLongWaits: { next: DECISION_NEXT },
+  };
+  const { request_id: requestId, ...rest } = args ?? {};
+  const ack = await deps.dispatch(
+    { caller: deps.caller, signal: extras.signal, connection },
+    { tool: name, args: rest, ...(requestId !== undefined ? { request_id: requestId } : {}) },
+  );
+  return ackResult(withNext(ack, subscribed ? SUBSCRIBED_NEXT : undefined));
+};

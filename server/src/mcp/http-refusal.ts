@@ -1,0 +1,35 @@
+import type { ServerResponse } from 'node:http';
+import type { ErrorCode, ErrorShape } from '@planhub/shared';
+
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  INVALID_ARGUMENT: 400,
+  UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  RESOURCE_EXHAUSTED: 429,
+  UNAVAILABLE: 503,
+};
+
+/**
+ * A refusal before any MCP session handles the request, as the JSON-RPC error body MCP clients read (they put the
+ * body's text into the error they throw), with the PlanHub code in front of the message.
+ */
+export const refuseHttp = (res: ServerResponse, error: ErrorShape): void => {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const status = STATUS[error.code] ?? 500;
+  res
+    .writeHead(status, {
+      'content-type': 'application/json',
+      ...(status === 401 ? { 'www-authenticate': 'Bearer realm="planhub"' } : {}),
+    })
+    .end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: { code: -32001, message: `${error.code}: ${error.message}` },
+        id: null,
+      }),
+    );
+};

@@ -1,0 +1,104 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PlanHubError } from '@planhub/shared';
+import { clippedShape, toPlanHubError } from '../errors/to-error-shape.ts';
+import type { Route } from '../transport/http-routes.ts';
+import { refuseHttp } from './http-refusal.ts';
+import { checkOrigin } from './origin-guard.ts';
+import type { McpSessionDeps } from './mcp-session.ts';
+import { openMcpSession } from './mcp-session.ts';
+import { identify, sameCaller } from './session-identity.ts';
+import { SessionRegistry } from './session-registry.ts';
+import { parseDialects } from './tool-list.ts';
+
+/** An MCP host may pause a conversation for a long time; after this its session is closed and it re-initializes. */
+export const DEFAULT_MCP_IDLE_MS = 30 * 60_000;
+const MAX_SESSIONS_PER_NODE = 10_000;
+
+export interface McpEndpointOptions {
+  /** How long a session may go without a request before it is closed (default 30 minutes). */
+  idleMs?: number;
+  /** The clock idle time is measured on (tests move it). */
+  now?: () => number;
+}
+
+export interface McpEndpoint {
+  route: Route;
+  close(): Promise<void>;
+}
+
+/**
+ * `/mcp`: MCP over Streamable HTTP. A POST without a session id opens a session for the agent the request names
+ * (bearer token, or ?workspace=&agent_id= in open mode); every later request carries the session id the initialize
+ * answer gave. Sessions live on the node that opened them, so a balancer in front of several nodes must keep a
+ * session's requests on one node (the events themselves come from the shared log, whatever node wrote them).
+ */
+export const createMcpEndpoint = (deps: McpSessionDeps, options: McpEndpointOptions = {}): McpEndpoint => {
+  const { config } = deps.services;
+  const log = deps.log.child({ module: 'mcp' });
+  const registry = new SessionRegistry({
+    idleMs: options.idleMs ?? DEFAULT_MCP_IDLE_MS,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  let closed = false;
+
+  const existing = async (req: IncomingMessage, res: ServerResponse, id: string, query: URLSearchParams) => {
+    const session = registry.get(id);
+    if (!session)
+      throw new PlanHubError(
+        'NOT_FOUND',
+        'MCP session not found (it expired, was deleted, or lives on another node): initialize a new session.',
+      );
+    // In secret mode every request proves the identity again: a session id alone is not a credential.
+    if (config.secret !== undefined && !sameCaller(await identify(req, query, config.secret), session.caller))
+      throw new PlanHubError('PERMISSION_DENIED', 'This MCP session belongs to another agent; use your own session.');
+    await registry.track(id, () => session.transport.handleRequest(req, res));
+  };
+
+  const opening = async (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
+    if (req.method !== 'POST')
+      throw new PlanHubError('INVALID_ARGUMENT', 'No mcp-session-id header: open a session with an initialize POST.');
+    const caller = await identify(req, query, config.secret);
+    const dialects = parseDialects(query.get('dialects'));
+    const limit = Math.min(config.limits.connectionsPerAgent, MAX_SESSIONS_PER_NODE);
+    if (registry.size >= MAX_SESSIONS_PER_NODE || registry.countFor(caller) >= limit)
+      throw new PlanHubError(
+        'RESOURCE_EXHAUSTED',
+        `Agent ${caller.agent_id} already has ${limit} MCP sessions on this node: end one (DELETE) or reuse it.`,
+      );
+    const session = await openMcpSession(deps, caller, dialects, {
+      onOpened: (id, opened) => {
+        registry.add(id, opened);
+        log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, session: id }, 'mcp session opened');
+      },
+      onClosed: (id) => registry.remove(id),
+    });
+    await session.transport.handleRequest(req, res);
+    // The first request was not initialize: the transport refused it, and there is no session to keep.
+    if (session.transport.sessionId === undefined) await session.close();
+  };
+
+  const route: Route = async (req, res) => {
+    const query = new URL(req.url ?? '/mcp', 'http://planhub.invalid').searchParams;
+    const id = req.headers['mcp-session-id'];
+    try {
+      if (closed) throw new PlanHubError('UNAVAILABLE', 'This PlanHub node is shutting down; connect to another.');
+      checkOrigin(req, config.secret === undefined);
+      await registry.sweepIfDue();
+      if (typeof id === 'string') await existing(req, res, id, query);
+      else await opening(req, res, query);
+    } catch (err) {
+      const error = toPlanHubError(err);
+      if (error.code === 'INTERNAL') log.error({ err }, 'mcp request failed');
+      else log.info({ code: error.code, message: error.message }, 'mcp request refused');
+      refuseHttp(res, clippedShape(error));
+    }
+  };
+
+  return {
+    route,
+    async close() {
+      closed = true;
+      await registry.close();
+    },
+  };
+};

@@ -1,0 +1,57 @@
+import type { IncomingMessage } from 'node:http';
+import type { Caller } from '@planhub/shared';
+import { OpenAuthSchema, PlanHubError } from '@planhub/shared';
+import { verifyToken } from '../auth/tokens.ts';
+import { issuesOf } from '../errors/to-error-shape.ts';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+const bearerOf = (req: IncomingMessage): string | undefined => {
+  const header = req.headers.authorization;
+  return header === undefined ? undefined : (BEARER.exec(header)?.[1] ?? '');
+};
+
+const openModeCaller = (query: URLSearchParams): Caller => {
+  const parsed = OpenAuthSchema.safeParse({
+    workspace: query.get('workspace') ?? undefined,
+    agent_id: query.get('agent_id') ?? undefined,
+  });
+  if (!parsed.success)
+    throw new PlanHubError(
+      'UNAUTHENTICATED',
+      'Name the agent in the endpoint URL: /mcp?workspace=<workspace>&agent_id=<agent id> (' +
+        issuesOf(parsed.error)
+          .map((i) => `${i.path}: ${i.message}`)
+          .join('; ') +
+        ').',
+    );
+  // An MCP session speaks for a model, never for a person: users approve from the dashboard or the CLI.
+  return { ...parsed.data, role: 'agent' };
+};
+
+/**
+ * Who an MCP request acts as. Secret mode: the bearer token alone, verified exactly like a socket handshake's token
+ * (the query's workspace and agent_id are ignored). Open mode: the URL's workspace and agent_id, as role agent.
+ */
+export const identify = async (
+  req: IncomingMessage,
+  query: URLSearchParams,
+  secret: string | undefined,
+): Promise<Caller> => {
+  if (secret === undefined) return openModeCaller(query);
+  const token = bearerOf(req);
+  if (!token)
+    throw new PlanHubError(
+      'UNAUTHENTICATED',
+      'This server is in secret mode: send "Authorization: Bearer <token>" signed with its PLANHUB_SECRET ' +
+        '(mint one with: planhub token --workspace W --agent A --ttl 1h).',
+    );
+  try {
+    return await verifyToken(secret, token);
+  } catch (err) {
+    throw new PlanHubError('UNAUTHENTICATED', err instanceof Error ? err.message : 'Token refused.');
+  }
+};
+
+export const sameCaller = (a: Caller, b: Caller): boolean =>
+  a.workspace === b.workspace && a.agent_id === b.agent_id && a.role === b.role;
