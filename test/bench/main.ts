@@ -33,7 +33,7 @@ const withFloors = config.only !== 'fanin';
 const withFanin = config.only !== 'floors';
 
 progress(
-  `${config.quick ? 'quick' : 'full'} run${config.only === 'all' ? '' : ` (${config.only} only)`}: ` +
+  `${config.quick ? 'quick ' : ''}run${config.only === 'all' ? '' : ` (${config.only} only)`}: ` +
     `${config.repetitions} repetitions, ` +
     (withFloors
       ? `${config.probeMs} ms per run, p99 target ${config.p99TargetMs} ms, ${config.storedPlans} stored plans, `
