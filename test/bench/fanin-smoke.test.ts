@@ -1,9 +1,12 @@
+import { MAX_ARRAY } from '@planhub/shared';
 import { Redis } from 'ioredis';
 import { describe, expect, inject, it } from 'vitest';
 import { startHarness, STORE_KINDS, uniquePrefix } from '../helpers/servers.ts';
 import { benchConfigFromEnv } from './config.ts';
 import { BULLMQ_PREFIX, runBullmqFanin } from './fanin/bullmq-fanin.ts';
 import { runPlanhubFanin } from './fanin/planhub-fanin.ts';
+import { startSubagentPlan } from './fanin/planhub-setup.ts';
+import { call, openAgent } from './load/wire-client.ts';
 import { childOutput, type FaninShape } from './fanin/shape.ts';
 import { faninFiguresOf } from './fanin/suite.ts';
 import { verifyFanin, type FaninEvidence } from './fanin/verify.ts';
@@ -83,6 +86,21 @@ describe('fan-in runs at tiny size', () => {
         await harness.close();
       }
     });
+
+  it('builds subagent plans longer than one createPlan call takes, as the 1,000-flow run needs', async () => {
+    const harness = await startHarness('memory', { approvalPolicy: 'auto', limits: { stepsPerPlan: 300 } });
+    const socket = await openAgent(harness.url, 'ws', 'sub');
+    try {
+      const plan = await startSubagentPlan(socket, 'sub', MAX_ARRAY + 2);
+      expect(new Set(plan.stepIds).size).toBe(MAX_ARRAY + 2);
+      const view = await call(socket, 'getPlanStatus', { plan_id: plan.planId });
+      expect(view.status).toBe('in_progress');
+      expect(view.steps.map((s) => s.step_id)).toEqual(plan.stepIds);
+    } finally {
+      socket.close();
+      await harness.close();
+    }
+  });
 
   it('unblocks every BullMQ parent exactly once with all outputs and removes its queues afterwards', async () => {
     const url = inject('redisUrl');

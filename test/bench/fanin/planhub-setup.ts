@@ -19,7 +19,8 @@ export const planhubOutputKey = (fanin: PlanhubFanin, flow: number, child: numbe
   return `${sub?.agentId}:${sub?.stepIds[flow]}`;
 };
 
-const subagentPlan = async (socket: Socket, tag: string, flows: number) => {
+/** A subagent's started plan of one step per flow; returns its id and the step ids in flow order. */
+export const startSubagentPlan = async (socket: Socket, tag: string, flows: number) => {
   const titles = Array.from({ length: flows }, (_, j) => `part for flow ${j}`);
   const created = await mustAnswer(
     socket,
@@ -27,8 +28,9 @@ const subagentPlan = async (socket: Socket, tag: string, flows: number) => {
     { title: 'subtask', steps: titles.slice(0, MAX_ARRAY) },
     `${tag}-create`,
   );
+  await mustAnswer(socket, 'startPlan', { plan_id: created.plan_id }, `${tag}-start`);
   const stepIds = created.steps.map((s) => s.step_id);
-  // createPlan takes at most MAX_ARRAY steps; the rest are appended one by one.
+  // createPlan takes at most MAX_ARRAY steps; the rest are appended one by one (addStep needs a started plan).
   for (let j = MAX_ARRAY; j < flows; j++) {
     const added = await mustAnswer(
       socket,
@@ -38,7 +40,6 @@ const subagentPlan = async (socket: Socket, tag: string, flows: number) => {
     );
     stepIds.push(added.step.step_id);
   }
-  await mustAnswer(socket, 'startPlan', { plan_id: created.plan_id }, `${tag}-start`);
   return { planId: created.plan_id, stepIds };
 };
 
@@ -65,7 +66,7 @@ export const preparePlanhubFanin = async (
       Array.from({ length: shape.children }, async (_, k) => {
         const agentId = `${tag}-sub${k}`;
         const socket = await open(agentId);
-        return { socket, agentId, ...(await subagentPlan(socket, `${tag}-sub${k}`, shape.flows)) };
+        return { socket, agentId, ...(await startSubagentPlan(socket, `${tag}-sub${k}`, shape.flows)) };
       }),
     );
     const parentId = `${tag}-parent`;
