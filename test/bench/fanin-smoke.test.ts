@@ -102,6 +102,16 @@ describe('fan-in runs at tiny size', () => {
     }
   });
 
+  it('fails a run whose setup outlasts the time bound instead of waiting for it', async () => {
+    const harness = await startHarness('memory', { approvalPolicy: 'auto' });
+    try {
+      const late = runPlanhubFanin(harness.url, `t${uniquePrefix()}`, { ...TINY, timeoutMs: 0 });
+      await expect(late).rejects.toThrow(/did not finish within the run's time bound/);
+    } finally {
+      await harness.close();
+    }
+  });
+
   it('unblocks every BullMQ parent exactly once with all outputs and removes its queues afterwards', async () => {
     const url = inject('redisUrl');
     const tag = uniquePrefix();

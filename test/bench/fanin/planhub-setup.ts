@@ -19,8 +19,19 @@ export const planhubOutputKey = (fanin: PlanhubFanin, flow: number, child: numbe
   return `${sub?.agentId}:${sub?.stepIds[flow]}`;
 };
 
+/** Setup is bounded like the measured phase: a server too slow to even prepare the run fails it, saying so. */
+const checkDeadline = (deadline: number) => {
+  if (performance.now() > deadline)
+    throw new Error(`fan-in setup did not finish within the run's time bound (--fanin-timeout)`);
+};
+
 /** A subagent's started plan of one step per flow; returns its id and the step ids in flow order. */
-export const startSubagentPlan = async (socket: Socket, tag: string, flows: number) => {
+export const startSubagentPlan = async (
+  socket: Socket,
+  tag: string,
+  flows: number,
+  deadline = Number.POSITIVE_INFINITY,
+) => {
   const titles = Array.from({ length: flows }, (_, j) => `part for flow ${j}`);
   const created = await mustAnswer(
     socket,
@@ -32,6 +43,7 @@ export const startSubagentPlan = async (socket: Socket, tag: string, flows: numb
   const stepIds = created.steps.map((s) => s.step_id);
   // createPlan takes at most MAX_ARRAY steps; the rest are appended one by one (addStep needs a started plan).
   for (let j = MAX_ARRAY; j < flows; j++) {
+    checkDeadline(deadline);
     const added = await mustAnswer(
       socket,
       'addStep',
@@ -55,6 +67,7 @@ export const preparePlanhubFanin = async (
   onUnblocked: (event: EventEnvelope, at: number) => void,
 ): Promise<PlanhubFanin> => {
   const workspace = `bench-fanin-${tag}`;
+  const deadline = performance.now() + shape.timeoutMs;
   const sockets: Socket[] = [];
   const open = async (agentId: string) => {
     const socket = await openAgent(url, workspace, agentId);
@@ -66,7 +79,7 @@ export const preparePlanhubFanin = async (
       Array.from({ length: shape.children }, async (_, k) => {
         const agentId = `${tag}-sub${k}`;
         const socket = await open(agentId);
-        return { socket, agentId, ...(await startSubagentPlan(socket, `${tag}-sub${k}`, shape.flows)) };
+        return { socket, agentId, ...(await startSubagentPlan(socket, `${tag}-sub${k}`, shape.flows, deadline)) };
       }),
     );
     const parentId = `${tag}-parent`;
@@ -84,6 +97,7 @@ export const preparePlanhubFanin = async (
     await mustAnswer(socket, 'startPlan', { plan_id: plan.plan_id }, `${tag}-start`);
     const flowOfStep = new Map<string, number>();
     for (let j = 0; j < shape.flows; j++) {
+      checkDeadline(deadline);
       const added = await mustAnswer(
         socket,
         'addDependentStep',
