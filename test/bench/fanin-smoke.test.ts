@@ -164,6 +164,17 @@ describe('fan-in report', () => {
       [3, 'miss'],
     ]);
     expect(ratioTable(rows, 'text')).toContain('≤ 0 (issue 9)');
+    // One refused call in any repetition misses the target, even when the median repetition had none.
+    const reps = faninFiguresOf(
+      [
+        outcome('planhub', 900, 30, {}),
+        outcome('planhub', 900, 30, { UNAVAILABLE: 1 }),
+        outcome('planhub', 900, 30, {}),
+      ],
+      [],
+    );
+    const refusalRow = ratioRows({ ...results, fanin: { 'planhub.100': reps } }, faninRatioSpecs([100], 10, 50))[1];
+    expect(refusalRow).toMatchObject({ verdict: 'miss', ratio: { median: 1 } });
     expect(faninTable(results, 'text')).toContain('2 UNAVAILABLE, 1 NO_ANSWER');
     expect(faninViolations(results)).toEqual([]);
   });
