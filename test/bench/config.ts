@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
 const num = () => z.coerce.number().positive().optional();
@@ -14,7 +15,49 @@ const EnvSchema = z.object({
   BENCH_MAX_PROBES: num(),
   BENCH_OUT: z.string().optional(),
   BENCH_PUBLISH: z.enum(['0', '1', '']).optional(),
+  BENCH_ONLY: z.enum(['all', 'floors', 'fanin', '']).optional(),
+  BENCH_FANIN_FLOWS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'a comma-separated list of flow counts, e.g. 100,1000')
+    .optional(),
+  BENCH_FANIN_CHILDREN: num(),
+  BENCH_FANIN_IN_FLIGHT: num(),
+  BENCH_FANIN_TIMEOUT_S: num(),
 });
+
+/** Command-line options, each the same as its BENCH_* variable (the command line wins). */
+const ARGS = {
+  only: 'BENCH_ONLY',
+  reps: 'BENCH_REPS',
+  quick: 'BENCH_QUICK',
+  out: 'BENCH_OUT',
+  'fanin-flows': 'BENCH_FANIN_FLOWS',
+  'fanin-children': 'BENCH_FANIN_CHILDREN',
+  'fanin-in-flight': 'BENCH_FANIN_IN_FLIGHT',
+  'fanin-timeout': 'BENCH_FANIN_TIMEOUT_S',
+} as const;
+
+const argsAsEnv = (argv: readonly string[]): Record<string, string> => {
+  const { values } = parseArgs({
+    args: argv.filter((a) => a !== '--'),
+    options: Object.fromEntries(Object.keys(ARGS).map((name) => [name, { type: 'string' as const }])),
+    strict: true,
+  });
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [ARGS[name as keyof typeof ARGS], String(value)]),
+  );
+};
+
+/** The fan-in scenario's shape (issue 9): F flows, each a parent waiting on K children, N completions in flight. */
+export interface FaninConfig {
+  flows: number[];
+  children: number;
+  inFlight: number;
+  /** Time bound of one run: it stops sending then and reports what it measured. */
+  timeoutMs: number;
+  /** How long a run waits for the last unblocks after its last child completed. */
+  graceMs: number;
+}
 
 export interface BenchConfig {
   quick: boolean;
@@ -34,15 +77,23 @@ export interface BenchConfig {
   crossRate: number;
   /** Probes per rate search after the first repetition (which gets two more, starting from a closed-loop guess). */
   maxProbes: number;
+  /** Which part runs: everything, the floor comparisons only, or the fan-in scenario only. */
+  only: 'all' | 'floors' | 'fanin';
+  fanin: FaninConfig;
   outFile: string;
   /** Also write docs/bench-latest.json and docs/bench.md (for the README). */
   publish: boolean;
 }
 
-/** The only reader of the environment in the bench. BENCH_QUICK=1 is a smoke run of about a minute. */
-export const benchConfigFromEnv = (env: NodeJS.ProcessEnv): BenchConfig => {
-  const e = EnvSchema.parse(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('BENCH_'))));
+/**
+ * The only reader of the environment and command line in the bench. BENCH_QUICK=1 is a smoke run of about a minute;
+ * `--only fanin --reps 1` runs just the fan-in scenario once.
+ */
+export const benchConfigFromEnv = (env: NodeJS.ProcessEnv, argv: readonly string[] = []): BenchConfig => {
+  const fromEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('BENCH_')));
+  const e = EnvSchema.parse({ ...fromEnv, ...argsAsEnv(argv) });
   const quick = e.BENCH_QUICK === '1';
+  const only = e.BENCH_ONLY || 'all';
   return {
     quick,
     repetitions: Math.round(e.BENCH_REPS ?? (quick ? 1 : 5)),
@@ -53,7 +104,15 @@ export const benchConfigFromEnv = (env: NodeJS.ProcessEnv): BenchConfig => {
     stepsPerPlan: Math.round(e.BENCH_STEPS ?? 50),
     crossRate: e.BENCH_CROSS_RATE ?? 100,
     maxProbes: Math.round(e.BENCH_MAX_PROBES ?? (quick ? 2 : 3)),
-    outFile: e.BENCH_OUT ?? '.bench/latest.json',
+    only,
+    fanin: {
+      flows: (e.BENCH_FANIN_FLOWS ?? (quick ? '100' : '100,1000')).split(',').map(Number),
+      children: Math.round(e.BENCH_FANIN_CHILDREN ?? 10),
+      inFlight: Math.round(e.BENCH_FANIN_IN_FLIGHT ?? 50),
+      timeoutMs: (e.BENCH_FANIN_TIMEOUT_S ?? 300) * 1000,
+      graceMs: 30_000,
+    },
+    outFile: e.BENCH_OUT ?? (only === 'fanin' ? '.bench/latest-fanin.json' : '.bench/latest.json'),
     publish: e.BENCH_PUBLISH === '1',
   };
 };

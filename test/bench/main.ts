@@ -1,148 +1,75 @@
 /**
  * `pnpm bench` (DESIGN.md §7): starts its own Redis, floor servers and PlanHub nodes as separate processes, drives
  * them from this process with open-loop load, and reports PlanHub's figures as ratios to the floors measured in the
- * same run. Configuration: see config.ts (BENCH_QUICK=1 for a smoke run of about a minute).
+ * same run; then the fan-in scenario, PlanHub against BullMQ's FlowProducer on the same Redis. Configuration: see
+ * config.ts (BENCH_QUICK=1 for a smoke run; `--only fanin --reps 1` for the fan-in alone).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { benchConfigFromEnv } from './config.ts';
-import { BENCH_PREFIX, startCluster } from './infra/cluster.ts';
-import { REPO_ROOT } from './infra/processes.ts';
-import { broadcastSessions, eventSessions, unblockSessions } from './load/cross-node-sessions.ts';
-import type { Timing } from './load/sessions.ts';
-import { floorSessions, planhubSessions } from './load/sessions.ts';
+import { runFaninSuite } from './fanin/suite.ts';
+import { startCluster, type Cluster } from './infra/cluster.ts';
+import { startFaninNode } from './infra/fanin-node.ts';
+import type { NodeServer } from './infra/processes.ts';
+import { assertHealthy, REPO_ROOT } from './infra/processes.ts';
+import { startRedis } from './infra/redis.ts';
+import { faninRatioSpecs } from './report/fanin-ratios.ts';
+import { faninTable, faninViolations } from './report/fanin-table.ts';
 import { currentLoad, machineInfo } from './report/machine.ts';
 import { renderMarkdown, type BenchReport } from './report/markdown.ts';
-import { ratioRows } from './report/ratio-table.ts';
+import { RATIO_SPECS, ratioRows } from './report/ratio-table.ts';
 import { latencyTable, ratioTable, throughputTable } from './report/render.ts';
 import { emptyResults } from './report/results.ts';
-import type { LatencyRun } from './scenarios/latency-phase.ts';
-import { runLatencyPhase } from './scenarios/latency-phase.ts';
-import { tryOnce } from './scenarios/preflight.ts';
-import { PLANS_PER_AGENT, seedWorkspace } from './scenarios/seed-plans.ts';
-import { runThroughputPhase, type ThroughputScenario } from './scenarios/throughput-phase.ts';
-import { figureOf } from './stats/repetitions.ts';
+import { runFloorSuite } from './scenarios/floor-suite.ts';
 
-const config = benchConfigFromEnv(process.env);
+const config = benchConfigFromEnv(process.env, process.argv.slice(2));
 const began = Date.now();
 const loadAtStart = currentLoad();
 const progress = (line: string) =>
   process.stderr.write(`[bench ${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
-// Rate searches give up on a run early (see throughput-phase.ts); fixed-rate latency runs wait longer for stragglers.
-const timing: Timing = { warmupMs: config.warmupMs, probeMs: config.probeMs, drainMs: 1000, quiesceMs: 10_000 };
-const latencyTiming: Timing = { ...timing, drainMs: 5000 };
 const results = emptyResults();
+const withFloors = config.only !== 'fanin';
+const withFanin = config.only !== 'floors';
 
 progress(
-  `${config.quick ? 'quick' : 'full'} run: ${config.repetitions} repetitions, ${config.probeMs} ms per run, ` +
-    `p99 target ${config.p99TargetMs} ms, ${config.storedPlans} stored plans`,
+  `${config.quick ? 'quick ' : ''}run${config.only === 'all' ? '' : ` (${config.only} only)`}: ` +
+    `${config.repetitions} repetitions, ` +
+    (withFloors
+      ? `${config.probeMs} ms per run, p99 target ${config.p99TargetMs} ms, ${config.storedPlans} stored plans, `
+      : '') +
+    (withFanin ? `fan-in ${config.fanin.flows.join(' and ')} flows × ${config.fanin.children}, ` : '') +
+    `load average ${loadAtStart}`,
 );
-const cluster = await startCluster();
-const redis = { url: cluster.redis.url, prefix: BENCH_PREFIX };
+const redis = await startRedis();
+let cluster: Cluster | undefined;
+let faninNode: NodeServer | undefined;
 try {
-  progress(`servers up (Redis ${cluster.redis.version} at ${cluster.redis.url}); seeding ${config.storedPlans} plans`);
-  const seedStart = Date.now();
-  await seedWorkspace(redis, 'bench-stored', config.storedPlans);
-  const seedSeconds = (Date.now() - seedStart) / 1000;
-  results.notes.push(
-    `Stored plans: ${config.storedPlans} plans over ${Math.ceil(config.storedPlans / PLANS_PER_AGENT)} agents ` +
-      `seeded through transact/commit in ${seedSeconds.toFixed(1)} s into the workspace the measured agents use.`,
-  );
-  progress(`seeded in ${seedSeconds.toFixed(1)} s`);
-
-  const small = async (tag: string) => {
-    const workspace = `bench-small-${tag}`;
-    await seedWorkspace(redis, workspace, 10);
-    return workspace;
-  };
-  const steps = config.stepsPerPlan;
-  const redisA = cluster.planhubA.url;
-  const memory = cluster.planhubMemory.url;
-  const fresh = (tag: string) => Promise.resolve(`bench-memory-${tag}`);
-  const stored = () => Promise.resolve('bench-stored');
-
-  const echo50 = floorSessions(cluster.floorEcho.url, 50);
-  const redisFloor50 = floorSessions(cluster.floorRedis.url, 50);
-  const redisFloor1 = floorSessions(cluster.floorRedis.url, 1);
-  const planhubRedis50 = planhubSessions({ url: redisA, agents: 50, steps, workspace: small });
-  const planhubRedis1 = planhubSessions({ url: redisA, agents: 1, steps, workspace: small });
-  const planhubMemory50 = planhubSessions({ url: memory, agents: 50, steps, workspace: fresh });
-  const planhubMemory1 = planhubSessions({ url: memory, agents: 1, steps, workspace: fresh });
-
-  const scenarios: ThroughputScenario[] = [
-    { id: 'floor.echo', factory: echo50 },
-    { id: 'planhub.memory.50', factory: planhubMemory50 },
-    { id: 'floor.redis', factory: redisFloor50 },
-    { id: 'planhub.redis.50', factory: planhubRedis50 },
-    { id: 'planhub.redis.50.stored', factory: planhubSessions({ url: redisA, agents: 50, steps, workspace: stored }) },
-    { id: 'planhub.redis.1', factory: planhubRedis1 },
-    { id: 'planhub.memory.1', factory: planhubMemory1 },
-  ];
-  const healthy = () => cluster.assertHealthy();
-  const throughput = await runThroughputPhase(scenarios, config, timing, progress, healthy);
-  const searches: BenchReport['searches'] = {};
-  for (const [id, samples] of throughput) {
-    results.throughput[id] = figureOf(samples.rates);
-    searches[id] = samples.probes;
-    if (samples.errors.length > 0)
-      results.notes.push(`${id}: failing probes saw errors: ${samples.errors.join(' | ')}`);
+  [cluster, faninNode] = await Promise.all([
+    withFloors ? startCluster(redis) : undefined,
+    withFanin ? startFaninNode(redis.url, Math.max(...config.fanin.flows)) : undefined,
+  ]);
+  progress(`servers up (Redis ${redis.version} at ${redis.url})`);
+  const searches = cluster ? await runFloorSuite(cluster, config, results, progress) : {};
+  if (faninNode) {
+    const node = faninNode;
+    results.fanin = await runFaninSuite(
+      { planhubUrl: node.url, redisUrl: redis.url },
+      { ...config.fanin, repetitions: config.repetitions },
+      progress,
+      () => assertHealthy(node),
+    );
   }
 
-  // Floor and PlanHub latency are compared at one rate both sustain: half the lower of their throughputs.
-  const halfOfLower = (...ids: Array<keyof typeof results.throughput>) => {
-    const lowest = Math.min(...ids.map((id) => results.throughput[id]?.median ?? Number.NaN));
-    return Number.isFinite(lowest) && lowest > 0 ? Math.max(5, Math.round(lowest / 2)) : 50;
-  };
-  const rate50 = halfOfLower('floor.redis', 'planhub.redis.50');
-  const rateMemory = halfOfLower('floor.echo', 'planhub.memory.50');
-  const rate1 = halfOfLower('planhub.redis.1');
-  // CPU per request counts every process a run keeps busy: both PlanHub nodes consume every event, and Redis.
-  const pid = (s: { child: { pid?: number } }) => s.child.pid as number;
-  const redisPids = [cluster.redis.pid];
-  const planhubRedisPids = [pid(cluster.planhubA), pid(cluster.planhubB), ...redisPids];
-  const floorRedisPids = [pid(cluster.floorRedis), ...redisPids];
-  const latencyRuns: LatencyRun[] = [
-    { id: 'floor.echo.50', rate: rateMemory, factory: echo50, pids: [pid(cluster.floorEcho)] },
-    { id: 'planhub.memory.50', rate: rateMemory, factory: planhubMemory50, pids: [pid(cluster.planhubMemory)] },
-    { id: 'floor.redis.50', rate: rate50, factory: redisFloor50, pids: floorRedisPids },
-    { id: 'planhub.redis.50', rate: rate50, factory: planhubRedis50, pids: planhubRedisPids },
-    { id: 'floor.redis.1', rate: rate1, factory: redisFloor1, pids: floorRedisPids },
-    { id: 'planhub.redis.1', rate: rate1, factory: planhubRedis1, pids: planhubRedisPids },
+  const specs = [
+    ...(withFloors ? RATIO_SPECS : []),
+    ...(withFanin ? faninRatioSpecs(config.fanin.flows, config.fanin.children, config.fanin.inFlight) : []),
   ];
-
-  const urlB = cluster.planhubB.url;
-  const events = eventSessions({ urlA: redisA, urlB, agents: 10, steps });
-  const samples = Math.ceil((config.crossRate * (config.warmupMs + config.probeMs)) / 1000) + 1;
-  const unblock = unblockSessions({ urlA: redisA, urlB, samples });
-  latencyRuns.push({
-    id: 'floor.broadcast',
-    rate: config.crossRate,
-    factory: broadcastSessions(cluster.broadcastA.url, cluster.broadcastB.url),
-    pids: [pid(cluster.broadcastA), pid(cluster.broadcastB), ...redisPids],
-  });
-  const eventsReady = await tryOnce(events);
-  if (eventsReady === true)
-    latencyRuns.push({ id: 'planhub.event', rate: config.crossRate, factory: events, pids: planhubRedisPids });
-  else results.notes.push(`Cross-node event delivery not measured: one trial sample failed (${eventsReady}).`);
-  const unblockReady = await tryOnce(unblockSessions({ urlA: redisA, urlB, samples: 1 }));
-  if (unblockReady === true)
-    latencyRuns.push({ id: 'planhub.unblock', rate: config.crossRate, factory: unblock, pids: planhubRedisPids });
-  else results.notes.push(`Auto-unblock across nodes not measured: one trial sample failed (${unblockReady}).`);
-
-  const latency = await runLatencyPhase(latencyRuns, config.repetitions, latencyTiming, progress, healthy);
-  for (const [id, figures] of latency) results.latency[id] = figures;
-  for (const [id, figures] of latency)
-    if (figures.errors > 0)
-      results.notes.push(`${id}: ${figures.errors} requests failed (${figures.firstError ?? 'no answer'}).`);
-  await healthy();
-  results.notes.push('10k idle connections per node (DESIGN.md §7) is not measured by this bench.');
-
-  const ratios = ratioRows(results);
+  const ratios = ratioRows(results, specs);
   const report: BenchReport = {
     generated_at: new Date().toISOString(),
     duration_s: (Date.now() - began) / 1000,
-    machine: machineInfo(cluster.redis.version, loadAtStart),
+    machine: machineInfo(redis.version, loadAtStart),
     config,
     results,
     ratios,
@@ -154,9 +81,14 @@ try {
       `load average ${m.load_average.start} → ${m.load_average.end}\n`,
   );
   console.log(ratioTable(ratios, 'text'));
-  console.log(`\n${throughputTable(results, 'text')}`);
-  console.log(`\n${latencyTable(results, 'text')}`);
+  if (withFloors) console.log(`\n${throughputTable(results, 'text')}\n\n${latencyTable(results, 'text')}`);
+  if (withFanin) console.log(`\n${faninTable(results, 'text')}`);
   if (results.notes.length > 0) console.log(`\nNotes:\n${results.notes.map((n) => `- ${n}`).join('\n')}`);
+  const violations = faninViolations(results);
+  if (violations.length > 0) {
+    console.error(`\nFAN-IN CORRECTNESS VIOLATED:\n${violations.map((v) => `- ${v}`).join('\n')}`);
+    process.exitCode = 1;
+  }
 
   const outFile = join(REPO_ROOT, config.outFile);
   // Formatted with the repository's Prettier settings, so the committed copy passes `pnpm format:check`.
@@ -164,12 +96,14 @@ try {
   mkdirSync(dirname(outFile), { recursive: true });
   writeFileSync(outFile, json);
   console.log(`\nWrote ${config.outFile}`);
-  if (config.publish) {
+  if (config.publish && config.only !== 'all') console.log('BENCH_PUBLISH=1 ignored: only a full run is published.');
+  else if (config.publish) {
     mkdirSync(join(REPO_ROOT, 'docs'), { recursive: true });
     writeFileSync(join(REPO_ROOT, 'docs', 'bench-latest.json'), json);
     writeFileSync(join(REPO_ROOT, 'docs', 'bench.md'), renderMarkdown(report));
     console.log('Wrote docs/bench-latest.json and docs/bench.md');
   }
 } finally {
-  await cluster.stop();
+  await Promise.all([cluster?.stop(), faninNode?.stop()]);
+  await redis.stop();
 }

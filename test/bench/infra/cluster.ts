@@ -1,5 +1,5 @@
 import { assertHealthy, startNodeServer, type NodeServer } from './processes.ts';
-import { startRedis, type BenchRedis } from './redis.ts';
+import type { BenchRedis } from './redis.ts';
 
 /** Key prefix of every PlanHub node (and the seeding store) in the run. */
 export const BENCH_PREFIX = 'bench';
@@ -29,11 +29,11 @@ const planhubEnv = (redisUrl: string): NodeJS.ProcessEnv => ({
 });
 
 /**
- * Every server of the run, each its own process: the floors (echo, echo + Redis, two broadcast nodes), two PlanHub
- * nodes on one private Redis, and one PlanHub node on the memory store. The load generator is this process.
+ * The servers of the floor comparisons, each its own process: the floors (echo, echo + Redis, two broadcast nodes),
+ * two PlanHub nodes on the run's private Redis, and one PlanHub node on the memory store. The load generator is this
+ * process. stop() stops these servers; the Redis belongs to the caller.
  */
-export const startCluster = async (): Promise<Cluster> => {
-  const redis = await startRedis();
+export const startCluster = async (redis: BenchRedis): Promise<Cluster> => {
   const floor = 'test/bench/floors/echo-server.ts';
   const broadcast = 'test/bench/floors/broadcast-server.ts';
   const planhub = 'server/src/main.ts';
@@ -61,7 +61,6 @@ export const startCluster = async (): Promise<Cluster> => {
     },
     async stop() {
       await Promise.all(servers.map((s) => s.stop()));
-      await redis.stop();
     },
   };
 };

@@ -1,6 +1,7 @@
 import type { BenchConfig } from '../config.ts';
 import type { MachineInfo } from './machine.ts';
 import type { RatioRow } from './ratio-table.ts';
+import { faninTable, faninViolations } from './fanin-table.ts';
 import { latencyTable, ratioTable, throughputTable } from './render.ts';
 import type { BenchResults } from './results.ts';
 
@@ -15,6 +16,25 @@ export interface BenchReport {
   /** Every probe of every rate search: [rate, p99 ms, sustained]. */
   searches: Record<string, Array<[number, number, boolean]>>;
 }
+
+const faninSection = (report: BenchReport): string[] => {
+  if (Object.keys(report.results.fanin ?? {}).length === 0) return [];
+  const violations = faninViolations(report.results);
+  return [
+    '## Fan-in: PlanHub and BullMQ FlowProducer on the same Redis',
+    '',
+    `Each flow is a parent waiting on ${report.config.fanin.children} children, ${report.config.fanin.inFlight}` +
+      ' child completions in flight in total; how it is measured and what "unblock" means on each side:' +
+      ' [bench-method.md](bench-method.md).',
+    '',
+    faninTable(report.results, 'markdown'),
+    '',
+    violations.length === 0
+      ? 'Every parent whose children all completed was unblocked exactly once, with all outputs.'
+      : `Correctness violated: ${violations.join('; ')}.`,
+    '',
+  ];
+};
 
 const machineLine = (m: MachineInfo) =>
   `${m.cpu_model}, ${m.cores} cores, ${m.memory_gib} GiB; ${m.os}; Node ${m.node}; Redis ${m.redis}; ` +
@@ -33,7 +53,7 @@ export const renderMarkdown = (report: BenchReport): string => {
       ' this one machine, so the floors and PlanHub competed for the same cores; the ratios are what carries over.',
     `Raw figures: [bench-latest.json](bench-latest.json).`,
     '',
-    '## Ratios to the floors (DESIGN.md §7 targets)',
+    '## Ratios and targets (DESIGN.md §7, and issue 9 where marked)',
     '',
     `Targets met: ${judged.length - missed.length} of ${judged.length}` +
       (missed.length > 0 ? ` (missed: ${missed.join('; ')}).` : '.'),
@@ -48,6 +68,7 @@ export const renderMarkdown = (report: BenchReport): string => {
     '',
     latencyTable(report.results, 'markdown'),
     '',
+    ...faninSection(report),
     '## Running it',
     '',
     '`pnpm bench` needs `redis-server` on the PATH and starts everything itself (a private Redis on a free port,' +
@@ -55,7 +76,10 @@ export const renderMarkdown = (report: BenchReport): string => {
       ' writes `.bench/latest.json`; server logs go to `.bench/logs/`. Environment: `BENCH_QUICK=1` (smoke run of' +
       ' about a minute), `BENCH_REPS`, `BENCH_PROBE_MS`, `BENCH_WARMUP_MS`, `BENCH_P99_TARGET_MS`, `BENCH_PLANS`,' +
       ' `BENCH_STEPS`, `BENCH_CROSS_RATE`, `BENCH_MAX_PROBES`, `BENCH_OUT`, and `BENCH_PUBLISH=1` to also write this' +
-      ' file and `docs/bench-latest.json`. A run is only as quiet as the machine: check the load average above.',
+      ' file and `docs/bench-latest.json`. The fan-in scenario: `BENCH_FANIN_FLOWS` (default 100,1000),' +
+      ' `BENCH_FANIN_CHILDREN`, `BENCH_FANIN_IN_FLIGHT`, `BENCH_FANIN_TIMEOUT_S`; `pnpm bench --only fanin --reps 1`' +
+      ' runs it alone (every BENCH_ONLY/REPS/OUT/FANIN_* variable has a `--` flag). A run is only as quiet as the' +
+      ' machine: check the load average above.',
     '',
     '## Method',
     '',

@@ -1,5 +1,5 @@
 import type { Figure } from '../stats/repetitions.ts';
-import type { RatioRow } from './ratio-table.ts';
+import type { RatioRow, Target } from './ratio-table.ts';
 import type { BenchResults, LatencyId, ThroughputId } from './results.ts';
 import { LATENCY_IDS, THROUGHPUT_IDS } from './results.ts';
 
@@ -27,6 +27,7 @@ export const LATENCY_LABELS: Record<LatencyId, string> = {
 
 export const formatNumber = (n: number): string => {
   if (!Number.isFinite(n)) return '–';
+  if (Number.isInteger(n)) return String(n);
   const abs = Math.abs(n);
   if (abs >= 100) return String(Math.round(n));
   if (abs >= 10) return n.toFixed(1);
@@ -83,6 +84,9 @@ export const latencyTable = (results: BenchResults, style: 'text' | 'markdown') 
     style,
   );
 
+const targetText = (t: Target) =>
+  `${t.op === '>=' ? '≥' : '≤'} ${t.value}${t.absolute ? '' : '×'}` + (t.source ? ` (${t.source})` : '');
+
 export const ratioTable = (rows: readonly RatioRow[], style: 'text' | 'markdown') =>
   renderTable(
     ['ratio', 'PlanHub', 'reference', 'ratio, median (range)', 'target', 'result'],
@@ -91,7 +95,7 @@ export const ratioTable = (rows: readonly RatioRow[], style: 'text' | 'markdown'
       formatFigure(r.numerator),
       formatFigure(r.denominator),
       formatFigure(r.ratio),
-      r.target ? `${r.target.op === '>=' ? '≥' : '≤'} ${r.target.value}×` : '',
+      r.target ? targetText(r.target) : '',
       r.verdict,
     ]),
     style,

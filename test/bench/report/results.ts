@@ -41,11 +41,41 @@ export interface LatencyFigures {
   firstError?: string;
 }
 
+/** One system's fan-in at one size, over the repetitions (see fanin/shape.ts for what a run measures). */
+export interface FaninFigures {
+  system: 'planhub' | 'bullmq';
+  flows: number;
+  children: number;
+  inFlight: number;
+  completionsPerSec: Figure;
+  unblockP50: Figure;
+  unblockP99: Figure;
+  /** Non-ok answers per repetition, and summed by code over the repetitions. */
+  refusals: Figure;
+  refusalsByCode: Record<string, number>;
+  /** Children completed and expected, parents unblocked and expected, summed over the repetitions. */
+  completed: number;
+  expectedChildren: number;
+  unblocked: number;
+  expectedParents: number;
+  /** Correctness violations over every repetition: any of them fails the bench. */
+  failures: string[];
+  /** Repetitions that hit the time bound before every child completed. */
+  timedOut: number;
+  setupSeconds: Figure;
+  loadAverage: Figure;
+}
+
+/** `planhub.100`, `bullmq.1000`: the system and the number of flows. */
+export const faninId = (system: FaninFigures['system'], flows: number) => `${system}.${flows}`;
+
 export interface BenchResults {
   throughput: Partial<Record<ThroughputId, Figure>>;
   latency: Partial<Record<LatencyId, LatencyFigures>>;
+  /** The fan-in scenario, by faninId. */
+  fanin?: Record<string, FaninFigures>;
   /** What was not measured, or measured differently than asked, and why. */
   notes: string[];
 }
 
-export const emptyResults = (): BenchResults => ({ throughput: {}, latency: {}, notes: [] });
+export const emptyResults = (): BenchResults => ({ throughput: {}, latency: {}, fanin: {}, notes: [] });
