@@ -16,6 +16,7 @@ export * from './render/plan-text.ts';
 export * from './render/progress.ts';
 export * from './render/todo-box.ts';
 export * from './render/reminder.ts';
+export * from './render/neutralize.ts';
 export * from './shapes/todo-001.ts';
 export * from './shapes/task-003.ts';
 export * from './shapes/plan-004.ts';
