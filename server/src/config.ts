@@ -72,6 +72,10 @@ export const ServerConfigSchema = z.object({
   reporters: z.array(ReporterConfigSchema).default([]),
   /** How long close() lets running calls finish before it disconnects the clients. */
   shutdownGraceMs: int(10_000),
+  /** A step in progress whose plan has not changed for this long is flagged stalled (step_stalled, getWorkspace). */
+  stallAfterMs: int(10 * 60 * 1000),
+  /** How often a node renews its presence; its agents read as offline 3 beats after it dies. */
+  presenceHeartbeatMs: int(2_000),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
@@ -91,5 +95,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig =>
       approvalPolicy: (env.PLANHUB_APPROVAL_POLICY as ServerConfig['approvalPolicy'] | undefined) ?? undefined,
       eventRetention: (env.PLANHUB_EVENT_RETENTION as unknown as number | undefined) || undefined,
       limits: limitsFromEnv(env),
+      stallAfterMs: (env.PLANHUB_STALL_AFTER_MS as unknown as number | undefined) || undefined,
+      presenceHeartbeatMs: (env.PLANHUB_PRESENCE_HEARTBEAT_MS as unknown as number | undefined) || undefined,
     }),
   );

@@ -20,6 +20,8 @@ import { createHttpHandler } from './transport/http-routes.ts';
 import { limitConnections } from './transport/connection-limit.ts';
 import { attachSocketServer } from './transport/socket-server.ts';
 import { createNodeOps } from './ops/node-ops.ts';
+import { createPresence } from './presence/create-presence.ts';
+import { watchPresence } from './transport/presence-hooks.ts';
 
 export interface ServerDeps {
   log?: Logger;
@@ -50,7 +52,11 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     catalog: toolCatalog,
     callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis, log }),
   };
-  const dispatch = ops.gate(createDispatch(services, HANDLERS));
+  const presence = createPresence(config, store, log);
+  services.workspaces = presence;
+  const inner = createDispatch(services, HANDLERS);
+  const dispatch = presence.wrap(ops.gate(inner));
+  presence.start(inner);
   const http = createHttpServer(
     createHttpHandler({
       '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
@@ -64,6 +70,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
       : createRedisConnectionCounter({ redis: store.redis, prefix: config.redisPrefix, log });
   limitConnections(io, { counter: connections, max: config.limits.connectionsPerAgent, log });
   ops.watch(io);
+  watchPresence(io, presence);
   let closing: Promise<void> | undefined;
 
   return {
@@ -88,6 +95,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
       (closing ??= (async () => {
         await ops.drain(http);
         await io.close();
+        await presence.close();
         connections.close();
         hub.close();
         await ops.close(http);

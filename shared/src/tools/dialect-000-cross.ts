@@ -140,7 +140,8 @@ export const getTaskEvents = defineTool({
   description:
     'Read recent events of your workspace, newest last. after_event continues from a cursor (last_event_id of the ' +
     'previous answer); before_event pages back through older events (pass next_before of the previous answer); ' +
-    'text keeps events that mention it. One call looks at a bounded number of log entries (scanned): fewer ' +
+    'text keeps events that mention it. agent_online, agent_offline and step_stalled come only when named in ' +
+    'event_types. One call looks at a bounded number of log entries (scanned): fewer ' +
     'events than limit with a non-null next_before means older events remain to look at. timeout (seconds, up to ' +
     '30) waits for the next matching event instead of returning empty.',
   input: z.object({

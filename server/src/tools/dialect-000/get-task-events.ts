@@ -1,9 +1,15 @@
 import type { EventEnvelope } from '@planhub/shared';
-import { fail } from '@planhub/shared';
+import { EVENT_TYPES, fail, isPresenceEvent } from '@planhub/shared';
 import { matchesFilter } from '../../events/match.ts';
 import { SCAN_BUDGET, scanBackward, scanForward } from '../../events/scan-log.ts';
 import { mentions } from '../../events/text-match.ts';
 import type { ToolHandlers } from '../context.ts';
+
+/**
+ * Without event_types, what agents report: the server's own observations (agent_online, agent_offline,
+ * step_stalled) come only when named, so a reader of "everything" sees the log it saw before they existed.
+ */
+const REPORTED = EVENT_TYPES.filter((t) => !isPresenceEvent(t));
 
 /**
  * Seed 000's getTaskEvents plus cursors, a text filter and a long-poll. Without a cursor: the newest `limit` matching
@@ -19,7 +25,8 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   if (args.after_event !== undefined && args.before_event !== undefined)
     fail('INVALID_ARGUMENT', 'Pass after_event (read forward) or before_event (page back), not both.');
   const text = args.text;
-  const match = (e: EventEnvelope) => matchesFilter(args, e) && (text === undefined || mentions(e, text));
+  const filter = { ...args, event_types: args.event_types ?? REPORTED };
+  const match = (e: EventEnvelope) => matchesFilter(filter, e) && (text === undefined || mentions(e, text));
   const backward = args.after_event === undefined;
   // Listening starts before the read, so an event committed in between wakes the wait instead of being missed.
   const wait =
