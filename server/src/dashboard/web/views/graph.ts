@@ -14,9 +14,8 @@ const elk = new Elk();
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const statusOf = (n: GraphNode) => n.step?.status ?? 'not_started';
-const labelOf = (n: GraphNode) =>
-  `${n.agentId} ${n.stepId}: ${n.step?.description ?? 'not created yet'} (${statusOf(n).replace('_', ' ')}${n.step?.stalled ? ', stalled' : ''})`;
-
+const titleOf = (n: GraphNode) => clip(`${n.stepId} ${n.step?.description ?? ''}`, 24);
+const statusText = (n: GraphNode) => statusOf(n).replace('_', ' ') + (n.step?.stalled ? ' · stalled' : '');
 /** The layout request: agents as groups, steps inside, edges from the waiting step to the step it waits on. */
 const elkGraph = (graph: DependencyGraph): ElkNode => ({
   id: 'root',
@@ -56,9 +55,8 @@ export const createGraphView = (state: DashboardState) => {
         'class',
         `gnode status-${statusOf(node)}${node.step?.stalled ? ' stalled' : ''}${node.planId && node.step && state.flashing(node.planId, node.stepId) ? ' flash' : ''}`,
       );
-      a.setAttribute('aria-label', labelOf(node));
       const badge = a.querySelector('.gstatus');
-      if (badge) badge.textContent = statusOf(node).replace('_', ' ') + (node.step?.stalled ? ' · stalled' : '');
+      if (badge) badge.textContent = statusText(node);
     });
     const open = new Map(graph.edges.map((e) => [e.id, e.open]));
     el.querySelectorAll<SVGPathElement>('path.gedge').forEach((p) =>
@@ -120,11 +118,7 @@ export const createGraphView = (state: DashboardState) => {
             href: node.planId ? href(ws, { view: 'step', planId: node.planId, stepId: node.stepId }) : undefined,
           },
           s('rect', { x, y, width: NODE_W, height: NODE_H, rx: 6 }),
-          s(
-            'text',
-            { x: x + 8, y: y + 18, class: 'gtitle' },
-            clip(`${node.stepId} ${node.step?.description ?? ''}`, 24),
-          ),
+          s('text', { x: x + 8, y: y + 18, class: 'gtitle' }, titleOf(node)),
           s('text', { x: x + 8, y: y + 36, class: 'gstatus' }, ''),
         );
         svg.append(link);
