@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
@@ -13,9 +14,12 @@ export interface DashboardAssets {
   html: Asset;
   js: Asset;
   css: Asset;
+  /** elkjs's layout engine, run by the graph view in a Web Worker. */
+  elkWorker: Asset;
 }
 
 const WEB = fileURLToPath(new URL('./web/', import.meta.url));
+const ELK_WORKER = createRequire(import.meta.url).resolve('elkjs/lib/elk-worker.min.js');
 
 const asset = (body: Buffer | string, type: string): Asset => {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
@@ -51,7 +55,7 @@ const zodStandIn: Plugin = {
  */
 export const buildDashboard = async (): Promise<DashboardAssets> => {
   const common = { bundle: true, write: false, minify: true, legalComments: 'none', logLevel: 'silent' } as const;
-  const [bundle, styles, html] = await Promise.all([
+  const [bundle, styles, html, elkWorker] = await Promise.all([
     build({
       ...common,
       entryPoints: [`${WEB}main.ts`],
@@ -63,6 +67,7 @@ export const buildDashboard = async (): Promise<DashboardAssets> => {
     // styles.css @imports one stylesheet per part of the page; the browser gets them as one file.
     build({ ...common, entryPoints: [`${WEB}styles.css`] }),
     readFile(`${WEB}index.html`),
+    readFile(ELK_WORKER),
   ]);
   const js = bundle.outputFiles[0];
   const css = styles.outputFiles[0];
@@ -71,6 +76,7 @@ export const buildDashboard = async (): Promise<DashboardAssets> => {
     html: asset(html, 'text/html; charset=utf-8'),
     js: asset(Buffer.from(js.contents), 'text/javascript; charset=utf-8'),
     css: asset(Buffer.from(css.contents), 'text/css; charset=utf-8'),
+    elkWorker: asset(elkWorker, 'text/javascript; charset=utf-8'),
   };
 };
 

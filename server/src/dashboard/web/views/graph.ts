@@ -1,5 +1,5 @@
-import ElkBundled from 'elkjs/lib/elk.bundled.js';
-import type { ELK, ElkNode } from 'elkjs/lib/elk-api.js';
+import ElkApi from 'elkjs/lib/elk-api.js';
+import type { ELK, ELKConstructorArguments, ElkNode } from 'elkjs/lib/elk-api.js';
 import { h } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
@@ -8,9 +8,13 @@ import { dependencyGraph, type DependencyGraph, type GraphNode } from './graph-m
 
 const NODE_W = 168;
 const NODE_H = 46;
-// elk.bundled.js is CommonJS: its module.exports is the constructor (esbuild hands it over as the default import).
-const Elk = ((ElkBundled as unknown as { default?: unknown }).default ?? ElkBundled) as new () => ELK;
-const elk = new Elk();
+// elk-api.js is CommonJS: its module.exports is the constructor (esbuild hands it over as the default import). The
+// layout engine itself (1.5 MB) runs in a worker the node serves, so the page stays small and layout never blocks it.
+const Elk = ((ElkApi as unknown as { default?: unknown }).default ?? ElkApi) as new (
+  args?: ELKConstructorArguments,
+) => ELK;
+let elk: ELK | undefined;
+const layout = (graph: ElkNode) => (elk ??= new Elk({ workerUrl: '/dashboard/elk-worker.js' })).layout(graph);
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const statusOf = (n: GraphNode) => n.step?.status ?? 'not_started';
@@ -167,8 +171,7 @@ export const createGraphView = (state: DashboardState) => {
       }
       shape = graph.shape;
       const run = ++layoutRun;
-      elk
-        .layout(elkGraph(graph))
+      layout(elkGraph(graph))
         .then((laid) => {
           if (run === layoutRun) draw(dependencyGraph(state.model.snapshot ?? snapshot), laid);
         })
