@@ -54,5 +54,6 @@ const dashboard = await buildDashboard();
 writeFileSync(join(OUT, 'dashboard-prebuilt', PREBUILT_FILES.html), dashboard.html.body);
 writeFileSync(join(OUT, 'dashboard-prebuilt', PREBUILT_FILES.js), dashboard.js.body);
 writeFileSync(join(OUT, 'dashboard-prebuilt', PREBUILT_FILES.css), dashboard.css.body);
+writeFileSync(join(OUT, 'dashboard-prebuilt', PREBUILT_FILES.elkWorker), dashboard.elkWorker.body);
 
 console.log(`built ${OUT}: main.js, ${seen.size} Lua scripts, the dashboard`);

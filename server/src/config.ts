@@ -88,6 +88,10 @@ export const ServerConfigSchema = z.object({
   reporters: z.array(ReporterConfigSchema).default([]),
   /** How long close() lets running calls finish before it disconnects the clients. */
   shutdownGraceMs: int(10_000),
+  /** A step in progress whose plan has not changed for this long is flagged stalled (step_stalled, getWorkspace). */
+  stallAfterMs: int(10 * 60 * 1000),
+  /** How often a node renews its presence; its agents read as offline 3 beats after it dies. */
+  presenceHeartbeatMs: int(2_000),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
@@ -104,6 +108,8 @@ const ENV_NAMES: Record<string, string> = {
   logLevel: 'LOG_LEVEL',
   approvalPolicy: 'PLANHUB_APPROVAL_POLICY',
   eventRetention: 'PLANHUB_EVENT_RETENTION',
+  stallAfterMs: 'PLANHUB_STALL_AFTER_MS',
+  presenceHeartbeatMs: 'PLANHUB_PRESENCE_HEARTBEAT_MS',
 };
 
 /** Distinct characters an operator's secret needs: "aaaaaaaaaaaaaaaa" is 16 characters and no secret at all. */
@@ -136,6 +142,8 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     logLevel: env.LOG_LEVEL || undefined,
     approvalPolicy: env.PLANHUB_APPROVAL_POLICY || undefined,
     eventRetention: env.PLANHUB_EVENT_RETENTION || undefined,
+    stallAfterMs: env.PLANHUB_STALL_AFTER_MS || undefined,
+    presenceHeartbeatMs: env.PLANHUB_PRESENCE_HEARTBEAT_MS || undefined,
     limits: limitsFromEnv(env),
   });
   const parsed = ServerConfigSchema.safeParse(merged);

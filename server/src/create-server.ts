@@ -22,6 +22,8 @@ import { attachSocketServer } from './transport/socket-server.ts';
 import { createNodeOps } from './ops/node-ops.ts';
 import { createMcpEndpoint } from './mcp/mcp-endpoint.ts';
 import type { McpEndpointOptions } from './mcp/mcp-endpoint.ts';
+import { createPresence } from './presence/create-presence.ts';
+import { watchPresence } from './transport/presence-hooks.ts';
 
 export interface ServerDeps {
   log?: Logger;
@@ -54,7 +56,11 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     catalog: toolCatalog,
     callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis, log }),
   };
-  const dispatch = ops.gate(createDispatch(services, HANDLERS));
+  const presence = createPresence(config, store, log);
+  services.workspaces = presence;
+  const inner = createDispatch(services, HANDLERS);
+  const dispatch = presence.wrap(ops.gate(inner));
+  presence.start(inner);
   const mcp = createMcpEndpoint({ services, dispatch, log }, deps.mcp);
   const http = createHttpServer(
     createHttpHandler({
@@ -70,6 +76,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
       : createRedisConnectionCounter({ redis: store.redis, prefix: config.redisPrefix, log });
   limitConnections(io, { counter: connections, max: config.limits.connectionsPerAgent, log });
   ops.watch(io);
+  watchPresence(io, presence);
   let closing: Promise<void> | undefined;
 
   return {
@@ -96,6 +103,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
         // Before io.close(), which waits for the HTTP server: an MCP host's open event stream would hold it up.
         await mcp.close();
         await io.close();
+        await presence.close();
         connections.close();
         hub.close();
         await ops.close(http);

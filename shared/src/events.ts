@@ -30,8 +30,22 @@ export const OTHER_CHANGE_EVENT_TYPES = [
   'mode_changed',
 ] as const;
 
+/**
+ * What the server observes rather than an agent reporting it: an agent's first connection and last disconnection
+ * across the nodes, and a step in progress with no update for the configured time. Nothing is changed on the agent's
+ * behalf; these only inform.
+ */
+export const PRESENCE_EVENT_TYPES = ['agent_online', 'agent_offline', 'step_stalled'] as const;
+
+/** Whether the server observed this event (presence, stalls) rather than an agent's call making it. */
+export const isPresenceEvent = (type: string): boolean => (PRESENCE_EVENT_TYPES as readonly string[]).includes(type);
+
 /** What the other dialects add on the same stream. */
-export const EXTRA_EVENT_TYPES = [...APPROVAL_EVENT_TYPES, ...OTHER_CHANGE_EVENT_TYPES] as const;
+export const EXTRA_EVENT_TYPES = [
+  ...APPROVAL_EVENT_TYPES,
+  ...OTHER_CHANGE_EVENT_TYPES,
+  ...PRESENCE_EVENT_TYPES,
+] as const;
 
 export const EVENT_TYPES = [...SEED_EVENT_TYPES, ...EXTRA_EVENT_TYPES] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);

@@ -1,5 +1,6 @@
 import { createMemoryStore, createServer, type PlanHubServer } from '@planhub/server';
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
+import { EVENT_TYPES } from '@planhub/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
@@ -138,7 +139,8 @@ describe('dashboard in Chromium', () => {
     await agent.setStepStatus({ step_id: 'step_2', status: 'completed' });
     await page.locator('#connection.live').waitFor();
 
-    const { events } = await agent.getTaskEvents({ limit: 100 });
+    // The feed shows every type, presence (agent_online) included; getTaskEvents leaves those out unless named.
+    const { events } = await agent.getTaskEvents({ limit: 100, event_types: [...EVENT_TYPES] });
     const feedIds = () =>
       page
         .locator('.feed .event')

@@ -248,4 +248,5 @@ export const EXAMPLES: Record<string, ToolExamples> = {
   },
   get_plan: { valid: [{ plan_id: 'abc12345' }, {}], invalid: [{ plan_id: 12345678 }] },
   getWorkspace: { valid: [{}, { agent_id: 'main' }], invalid: [{ plans_per_agent: 0 }] },
+  listWorkspaces: { valid: [{}], invalid: [] },
 };

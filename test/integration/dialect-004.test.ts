@@ -1,3 +1,4 @@
+import { isPresenceEvent } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
@@ -59,7 +60,9 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
       await agent.update_plan({ plan_id, step_index: 3, status: 'skipped', notes: 'Not needed for this release' }),
     ).toMatchObject({ ok: true, step_description: 'Deploy to cluster', new_status: 'skipped' });
 
-    const types = (await h.server.services.store.readEvents('ws', { count: 100 })).map((e) => e.event_type);
+    const types = (await h.server.services.store.readEvents('ws', { count: 100 }))
+      .map((e) => e.event_type)
+      .filter((t) => !isPresenceEvent(t));
     expect(types).toEqual([
       'plan_created',
       'plan_started',

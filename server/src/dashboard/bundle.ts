@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'esbuild';
 
@@ -13,9 +14,13 @@ export interface DashboardAssets {
   html: Asset;
   js: Asset;
   css: Asset;
+  /** elkjs's layout engine, run by the graph view in a Web Worker. */
+  elkWorker: Asset;
 }
 
 const WEB = fileURLToPath(new URL('./web/', import.meta.url));
+/** Resolved only when bundling: a production node serves the prebuilt copy and has no elkjs installed. */
+const elkWorkerPath = () => createRequire(import.meta.url).resolve('elkjs/lib/elk-worker.min.js');
 
 const asset = (body: Buffer | string, type: string): Asset => {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
@@ -53,7 +58,7 @@ export const buildDashboard = async (): Promise<DashboardAssets> => {
   // Loaded only here: a production node serves the prebuilt assets and has no esbuild installed.
   const { build } = await import('esbuild');
   const common = { bundle: true, write: false, minify: true, legalComments: 'none', logLevel: 'silent' } as const;
-  const [bundle, styles, html] = await Promise.all([
+  const [bundle, styles, html, elkWorker] = await Promise.all([
     build({
       ...common,
       entryPoints: [`${WEB}main.ts`],
@@ -65,6 +70,7 @@ export const buildDashboard = async (): Promise<DashboardAssets> => {
     // styles.css @imports one stylesheet per part of the page; the browser gets them as one file.
     build({ ...common, entryPoints: [`${WEB}styles.css`] }),
     readFile(`${WEB}index.html`),
+    readFile(elkWorkerPath()),
   ]);
   const js = bundle.outputFiles[0];
   const css = styles.outputFiles[0];
@@ -73,11 +79,12 @@ export const buildDashboard = async (): Promise<DashboardAssets> => {
     html: asset(html, 'text/html; charset=utf-8'),
     js: asset(Buffer.from(js.contents), 'text/javascript; charset=utf-8'),
     css: asset(Buffer.from(css.contents), 'text/css; charset=utf-8'),
+    elkWorker: asset(elkWorker, 'text/javascript; charset=utf-8'),
   };
 };
 
 /** The files `pnpm build` writes next to the server bundle (dist/dashboard-prebuilt/ beside dist/main.js). */
-export const PREBUILT_FILES = { html: 'index.html', js: 'app.js', css: 'app.css' } as const;
+export const PREBUILT_FILES = { html: 'index.html', js: 'app.js', css: 'app.css', elkWorker: 'elk-worker.js' } as const;
 
 /**
  * The assets `pnpm build` made, when this code runs from the server bundle. From the sources the directory does not
@@ -86,13 +93,16 @@ export const PREBUILT_FILES = { html: 'index.html', js: 'app.js', css: 'app.css'
 const prebuilt = async (): Promise<DashboardAssets | undefined> => {
   const dir = new URL('./dashboard-prebuilt/', import.meta.url);
   try {
-    const [html, js, css] = await Promise.all(
-      [PREBUILT_FILES.html, PREBUILT_FILES.js, PREBUILT_FILES.css].map((f) => readFile(new URL(f, dir))),
+    const [html, js, css, elkWorker] = await Promise.all(
+      [PREBUILT_FILES.html, PREBUILT_FILES.js, PREBUILT_FILES.css, PREBUILT_FILES.elkWorker].map((f) =>
+        readFile(new URL(f, dir)),
+      ),
     );
     return {
       html: asset(html as Buffer, 'text/html; charset=utf-8'),
       js: asset(js as Buffer, 'text/javascript; charset=utf-8'),
       css: asset(css as Buffer, 'text/css; charset=utf-8'),
+      elkWorker: asset(elkWorker as Buffer, 'text/javascript; charset=utf-8'),
     };
   } catch {
     return undefined;

@@ -22,7 +22,7 @@ const send = (req: IncomingMessage, res: ServerResponse, asset: Asset): void => 
   res.end(req.method === 'HEAD' ? undefined : asset.body);
 };
 
-/** GET /dashboard (the page), /dashboard/app.js and /dashboard/app.css. */
+/** GET /dashboard (the page), /dashboard/app.js, /dashboard/app.css and /dashboard/elk-worker.js (graph layout). */
 export const serveDashboard =
   (log: Logger) =>
   async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -45,5 +45,6 @@ export const serveDashboard =
       send(req, res, assets.html);
     else if (path === '/dashboard/app.js') send(req, res, assets.js);
     else if (path === '/dashboard/app.css') send(req, res, assets.css);
+    else if (path === '/dashboard/elk-worker.js') send(req, res, assets.elkWorker);
     else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
   };

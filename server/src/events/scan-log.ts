@@ -3,53 +3,88 @@ import type { Store } from '../store/store.ts';
 
 const PAGE = 500;
 
+/**
+ * How many log entries one call may look at. A filter that matches nothing would otherwise walk the whole retained
+ * log (10,000 events by default) on every call; with a budget it costs at most this, and the answer carries a cursor
+ * to continue from, so a caller that wants to look further asks again.
+ */
+export const SCAN_BUDGET = 2_000;
+
 export interface Scan {
   /** Matching events, oldest first. */
   events: EventEnvelope[];
-  /** Where the next forward scan continues: past everything looked at, but never past an event not returned. */
+  /** Forward: where the next forward scan continues (past everything looked at, never past an event not returned).
+   * Backward: the newest event looked at. */
   cursor: string | undefined;
+  /** Log entries looked at. */
+  scanned: number;
+  /** Backward only: continue with before_event set to it to look at older events; undefined when the scan reached
+   * the oldest retained event. */
+  nextBefore?: string | undefined;
+  /** Whether the scan reached the end of the log in its direction (forward: the newest event). */
+  complete: boolean;
 }
 
-/** Matching events after `after`, oldest first, at most `limit`; looks at no more than `maxScan` events. */
+/** Matching events after `after`, oldest first, at most `limit`; looks at no more than `budget` events. */
 export const scanForward = async (
   store: Store,
   workspace: string,
   after: string,
   limit: number,
   match: (e: EventEnvelope) => boolean,
-  maxScan: number,
+  budget: number,
 ): Promise<Scan> => {
   const events: EventEnvelope[] = [];
   let cursor = after;
-  for (let scanned = 0; scanned < maxScan;) {
-    const page = await store.readEvents(workspace, { after: cursor, count: PAGE });
+  let scanned = 0;
+  while (scanned < budget) {
+    const count = Math.min(PAGE, budget - scanned);
+    const page = await store.readEvents(workspace, { after: cursor, count });
     for (const event of page) {
       cursor = event.event_id;
+      scanned++;
       if (!match(event)) continue;
       events.push(event);
-      if (events.length === limit) return { events, cursor };
+      if (events.length === limit) return { events, cursor, scanned, complete: false };
     }
-    scanned += page.length;
-    if (page.length < PAGE) break;
+    if (page.length < count) return { events, cursor, scanned, complete: true };
   }
-  return { events, cursor };
+  return { events, cursor, scanned, complete: false };
 };
 
 /**
- * The newest `limit` matching events, oldest first. The window grows ×4 until it holds enough matches or covers the
- * retained log, so a loose filter costs one small read. The cursor is the newest event of the log.
+ * The newest `limit` matching events older than `before` (or the newest of the log), oldest first, looking at no
+ * more than `budget` events. The first read is small (a loose filter costs one read of about 4 × limit); later ones
+ * grow to a page.
  */
-export const scanNewest = async (
+export const scanBackward = async (
   store: Store,
   workspace: string,
+  before: string | undefined,
   limit: number,
   match: (e: EventEnvelope) => boolean,
-  maxScan: number,
+  budget: number,
 ): Promise<Scan> => {
-  for (let count = Math.min(maxScan, Math.max(100, limit * 4)); ; count = Math.min(maxScan, count * 4)) {
-    const window = await store.readEvents(workspace, { count });
-    const matching = window.filter(match);
-    if (matching.length >= limit || window.length < count || count >= maxScan)
-      return { events: matching.slice(-limit), cursor: window.at(-1)?.event_id };
+  const found: EventEnvelope[] = [];
+  let newest: string | undefined;
+  let oldest = before;
+  let scanned = 0;
+  let count = Math.min(PAGE, Math.max(100, limit * 4));
+  while (scanned < budget) {
+    count = Math.min(count, budget - scanned);
+    const page = await store.readEvents(workspace, oldest === undefined ? { count } : { before: oldest, count });
+    newest ??= page.at(-1)?.event_id;
+    for (let i = page.length - 1; i >= 0; i--) {
+      const event = page[i]!;
+      oldest = event.event_id;
+      scanned++;
+      if (!match(event)) continue;
+      found.push(event);
+      if (found.length === limit)
+        return { events: found.reverse(), cursor: newest, scanned, nextBefore: oldest, complete: false };
+    }
+    if (page.length < count) return { events: found.reverse(), cursor: newest, scanned, complete: true };
+    count = PAGE;
   }
+  return { events: found.reverse(), cursor: newest, scanned, nextBefore: oldest, complete: false };
 };

@@ -116,6 +116,12 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     },
     readEvents(workspace, range: EventRange) {
       const events = ws(workspace).events;
+      if (range.after === undefined && range.before !== undefined) {
+        const before = range.before;
+        const end = events.findIndex((e) => compareEventIds(e.event_id, before) >= 0);
+        const stop = end === -1 ? events.length : end;
+        return Promise.resolve(events.slice(Math.max(0, stop - range.count), stop));
+      }
       if (range.after === undefined) return Promise.resolve(events.slice(-range.count));
       const after = range.after;
       const start = events.findIndex((e) => compareEventIds(e.event_id, after) > 0);

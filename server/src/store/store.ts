@@ -26,6 +26,8 @@ export type CommitOutcome = { ok: true; events: EventEnvelope[] } | { ok: false;
 export interface EventRange {
   /** Exclusive lower bound; omit to read the newest `count` events. */
   after?: string;
+  /** Exclusive upper bound (without `after`): the newest `count` events older than it, for paging backwards. */
+  before?: string;
   count: number;
 }
 

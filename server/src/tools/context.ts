@@ -16,6 +16,8 @@ export interface Services {
   newId: () => string;
   /** Per-agent call budget (DESIGN.md §8), shared across nodes on the Redis store. */
   callLimiter: CallLimiter;
+  /** The index of workspaces (listWorkspaces); absent in a bare dispatch. */
+  workspaces?: { workspaces(): Promise<string[]> };
   /** listTools' answer: every tool's description and JSON Schema, optionally one dialect's. */
   catalog: (dialect?: string) => ToolResult<'listTools'>;
 }

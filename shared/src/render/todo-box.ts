@@ -1,3 +1,5 @@
+import { neutralize } from './neutralize.ts';
+
 /** What the renderers need of a todo item (002 items, and any list with the same three statuses). */
 export interface RenderableTodo {
   content: string;
@@ -27,7 +29,7 @@ export interface TodoBoxOptions {
 const width = (s: string): number => [...s].filter((c) => c.charCodeAt(0) >= 0x20 && c !== '\u007f').length;
 
 const clip = (s: string, max: number): string => {
-  const flat = s.replace(/\s+/g, ' ').trim();
+  const flat = neutralize(s).replace(/\s+/g, ' ').trim();
   return width(flat) <= max ? flat : `${[...flat].slice(0, max - 1).join('')}…`;
 };
 
@@ -39,7 +41,7 @@ export const renderTodoBox = (todos: readonly RenderableTodo[], options: TodoBox
   const color = options.color ?? true;
   const paint = (text: string, ...styles: (keyof typeof STYLE)[]) =>
     color && styles.length > 0 ? `${styles.map((s) => STYLE[s]).join('')}${text}${RESET}` : text;
-  const title = options.title ?? 'Tasks';
+  const title = neutralize(options.title ?? 'Tasks');
   const max = options.maxContent ?? 100;
   const rows = todos.map((todo) => {
     const text = clip(todo.content, max);
@@ -61,7 +63,10 @@ export const renderTodoBox = (todos: readonly RenderableTodo[], options: TodoBox
 };
 
 const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  neutralize(s).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 
 const HTML_ROW = {
   completed: (text: string) =>

@@ -140,18 +140,32 @@ export const getTaskEvents = defineTool({
   behaviour: { longPoll: { secondsArg: 'timeout' } },
   description:
     'Read recent events of your workspace, newest last. after_event continues from a cursor (last_event_id of the ' +
-    'previous answer); timeout (seconds, up to 30) waits for the next matching event instead of returning empty.',
+    'previous answer); before_event pages back through older events (pass next_before of the previous answer); ' +
+    'text keeps events that mention it. agent_online, agent_offline and step_stalled come only when named in ' +
+    'event_types. One call looks at a bounded number of log entries (scanned): fewer ' +
+    'events than limit with a non-null next_before means older events remain to look at. timeout (seconds, up to ' +
+    '30) waits for the next matching event instead of returning empty.',
   input: z.object({
     agent_id: IdArg.optional(),
     event_types: z.array(EventTypeSchema).max(64).optional(),
     plan_id: IdArg.optional(),
     step_id: IdArg.optional(),
+    text: z.string().min(1).max(200).optional().describe('Only events mentioning this (case-insensitive).'),
     limit: z.number().int().min(1).max(500).default(20),
     after_event: EventIdSchema.optional(),
+    before_event: EventIdSchema.optional().describe('Page back: the newest matching events older than this id.'),
     timeout: z.number().min(0).max(30).default(0),
   }),
   output: z
-    .object({ events: z.array(EventEnvelopeSchema), count: z.number().int(), last_event_id: z.string().nullable() })
+    .object({
+      events: z.array(EventEnvelopeSchema),
+      count: z.number().int(),
+      last_event_id: z.string().nullable(),
+      /** Log entries this call looked at. */
+      scanned: z.number().int().optional(),
+      /** Where a backward read stopped: pass it as before_event to continue; null once the oldest event was seen. */
+      next_before: z.string().nullable().optional(),
+    })
     .loose(),
 });
 

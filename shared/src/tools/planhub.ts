@@ -25,3 +25,14 @@ export const getWorkspace = defineTool({
     generated_at: z.string(),
   }),
 });
+
+export const listWorkspaces = defineTool({
+  name: 'listWorkspaces',
+  dialect: 'planhub',
+  readOnly: true,
+  description:
+    'The workspaces a person or dashboard may open: every workspace the server has seen in open mode; with signed ' +
+    "tokens, the token's own workspace (a token names one). Agents work in one workspace and are refused.",
+  input: z.object({}),
+  output: z.object({ workspaces: z.array(z.string()), count: z.number().int() }),
+});

@@ -17,6 +17,11 @@ export const StepSummarySchema = StepSchema.pick({
   provides: true,
   depends_on: true,
   blocked_by: true,
+  started_at: true,
+  completed_at: true,
+}).extend({
+  /** In progress with no update for the server's stall time (PLANHUB_STALL_AFTER_MS). */
+  stalled: z.boolean().optional(),
 });
 export type StepSummary = z.infer<typeof StepSummarySchema>;
 
@@ -84,5 +89,9 @@ export const AgentSummarySchema = z.object({
   todos: z.array(TodoSummarySchema),
   /** Workspace tasks (003) this agent owns. */
   tasks: z.array(TaskSummarySchema),
+  /** Whether the agent holds a connection to any node now. */
+  online: z.boolean().optional(),
+  /** Its last connection, call or disconnection seen by any node; null when none was seen. */
+  last_seen_at: z.string().nullable().optional(),
 });
 export type AgentSummary = z.infer<typeof AgentSummarySchema>;

@@ -92,6 +92,12 @@ export class WorkspaceModel {
 export const applyEvent = (snapshot: WorkspaceSnapshot, event: EventEnvelope): boolean => {
   const type = event.event_type;
   if (REFRESH.has(type)) return true;
+  if (type === 'agent_online' || type === 'agent_offline') return applyPresence(snapshot, event);
+  if (type === 'step_stalled') {
+    const step = findPlan(snapshot, event.source_plan_id)?.steps.find((s) => s.id === event.source_step_id);
+    if (step) step.stalled = true;
+    return false;
+  }
   if (PLAN_ENDS.has(type)) {
     applyPlanStatus(snapshot, event);
     return true;
@@ -121,6 +127,9 @@ const applyStepEvent = (snapshot: WorkspaceSnapshot, event: EventEnvelope): bool
   if (!plan || !step) return true;
   const status = STEP_STATUS_OF[event.event_type as keyof typeof STEP_STATUS_OF];
   step.status = status;
+  delete step.stalled;
+  if (status === 'in_progress') step.started_at ??= event.timestamp;
+  if (ENDED_STEP_STATUSES.has(status)) step.completed_at = event.timestamp;
   const result = text(event.payload.result);
   const error = text(event.payload.error);
   if (result !== undefined) step.result = result;
@@ -131,6 +140,15 @@ const applyStepEvent = (snapshot: WorkspaceSnapshot, event: EventEnvelope): bool
   if (ENDED_STEP_STATUSES.has(status)) resolveWaiters(snapshot, plan, step);
   // A newly blocked step's dependencies are not in the envelope.
   return event.event_type === 'step_blocked';
+};
+
+/** An agent connecting or leaving flips at once; one without plans, todos or tasks is not listed, so nothing to do. */
+const applyPresence = (snapshot: WorkspaceSnapshot, event: EventEnvelope): boolean => {
+  const agent = snapshot.agents.find((a) => a.agent_id === event.source_agent);
+  if (!agent) return false;
+  agent.online = event.event_type === 'agent_online';
+  agent.last_seen_at = text(event.payload.last_seen_at) ?? event.timestamp;
+  return false;
 };
 
 /** Whether two dependency references name the same step (a reference without plan_id matches any plan's). */

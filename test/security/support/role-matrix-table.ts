@@ -179,6 +179,11 @@ export const MATRIX: Partial<Record<ToolName, Row>> = {
   },
   get_plan: { args: (fx) => ({ plan_id: fx.plan004 }), here: ALL_OK, elsewhere: GONE_READ },
   getWorkspace: { args: () => ({}), here: ALL_OK, elsewhere: ALL_OK },
+  listWorkspaces: {
+    args: () => ({}),
+    here: ['DENIED', 'DENIED', 'ok', 'ok'],
+    elsewhere: ['DENIED', 'DENIED', 'ok', 'ok'],
+  },
 };
 
 export const outcomeOf = (ack: CallAck): string => (ack.ok ? 'ok' : ack.error.code);

@@ -34,6 +34,8 @@ const stepSummary = (step: Plan['steps'][number]): StepSummary => ({
   ...(step.provides !== undefined ? { provides: step.provides } : {}),
   ...(step.depends_on !== undefined ? { depends_on: step.depends_on } : {}),
   ...(step.blocked_by !== undefined ? { blocked_by: step.blocked_by } : {}),
+  ...(step.started_at !== undefined ? { started_at: step.started_at } : {}),
+  ...(step.completed_at !== undefined ? { completed_at: step.completed_at } : {}),
 });
 
 export const planSummary = (plan: Plan): PlanSummary => ({

@@ -1,15 +1,23 @@
 import type { EventEnvelope } from '@planhub/shared';
-import { EVENT_TYPES, PlanHubError, coalesce } from '@planhub/shared';
+import { EVENT_TYPES, PlanHubError, coalesce, neutralize } from '@planhub/shared';
 import { openConnection, type Connection, type Identity } from './connection.ts';
 import { h, replaceKeepingFocus } from './dom.ts';
-import { DashboardState } from './state.ts';
+import { createPageLoader } from './pages.ts';
+import { parseRoute } from './router.ts';
+import { DashboardState, groupTypes } from './state.ts';
 import { agentsView } from './views/agents.ts';
 import { approvalsView } from './views/approvals.ts';
 import { dependenciesView } from './views/dependencies.ts';
-import { feedControls, feedView } from './views/feed.ts';
+import { feedControls, feedFooter, feedView } from './views/feed.ts';
+import { createGraphView } from './views/graph.ts';
 import { headerView } from './views/header.ts';
+import { planPage } from './views/plan-page.ts';
+import { stepPage } from './views/step-page.ts';
+import { timelineView } from './views/timeline.ts';
+import { workspacesView } from './views/workspaces.ts';
 
 const HISTORY = 100;
+const OLDER_PAGE = 50;
 
 const section = (id: string, title: string, ...extra: Node[]) => {
   const body = h('div', { class: 'section-body', id: `${id}-body` });
@@ -25,57 +33,107 @@ const section = (id: string, title: string, ...extra: Node[]) => {
   };
 };
 
-/** The controller: one connection, one state, sections re-rendered (at most once a frame) when the state changes. */
+/** The controller: one connection, one state, the route's sections re-rendered (at most once a frame) on change. */
 export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   const state = new DashboardState(identity);
+  // Set once openConnection returns (at the end): the views are built first so the first events have somewhere to go.
+  const link: { conn?: Connection } = {};
+  const connection = () => {
+    if (!link.conn) throw new Error('not connected yet');
+    return link.conn;
+  };
 
   const agents = section('agents', 'Agents and plans');
   const approvals = section('approvals', 'Waiting for a decision');
   const deps = section('dependencies', 'Dependencies');
+  const graph = createGraphView(state);
+  const depList = h('details', { class: 'dep-list' }, h('summary', {}, 'As a list'));
+  deps.body.append(graph.el, depList);
+  const timeline = section('timeline', 'Timeline');
+  const workspaces = section('workspaces', 'Workspaces');
+  const page = h('div', { class: 'page-body' });
   const feedList = h('ol', { class: 'feed', 'aria-label': 'Events, newest first' });
-  const feed = section(
-    'events',
-    'Live events',
-    feedControls(state, {
-      setFilter(group, agent) {
-        state.filter = { group, agent };
-        schedule();
-      },
-    }),
-  );
-  feed.body.append(feedList);
+  const footer = h('div', { class: 'feed-footer' });
+  const feedActions = {
+    setFilter(group: string, agent: string) {
+      state.filter = { group, agent };
+      schedule();
+    },
+    loadOlder: () => void loadOlder(),
+  };
+  const feed = section('events', 'Events', feedControls(state, feedActions));
+  feed.body.append(feedList, footer);
   const header = headerView(state);
   const notice = h('div', { id: 'notice', role: 'alert', class: 'notice' });
-  root.replaceChildren(
-    header.el,
-    notice,
-    h(
-      'main',
-      { class: 'layout' },
-      h('div', { class: 'col main-col' }, agents.el),
-      h('div', { class: 'col side-col' }, approvals.el, deps.el, feed.el),
-    ),
-  );
+  const main = h('main', { class: 'layout', id: 'main' });
+  root.replaceChildren(header.el, notice, main);
+  let workspaceNames: string[] | undefined;
+  let workspaceError: string | undefined;
+  const pages = createPageLoader(connection, () => schedule());
+
+  const layoutFor = (): Node[] => {
+    const route = state.route;
+    switch (route.view) {
+      case 'graph':
+        return [h('div', { class: 'col wide' }, deps.el)];
+      case 'timeline':
+        return [h('div', { class: 'col wide' }, timeline.el)];
+      case 'events':
+        return [h('div', { class: 'col wide' }, feed.el)];
+      case 'workspaces':
+        return [h('div', { class: 'col wide' }, workspaces.el)];
+      case 'plan':
+      case 'step':
+        return [h('div', { class: 'col wide' }, page)];
+      default:
+        return [
+          h('div', { class: 'col main-col' }, approvals.el, agents.el),
+          h('div', { class: 'col side-col' }, deps.el, feed.el),
+        ];
+    }
+  };
 
   let frame = 0;
+  let shownView = '';
   const render = () => {
     frame = 0;
     header.update();
-    notice.textContent = state.notice?.text ?? '';
+    notice.textContent = neutralize(state.notice?.text ?? '');
     notice.className = `notice ${state.notice?.kind ?? ''}`;
-    replaceKeepingFocus(agents.body, agentsView(state));
-    replaceKeepingFocus(approvals.body, approvalsView(state, { decide }));
-    replaceKeepingFocus(deps.body, dependenciesView(state));
-    feedList.replaceChildren(...feedView(state));
+    const view = state.route.view;
+    if (view !== shownView) {
+      shownView = view;
+      main.className = `layout view-${view}`;
+      main.replaceChildren(...layoutFor());
+    }
+    const route = state.route;
+    if (view === 'overview') {
+      replaceKeepingFocus(agents.body, agentsView(state));
+      replaceKeepingFocus(approvals.body, approvalsView(state, { decide }));
+    }
+    if (view === 'overview' || view === 'graph') {
+      graph.update();
+      replaceKeepingFocus(depList, [h('summary', {}, 'As a list'), ...dependenciesView(state)]);
+    }
+    if (view === 'overview' || view === 'events') {
+      feedList.replaceChildren(...feedView(state));
+      replaceKeepingFocus(footer, feedFooter(state, feedActions));
+    }
+    if (view === 'timeline') replaceKeepingFocus(timeline.body, timelineView(state));
+    if (view === 'workspaces')
+      replaceKeepingFocus(workspaces.body, workspacesView(state, workspaceNames, workspaceError));
+    if (route.view === 'plan') replaceKeepingFocus(page, planPage(state, pages.get(route.planId)));
+    if (route.view === 'step') replaceKeepingFocus(page, stepPage(state, pages.get(route.planId), route.stepId));
     root.dataset.status = state.status;
+    root.dataset.view = view;
     root.dataset.lastEvent = state.model.lastEventId ?? '';
   };
   const schedule = () => {
     frame ||= requestAnimationFrame(render);
   };
-  // Highlights of unblocked steps fade on their own.
+  // Highlights of unblocked steps fade on their own; running bars grow.
   setInterval(() => {
-    if (state.flashes.size > 0) schedule();
+    if (state.flashes.size > 0 || state.route.view === 'timeline') schedule();
   }, 1000);
 
   const fail = (err: unknown) => {
@@ -83,35 +141,87 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     schedule();
   };
 
+  const onRoute = () => {
+    const before = state.route;
+    state.route = parseRoute(window.location.hash, identity.workspace);
+    const route = state.route;
+    if ((route.view === 'plan' || route.view === 'step') && link.conn) pages.want(route.planId);
+    if (route.view === 'workspaces' && link.conn)
+      connection()
+        .call('listWorkspaces', {})
+        .then((r) => (workspaceNames = r.workspaces))
+        .catch((err: unknown) => (workspaceError = err instanceof Error ? err.message : String(err)))
+        .finally(schedule);
+    schedule();
+    // A new page takes the focus to its heading, so keyboard and screen reader users start at its top.
+    if (before.view !== route.view || JSON.stringify(before) !== JSON.stringify(route))
+      requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById('page-h')?.focus()));
+  };
+  window.addEventListener('hashchange', onRoute);
+
+  async function loadOlder() {
+    const key = state.filterKey;
+    if (state.older?.key !== key)
+      state.older = { key, events: [], nextBefore: state.feed[0]?.event_id ?? null, scanned: 0, loading: false };
+    const older = state.older;
+    if (older.loading || (older.nextBefore === null && older.events.length + older.scanned > 0)) return;
+    older.loading = true;
+    schedule();
+    try {
+      const text = state.filter.agent.trim();
+      const page = await connection().call('getTaskEvents', {
+        limit: OLDER_PAGE,
+        event_types: groupTypes(state.filter.group),
+        ...(older.nextBefore ? { before_event: older.nextBefore } : {}),
+        ...(text ? { text } : {}),
+      });
+      older.events.unshift(...page.events);
+      older.scanned += page.scanned ?? 0;
+      older.nextBefore = page.next_before ?? null;
+    } catch (err) {
+      fail(err);
+    } finally {
+      older.loading = false;
+      schedule();
+    }
+  }
+
   // At most one overview read in flight; events that arrive meanwhile cause exactly one more.
   const refresh = coalesce(async () => {
-    state.model.reset(await conn.call('getWorkspace', {}));
+    state.model.reset(await connection().call('getWorkspace', {}));
     schedule();
   }, fail);
 
   const onEvent = (event: EventEnvelope) => {
     if (!state.addToFeed(event)) return;
     if (state.model.apply(event)) refresh();
+    const route = state.route;
+    pages.onEvent(event, route.view === 'plan' || route.view === 'step' ? route.planId : undefined);
     schedule();
   };
 
   const onConnected = async () => {
     const first = state.model.snapshot === undefined;
-    const snapshot = await conn.call('getWorkspace', {});
+    const snapshot = await connection().call('getWorkspace', {});
     if (first) {
-      const history = await conn.call('getTaskEvents', { limit: HISTORY }).catch(() => undefined);
+      const history = await connection()
+        .call('getTaskEvents', { limit: HISTORY, event_types: [...EVENT_TYPES] })
+        .catch(() => undefined);
       for (const e of history?.events ?? []) state.addToFeed(e);
     }
     state.model.reset(snapshot);
     // Stored subscriptions outlive a connection: start from a clean slate, then resume after the last event seen.
-    await conn.call('unsubscribe', { all: true }).catch(() => undefined);
-    await conn.call('subscribeToTasks', {
+    await connection()
+      .call('unsubscribe', { all: true })
+      .catch(() => undefined);
+    await connection().call('subscribeToTasks', {
       agent_id: '*',
       event_types: [...EVENT_TYPES],
       after_event: state.model.lastEventId ?? snapshot.last_event_id ?? '0-0',
     });
     if (state.notice?.kind === 'error') state.notice = undefined;
-    schedule();
+    pages.reloadAll();
+    onRoute();
   };
 
   function decide(planId: string, approve: boolean, reason: string, modification: boolean) {
@@ -119,8 +229,8 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     schedule();
     const args = { plan_id: planId, ...(modification ? { modification: true } : {}) };
     const call = approve
-      ? conn.call('plan_approve', args)
-      : conn.call('plan_reject', { ...args, ...(reason ? { reason } : {}) });
+      ? connection().call('plan_approve', args)
+      : connection().call('plan_reject', { ...args, ...(reason ? { reason } : {}) });
     call
       .then((answer) => {
         state.notice = { kind: 'info', text: answer.message };
@@ -132,7 +242,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       });
   }
 
-  const conn: Connection = openConnection(identity, {
+  link.conn = openConnection(identity, {
     onStatus(status, detail) {
       state.status = status;
       state.statusDetail = detail;
@@ -142,5 +252,6 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     onEvent,
   });
   document.title = `PlanHub · ${identity.workspace}`;
+  state.route = parseRoute(window.location.hash, identity.workspace);
   schedule();
 };

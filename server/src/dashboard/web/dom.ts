@@ -1,4 +1,9 @@
-/** A tiny element builder: text is always set as text (never parsed as HTML), so agent-written strings are inert. */
+import { neutralize } from '@planhub/shared';
+
+/**
+ * A tiny element builder: text is always set as text (never parsed as HTML) and neutralised (bidi and control
+ * characters shown as [U+XXXX]), so agent-written strings are inert and read as they were stored.
+ */
 type Attrs = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
 type Child = Node | string | number | null | undefined | false;
 
@@ -8,12 +13,12 @@ export const h = (tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
     if (value === undefined || value === false) continue;
     if (typeof value === 'function') el.addEventListener(name.replace(/^on/, ''), value);
     else if (name === 'class') el.className = String(value);
-    else if (name === 'text') el.textContent = String(value);
-    else el.setAttribute(name, value === true ? '' : String(value));
+    else if (name === 'text') el.textContent = neutralize(String(value));
+    else el.setAttribute(name, value === true ? '' : neutralize(String(value)));
   }
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
-    el.append(typeof child === 'object' ? child : document.createTextNode(String(child)));
+    el.append(typeof child === 'object' ? child : document.createTextNode(neutralize(String(child))));
   }
   return el;
 };

@@ -1,6 +1,7 @@
-import type { EventEnvelope } from '@planhub/shared';
-import { WorkspaceModel, compareEventIds } from '@planhub/shared';
+import type { EventEnvelope, EventType } from '@planhub/shared';
+import { EVENT_TYPES, WorkspaceModel, compareEventIds } from '@planhub/shared';
 import type { ConnectionStatus, Identity } from './connection.ts';
+import type { Route } from './router.ts';
 
 const FEED_LIMIT = 500;
 const FLASH_MS = 6_000;
@@ -21,7 +22,27 @@ export const FEED_GROUPS: Record<string, { label: string; match: (type: string) 
     label: 'Todos and tasks',
     match: (t) => t.startsWith('task_') || t === 'todos_updated' || t === 'mode_changed',
   },
+  presence: {
+    label: 'Presence and stalls',
+    match: (t) => t === 'agent_online' || t === 'agent_offline' || t === 'step_stalled',
+  },
 };
+
+/** The event types of a feed group, as getTaskEvents' event_types. */
+export const groupTypes = (group: string): EventType[] =>
+  EVENT_TYPES.filter((t) => (FEED_GROUPS[group] ?? FEED_GROUPS.all)!.match(t));
+
+/** Events older than the live buffer, read page by page from the server for the current filter. */
+export interface OlderEvents {
+  /** Which filter they were read for; a new filter starts over. */
+  key: string;
+  events: EventEnvelope[];
+  /** Where the next page starts (before_event); null once the oldest retained event was reached. */
+  nextBefore: string | null;
+  /** Log entries the server looked at for them. */
+  scanned: number;
+  loading: boolean;
+}
 
 /** Everything the page shows; views read it, the controller changes it. */
 export class DashboardState {
@@ -32,6 +53,8 @@ export class DashboardState {
   statusDetail: string | undefined;
   notice: { kind: 'error' | 'info'; text: string } | undefined;
   filter = { group: 'all', agent: '' };
+  route: Route = { view: 'overview' };
+  older: OlderEvents | undefined;
   /** `<plan_id>:<step_id>` → when its "just unblocked" highlight ends. */
   readonly flashes = new Map<string, number>();
   /** Finished plans the person expanded. */
@@ -60,16 +83,26 @@ export class DashboardState {
     return false;
   }
 
+  get filterKey(): string {
+    return JSON.stringify([this.filter.group, this.filter.agent.trim().toLowerCase()]);
+  }
+
+  /** Oldest first: the pages read from the server for this filter, then the live buffer's matches. */
   visibleFeed(): EventEnvelope[] {
     const group = FEED_GROUPS[this.filter.group] ?? FEED_GROUPS.all;
-    const agent = this.filter.agent.trim().toLowerCase();
-    return this.feed.filter(
+    const text = this.filter.agent.trim().toLowerCase();
+    const live = this.feed.filter(
       (e) =>
         group!.match(e.event_type) &&
-        (agent === '' ||
-          e.source_agent.toLowerCase().includes(agent) ||
-          (e.source_plan_title ?? '').toLowerCase().includes(agent)),
+        (text === '' ||
+          [e.source_agent, e.source_plan_title, e.source_step_id, e.source_step_description, e.event_type].some((f) =>
+            f?.toLowerCase().includes(text),
+          ) ||
+          JSON.stringify(e.payload).toLowerCase().includes(text)),
     );
+    const older = this.older?.key === this.filterKey ? this.older.events : [];
+    const first = live[0]?.event_id;
+    return [...older.filter((e) => first === undefined || compareEventIds(e.event_id, first) < 0), ...live];
   }
 
   /** Only people decide approvals here; the server enforces the same rule (DESIGN.md invariant 6). */

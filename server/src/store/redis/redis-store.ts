@@ -138,7 +138,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
         if (range.after !== undefined) return readAfter(workspace, range.after, range.count);
         const newest = (await client.xrevrange(
           keys.events(workspace),
-          '+',
+          range.before === undefined ? '+' : `(${range.before}`,
           '-',
           'COUNT',
           range.count,

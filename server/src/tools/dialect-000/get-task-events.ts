@@ -1,31 +1,58 @@
 import type { EventEnvelope } from '@planhub/shared';
+import { EVENT_TYPES, fail, isPresenceEvent } from '@planhub/shared';
 import { matchesFilter } from '../../events/match.ts';
-import { scanForward, scanNewest } from '../../events/scan-log.ts';
+import { SCAN_BUDGET, scanBackward, scanForward } from '../../events/scan-log.ts';
+import { mentions } from '../../events/text-match.ts';
 import type { ToolHandlers } from '../context.ts';
 
 /**
- * Seed 000's getTaskEvents plus a cursor and a long-poll. Without after_event: the newest `limit` matching events.
- * With it: the next matching events after it, oldest first. last_event_id is the cursor for the next call. With a
- * timeout and nothing to return, the call waits (up to 30 s) for the next matching event from any node.
+ * Without event_types, what agents report: the server's own observations (agent_online, agent_offline,
+ * step_stalled) come only when named, so a reader of "everything" sees the log it saw before they existed.
+ */
+const REPORTED = EVENT_TYPES.filter((t) => !isPresenceEvent(t));
+
+/**
+ * Seed 000's getTaskEvents plus cursors, a text filter and a long-poll. Without a cursor: the newest `limit` matching
+ * events. With after_event: the next matching events after it, oldest first; last_event_id is the cursor for the next
+ * call. With before_event: the newest matching events older than it (paging back through history); next_before is
+ * the cursor for the page before. Each call looks at no more than SCAN_BUDGET log entries, so a filter that matches
+ * little returns fewer events with a cursor to continue instead of walking the whole log. With a timeout and nothing
+ * to return, the call waits (up to 30 s) for the next matching event from any node.
  */
 export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) => {
-  const { store, hub, config } = ctx.services;
+  const { store, hub } = ctx.services;
   const workspace = ctx.caller.workspace;
-  const match = (e: EventEnvelope) => matchesFilter(args, e);
-  const maxScan = config.eventRetention;
+  if (args.after_event !== undefined && args.before_event !== undefined)
+    fail('INVALID_ARGUMENT', 'Pass after_event (read forward) or before_event (page back), not both.');
+  const text = args.text;
+  const filter = { ...args, event_types: args.event_types ?? REPORTED };
+  const match = (e: EventEnvelope) => matchesFilter(filter, e) && (text === undefined || mentions(e, text));
+  const backward = args.after_event === undefined;
   // Listening starts before the read, so an event committed in between wakes the wait instead of being missed.
   const wait =
-    args.timeout > 0
+    args.timeout > 0 && args.before_event === undefined
       ? hub.waitFor(workspace, match, { timeoutMs: args.timeout * 1000, signal: ctx.signal })
       : undefined;
   try {
-    let scan =
-      args.after_event !== undefined
-        ? await scanForward(store, workspace, args.after_event, args.limit, match, maxScan)
-        : await scanNewest(store, workspace, args.limit, match, maxScan);
-    if (scan.events.length === 0 && wait && (await wait.promise))
-      scan = await scanForward(store, workspace, scan.cursor ?? '0-0', args.limit, match, maxScan);
-    return { events: scan.events, count: scan.events.length, last_event_id: scan.cursor ?? null };
+    let scan = backward
+      ? await scanBackward(store, workspace, args.before_event, args.limit, match, SCAN_BUDGET)
+      : await scanForward(store, workspace, args.after_event!, args.limit, match, SCAN_BUDGET);
+    let scanned = scan.scanned;
+    // A forward scan cut by its budget returns its cursor at once: older events it has not looked at come first.
+    const caughtUp = backward || scan.complete;
+    if (scan.events.length === 0 && caughtUp && wait && (await wait.promise)) {
+      const from = backward ? (scan.cursor ?? '0-0') : (scan.cursor ?? args.after_event!);
+      const next = await scanForward(store, workspace, from, args.limit, match, SCAN_BUDGET);
+      scanned += next.scanned;
+      scan = { ...next, nextBefore: scan.nextBefore };
+    }
+    return {
+      events: scan.events,
+      count: scan.events.length,
+      last_event_id: scan.cursor ?? null,
+      scanned,
+      next_before: backward ? (scan.nextBefore ?? null) : null,
+    };
   } finally {
     wait?.cancel();
   }

@@ -1,5 +1,5 @@
 import type { AgentSummary, TaskSummary, TodoSummary } from '@planhub/shared';
-import { domId, h } from '../dom.ts';
+import { domId, h, timeOf } from '../dom.ts';
 import type { DashboardState } from '../state.ts';
 import { planCard } from './plan-card.ts';
 
@@ -33,6 +33,16 @@ export const taskLine = (t: TaskSummary): HTMLElement =>
       : null,
   );
 
+const presenceBadge = (agent: AgentSummary): HTMLElement | null => {
+  if (agent.online === undefined) return null;
+  const seen = agent.last_seen_at ? timeOf(agent.last_seen_at) : undefined;
+  return h(
+    'span',
+    { class: `presence ${agent.online ? 'online' : 'offline'}`, 'data-presence': agent.online ? 'online' : 'offline' },
+    agent.online ? 'online' : seen ? `offline since ${seen}` : 'offline',
+  );
+};
+
 const agentCard = (state: DashboardState, agent: AgentSummary): HTMLElement => {
   const headingId = domId('agent', agent.agent_id);
   const plans = agent.plans.map((p) => planCard(state, p, p.plan_id === agent.current_plan_id));
@@ -43,6 +53,7 @@ const agentCard = (state: DashboardState, agent: AgentSummary): HTMLElement => {
       'header',
       { class: 'agent-head' },
       h('h3', { id: headingId }, agent.agent_id),
+      presenceBadge(agent),
       agent.mode && agent.mode !== 'normal' ? h('span', { class: 'badge mode' }, `${agent.mode} mode`) : null,
       h('span', { class: 'muted small' }, `${agent.plans.length} plan${agent.plans.length === 1 ? '' : 's'}`),
     ),

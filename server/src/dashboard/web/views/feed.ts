@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { h, timeOf } from '../dom.ts';
+import { href } from '../router.ts';
 import { FEED_GROUPS, type DashboardState } from '../state.ts';
 
 const SHOWN = 200;
@@ -11,28 +12,37 @@ const detailOf = (e: EventEnvelope): string => {
     return `received ${p.received_outputs.length} output(s); last from ${pick('unblocked_by')}`;
   if (e.event_type === 'step_blocked' && Array.isArray(p.blocked_by))
     return `waits on ${(p.blocked_by as { agent_id?: string; step_id?: string }[]).map((d) => `${d.agent_id}:${d.step_id}`).join(', ')}`;
+  if (e.event_type === 'step_stalled' && typeof p.stalled_for_ms === 'number')
+    return `no update for ${Math.round(p.stalled_for_ms / 1000)} s`;
+  if (e.event_type === 'agent_offline') return pick('reason') === 'node_lost' ? 'its node stopped' : 'disconnected';
   return pick('error') || pick('result') || pick('reason') || pick('summary') || pick('message');
 };
 
-export const feedItem = (e: EventEnvelope): HTMLElement =>
+const whatOf = (e: EventEnvelope, workspace: string): Node | string => {
+  const text = [e.source_plan_title, e.source_step_id ? `${e.source_step_id}: ${e.source_step_description ?? ''}` : '']
+    .filter(Boolean)
+    .join(' › ');
+  if (!e.source_plan_id) return text;
+  const route = e.source_step_id
+    ? { view: 'step' as const, planId: e.source_plan_id, stepId: e.source_step_id }
+    : { view: 'plan' as const, planId: e.source_plan_id };
+  return h('a', { href: href(workspace, route) }, text);
+};
+
+export const feedItem = (e: EventEnvelope, workspace: string): HTMLElement =>
   h(
     'li',
     { class: `event type-${e.event_type}`, 'data-event-id': e.event_id, 'data-type': e.event_type },
     h('time', { datetime: e.timestamp }, timeOf(e.timestamp)),
     h('span', { class: 'etype' }, e.event_type),
     h('strong', {}, e.source_agent),
-    h(
-      'span',
-      { class: 'what' },
-      [e.source_plan_title, e.source_step_id ? `${e.source_step_id}: ${e.source_step_description ?? ''}` : '']
-        .filter(Boolean)
-        .join(' › '),
-    ),
+    h('span', { class: 'what' }, whatOf(e, workspace)),
     h('span', { class: 'muted small' }, detailOf(e)),
   );
 
 export interface FeedActions {
   setFilter(group: string, agent: string): void;
+  loadOlder(): void;
 }
 
 /** The filter controls; built once so typing in them is never interrupted by live updates. */
@@ -45,8 +55,8 @@ export const feedControls = (state: DashboardState, actions: FeedActions): HTMLE
   const text = h('input', {
     id: 'feed-agent',
     type: 'search',
-    placeholder: 'agent or plan',
-    'aria-label': 'Show events of agent or plan',
+    placeholder: 'agent, plan or text',
+    'aria-label': 'Show events mentioning',
   }) as HTMLInputElement;
   select.value = state.filter.group;
   const update = () => actions.setFilter(select.value, text.value);
@@ -55,8 +65,36 @@ export const feedControls = (state: DashboardState, actions: FeedActions): HTMLE
   return h('div', { class: 'feed-controls' }, select, text);
 };
 
+/** The feed, newest first: live events and the older pages read for the current filter. */
 export const feedView = (state: DashboardState): Node[] => {
   const events = state.visibleFeed().slice(-SHOWN).reverse();
-  if (events.length === 0) return [h('li', { class: 'muted' }, 'No events yet.')];
-  return events.map(feedItem);
+  const ws = state.identity.workspace;
+  if (events.length > 0) return events.map((e) => feedItem(e, ws));
+  const older = state.older?.key === state.filterKey ? state.older : undefined;
+  const scanned = state.feed.length + (older?.scanned ?? 0);
+  if (scanned === 0) return [h('li', { class: 'muted' }, 'No events yet.')];
+  return [
+    h(
+      'li',
+      { class: 'muted', 'data-empty': 'filtered' },
+      older?.nextBefore === null
+        ? `No matching events in the last ${scanned} scanned, back to the oldest event kept.`
+        : `No matching events in the last ${scanned} scanned; load older to look further back.`,
+    ),
+  ];
+};
+
+/** "Load older": pages back through the server's log with the current filter. */
+export const feedFooter = (state: DashboardState, actions: FeedActions): Node[] => {
+  const older = state.older?.key === state.filterKey ? state.older : undefined;
+  if (older?.nextBefore === null)
+    return [h('p', { class: 'muted small' }, 'Reached the oldest event the server keeps.')];
+  return [
+    h(
+      'button',
+      { id: 'feed-older', type: 'button', disabled: older?.loading === true, onclick: () => actions.loadOlder() },
+      older?.loading ? 'Loading…' : 'Load older',
+    ),
+    ...(older ? [h('span', { class: 'muted small' }, ` ${older.scanned} older events scanned on the server`)] : []),
+  ];
 };

@@ -1,33 +1,30 @@
 import { h } from '../dom.ts';
+import { href, type Route } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 
 const LABEL = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', refused: 'refused' } as const;
 
-/**
- * The top bar: which workspace (switchable in open mode: there is no list of workspaces, each is isolated), who
- * the page acts as, and the connection state.
- */
+const TABS: { label: string; route: Route }[] = [
+  { label: 'Overview', route: { view: 'overview' } },
+  { label: 'Graph', route: { view: 'graph' } },
+  { label: 'Timeline', route: { view: 'timeline' } },
+  { label: 'Events', route: { view: 'events' } },
+  { label: 'Workspaces', route: { view: 'workspaces' } },
+];
+
+/** The top bar, sticky so the connection state stays in sight: workspace, the views, who the page acts as. */
 export const headerView = (state: DashboardState) => {
   const { identity } = state;
   const pill = h('span', { id: 'connection', class: 'pill', role: 'status', 'aria-live': 'polite' });
-  const form = identity.token
-    ? h('span', { class: 'ws' }, 'Workspace ', h('strong', {}, identity.workspace))
-    : h(
-        'form',
-        { class: 'ws', method: 'get', action: '/dashboard' },
-        h('label', { for: 'ws-input' }, 'Workspace'),
-        h('input', { id: 'ws-input', name: 'workspace', value: identity.workspace, size: 16, autocomplete: 'off' }),
-        h('input', { type: 'hidden', name: 'agent', value: identity.agentId }),
-        h('input', { type: 'hidden', name: 'role', value: identity.role }),
-        h('button', { type: 'submit' }, 'Open'),
-      );
+  const links = TABS.map((t) =>
+    h('a', { href: href(identity.workspace, t.route), 'data-view': t.route.view }, t.label),
+  );
   const el = h(
     'header',
     { class: 'top' },
-    h('h1', {}, 'PlanHub'),
-    form,
+    h('div', { class: 'bar' }, h('h1', {}, 'PlanHub'), h('span', { class: 'ws' }, identity.workspace), pill),
+    h('nav', { 'aria-label': 'Views' }, ...links),
     h('span', { class: 'who' }, `${identity.agentId} · ${identity.role}`),
-    pill,
   );
   return {
     el,
@@ -36,6 +33,10 @@ export const headerView = (state: DashboardState) => {
       pill.textContent =
         LABEL[state.status] + (state.status === 'refused' && state.statusDetail ? `: ${state.statusDetail}` : '');
       pill.title = state.statusDetail ?? '';
+      const view = state.route.view === 'plan' || state.route.view === 'step' ? 'overview' : state.route.view;
+      for (const a of links)
+        if (a.dataset.view === view) a.setAttribute('aria-current', 'page');
+        else a.removeAttribute('aria-current');
     },
   };
 };

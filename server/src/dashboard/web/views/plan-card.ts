@@ -1,6 +1,11 @@
 import type { PlanSummary, StepSummary } from '@planhub/shared';
+import { ENDED_STEP_STATUSES } from '@planhub/shared';
 import { domId, h } from '../dom.ts';
+import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
+
+/** Plans longer than this fold their finished steps into one line; the plan's page lists them all. */
+const FOLD_AFTER = 12;
 
 const MARK: Record<StepSummary['status'], string> = {
   completed: '✓',
@@ -56,8 +61,13 @@ const stepItem = (state: DashboardState, plan: PlanSummary, step: StepSummary): 
     },
     h('span', { class: 'mark', 'aria-hidden': 'true' }, MARK[step.status]),
     h('span', { class: 'sid' }, step.id),
-    h('span', { class: 'desc' }, step.description),
+    h(
+      'a',
+      { class: 'desc', href: href(state.identity.workspace, { view: 'step', planId: plan.plan_id, stepId: step.id }) },
+      step.description,
+    ),
     h('span', { class: `badge status-${step.status}` }, flash ? 'unblocked' : step.status.replace('_', ' ')),
+    step.stalled ? h('span', { class: 'badge stalled' }, 'stalled') : null,
     waits.length > 0
       ? h('span', { class: 'waits' }, `waits on ${waits.map((d) => `${d.agent_id}:${d.step_id}`).join(', ')}`)
       : null,
@@ -69,22 +79,39 @@ const stepItem = (state: DashboardState, plan: PlanSummary, step: StepSummary): 
   );
 };
 
+const stepLists = (state: DashboardState, plan: PlanSummary): HTMLElement[] => {
+  const done = plan.steps.filter((s) => ENDED_STEP_STATUSES.has(s.status) && s.status !== 'failed');
+  const fold = plan.steps.length > FOLD_AFTER && done.length > 0;
+  const rest = fold ? plan.steps.filter((s) => !done.includes(s)) : plan.steps;
+  const list = h(
+    'ol',
+    { class: 'steps', 'aria-label': `Steps of ${plan.title}` },
+    ...rest.map((s) => stepItem(state, plan, s)),
+  );
+  if (!fold) return [list];
+  return [
+    h(
+      'p',
+      { class: 'folded muted small', 'data-folded': done.length },
+      `${done.length} finished steps folded · `,
+      h('a', { href: href(state.identity.workspace, { view: 'plan', planId: plan.plan_id }) }, 'all steps'),
+    ),
+    list,
+  ];
+};
+
 /** One plan: status, progress bar, and every step with its status; finished plans fold away. */
 export const planCard = (state: DashboardState, plan: PlanSummary, current: boolean): HTMLElement => {
   const headingId = domId('plan', plan.plan_id);
-  const body = [
-    progressBar(plan),
-    h('p', { class: 'progress-text' }, progressText(plan)),
-    h(
-      'ol',
-      { class: 'steps', 'aria-label': `Steps of ${plan.title}` },
-      ...plan.steps.map((s) => stepItem(state, plan, s)),
-    ),
-  ];
+  const body = [progressBar(plan), h('p', { class: 'progress-text' }, progressText(plan)), ...stepLists(state, plan)];
   const head = h(
     'div',
     { class: 'plan-head' },
-    h('h4', { id: headingId }, plan.title),
+    h(
+      'h4',
+      { id: headingId },
+      h('a', { href: href(state.identity.workspace, { view: 'plan', planId: plan.plan_id }) }, plan.title),
+    ),
     h('span', { class: `badge plan-${plan.status}` }, plan.status.replace('_', ' ')),
     h('span', { class: 'muted small' }, `${plan.plan_id} · ${plan.dialect}${current ? ' · current' : ''}`),
   );

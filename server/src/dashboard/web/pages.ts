@@ -1,0 +1,59 @@
+import type { EventEnvelope } from '@planhub/shared';
+import { EVENT_TYPES } from '@planhub/shared';
+import type { Connection } from './connection.ts';
+import type { PlanPageData } from './views/plan-page.ts';
+
+/**
+ * The plan and step pages' data: the full plan (getPlanStatus has outputs and received outputs, the overview does
+ * not) and the plan's events. Re-read when an event of that plan arrives; at most one read in flight per plan.
+ */
+export const createPageLoader = (conn: () => Connection, changed: () => void) => {
+  const pages = new Map<string, PlanPageData>();
+  const running = new Set<string>();
+  const again = new Set<string>();
+
+  const load = (planId: string): void => {
+    if (running.has(planId)) {
+      again.add(planId);
+      return;
+    }
+    running.add(planId);
+    const page = pages.get(planId) ?? { planId, events: [] };
+    pages.set(planId, page);
+    Promise.all([
+      conn().call('getPlanStatus', { plan_id: planId }),
+      conn().call('getTaskEvents', { plan_id: planId, limit: 500, event_types: [...EVENT_TYPES] }),
+    ])
+      .then(([plan, events]) => {
+        page.plan = plan;
+        page.events = events.events;
+        delete page.error;
+      })
+      .catch((err: unknown) => {
+        page.error = err instanceof Error ? err.message : String(err);
+      })
+      .finally(() => {
+        running.delete(planId);
+        changed();
+        if (again.delete(planId)) load(planId);
+      });
+  };
+
+  return {
+    get: (planId: string) => pages.get(planId),
+    /** Loads the plan unless it is already there. */
+    want(planId: string) {
+      if (!pages.has(planId)) load(planId);
+    },
+    /** An event arrived: the shown plan reads again; another plan's kept copy is dropped as stale. */
+    onEvent(event: EventEnvelope, shown: string | undefined) {
+      const id = event.source_plan_id;
+      if (!id || !pages.has(id)) return;
+      if (id === shown) load(id);
+      else pages.delete(id);
+    },
+    reloadAll() {
+      for (const id of pages.keys()) load(id);
+    },
+  };
+};

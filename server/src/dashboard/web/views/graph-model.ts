@@ -1,0 +1,70 @@
+import type { DependencyRef, PlanSummary, StepSummary, WorkspaceSnapshot } from '@planhub/shared';
+import { sameDependency } from '@planhub/shared';
+
+export interface GraphNode {
+  id: string;
+  agentId: string;
+  planId: string | undefined;
+  step: StepSummary | undefined;
+  stepId: string;
+  /** Still waiting on at least one of its dependencies. */
+  waiting: boolean;
+}
+
+export interface GraphEdge {
+  id: string;
+  from: string;
+  to: string;
+  /** The dependency has not ended yet. */
+  open: boolean;
+}
+
+export interface DependencyGraph {
+  agents: string[];
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** Changes only when nodes or edges come or go: statuses alone are updated in place, without a new layout. */
+  shape: string;
+}
+
+const nodeId = (agentId: string, stepId: string) => `${agentId}\u0000${stepId}`;
+
+const findTarget = (
+  snapshot: WorkspaceSnapshot,
+  ref: DependencyRef,
+): { plan: PlanSummary; step: StepSummary } | undefined => {
+  const agent = snapshot.agents.find((a) => a.agent_id === ref.agent_id);
+  for (const plan of agent?.plans ?? []) {
+    if (ref.plan_id && plan.plan_id !== ref.plan_id) continue;
+    const step = plan.steps.find((s) => s.id === ref.step_id);
+    if (step) return { plan, step };
+  }
+  return undefined;
+};
+
+/** The workspace's cross-agent steps: every step that waits on another's, and every step waited on. */
+export const dependencyGraph = (snapshot: WorkspaceSnapshot): DependencyGraph => {
+  const nodes = new Map<string, GraphNode>();
+  const edges: GraphEdge[] = [];
+  const add = (agentId: string, plan: PlanSummary | undefined, stepId: string, step: StepSummary | undefined) => {
+    const id = nodeId(agentId, stepId);
+    if (!nodes.has(id))
+      nodes.set(id, { id, agentId, planId: plan?.plan_id, step, stepId, waiting: (step?.blocked_by?.length ?? 0) > 0 });
+    return id;
+  };
+  for (const agent of snapshot.agents)
+    for (const plan of agent.plans)
+      for (const step of plan.steps) {
+        if (!step.depends_on?.length) continue;
+        const from = add(agent.agent_id, plan, step.id, step);
+        for (const ref of step.depends_on) {
+          const target = findTarget(snapshot, ref);
+          const to = add(ref.agent_id, target?.plan, ref.step_id, target?.step);
+          const open = (step.blocked_by ?? []).some((b) => sameDependency(b, ref));
+          edges.push({ id: `${from}\u0001${to}`, from, to, open });
+        }
+      }
+  const list = [...nodes.values()];
+  const agents = [...new Set(list.map((n) => n.agentId))];
+  return { agents, nodes: list, edges, shape: JSON.stringify([list.map((n) => n.id), edges.map((e) => e.id)]) };
+};

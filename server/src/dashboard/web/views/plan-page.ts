@@ -1,0 +1,83 @@
+import type { EventEnvelope, StepView, ToolResult } from '@planhub/shared';
+import { ENDED_STEP_STATUSES, formatDuration, stepDuration } from '@planhub/shared';
+import { h, timeOf } from '../dom.ts';
+import { href } from '../router.ts';
+import type { DashboardState } from '../state.ts';
+import { feedItem } from './feed.ts';
+
+export type PlanView = ToolResult<'getPlanStatus'>;
+
+/** What the plan and step pages read from the server: the full plan (outputs included) and its events. */
+export interface PlanPageData {
+  planId: string;
+  plan?: PlanView;
+  events: EventEnvelope[];
+  error?: string;
+}
+
+/** Plans longer than this show their finished steps folded into one line. */
+const FOLD_AFTER = 12;
+
+export const stepLine = (state: DashboardState, plan: PlanView, step: StepView): HTMLElement => {
+  const took = stepDuration(step, new Date().toISOString());
+  return h(
+    'li',
+    { class: `step status-${step.status}`, 'data-step-id': step.id, 'data-status': step.status },
+    h('span', { class: 'sid' }, step.id),
+    h(
+      'a',
+      { class: 'desc', href: href(state.identity.workspace, { view: 'step', planId: plan.plan_id, stepId: step.id }) },
+      step.description,
+    ),
+    h('span', { class: `badge status-${step.status}` }, step.status.replace('_', ' ')),
+    took !== null ? h('span', { class: 'muted small' }, formatDuration(took)) : null,
+  );
+};
+
+export const backLink = (state: DashboardState) =>
+  h('a', { class: 'back', href: href(state.identity.workspace, { view: 'overview' }) }, '← Workspace');
+
+/** A plan's page: header, progress, its steps (finished ones folded on a long plan) and its events. */
+export const planPage = (state: DashboardState, data: PlanPageData | undefined): Node[] => {
+  if (!data?.plan)
+    return [backLink(state), h('p', { class: data?.error ? 'error' : 'muted' }, data?.error ?? 'Loading the plan…')];
+  const plan = data.plan;
+  const ws = state.identity.workspace;
+  const finished = plan.steps.filter((s) => ENDED_STEP_STATUSES.has(s.status) && s.status !== 'failed');
+  const fold = plan.steps.length > FOLD_AFTER && finished.length > 0;
+  const open = fold ? plan.steps.filter((s) => !finished.includes(s)) : plan.steps;
+  const { completed, total, percentage } = plan.progress;
+  return [
+    backLink(state),
+    h(
+      'section',
+      { class: 'panel page', 'aria-labelledby': 'page-h', 'data-plan-id': plan.plan_id, 'data-status': plan.status },
+      h('h2', { id: 'page-h', tabindex: -1 }, plan.title),
+      h(
+        'p',
+        { class: 'muted small' },
+        h('span', { class: `badge plan-${plan.status}` }, plan.status.replace('_', ' ')),
+        ` ${plan.agent_id} · ${plan.plan_id} · ${completed}/${total} done (${percentage}%)`,
+      ),
+      fold
+        ? h(
+            'details',
+            { class: 'folded', 'data-folded': finished.length },
+            h('summary', {}, `${finished.length} finished step${finished.length === 1 ? '' : 's'}`),
+            h('ol', { class: 'steps' }, ...finished.map((s) => stepLine(state, plan, s))),
+          )
+        : null,
+      h('ol', { class: 'steps', 'aria-label': `Steps of ${plan.title}` }, ...open.map((s) => stepLine(state, plan, s))),
+    ),
+    h(
+      'section',
+      { class: 'panel', 'aria-labelledby': 'plan-events-h' },
+      h('h2', { id: 'plan-events-h' }, 'Events of this plan'),
+      data.events.length
+        ? h('ol', { class: 'feed' }, ...[...data.events].reverse().map((e) => feedItem(e, ws)))
+        : h('p', { class: 'muted' }, 'No events of this plan in the log.'),
+    ),
+  ];
+};
+
+export const when = (iso: string | undefined) => (iso ? timeOf(iso) : '—');

@@ -1,0 +1,44 @@
+/** Where the nodes of a deployment share who is connected; the memory and Redis versions behave the same. */
+
+export interface AgentPresence {
+  online: boolean;
+  /** Newest connection, call or disconnection any node recorded; null when none was. */
+  last_seen_at: string | null;
+}
+
+/** One node's view of one agent in one workspace. */
+export interface NodeEntry {
+  agent_id: string;
+  /** This node's live connections of the agent (0 once its last one closed). */
+  connections: number;
+  last_seen_at: string;
+}
+
+/** An agent a dead node held connections of, handed to the one node that reports it. */
+export interface LostAgent {
+  workspace: string;
+  agent_id: string;
+  last_seen_at: string;
+}
+
+export interface PresenceBackend {
+  /** Records this node's entries for a workspace. */
+  write(nodeId: string, workspace: string, entries: readonly NodeEntry[]): Promise<void>;
+  /** The node's heartbeat: its entries count as live until `nowMs + ttlMs`. */
+  beat(nodeId: string, nowMs: number, ttlMs: number): Promise<void>;
+  /** Every agent with an entry in the workspace; online when a live node holds a connection of it. */
+  read(workspace: string, nowMs: number): Promise<Map<string, AgentPresence>>;
+  /**
+   * The entries of nodes whose heartbeat lapsed, each returned to exactly one caller (who reports the agents that
+   * were connected there) and kept as offline with their last_seen_at.
+   */
+  takeLost(nowMs: number): Promise<LostAgent[]>;
+  /** True for exactly one caller per key until it expires (one step_stalled per stall, whichever node sees it). */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /** The index of workspaces: written when a node first sees one, not on every call. */
+  addWorkspace(workspace: string): Promise<void>;
+  workspaces(): Promise<string[]>;
+}
+
+export const later = (a: string | null, b: string | null): string | null =>
+  a === null || (b !== null && b > a) ? b : a;

@@ -1,0 +1,185 @@
+import type { CallAck, Caller, NewEvent, WorkspaceSnapshot } from '@planhub/shared';
+import type { Logger } from 'pino';
+import type { Store } from '../store/store.ts';
+import type { Dispatch } from '../tools/dispatch.ts';
+import { annotateWorkspace } from './annotate.ts';
+import type { NodeEntry, PresenceBackend } from './presence-backend.ts';
+import { agentOffline, agentOnline, stepStalled } from './presence-events.ts';
+import { stalledSteps } from './stalls.ts';
+
+export interface PresenceOptions {
+  nodeId: string;
+  backend: PresenceBackend;
+  store: Store;
+  log: Logger;
+  heartbeatMs: number;
+  stallAfterMs: number;
+  now?: () => number;
+}
+
+/** A claim outlives any stall it dedupes: a stall is reported once, not once a day. */
+const STALL_CLAIM_MS = 7 * 24 * 3600 * 1000;
+/** What the node itself asks getWorkspace as, when it looks for stalls. */
+const SWEEPER = 'planhub-presence';
+
+/**
+ * One node's share of presence. It counts its own sockets per agent; the first connection of an agent anywhere and
+ * its last disconnection everywhere become agent_online / agent_offline in the workspace log (an events-only commit,
+ * no document written). Last-call times are kept in memory and flushed with the heartbeat, which also keeps the
+ * node's entries alive: when a node dies its heartbeat lapses, its agents read as offline, and the first node to
+ * notice reports them. Stalls are found by each node in the workspaces it serves; a shared claim per
+ * (plan, step, start) makes exactly one node report each.
+ */
+export const createPresenceTracker = (options: PresenceOptions) => {
+  const { nodeId, backend, store, heartbeatMs, stallAfterMs } = options;
+  const log = options.log.child({ module: 'presence' });
+  const now = options.now ?? Date.now;
+  const iso = () => new Date(now()).toISOString();
+  const ttlMs = heartbeatMs * 3;
+  /** workspace → agent → this node's entry */
+  const local = new Map<string, Map<string, NodeEntry & { dirty: boolean }>>();
+  /** Workspaces with a live connection here (any role), and how many. */
+  const served = new Map<string, number>();
+  const indexed = new Set<string>();
+  let chain: Promise<unknown> = Promise.resolve();
+  let dispatch: Dispatch | undefined;
+  let lastStallCheck = 0;
+
+  /** Transitions run one at a time, so an agent's online and offline are appended in the order they happened. */
+  const serial = (task: () => Promise<void>) => {
+    chain = chain.then(task).catch((err: unknown) => log.warn({ err }, 'presence update failed'));
+    return chain;
+  };
+  const append = async (workspace: string, event: NewEvent) => {
+    await store.commit(workspace, { reads: [], writes: [], events: [event] });
+  };
+  const entryOf = (caller: Caller) => {
+    let agents = local.get(caller.workspace);
+    if (!agents) local.set(caller.workspace, (agents = new Map<string, NodeEntry & { dirty: boolean }>()));
+    let entry = agents.get(caller.agent_id);
+    if (!entry)
+      agents.set(
+        caller.agent_id,
+        (entry = { agent_id: caller.agent_id, connections: 0, last_seen_at: iso(), dirty: false }),
+      );
+    return entry;
+  };
+
+  const connected = (caller: Caller) => {
+    served.set(caller.workspace, (served.get(caller.workspace) ?? 0) + 1);
+    if (!indexed.has(caller.workspace)) {
+      indexed.add(caller.workspace);
+      void backend.addWorkspace(caller.workspace).catch((err: unknown) => {
+        indexed.delete(caller.workspace);
+        log.warn({ err }, 'workspace index write failed');
+      });
+    }
+    if (caller.role !== 'agent') return;
+    const entry = entryOf(caller);
+    entry.connections++;
+    entry.last_seen_at = iso();
+    if (entry.connections !== 1) return;
+    void serial(async () => {
+      const before = (await backend.read(caller.workspace, now())).get(caller.agent_id);
+      // The entry counts only while the node's heartbeat is current; the first one may not have reached Redis yet.
+      await backend.beat(nodeId, now(), ttlMs);
+      await backend.write(nodeId, caller.workspace, [entry]);
+      if (!before?.online) await append(caller.workspace, agentOnline(caller.workspace, caller.agent_id, iso()));
+    });
+  };
+
+  const disconnected = (caller: Caller) => {
+    const left = (served.get(caller.workspace) ?? 1) - 1;
+    if (left > 0) served.set(caller.workspace, left);
+    else served.delete(caller.workspace);
+    if (caller.role !== 'agent') return;
+    const entry = entryOf(caller);
+    entry.connections = Math.max(0, entry.connections - 1);
+    entry.last_seen_at = iso();
+    if (entry.connections !== 0) return;
+    void serial(async () => {
+      if (entry.connections !== 0) return;
+      await backend.write(nodeId, caller.workspace, [entry]);
+      const after = (await backend.read(caller.workspace, now())).get(caller.agent_id);
+      if (!after?.online)
+        await append(
+          caller.workspace,
+          agentOffline(caller.workspace, caller.agent_id, iso(), entry.last_seen_at, 'disconnected'),
+        );
+    });
+  };
+
+  const touched = (caller: Caller) => {
+    if (caller.role !== 'agent') return;
+    const entry = local.get(caller.workspace)?.get(caller.agent_id);
+    if (!entry) return;
+    entry.last_seen_at = iso();
+    entry.dirty = true;
+  };
+
+  const checkStalls = async () => {
+    if (!dispatch || now() - lastStallCheck < Math.min(stallAfterMs / 2, 10_000)) return;
+    lastStallCheck = now();
+    for (const workspace of served.keys()) {
+      const caller: Caller = { workspace, agent_id: SWEEPER, role: 'dashboard' };
+      const ack = await dispatch({ caller, signal: new AbortController().signal }, { tool: 'getWorkspace', args: {} });
+      if (!ack.ok) continue;
+      const snapshot = ack.result as WorkspaceSnapshot;
+      for (const stall of stalledSteps(snapshot.agents, now(), stallAfterMs)) {
+        const claim = `stall:${JSON.stringify([workspace, stall.plan.plan_id, stall.step.id, stall.step.started_at ?? ''])}`;
+        if (await backend.claim(claim, STALL_CLAIM_MS))
+          await append(workspace, stepStalled(workspace, stall, iso(), stallAfterMs));
+      }
+    }
+  };
+
+  const sweep = async () => {
+    await backend.beat(nodeId, now(), ttlMs);
+    for (const [workspace, agents] of local) {
+      const dirty = [...agents.values()].filter((e) => e.dirty);
+      for (const e of dirty) e.dirty = false;
+      await backend.write(nodeId, workspace, dirty);
+      for (const [id, e] of agents) if (e.connections === 0 && !e.dirty) agents.delete(id);
+    }
+    for (const lost of await backend.takeLost(now())) {
+      const still = (await backend.read(lost.workspace, now())).get(lost.agent_id);
+      if (!still?.online)
+        await append(
+          lost.workspace,
+          agentOffline(lost.workspace, lost.agent_id, iso(), lost.last_seen_at, 'node_lost'),
+        );
+    }
+    await checkStalls();
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    connected,
+    disconnected,
+    /** Starts the heartbeat; `inner` is the node's dispatch (the stall sweep reads overviews through it). */
+    start(inner: Dispatch) {
+      dispatch = inner;
+      timer = setInterval(() => void serial(sweep), heartbeatMs);
+      timer.unref();
+    },
+    /** Records each call as a sign of life and adds presence and stalls to getWorkspace's answer. */
+    wrap(inner: Dispatch): Dispatch {
+      return async (site, raw) => {
+        touched(site.caller);
+        const ack: CallAck = await inner(site, raw);
+        if (ack.ok && (raw as { tool?: unknown } | null)?.tool === 'getWorkspace') {
+          const presence = await backend.read(site.caller.workspace, now()).catch(() => undefined);
+          if (presence) annotateWorkspace(ack.result as WorkspaceSnapshot, presence, now(), stallAfterMs);
+        }
+        return ack;
+      };
+    },
+    workspaces: () => backend.workspaces(),
+    async close() {
+      clearInterval(timer);
+      await chain;
+    },
+  };
+};
+
+export type PresenceTracker = ReturnType<typeof createPresenceTracker>;

@@ -1,0 +1,102 @@
+import type { AgentPresence, LostAgent, PresenceBackend } from './presence-backend.ts';
+import { later } from './presence-backend.ts';
+
+/** The few commands of an ioredis client this module uses (it never imports ioredis itself). */
+export interface PresenceRedis {
+  hset(key: string, ...fieldsAndValues: string[]): Promise<unknown>;
+  hgetall(key: string): Promise<Record<string, string>>;
+  hdel(key: string, ...fields: string[]): Promise<unknown>;
+  zadd(key: string, score: number, member: string): Promise<unknown>;
+  zrangebyscore(key: string, min: string, max: string): Promise<string[]>;
+  zrem(key: string, member: string): Promise<number>;
+  sadd(key: string, ...members: string[]): Promise<unknown>;
+  smembers(key: string): Promise<string[]>;
+  del(key: string): Promise<unknown>;
+  set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<string | null>;
+}
+
+const GONE = '';
+
+interface Stored {
+  c: number;
+  at: string;
+}
+
+/**
+ * Presence on Redis: per workspace one hash of (node, agent) → connections and last seen; a sorted set of nodes
+ * scored by when their heartbeat lapses. A dead node's entries are taken by the one node whose ZREM removes it.
+ */
+export const createRedisPresence = (redis: PresenceRedis, prefix: string): PresenceBackend => {
+  const key = {
+    ws: (workspace: string) => `${prefix}:presence:ws:${workspace}`,
+    nodes: `${prefix}:presence:nodes`,
+    nodeWs: (node: string) => `${prefix}:presence:node-ws:${node}`,
+    claim: (name: string) => `${prefix}:presence:claim:${name}`,
+    workspaces: `${prefix}:workspaces`,
+  };
+  const field = (node: string, agent: string) => JSON.stringify([node, agent]);
+  const parse = (f: string, v: string) => {
+    const [node, agent] = JSON.parse(f) as [string, string];
+    return { node, agent, ...(JSON.parse(v) as Stored) };
+  };
+  return {
+    async write(nodeId, workspace, entries) {
+      if (entries.length === 0) return;
+      const pairs = entries.flatMap((e) => [
+        field(nodeId, e.agent_id),
+        JSON.stringify({ c: e.connections, at: e.last_seen_at } satisfies Stored),
+      ]);
+      await Promise.all([redis.hset(key.ws(workspace), ...pairs), redis.sadd(key.nodeWs(nodeId), workspace)]);
+    },
+    async beat(nodeId, nowMs, ttlMs) {
+      await redis.zadd(key.nodes, nowMs + ttlMs, nodeId);
+    },
+    async read(workspace, nowMs) {
+      const [all, live] = await Promise.all([
+        redis.hgetall(key.ws(workspace)),
+        redis.zrangebyscore(key.nodes, `(${nowMs}`, '+inf'),
+      ]);
+      const liveNodes = new Set(live);
+      const out = new Map<string, AgentPresence>();
+      for (const [f, v] of Object.entries(all)) {
+        const e = parse(f, v);
+        const known = out.get(e.agent) ?? { online: false, last_seen_at: null };
+        out.set(e.agent, {
+          online: known.online || (liveNodes.has(e.node) && e.c > 0),
+          last_seen_at: later(known.last_seen_at, e.at),
+        });
+      }
+      return out;
+    },
+    async takeLost(nowMs) {
+      const lost: LostAgent[] = [];
+      for (const node of await redis.zrangebyscore(key.nodes, '-inf', String(nowMs))) {
+        if ((await redis.zrem(key.nodes, node)) !== 1) continue;
+        for (const workspace of await redis.smembers(key.nodeWs(node))) {
+          const all = await redis.hgetall(key.ws(workspace));
+          const mine = Object.entries(all)
+            .map(([f, v]) => ({ f, ...parse(f, v) }))
+            .filter((e) => e.node === node);
+          if (mine.length === 0) continue;
+          for (const e of mine) if (e.c > 0) lost.push({ workspace, agent_id: e.agent, last_seen_at: e.at });
+          await redis.hset(
+            key.ws(workspace),
+            ...mine.flatMap((e) => [field(GONE, e.agent), JSON.stringify({ c: 0, at: e.at } satisfies Stored)]),
+          );
+          await redis.hdel(key.ws(workspace), ...mine.map((e) => e.f));
+        }
+        await redis.del(key.nodeWs(node));
+      }
+      return lost;
+    },
+    async claim(name, ttlMs) {
+      return (await redis.set(key.claim(name), '1', 'PX', ttlMs, 'NX')) === 'OK';
+    },
+    async addWorkspace(workspace) {
+      await redis.sadd(key.workspaces, workspace);
+    },
+    async workspaces() {
+      return (await redis.smembers(key.workspaces)).sort();
+    },
+  };
+};
