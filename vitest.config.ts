@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// Workspace packages resolve to their TypeScript source (the `source` export condition), not to a built dist/.
-const source = { conditions: ['source', 'module', 'node', 'development|production'] };
+// Workspace packages resolve to their TypeScript source (the `planhub-source` export condition, named so no npm package shares it), not to a built dist/.
+const source = { conditions: ['planhub-source', 'module', 'node', 'development|production'] };
 
 export default defineConfig({
-  resolve: { conditions: ['source', 'module', 'browser', 'development|production'] },
+  resolve: { conditions: ['planhub-source', 'module', 'browser', 'development|production'] },
   ssr: { resolve: source },
   test: {
     include: [

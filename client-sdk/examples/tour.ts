@@ -1,5 +1,5 @@
 // The README's 30-second tour: one agent registers a plan, relays its user's approval and reports progress.
-// Run a node first (`npx --yes pnpm@10 start`), then: `npx tsx --conditions=source client-sdk/examples/tour.ts [url]`.
+// Run a node first (`npx --yes pnpm@10 start`), then: `npx tsx --conditions=planhub-source client-sdk/examples/tour.ts [url]`.
 // The node's URL comes from the first argument, else PLANHUB_URL, else http://127.0.0.1:4000. Run it as often as you
 // like: a plan left by an earlier run is ended first, so every run starts the same way.
 import { PlanHubError, connect } from '@planhub/client-sdk';
@@ -11,7 +11,7 @@ const workspace = process.env.PLANHUB_WORKSPACE ?? 'default';
 const agent = await connect({ url, workspace, agentId: 'main', connectTimeoutMs: 5000 }).catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : String(err));
   console.error('Start a node first (npx --yes pnpm@10 start), or pass its URL:');
-  console.error('  npx tsx --conditions=source client-sdk/examples/tour.ts http://127.0.0.1:<port>');
+  console.error('  npx tsx --conditions=planhub-source client-sdk/examples/tour.ts http://127.0.0.1:<port>');
   process.exit(1);
 });
 try {

@@ -21,7 +21,7 @@ describe("the README's 30-second tour", () => {
 
   it('runs the example agent against the URL it is given, and the plan command shows its progress', async () => {
     h = await startHarness('memory', { approvalPolicy: 'owner-or-user' });
-    const agent = await run(tsx, ['--conditions=source', 'client-sdk/examples/tour.ts', h.url], {
+    const agent = await run(tsx, ['--conditions=planhub-source', 'client-sdk/examples/tour.ts', h.url], {
       cwd: root,
       env: env(),
     });
@@ -37,12 +37,12 @@ describe("the README's 30-second tour", () => {
 
   it('runs again on the same node: it ends the previous plan and starts the same way', async () => {
     h = await startHarness('memory', { approvalPolicy: 'owner-or-user' });
-    const first = await run(tsx, ['--conditions=source', 'client-sdk/examples/tour.ts'], {
+    const first = await run(tsx, ['--conditions=planhub-source', 'client-sdk/examples/tour.ts'], {
       cwd: root,
       env: { ...env(), PLANHUB_URL: h.url },
     });
     expect(first.stdout).toBe(INSTRUCTION);
-    const second = await run(tsx, ['--conditions=source', 'client-sdk/examples/tour.ts', h.url], {
+    const second = await run(tsx, ['--conditions=planhub-source', 'client-sdk/examples/tour.ts', h.url], {
       cwd: root,
       env: env(),
     });
@@ -58,7 +58,7 @@ describe("the README's 30-second tour", () => {
     h = await startHarness('memory');
     const url = h.url;
     await h.server.close();
-    const failed = await run(tsx, ['--conditions=source', 'client-sdk/examples/tour.ts', url], {
+    const failed = await run(tsx, ['--conditions=planhub-source', 'client-sdk/examples/tour.ts', url], {
       cwd: root,
       env: env(),
     }).catch((err: { code: number; stdout: string; stderr: string }) => err);
@@ -67,7 +67,7 @@ describe("the README's 30-second tour", () => {
     expect(lines[0]).toContain(url);
     expect(lines.slice(1)).toEqual([
       'Start a node first (npx --yes pnpm@10 start), or pass its URL:',
-      '  npx tsx --conditions=source client-sdk/examples/tour.ts http://127.0.0.1:<port>',
+      '  npx tsx --conditions=planhub-source client-sdk/examples/tour.ts http://127.0.0.1:<port>',
       '',
     ]);
   });
