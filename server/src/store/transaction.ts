@@ -1,6 +1,6 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
-import type { Store } from './store.ts';
+import type { FanIn, Store, StoreOp } from './store.ts';
 
 /**
  * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
@@ -10,6 +10,8 @@ export class Tx {
   private readonly read = new Map<string, { value: unknown; version: number }>();
   private readonly written = new Map<string, unknown>();
   readonly events: NewEvent[] = [];
+  private readonly ops: StoreOp[] = [];
+  private readonly fanIns: FanIn[] = [];
 
   constructor(
     private readonly store: Store,
@@ -31,6 +33,19 @@ export class Tx {
     return (value ?? undefined) as T | undefined;
   }
 
+  /** Sets and hashes (unversioned: only commutative operations change them, so reading them adds no check). */
+  async collections(read: { sets?: readonly string[]; hashes?: readonly string[] }) {
+    return this.store.loadCollections(this.workspace, read);
+  }
+
+  op(...ops: StoreOp[]): void {
+    this.ops.push(...ops);
+  }
+
+  fanIn(fanIn: FanIn): void {
+    this.fanIns.push(fanIn);
+  }
+
   put(key: string, value: unknown): void {
     this.written.set(key, value);
   }
@@ -44,7 +59,7 @@ export class Tx {
   }
 
   get hasChanges(): boolean {
-    return this.written.size > 0 || this.events.length > 0;
+    return this.written.size > 0 || this.events.length > 0 || this.ops.length > 0 || this.fanIns.length > 0;
   }
 
   /** Every document this attempt read must be unchanged; every key it writes is checked too (blind writes). */
@@ -52,7 +67,11 @@ export class Tx {
     const reads = [...this.read].map(([key, doc]) => ({ key, version: doc.version }));
     for (const key of this.written.keys()) if (!this.read.has(key)) reads.push({ key, version: 0 });
     const writes = [...this.written].map(([key, value]) => ({ key, value }));
-    return { reads, writes, events: this.events };
+    const fanInSets = new Set(this.fanIns.map((f) => f.set));
+    // A fan-in's "did this empty the set" is decided before the commit applies, so nothing else may change its set.
+    if (this.ops.some((op) => op.op !== 'hset' && op.op !== 'incr' && fanInSets.has(op.key)))
+      throw new Error('A commit may not change the set of one of its own fan-ins with another operation.');
+    return { reads, writes, events: this.events, ops: this.ops, fanIns: this.fanIns };
   }
 }
 
