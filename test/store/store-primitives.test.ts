@@ -72,7 +72,7 @@ describe.each(STORE_KINDS)('the %s store’s commutative operations', (kind) => 
     await outstanding(store, ['a', 'b', 'c']);
     const { seen, off } = collect(store);
     const first = await store.commit(WS, { reads: [], writes: [], fanIns: [completion('a', { n: 1 })], events: [] });
-    expect(first).toEqual({ ok: true, events: [] });
+    expect(first).toEqual({ ok: true, events: [], fired: [false] });
     expect((await store.load(WS, ['parent']))[0]?.value).toEqual({ status: 'blocked' });
     await store.commit(WS, { reads: [], writes: [], fanIns: [completion('c', [1, 'x'])], events: [] });
     const last = await store.commit(WS, { reads: [], writes: [], fanIns: [completion('b', null)], events: [] });
@@ -114,7 +114,7 @@ describe.each(STORE_KINDS)('the %s store’s commutative operations', (kind) => 
     await outstanding(store, ['a', 'b']);
     await store.commit(WS, { reads: [], writes: [], ops: [{ op: 'del', kind: 'set', key: 'out:parent' }], events: [] });
     const late = await store.commit(WS, { reads: [], writes: [], fanIns: [completion('a', 1)], events: [] });
-    expect(late).toEqual({ ok: true, events: [] });
+    expect(late).toEqual({ ok: true, events: [], fired: [false] });
     expect((await store.loadCollections(WS, { hashes: ['recv:parent'] })).hashes).toEqual([{}]);
     expect((await store.load(WS, ['parent']))[0]?.value).toEqual({ status: 'blocked' });
   });
@@ -152,5 +152,37 @@ describe.each(STORE_KINDS)('the %s store’s commutative operations', (kind) => 
       events: [],
     });
     expect(both.ok && both.events.map((e) => e.payload)).toEqual([{ received_outputs: { a: 1, b: 2 } }]);
+  });
+
+  it('completes the remembered answer with whether each fan-in fired', async ({ store }) => {
+    await outstanding(store, ['a', 'b']);
+    const answered = (member: string): FanIn => ({
+      ...completion(member, member),
+      answer: { token: `@@answer-${member}@@`, value: { unblocked: member } },
+    });
+    const request = (id: string, member: string) => ({
+      agent_id: 'agent-1',
+      request_id: id,
+      answer: { list: [`@@answer-${member}@@`] },
+      ttl_ms: 60_000,
+    });
+    const first = await store.commit(WS, {
+      reads: [],
+      writes: [],
+      fanIns: [answered('a')],
+      events: [],
+      request: request('r1', 'a'),
+    });
+    const last = await store.commit(WS, {
+      reads: [],
+      writes: [],
+      fanIns: [answered('b')],
+      events: [],
+      request: request('r2', 'b'),
+    });
+    expect(first).toMatchObject({ ok: true, fired: [false] });
+    expect(last).toMatchObject({ ok: true, fired: [true] });
+    expect(await store.requestAnswer(WS, 'agent-1', 'r1')).toEqual({ answer: { list: [null] } });
+    expect(await store.requestAnswer(WS, 'agent-1', 'r2')).toEqual({ answer: { list: [{ unblocked: 'b' }] } });
   });
 });

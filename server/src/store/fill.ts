@@ -14,3 +14,15 @@ export const fillText = (entries: ReadonlyMap<string, string> | undefined, as: F
 /** Replaces every occurrence of the token's JSON string literal in `json` (the Lua script does the same). */
 export const applyFill = (json: string, token: string, text: string): string =>
   json.split(JSON.stringify(token)).join(text);
+
+/** The answer as the fan-ins' outcome completes it (see FanIn.answer); the stores and transact share it. */
+export const fillAnswer = (
+  json: string,
+  fanIns: readonly { answer?: { token: string; value: unknown } }[],
+  fired: readonly boolean[],
+): string =>
+  fanIns.reduce(
+    (text, f, i) =>
+      f.answer ? applyFill(text, f.answer.token, fired[i] ? JSON.stringify(f.answer.value) : 'null') : text,
+    json,
+  );

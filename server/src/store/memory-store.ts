@@ -1,6 +1,6 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
-import { applyFill, fillText } from './fill.ts';
+import { applyFill, fillAnswer, fillText } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
 import type {
   Commit,
@@ -128,7 +128,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         if (set?.size === 0) w.sets.delete(op.key);
       } else if (op.op === 'hset') {
         const hash = w.hashes.get(op.key) ?? new Map<string, string>();
-        for (const [f, v] of Object.entries(op.fields)) hash.set(f, v);
+        for (const [f, v] of Object.entries(op.fields)) if (!op.onlyNew || !hash.has(f)) hash.set(f, v);
         w.hashes.set(op.key, hash);
       } else if (op.op === 'incr') {
         const value = (w.counters.get(op.key) ?? 0) + op.by;
@@ -188,7 +188,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       apply(w, commit.ops ?? [], counters);
       if (commit.request && reqKey !== undefined) {
         w.requests.set(reqKey, {
-          json: JSON.stringify(commit.request.answer ?? null),
+          json: fillAnswer(JSON.stringify(commit.request.answer ?? null), fanIns, fires),
           expires: now() + commit.request.ttl_ms,
         });
       }
@@ -212,7 +212,12 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
             onListenerError(err, event);
           }
         }
-      return Promise.resolve({ ok: true, events, ...(counters.length > 0 ? { counters } : {}) });
+      return Promise.resolve({
+        ok: true,
+        events,
+        ...(counters.length > 0 ? { counters } : {}),
+        ...(fanIns.length > 0 ? { fired: fires } : {}),
+      });
     },
     requestAnswer(workspace, agentId, requestId) {
       const entry = liveRequest(ws(workspace), requestKey(agentId, requestId));

@@ -31,7 +31,8 @@ export interface DocWrite {
 export type StoreOp =
   | { op: 'sadd'; key: string; members: readonly string[] }
   | { op: 'srem'; key: string; members: readonly string[] }
-  | { op: 'hset'; key: string; fields: Readonly<Record<string, string>> }
+  /** `onlyNew`: a field already set keeps its value (HSETNX). */
+  | { op: 'hset'; key: string; fields: Readonly<Record<string, string>>; onlyNew?: boolean }
   | { op: 'incr'; key: string; by: number }
   | { op: 'del'; kind: 'set' | 'hash' | 'counter'; key: string };
 
@@ -62,6 +63,11 @@ export interface FanIn {
     events: readonly NewEvent[];
     fills: readonly Fill[];
   };
+  /**
+   * Completes the call's answer (remembered for retries and handed back) with whether this fan-in fired: the JSON
+   * string literal `token` in it becomes `value` when it fired, `null` when it did not.
+   */
+  answer?: { token: string; value: unknown };
 }
 
 export interface Commit {
@@ -75,9 +81,12 @@ export interface Commit {
   request?: { agent_id: string; request_id: string; answer: unknown; ttl_ms: number };
 }
 
-/** `events`: the commit's own events, then those of the fan-ins that fired; `counters`: each `incr`'s new value. */
+/**
+ * `events`: the commit's own events, then those of the fan-ins that fired; `counters`: each `incr`'s new value;
+ * `fired`: which fan-ins fired, in order.
+ */
 export type CommitOutcome =
-  { ok: true; events: EventEnvelope[]; counters?: number[] } | { ok: false; reason: 'conflict' };
+  { ok: true; events: EventEnvelope[]; counters?: number[]; fired?: boolean[] } | { ok: false; reason: 'conflict' };
 
 export interface CollectionRead {
   sets?: readonly string[];

@@ -1,5 +1,6 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
+import { fillAnswer } from './fill.ts';
 import type { FanIn, Store, StoreOp } from './store.ts';
 
 /**
@@ -26,6 +27,15 @@ export class Tx {
       [...new Set(missing)].forEach((key, i) => this.read.set(key, docs[i] ?? { value: undefined, version: 0 }));
     }
     return keys.map((k) => (this.written.has(k) ? this.written.get(k) : this.read.get(k)?.value));
+  }
+
+  /**
+   * Reads documents without checking them at the commit: for what the commit only hands to a fan-in, which the store
+   * applies whatever their version (never for a document the commit writes).
+   */
+  async peek(keys: readonly string[]): Promise<unknown[]> {
+    const docs = await this.store.load(this.workspace, keys);
+    return docs.map((d) => d.value);
   }
 
   async get<T>(key: string): Promise<T | undefined> {
@@ -56,6 +66,12 @@ export class Tx {
 
   emit(...events: NewEvent[]): void {
     this.events.push(...events);
+  }
+
+  /** The call's answer as the committed fan-ins complete it (see FanIn.answer). */
+  completeAnswer<R>(result: R, fired: readonly boolean[] | undefined): R {
+    if (!this.fanIns.some((f) => f.answer)) return result;
+    return JSON.parse(fillAnswer(JSON.stringify(result), this.fanIns, fired ?? [])) as R;
   }
 
   get hasChanges(): boolean {
@@ -124,7 +140,8 @@ export const transact = async <R>(
       ...tx.toCommit(),
       ...(options.request ? { request: { ...options.request, answer: result } } : {}),
     });
-    if (outcome.ok) return { result, events: outcome.events, replayed: false };
+    if (outcome.ok)
+      return { result: tx.completeAnswer(result, outcome.fired), events: outcome.events, replayed: false };
     // Jittered backoff keeps many racing writers from colliding again in lockstep.
     await pause(Math.random() * Math.min(50, attempt * 2));
   }

@@ -9,12 +9,14 @@
              request = { key, ttl, answer } or absent,
              reads = { { key, version } }, writes = { { key, json or '' to delete } },
              ops = { op }, fanins = { fanin }, events = { json } }
-           op:    { 'sadd' | 'srem', key, { member } } | { 'hset', key, { field, value, ... } }
+           op:    { 'sadd' | 'srem', key, { member } } | { 'hset' | 'hsetnx', key, { field, value, ... } }
                   | { 'incr', key, by } | { 'del', key }
            fanin: { set, member, record = { hash, { field, value, ... } } or absent,
-                    reads, writes, ops, events, fills = { { token_json, hash, 'object' | 'keys' } } }
+                    reads, writes, ops, events, fills = { { token_json, hash, 'object' | 'keys' } },
+                    answer = { token_json, value_json } or false }
 
-  Returns { 'ok', n, id1 .. idn, c, counter1 .. counterc, then id, json for each event of a fired fan-in }, or
+  Returns { 'ok', n, id1 .. idn, c, counter1 .. counterc, f, fired1 .. firedf ('1' or '0'), then id, json for
+  each event of a fired fan-in }, or
   { 'conflict' } when a document changed since it was read or the request was already applied.
 ]]
 local c = cjson.decode(ARGV[1])
@@ -75,6 +77,10 @@ local function apply(ops)
       redis.call(string.upper(name), op[2], unpack(op[3]))
     elseif name == 'hset' then
       redis.call('HSET', op[2], unpack(op[3]))
+    elseif name == 'hsetnx' then
+      for i = 1, #op[3], 2 do
+        redis.call('HSETNX', op[2], op[3][i], op[3][i + 1])
+      end
     elseif name == 'incr' then
       counters[#counters + 1] = redis.call('INCRBY', op[2], op[3])
     else
@@ -122,7 +128,13 @@ end
 write(c.writes, same)
 apply(c.ops)
 if c.request then
-  redis.call('SET', c.request[1], c.request[3], 'PX', c.request[2])
+  local answer = c.request[3]
+  for i, f in ipairs(c.fanins) do
+    if f[9] then
+      answer = replace(answer, f[9][1], fires[i] and f[9][2] or 'null')
+    end
+  end
+  redis.call('SET', c.request[1], answer, 'PX', c.request[2])
 end
 
 local function publish(json)
@@ -168,6 +180,10 @@ end
 result[#result + 1] = tostring(#counters)
 for _, n in ipairs(counters) do
   result[#result + 1] = tostring(n)
+end
+result[#result + 1] = tostring(#c.fanins)
+for i = 1, #c.fanins do
+  result[#result + 1] = fires[i] and '1' or '0'
 end
 for _, x in ipairs(fired) do
   result[#result + 1] = x

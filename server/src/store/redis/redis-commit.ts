@@ -28,7 +28,7 @@ export const packCommit = (
           return op.members.length === 0 ? [] : [[op.op, touch(keys.set(workspace, op.key)), op.members]];
         case 'hset': {
           const flat = Object.entries(op.fields).flat();
-          return flat.length === 0 ? [] : [['hset', touch(keys.hash(workspace, op.key)), flat]];
+          return flat.length === 0 ? [] : [[op.onlyNew ? 'hsetnx' : 'hset', touch(keys.hash(workspace, op.key)), flat]];
         }
         case 'incr':
           return [['incr', touch(keys.counter(workspace, op.key)), op.by]];
@@ -62,6 +62,7 @@ export const packCommit = (
       ops(f.then.ops),
       events(f.then.events),
       f.then.fills.map((x) => [JSON.stringify(x.token), touch(keys.hash(workspace, x.hash)), x.as]),
+      f.answer ? [JSON.stringify(f.answer.token), JSON.stringify(f.answer.value)] : false,
     ]),
     events: events(commit.events),
   };
@@ -76,8 +77,11 @@ export const unpackOutcome = (commit: Commit, reply: string[]): CommitOutcome =>
   const countersAt = 2 + own;
   const counterCount = Number(reply[countersAt]);
   const counters = reply.slice(countersAt + 1, countersAt + 1 + counterCount).map(Number);
-  const fired = reply.slice(countersAt + 1 + counterCount);
-  for (let i = 0; i < fired.length; i += 2)
-    events.push({ event_id: fired[i] ?? '', ...(JSON.parse(fired[i + 1] ?? '{}') as NewEvent) });
-  return { ok: true, events, ...(counters.length > 0 ? { counters } : {}) };
+  const firedAt = countersAt + 1 + counterCount;
+  const firedCount = Number(reply[firedAt]);
+  const fired = reply.slice(firedAt + 1, firedAt + 1 + firedCount).map((flag) => flag === '1');
+  const extra = reply.slice(firedAt + 1 + firedCount);
+  for (let i = 0; i < extra.length; i += 2)
+    events.push({ event_id: extra[i] ?? '', ...(JSON.parse(extra[i + 1] ?? '{}') as NewEvent) });
+  return { ok: true, events, ...(counters.length > 0 ? { counters } : {}), ...(firedCount > 0 ? { fired } : {}) };
 };
