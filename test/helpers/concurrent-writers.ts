@@ -99,8 +99,7 @@ export const runConcurrentWriters = async (site: WritersSite): Promise<void> => 
     const mine = () => log.of('step_unblocked').filter((e) => e.source_agent === `parent-${p}`);
     await log.next(() => mine().length >= steps * 2);
     const byStep = new Map<string, EventEnvelope[]>();
-    for (const e of mine())
-      byStep.set(e.source_step_id ?? '', [...(byStep.get(e.source_step_id ?? '') ?? []), e]);
+    for (const e of mine()) byStep.set(e.source_step_id ?? '', [...(byStep.get(e.source_step_id ?? '') ?? []), e]);
     expect([...byStep.keys()].sort()).toEqual(stepNames.map((_, j) => `step_${j + 1}`).sort());
     const own = subIds.slice(p * K, p * K + K);
     for (const [stepId, events] of byStep) {

@@ -1,5 +1,6 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
+import type { DocumentKind } from './documents/define.ts';
 import { fillAnswer } from './fill.ts';
 import type { FanIn, Store, StoreOp } from './store.ts';
 
@@ -8,7 +9,7 @@ import type { FanIn, Store, StoreOp } from './store.ts';
  * are buffered, and nothing reaches the store until the commit. A failed call therefore changes nothing.
  */
 export class Tx {
-  private readonly read = new Map<string, { value: unknown; version: number }>();
+  private readonly loaded = new Map<string, { value: unknown; version: number }>();
   private readonly written = new Map<string, unknown>();
   readonly events: NewEvent[] = [];
   private readonly ops: StoreOp[] = [];
@@ -21,12 +22,12 @@ export class Tx {
 
   /** Loads documents in one round trip; later reads of the same key see this transaction's own writes. */
   async getMany(keys: readonly string[]): Promise<unknown[]> {
-    const missing = keys.filter((k) => !this.read.has(k) && !this.written.has(k));
+    const missing = keys.filter((k) => !this.loaded.has(k) && !this.written.has(k));
     if (missing.length > 0) {
       const docs = await this.store.load(this.workspace, [...new Set(missing)]);
-      [...new Set(missing)].forEach((key, i) => this.read.set(key, docs[i] ?? { value: undefined, version: 0 }));
+      [...new Set(missing)].forEach((key, i) => this.loaded.set(key, docs[i] ?? { value: undefined, version: 0 }));
     }
-    return keys.map((k) => (this.written.has(k) ? this.written.get(k) : this.read.get(k)?.value));
+    return keys.map((k) => (this.written.has(k) ? this.written.get(k) : this.loaded.get(k)?.value));
   }
 
   /**
@@ -36,6 +37,20 @@ export class Tx {
   async peek(keys: readonly string[]): Promise<unknown[]> {
     const docs = await this.store.load(this.workspace, keys);
     return docs.map((d) => d.value);
+  }
+
+  /** One declared document, checked against its declaration (INTERNAL naming the key when it is corrupt). */
+  async read<T, A extends unknown[]>(kind: DocumentKind<T, A>, ...args: A): Promise<T | undefined> {
+    const key = kind.key(...args);
+    const [raw] = await this.getMany([key]);
+    return kind.decode(key, raw);
+  }
+
+  /** Several documents of one kind in one round trip, checked like `read`. */
+  async readMany<T, A extends unknown[]>(kind: DocumentKind<T, A>, args: readonly A[]): Promise<Array<T | undefined>> {
+    const keys = args.map((a) => kind.key(...a));
+    const raws = await this.getMany(keys);
+    return raws.map((raw, i) => kind.decode(keys[i] ?? '', raw));
   }
 
   async get<T>(key: string): Promise<T | undefined> {
@@ -80,8 +95,8 @@ export class Tx {
 
   /** Every document this attempt read must be unchanged; every key it writes is checked too (blind writes). */
   toCommit() {
-    const reads = [...this.read].map(([key, doc]) => ({ key, version: doc.version }));
-    for (const key of this.written.keys()) if (!this.read.has(key)) reads.push({ key, version: 0 });
+    const reads = [...this.loaded].map(([key, doc]) => ({ key, version: doc.version }));
+    for (const key of this.written.keys()) if (!this.loaded.has(key)) reads.push({ key, version: 0 });
     const writes = [...this.written].map(([key, value]) => ({ key, value }));
     const fanInSets = new Set(this.fanIns.map((f) => f.set));
     // A fan-in's "did this empty the set" is decided before the commit applies, so nothing else may change its set.

@@ -1,4 +1,5 @@
 import type { DependencyEdges } from '../core/dependencies/graph.ts';
+import { documents } from '../store/documents/documents.ts';
 import { docKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 
@@ -34,7 +35,7 @@ export const loadReachableEdges = async (tx: Tx, starts: readonly string[]): Pro
  * the edges.
  */
 export const claimGraph = async (tx: Tx): Promise<void> => {
-  const clock = (await tx.get<{ n: number }>(docKeys.graphClock()))?.n ?? 0;
+  const clock = (await tx.read(documents.graphClock))?.n ?? 0;
   tx.put(docKeys.graphClock(), { n: clock + 1 });
 };
 

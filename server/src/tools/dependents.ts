@@ -3,6 +3,7 @@ import { stepNode } from '../core/dependencies/attach.ts';
 import { decideFanIn, isSamePlan } from '../core/dependencies/fan-in.ts';
 import { applyResolution } from '../core/dependencies/resolve.ts';
 import { randomId } from '../core/random-id.ts';
+import { documents } from '../store/documents/documents.ts';
 import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { encodeReceived, readPlans } from './live-plans.ts';
@@ -68,9 +69,8 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
   dropWaiters(tx, self);
   const planIds = [...new Set(registered.map((w) => w.plan_id))];
   // Read, not checked: a waiting plan's owner may change it meanwhile without this commit conflicting.
-  const plans = new Map(
-    (await tx.peek(planIds.map(docKeys.plan))).map((doc, i) => [planIds[i], doc as Plan | undefined]),
-  );
+  const keys = planIds.map(docKeys.plan);
+  const plans = new Map((await tx.peek(keys)).map((doc, i) => [planIds[i], documents.plan.decode(keys[i] ?? '', doc)]));
   const pending: PendingUnblock[] = [];
   const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step };
   for (const w of registered) {

@@ -1,5 +1,5 @@
 import type { Plan, Waiter } from '@planhub/shared';
-import type { DependencyEdges } from '../core/dependencies/graph.ts';
+import { documents } from '../store/documents/documents.ts';
 import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
 import type { Store } from '../store/store.ts';
 import type { Tx } from '../store/transaction.ts';
@@ -22,10 +22,13 @@ const stepOf = (node: string) => node.slice(node.indexOf(':') + 1);
  * to its received-outputs hash.
  */
 const upgradeGraph = async (tx: Tx, done: () => void): Promise<void> => {
-  const legacy = await tx.get<DependencyEdges>(docKeys.dependencyGraph());
+  const legacy = await tx.read(documents.legacyGraph);
   if (!legacy) return done();
   const planIds = [...new Set(Object.entries(legacy).flatMap(([from, tos]) => [from, ...tos].map(planOf)))];
-  const loaded = (await tx.getMany(planIds.map(docKeys.plan))) as Array<Plan | undefined>;
+  const loaded = await tx.readMany(
+    documents.plan,
+    planIds.map((id) => [id]),
+  );
   const plans = new Map(planIds.map((id, i) => [id, loaded[i]]));
   const changed = new Set<Plan>();
   for (const [from, tos] of Object.entries(legacy)) {

@@ -1,7 +1,8 @@
 import type { DependencyRef, Plan } from '@planhub/shared';
 import { stepNode } from '../core/dependencies/attach.ts';
 import { isSamePlan, liveStep } from '../core/dependencies/fan-in.ts';
-import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
+import { documents } from '../store/documents/documents.ts';
+import { hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 
 const refNode = (ref: DependencyRef) => stepNode(ref.plan_id ?? '', ref.step_id);
@@ -45,6 +46,12 @@ export const livePlans = async <P extends Plan | undefined>(tx: Tx, plans: reado
 
 /** Plans by id (undefined where missing), live. */
 export const readPlans = async (tx: Tx, planIds: readonly string[]): Promise<Array<Plan | undefined>> =>
-  livePlans(tx, (await tx.getMany(planIds.map(docKeys.plan))) as Array<Plan | undefined>);
+  livePlans(
+    tx,
+    await tx.readMany(
+      documents.plan,
+      planIds.map((id) => [id]),
+    ),
+  );
 
 export const readPlan = async (tx: Tx, planId: string): Promise<Plan | undefined> => (await readPlans(tx, [planId]))[0];

@@ -1,4 +1,5 @@
 import type { Waiter } from '@planhub/shared';
+import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 
@@ -11,7 +12,7 @@ const sameWaiter = (a: Waiter, b: Waiter) =>
   a.agent_id === b.agent_id && a.plan_id === b.plan_id && a.step_id === b.step_id;
 
 export const loadWaiters = async (tx: Tx, node: string): Promise<Waiter[]> =>
-  (await tx.get<WaitersDoc>(docKeys.waiters(node)))?.waiters ?? [];
+  (await tx.read(documents.waiters, node))?.waiters ?? [];
 
 export const addWaiters = async (tx: Tx, node: string, waiters: readonly Waiter[]): Promise<void> => {
   const current = await loadWaiters(tx, node);

@@ -2,6 +2,7 @@ import type { EventEnvelope } from '@planhub/shared';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Commit, CommitOutcome, LoadedDoc, Store } from '../store.ts';
+import { corruptDocument } from '../documents/define.ts';
 import { defineStoreCommands } from './commands.ts';
 import { createEventFeed } from './event-feed.ts';
 import { packCommit, unpackOutcome } from './redis-commit.ts';
@@ -23,6 +24,15 @@ export interface RedisStoreOptions {
 }
 
 type StreamEntry = [id: string, fields: string[]];
+
+/** A document's JSON; text that is not JSON is a corrupt document, named so an operator can find it. */
+const parseStored = (docKey: string, json: string): unknown => {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    throw corruptDocument(docKey, 'not JSON');
+  }
+};
 
 const toEnvelope = ([id, fields]: StreamEntry): EventEnvelope => ({
   event_id: id,
@@ -99,7 +109,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
               const json = flat[2 * i + 1];
               return version == null || json == null
                 ? { value: undefined, version: 0 }
-                : { value: JSON.parse(json) as unknown, version: Number(version) };
+                : { value: parseStored(docKeys[i] ?? '', json), version: Number(version) };
             });
           }),
 

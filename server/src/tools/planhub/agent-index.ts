@@ -1,4 +1,5 @@
-import { docKeys, hashKeys } from '../../store/keys.ts';
+import { documents } from '../../store/documents/documents.ts';
+import { hashKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
 
 /**
@@ -15,7 +16,7 @@ export const registerAgent = (tx: Tx, agentId: string): Promise<void> => {
 /** Agents of the index written before it was a hash come first, in their order; then by first appearance. */
 export const loadAgentIndex = async (tx: Tx): Promise<string[]> => {
   const [legacy, { hashes }] = await Promise.all([
-    tx.get<{ agents: string[] }>(docKeys.agentIndex()),
+    tx.read(documents.legacyAgentIndex),
     tx.collections({ hashes: [hashKeys.agents()] }),
   ]);
   const listed = legacy?.agents ?? [];
