@@ -1,16 +1,37 @@
 import { progressOf } from '@planhub/shared';
+import { currentPlanId } from '../../core/agents/agent-doc.ts';
+import { stepNode } from '../../core/dependencies/attach.ts';
 import { stepView } from '../../core/plans/plan-views.ts';
 import type { StepChange } from '../../core/plans/step-status.ts';
 import { changeStepStatus } from '../../core/plans/step-status.ts';
+import { docKeys } from '../../store/keys.ts';
+import type { Tx } from '../../store/transaction.ts';
 import type { CallContext } from '../context.ts';
 import type { Settled } from '../dependents.ts';
 import { isWaiter, settleDependents } from '../dependents.ts';
-import { resolvePlan, savePlan } from '../plan-access.ts';
+import { loadAgent, resolvePlan, savePlan } from '../plan-access.ts';
+
+const ENDS = new Set<StepChange['status']>(['completed', 'failed', 'skipped']);
+
+/**
+ * Everything the change reads, in one round trip (two without a plan_id: the agent's index names the plan): the
+ * plan, the owner's index that savePlan updates, and, when the step ends, who waits on it.
+ */
+const prefetch = async (tx: Tx, agentId: string, planId: string | undefined, change: StepChange) => {
+  const target = planId ?? currentPlanId(await loadAgent(tx, agentId));
+  if (target === undefined) return;
+  await tx.getMany([
+    docKeys.plan(target),
+    docKeys.agent(agentId),
+    ...(ENDS.has(change.status) ? [docKeys.waiters(stepNode(target, change.step_id))] : []),
+  ]);
+};
 
 /** setStepStatus and completeStepWithOutput: the step changes, and when it ends its dependents settle atomically. */
 export const applyStepChange = async (ctx: CallContext, planId: string | undefined, change: StepChange) => {
   const answer = await ctx.transact(async (tx) => {
     const now = ctx.services.now();
+    await prefetch(tx, ctx.caller.agent_id, planId, change);
     const current = await resolvePlan(tx, ctx.caller, { plan_id: planId }, 'write');
     const outcome = changeStepStatus(current, change, now);
     tx.emit(...outcome.events);
