@@ -24,28 +24,67 @@ export const isWaiter = (w: unknown): w is Waiter => typeof w === 'object' && w 
 
 const token = (what: string) => `@@planhub:${what}:${randomId()}@@`;
 
+type Ended = { agent_id: string; plan_id: string; step: Step };
+
 /**
- * Steps of the same plan wait through the plan's own `waiters` (one writer: the plan's owner). Resolved in place:
- * `target` is mutated; the caller saves it.
+ * Delivers `ended` to the waiting step `w` by the store's fan-in on its outstanding set: the output is recorded,
+ * and the delivery that empties the set announces step_unblocked with every output's key. Returns the stand-in of
+ * `w` in the call's answer, or undefined when the step no longer waits.
  */
-const settleSamePlan = async (tx: Tx, target: Plan, step: Step, now: string): Promise<Waiter[]> => {
+const deliver = (tx: Tx, waiting: Plan, w: Waiter, ended: Ended, now: string): PendingUnblock | undefined => {
+  const node = stepNode(w.plan_id, w.step_id);
+  const summary = token('keys');
+  const decision = decideFanIn(waiting, w.step_id, ended, now, summary);
+  if (!decision) return undefined;
+  const answer = token('unblocked') as PendingUnblock;
+  tx.fanIn({
+    set: setKeys.outstanding(node),
+    member: stepNode(ended.plan_id, ended.step.id),
+    record: { hash: hashKeys.received(node), fields: encodeReceived(decision.record) },
+    then: {
+      reads: [],
+      writes: [],
+      ops: [],
+      events: decision.whenLast,
+      fills: [{ token: summary, hash: hashKeys.received(node), as: 'keys' }],
+    },
+    answer: { token: answer, value: w },
+  });
+  return answer;
+};
+
+/**
+ * Steps of the same plan wait through the plan's own `waiters` (one writer: the plan's owner). A waiting step that
+ * also waits on other plans is delivered to through its outstanding set like them, so whichever dependency ends
+ * last announces it; any other is resolved in place (`target` is mutated; the caller saves it).
+ */
+const settleSamePlan = async (tx: Tx, target: Plan, step: Step, now: string): Promise<Settled> => {
   const waiters = target.waiters[step.id] ?? [];
-  if (waiters.length === 0) return [];
+  if (waiters.length === 0) return { now: [], pending: [] };
   delete target.waiters[step.id];
   const self = stepNode(target.plan_id, step.id);
-  const unblocked: Waiter[] = [];
+  const settled: Settled = { now: [], pending: [] };
   const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step };
   for (const w of waiters) {
-    tx.op({ op: 'srem', key: setKeys.edges(stepNode(w.plan_id, w.step_id)), members: [self] });
+    const node = stepNode(w.plan_id, w.step_id);
+    tx.op({ op: 'srem', key: setKeys.edges(node), members: [self] });
     // Written before the per-step layout: another plan's waiter kept here resolves the way it always did.
     const plan = w.plan_id === target.plan_id ? target : ((await readPlans(tx, [w.plan_id]))[0] ?? undefined);
-    if (!plan || plan.steps.find((s) => s.id === w.step_id)?.status !== 'blocked') continue;
+    const waiting = plan?.steps.find((s) => s.id === w.step_id);
+    if (!plan || !waiting || waiting.status !== 'blocked') continue;
+    if (plan === target && waitsAcross(plan, waiting)) {
+      const pending = deliver(tx, plan, w, ended, now);
+      if (pending) settled.pending.push(pending);
+      continue;
+    }
+    // Resolved here, so gone from its outstanding set too (a later wait across plans starts from the open ones).
+    if (plan === target) tx.op({ op: 'srem', key: setKeys.outstanding(node), members: [self] });
     const events = applyResolution(plan, w.step_id, ended, now);
-    if (events.some((e) => e.event_type === 'step_unblocked')) unblocked.push(w);
+    if (events.some((e) => e.event_type === 'step_unblocked')) settled.now.push(w);
     tx.emit(...events);
     if (plan !== target) await savePlan(tx, plan);
   }
-  return unblocked;
+  return settled;
 };
 
 /**
@@ -63,40 +102,22 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
       { op: 'del', kind: 'set', key: setKeys.edges(self) },
       { op: 'del', kind: 'hash', key: hashKeys.received(self) },
     );
-  const sameNow = await settleSamePlan(tx, target, step, now);
+  const same = await settleSamePlan(tx, target, step, now);
   const registered = await loadWaiters(tx, self);
-  if (registered.length === 0) return { now: sameNow, pending: [] };
+  if (registered.length === 0) return same;
   dropWaiters(tx, self);
   const planIds = [...new Set(registered.map((w) => w.plan_id))];
-  // Read, not checked: a waiting plan's owner may change it meanwhile without this commit conflicting.
   const keys = planIds.map(docKeys.plan);
+  // Read, not checked: a waiting plan's owner may change it meanwhile without this commit conflicting.
   const plans = new Map((await tx.peek(keys)).map((doc, i) => [planIds[i], documents.plan.decode(keys[i] ?? '', doc)]));
-  const pending: PendingUnblock[] = [];
   const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step };
   for (const w of registered) {
-    const node = stepNode(w.plan_id, w.step_id);
-    tx.op({ op: 'srem', key: setKeys.edges(node), members: [self] });
+    tx.op({ op: 'srem', key: setKeys.edges(stepNode(w.plan_id, w.step_id)), members: [self] });
     const waiting = plans.get(w.plan_id);
-    const summary = token('keys');
-    const decision = waiting && decideFanIn(waiting, w.step_id, ended, now, summary);
-    if (!decision) continue;
-    const answer = token('unblocked') as PendingUnblock;
-    if (decision.unblocks) pending.push(answer);
-    tx.fanIn({
-      set: setKeys.outstanding(node),
-      member: self,
-      record: { hash: hashKeys.received(node), fields: encodeReceived(decision.record) },
-      then: {
-        reads: [],
-        writes: [],
-        ops: [],
-        events: decision.whenLast,
-        fills: [{ token: summary, hash: hashKeys.received(node), as: 'keys' }],
-      },
-      ...(decision.unblocks ? { answer: { token: answer, value: w } } : {}),
-    });
+    const pending = waiting && deliver(tx, waiting, w, ended, now);
+    if (pending) same.pending.push(pending);
   }
-  return { now: sameNow, pending };
+  return same;
 };
 
 /** Whether a step waits on steps of other plans (then its dependency state lives in per-step keys). */

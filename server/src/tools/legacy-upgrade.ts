@@ -37,7 +37,7 @@ const upgradeGraph = async (tx: Tx, done: () => void): Promise<void> => {
     const step = waiting?.steps.find((s) => s.id === stepOf(from));
     const across = tos.filter((to) => planOf(to) !== planOf(from));
     if (!waiting || !step || across.length === 0) continue;
-    tx.op({ op: 'sadd', key: setKeys.outstanding(from), members: across });
+    tx.op({ op: 'sadd', key: setKeys.outstanding(from), members: tos });
     if (step.received_outputs)
       tx.op({ op: 'hset', key: hashKeys.received(from), fields: encodeReceived(step.received_outputs) });
     const waiter: Waiter = { agent_id: waiting.agent_id, plan_id: waiting.plan_id, step_id: step.id };

@@ -38,7 +38,7 @@ export const livePlans = async <P extends Plan | undefined>(tx: Tx, plans: reado
     if (!plan || !plan.steps.some((s) => waitsAcross(plan, s))) return plan;
     const steps = plan.steps.map((s) => {
       const live = state.get(stepNode(plan.plan_id, s.id));
-      return live && waitsAcross(plan, s) ? liveStep(plan, s, live.outstanding, live.received, refNode) : s;
+      return live && waitsAcross(plan, s) ? liveStep(s, live.outstanding, live.received, refNode) : s;
     });
     return { ...plan, steps };
   });

@@ -8,16 +8,14 @@ export interface FanInDecision {
   record: Record<string, unknown>;
   /** Announced only if this delivery turns out to be the last outstanding one (the store's fan-in decides). */
   whenLast: NewEvent[];
-  /** The step would then be ready (it does not also wait on steps of its own plan). */
-  unblocks: boolean;
 }
 
 export const isSamePlan = (plan: Pick<Plan, 'plan_id'>, ref: DependencyRef): boolean => ref.plan_id === plan.plan_id;
 
 /**
  * The delivery of `ended` to `stepId` of the waiting plan, or undefined when that step no longer waits (it ended, or
- * its owner gave up on it). Pure: the caller turns it into the store's fan-in, whose outstanding set decides
- * whether this delivery is the last. `outputsSummary` stands for the list of every received output's key, which only
+ * its owner gave up on it). Pure: the caller turns it into the store's fan-in, whose outstanding set (every open
+ * dependency of the step) decides whether this delivery is the last. `outputsSummary` stands for the list of every received output's key, which only
  * the store knows once all deliveries are in.
  */
 export const decideFanIn = (
@@ -33,34 +31,30 @@ export const decideFanIn = (
   const value = deliveredValue(ended.step);
   const record: Record<string, unknown> = { [dependencyKey(ref)]: value };
   if (ended.step.provides !== undefined) record[ended.step.provides] = value;
-  const unblocks = !(step.blocked_by ?? []).some((d) => isSamePlan(waiting, d));
-  const whenLast = unblocks
-    ? [
-        planEvent(
-          waiting,
-          'step_unblocked',
-          step,
-          { received_outputs: outputsSummary, unblocked_by: dependencyKey(ref) },
-          now,
-        ),
-      ]
-    : [];
-  return { record, whenLast, unblocks };
+  const whenLast = [
+    planEvent(
+      waiting,
+      'step_unblocked',
+      step,
+      { received_outputs: outputsSummary, unblocked_by: dependencyKey(ref) },
+      now,
+    ),
+  ];
+  return { record, whenLast };
 };
 
 /**
- * A blocked step as its live dependency state shows it: the dependencies on other plans still outstanding (the
- * fan-in set) and what it received meanwhile. Once nothing is outstanding it is ready, exactly when the fan-in
+ * A blocked step that waits on other plans, as its live dependency state shows it: the dependencies still in its
+ * outstanding set (all of them, its own plan's included) and what it received meanwhile. Once nothing is outstanding it is ready, exactly when the fan-in
  * announced it; its owner's next write of the plan stores that.
  */
 export const liveStep = (
-  plan: Pick<Plan, 'plan_id'>,
   step: Step,
   outstanding: ReadonlySet<string>,
   received: Readonly<Record<string, unknown>>,
   nodeOf: (ref: DependencyRef) => string,
 ): Step => {
-  const blockedBy = (step.blocked_by ?? []).filter((d) => isSamePlan(plan, d) || outstanding.has(nodeOf(d)));
+  const blockedBy = (step.blocked_by ?? []).filter((d) => outstanding.has(nodeOf(d)));
   return {
     ...step,
     blocked_by: blockedBy,

@@ -30,16 +30,20 @@ const stillRunning = (t: DependencyTarget) => !endedOutcome(t.plan, findStep(t.p
 
 /**
  * The waits on other plans' steps go to per-step keys: the target's waiter list, and the waiting step's outstanding
- * set and received outputs (everything it holds already, so the fan-in's summary names every output).
+ * set (every open dependency) and received outputs (everything it holds already, so the fan-in's summary names every
+ * output).
  */
 const registerWaits = async (tx: Tx, outcome: ReturnType<typeof attachDependencies>): Promise<void> => {
   recordEdges(tx, outcome.newEdges);
-  if (outcome.registrations.length === 0) return;
   for (const r of outcome.registrations) await addWaiters(tx, r.target, [r.waiter]);
-  const self = stepNode(outcome.plan.plan_id, outcome.step.id);
-  tx.op({ op: 'sadd', key: setKeys.outstanding(self), members: outcome.registrations.map((r) => r.target) });
-  if (waitsAcross(outcome.plan, outcome.step) && outcome.step.received_outputs)
-    tx.op({ op: 'hset', key: hashKeys.received(self), fields: encodeReceived(outcome.step.received_outputs) });
+  const { plan, step } = outcome;
+  if (!waitsAcross(plan, step)) return;
+  // Every open dependency, its own plan's too: one set decides when the step is ready, whoever ends last.
+  const self = stepNode(plan.plan_id, step.id);
+  const open = (step.blocked_by ?? []).map((d) => stepNode(d.plan_id ?? '', d.step_id));
+  tx.op({ op: 'sadd', key: setKeys.outstanding(self), members: open });
+  if (step.received_outputs)
+    tx.op({ op: 'hset', key: hashKeys.received(self), fields: encodeReceived(step.received_outputs) });
 };
 
 /**
