@@ -8,7 +8,6 @@ import { openModeRefusal } from './auth/open-mode.ts';
 import { randomId } from './core/random-id.ts';
 import { EventHub } from './events/event-hub.ts';
 import { createCallLimiter } from './limits/call-limiter.ts';
-import { createMemoryConnectionCounter, createRedisConnectionCounter } from './limits/connection-counter.ts';
 import { createLogger } from './logger.ts';
 import { createStore } from './store/create-store.ts';
 import type { Store } from './store/store.ts';
@@ -54,7 +53,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     now: () => new Date().toISOString(),
     newId: randomId,
     catalog: toolCatalog,
-    callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis, log }),
+    callLimiter: createCallLimiter({ limits: config.limits, backend: store.limits, log }),
   };
   const presence = createPresence(config, store, log);
   services.workspaces = presence;
@@ -70,10 +69,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     }),
   );
   const io = attachSocketServer(http, { config, log, dispatch, authenticate: authenticatorFor(config), hub, store });
-  const connections =
-    store.redis === undefined
-      ? createMemoryConnectionCounter()
-      : createRedisConnectionCounter({ redis: store.redis, prefix: config.redisPrefix, log });
+  const connections = store.limits.connectionCounter({ log });
   limitConnections(io, { counter: connections, max: config.limits.connectionsPerAgent, log });
   ops.watch(io);
   watchPresence(io, presence);

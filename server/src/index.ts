@@ -5,7 +5,7 @@ export type { ServerConfig, ServerConfigInput } from './config.ts';
 export { createMemoryStore } from './store/memory-store.ts';
 export { createRedisStore } from './store/redis/redis-store.ts';
 export type { RedisStoreOptions } from './store/redis/redis-store.ts';
-export type { Store } from './store/store.ts';
+export type { FanIn, Store } from './store/store.ts';
 export { createLogger } from './logger.ts';
 export { mintToken, verifyToken, TokenError } from './auth/tokens.ts';
 export { newPlan } from './core/plans/plan-factory.ts';

@@ -31,10 +31,10 @@ describe('attaching dependencies (the engine of addDependentStep)', () => {
       blocked_by: [{ agent_id: 'sub', plan_id: 'ss', step_id: 'step_1' }],
       depends_on: [{ agent_id: 'sub', plan_id: 'ss', step_id: 'step_1' }],
     });
-    expect(out.targets.map((p) => p.waiters)).toEqual([
-      { step_1: [{ agent_id: 'parent', plan_id: 'pp', step_id: 'step_1' }] },
+    expect(out.registrations).toEqual([
+      { target: stepNode('ss', 'step_1'), waiter: { agent_id: 'parent', plan_id: 'pp', step_id: 'step_1' } },
     ]);
-    expect(out.edges).toEqual({ [stepNode('pp', 'step_1')]: [stepNode('ss', 'step_1')] });
+    expect(out.newEdges).toEqual([{ from: stepNode('pp', 'step_1'), to: stepNode('ss', 'step_1') }]);
     expect(out.events.map((e) => [e.event_type, e.source_agent])).toEqual([['step_blocked', 'parent']]);
     // Inputs are values: nothing was mutated.
     expect(parent.steps[0]?.status).toBe('pending');
@@ -43,12 +43,12 @@ describe('attaching dependencies (the engine of addDependentStep)', () => {
     const again = attachDependencies(
       out.plan,
       'step_1',
-      [{ plan: out.targets[0] as Plan, step_id: 'step_1' }],
-      out.edges,
+      [{ plan: sub, step_id: 'step_1' }],
+      { [stepNode('pp', 'step_1')]: [stepNode('ss', 'step_1')] },
       NOW,
     );
     expect(again.added).toEqual([]);
-    expect(again.targets).toEqual([]);
+    expect(again.registrations).toEqual([]);
     expect(again.events).toEqual([]);
   });
 
@@ -79,7 +79,7 @@ describe('attaching dependencies (the engine of addDependentStep)', () => {
       },
     });
     expect(out.resolvedNow).toHaveLength(2);
-    expect(out.edges).toEqual({});
+    expect(out.newEdges).toEqual([]);
     expect(out.events).toEqual([]);
   });
 

@@ -62,7 +62,7 @@ describe('limits from the environment', () => {
 
 describe('call limiter (memory)', () => {
   it('admits the budget per window, then refuses with a retry hint, per agent', async () => {
-    const limiter = createCallLimiter({ limits: { callsPerSecond: 2, rateWindowSeconds: 10 }, keyPrefix: 't' });
+    const limiter = createCallLimiter({ limits: { callsPerSecond: 2, rateWindowSeconds: 10 } });
     const a = { workspace: 'w', agent_id: 'a', role: 'agent' as const };
     for (let i = 0; i < 20; i++) await limiter.consume(a);
     const refusal = await limiter.consume(a).catch((err: unknown) => err);

@@ -135,10 +135,11 @@ describe.each(STORE_KINDS)('seed 000 cross-agent tools (%s store)', (store) => {
       depends_on: [{ ...dep, plan_id: subPlan.plan_id }],
     });
     expect(again.blocked_by).toHaveLength(1);
-    const [stored] = await h.server.services.store.load('ws', [`plan:${subPlan.plan_id}`]);
-    expect((stored?.value as { waiters: Record<string, unknown[]> }).waiters).toEqual({
-      step_2: [{ agent_id: 'parent', plan_id: plan.plan_id, step_id: 'step_2' }],
-    });
+    // Waits on another plan's step are kept by the target step (its waiter list), not in the target plan.
+    const [stored] = await h.server.services.store.load('ws', [`waiters:${subPlan.plan_id}:step_2`]);
+    expect((stored?.value as { waiters: unknown[] }).waiters).toEqual([
+      { agent_id: 'parent', plan_id: plan.plan_id, step_id: 'step_2' },
+    ]);
 
     const log = recordEvents(parent);
     await parent.subscribeToTasks({ event_types: ['step_unblocked'] });
@@ -177,13 +178,15 @@ describe.each(STORE_KINDS)('seed 000 cross-agent tools (%s store)', (store) => {
     const parent = await h.client('parent');
     const sub = await h.client('sub');
     await startedPlan(sub, 'S', ['final']);
-    await startedPlan(parent, 'P', ['wait']);
+    const waiting = await startedPlan(parent, 'P', ['wait']);
     await parent.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'sub', step_id: 'step_1' }] });
+    const node = `${waiting.plan_id}:step_1`;
+    const state = () => h.server.services.store.loadCollections('ws', { sets: [`edges:${node}`, `out:${node}`] });
+    expect((await state()).sets.map((s) => s.length)).toEqual([1, 1]);
     await parent.setStepStatus({ step_id: 'step_1', status: 'skipped', result: 'no longer needed' });
     const before = await parent.getPlanStatus({});
-    // The step no longer waits, so its edge left the workspace graph (which is now empty).
-    const [graph] = await h.server.services.store.load('ws', ['deps']);
-    expect(graph?.value).toBeUndefined();
+    // The step no longer waits: its edge left the graph and its outstanding set is gone.
+    expect((await state()).sets).toEqual([[], []]);
     const log = recordEvents(parent);
     await parent.subscribeToTasks({ event_types: ['step_completed', 'step_unblocked'] });
     await sub.setStepStatus({ step_id: 'step_1', status: 'completed' });
@@ -215,7 +218,7 @@ describe.each(STORE_KINDS)('seed 000 cross-agent tools (%s store)', (store) => {
     await start();
     const parent = await h.client('parent');
     const sub = await h.client('sub');
-    await startedPlan(parent, 'P', ['first']);
+    const waiting = await startedPlan(parent, 'P', ['first']);
     await sub.createPlan({ title: 'Draft', steps: ['draft step'] });
     const dep = await parent.addDependentStep({
       description: 'Use the draft',
@@ -231,7 +234,9 @@ describe.each(STORE_KINDS)('seed 000 cross-agent tools (%s store)', (store) => {
       received_outputs: { 'sub:step_1': { status: 'skipped', result: 'plan cancelled', error: null } },
     });
     // Its edge left the workspace graph with it.
-    const [graph] = await h.server.services.store.load('ws', ['deps']);
-    expect(graph?.value).toBeUndefined();
+    const { sets } = await h.server.services.store.loadCollections('ws', {
+      sets: [`edges:${waiting.plan_id}:${dep.step_id}`],
+    });
+    expect(sets).toEqual([[]]);
   });
 });

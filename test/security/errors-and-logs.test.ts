@@ -10,7 +10,7 @@ const SECRET = 'errors-and-logs-secret-0123456789';
 describe('what clients and logs see of failures and credentials', () => {
   const { node, join, connect } = serverFixture();
 
-  it('answers a server fault with a generic INTERNAL and logs it at error with the cause', async () => {
+  it('answers a corrupt stored document with INTERNAL naming its key, never its content, and logs it at error', async () => {
     const capture = captureLog();
     const rec = recordingStore(createMemoryStore({ eventRetention: 100 }));
     const url = await node({}, { log: capture.log, store: rec.store });
@@ -29,9 +29,13 @@ describe('what clients and logs see of failures and credentials', () => {
     expect(commit.ok).toBe(true);
 
     const ack = await agent.call('getPlanStatus', { plan_id });
+    // A corrupt document is named (an operator must repair it), without its content.
     expect(ack).toEqual({
       ok: false,
-      error: { code: 'INTERNAL', message: 'Internal error in PlanHub; the failure was logged. Retrying may help.' },
+      error: {
+        code: 'INTERNAL',
+        message: expect.stringMatching(new RegExp(`^The stored document ${planKey as string} is corrupt`)) as string,
+      },
     });
     const wire = JSON.stringify(ack);
     expect(wire).not.toMatch(/TypeError|CORRUPT-SENTINEL|\bat \w|\.ts:\d+/);

@@ -117,17 +117,25 @@ describe('the Redis store on a shared Redis', () => {
     expect(seen.map((e) => e.source_step_sequence)).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it.each([
-    ['a key holds the wrong type', (key: string) => admin.set(key, 'not a hash')],
-    ['a document is not JSON', (key: string) => admin.hset(key, { v: '1', d: '{not json' })],
-  ])('answers INTERNAL, without Redis’ own words, when %s', async (_, corrupt) => {
+  it('answers INTERNAL, without Redis’ own words, when a key holds the wrong type', async () => {
     const store = fixture.open();
-    await corrupt(`${fixture.prefix}:{${WS}}:doc:broken`);
+    await admin.set(`${fixture.prefix}:{${WS}}:doc:broken`, 'not a hash');
     const err = await store.load(WS, ['broken']).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlanHubError);
     expect(err).toMatchObject({
       code: 'INTERNAL',
       message: 'Internal error in the PlanHub store; the failure was logged.',
+    });
+  });
+
+  it('answers INTERNAL naming the document when it is not JSON', async () => {
+    const store = fixture.open();
+    await admin.hset(`${fixture.prefix}:{${WS}}:doc:broken`, { v: '1', d: '{not json' });
+    const err = await store.load(WS, ['broken']).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PlanHubError);
+    expect(err).toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringMatching(/^The stored document broken is corrupt \(not JSON\)/) as string,
     });
   });
 });

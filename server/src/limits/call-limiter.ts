@@ -1,11 +1,12 @@
 import type { Caller } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import type { Logger } from 'pino';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Limits } from '../config.ts';
+import type { LimitBackend } from '../store/limits/limit-backend.ts';
+import { createMemoryLimits } from '../store/limits/memory-limits.ts';
 
-/** Counts every call an agent makes, across all nodes when a shared Redis client is given. */
+/** Counts every call an agent makes, across all nodes when the store is shared. */
 export interface CallLimiter {
   /** Resolves when the call may proceed; throws RESOURCE_EXHAUSTED with details.retry_after_ms otherwise. */
   consume(caller: Caller): Promise<void>;
@@ -13,10 +14,8 @@ export interface CallLimiter {
 
 export interface CallLimiterOptions {
   limits: Pick<Limits, 'callsPerSecond' | 'rateWindowSeconds'>;
-  /** An ioredis client of the Redis store (commands, not subscriber mode); omit on the memory store. */
-  redis?: unknown;
-  /** Redis key prefix of the deployment, so deployments sharing a Redis do not share budgets. */
-  keyPrefix: string;
+  /** Where the counts live (the store's limit backend); one node's memory when omitted. */
+  backend?: LimitBackend;
   /** Told once per agent and window (the first refusal), so a flooding client cannot flood the log too. */
   log?: Logger;
 }
@@ -28,25 +27,12 @@ export const isRateLimited = (error: PlanHubError): boolean =>
 
 /**
  * A fixed window of `callsPerSecond × rateWindowSeconds` calls per agent (workspace + agent_id). On Redis the count
- * is one key per agent shared by every node; while Redis is unreachable each node falls back to a per-node budget
- * of the same size (the insurance limiter) rather than refusing or waving everything through.
+ * is one key per agent shared by every node (see the store's limit backend).
  */
 export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
   const duration = options.limits.rateWindowSeconds;
   const points = options.limits.callsPerSecond * duration;
-  const keyPrefix = `${options.keyPrefix}:rl`;
-  const memory = new RateLimiterMemory({ points, duration, keyPrefix });
-  const limiter: RateLimiterAbstract =
-    options.redis === undefined
-      ? memory
-      : new RateLimiterRedis({
-          storeClient: options.redis,
-          points,
-          duration,
-          keyPrefix,
-          rejectIfRedisNotReady: true,
-          insuranceLimiter: memory,
-        });
+  const limiter = (options.backend ?? createMemoryLimits()).rateLimiter({ points, duration });
   return {
     async consume(caller) {
       try {

@@ -1,7 +1,10 @@
-/** Document keys inside a workspace. The Redis store prefixes them with `ph:{<workspace>}:`. */
+/**
+ * Keys inside a workspace. The Redis store prefixes them with `ph:{<workspace>}:` and a kind (`doc:`, `set:`,
+ * `hash:`), so a document and a set of the same name are different things. A step's node is `<plan_id>:<step_id>`.
+ */
 export const docKeys = {
   agent: (agentId: string) => `agent:${agentId}`,
-  /** Every agent that has used the workspace (getWorkspace's starting point); written only when a new agent appears. */
+  /** Legacy: the agent index as one document; read (never written) until the set below holds everything. */
   agentIndex: () => 'agents',
   plan: (planId: string) => `plan:${planId}`,
   subscriptions: (agentId: string) => `subs:${agentId}`,
@@ -9,6 +12,24 @@ export const docKeys = {
   todos002: (agentId: string) => `todo002:${agentId}`,
   mode002: (agentId: string) => `mode002:${agentId}`,
   tasks: () => 'tasks',
-  /** Unresolved cross-agent dependency edges of the workspace, for the cycle check. */
+  /** Legacy: the workspace's dependency graph as one document, upgraded into the per-step keys below. */
   dependencyGraph: () => 'deps',
+  /** Who waits on a step (other plans' steps), by the target's node; may exist before the target does. */
+  waiters: (node: string) => `waiters:${node}`,
+  /** Written by every call that adds dependency edges, so two of them never both pass the cycle check. */
+  graphClock: () => 'deps-clock',
+} as const;
+
+export const setKeys = {
+  /** A waiting step's outstanding dependencies on other plans' steps (nodes): the fan-in set. */
+  outstanding: (node: string) => `out:${node}`,
+  /** Every unresolved edge from a step (other plans and its own plan alike): what the cycle check walks. */
+  edges: (node: string) => `edges:${node}`,
+} as const;
+
+export const hashKeys = {
+  /** Every agent that has used the workspace (getWorkspace's starting point): agent → when it first appeared. */
+  agents: () => 'agents',
+  /** Outputs a waiting step received while blocked: field = JSON-encoded key, value = JSON. */
+  received: (node: string) => `recv:${node}`,
 } as const;

@@ -1,9 +1,25 @@
-import type { EventEnvelope } from '@planhub/shared';
+import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
-import type { Commit, CommitOutcome, EventListener, EventRange, LoadedDoc, Store } from './store.ts';
+import { applyFill, fillAnswer, fillText } from './fill.ts';
+import { createMemoryLimits } from './limits/memory-limits.ts';
+import type {
+  Commit,
+  CommitOutcome,
+  DocRead,
+  DocWrite,
+  EventListener,
+  EventRange,
+  FanIn,
+  LoadedDoc,
+  Store,
+  StoreOp,
+} from './store.ts';
 
 interface Workspace {
   docs: Map<string, { version: number; json: string }>;
+  sets: Map<string, Set<string>>;
+  hashes: Map<string, Map<string, string>>;
+  counters: Map<string, number>;
   events: EventEnvelope[];
   requests: Map<string, { json: string; expires: number }>;
   lastMs: number;
@@ -20,6 +36,22 @@ export interface MemoryStoreOptions {
    */
   onListenerError?: (err: unknown, event: EventEnvelope) => void;
 }
+
+const stale = (w: Workspace, reads: readonly DocRead[]) =>
+  reads.some(({ key, version }) => (w.docs.get(key)?.version ?? 0) !== version);
+
+/** Which fan-ins of a commit will fire, found before anything applies (their `then.reads` must hold too). */
+const firing = (w: Workspace, fanIns: readonly FanIn[]): boolean[] => {
+  const removed = new Map<string, Set<string>>();
+  return fanIns.map(({ set, member }) => {
+    const current = w.sets.get(set);
+    const gone = removed.get(set) ?? new Set<string>();
+    removed.set(set, gone);
+    if (!current?.has(member) || gone.has(member)) return false;
+    gone.add(member);
+    return current.size === gone.size;
+  });
+};
 
 /**
  * The embedded store: one process, nothing to install. A commit runs synchronously, so it is atomic by construction;
@@ -40,7 +72,16 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
   const ws = (name: string): Workspace => {
     let w = workspaces.get(name);
     if (!w) {
-      w = { docs: new Map(), events: [], requests: new Map(), lastMs: 0, lastSeq: -1 };
+      w = {
+        docs: new Map(),
+        sets: new Map(),
+        hashes: new Map(),
+        counters: new Map(),
+        events: [],
+        requests: new Map(),
+        lastMs: 0,
+        lastSeq: -1,
+      };
       workspaces.set(name, w);
     }
     return w;
@@ -68,8 +109,50 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     return `${w.lastMs}-${w.lastSeq}`;
   };
 
+  const write = (w: Workspace, writes: readonly DocWrite[], json: (w: DocWrite) => string) => {
+    for (const doc of writes) {
+      if (doc.value === null) w.docs.delete(doc.key);
+      else w.docs.set(doc.key, { version: (w.docs.get(doc.key)?.version ?? 0) + 1, json: json(doc) });
+    }
+  };
+
+  const apply = (w: Workspace, ops: readonly StoreOp[], counters: number[]) => {
+    for (const op of ops) {
+      if (op.op === 'sadd') {
+        const set = w.sets.get(op.key) ?? new Set<string>();
+        for (const m of op.members) set.add(m);
+        w.sets.set(op.key, set);
+      } else if (op.op === 'srem') {
+        const set = w.sets.get(op.key);
+        for (const m of op.members) set?.delete(m);
+        if (set?.size === 0) w.sets.delete(op.key);
+      } else if (op.op === 'hset') {
+        const hash = w.hashes.get(op.key) ?? new Map<string, string>();
+        for (const [f, v] of Object.entries(op.fields)) if (!op.onlyNew || !hash.has(f)) hash.set(f, v);
+        w.hashes.set(op.key, hash);
+      } else if (op.op === 'incr') {
+        const value = (w.counters.get(op.key) ?? 0) + op.by;
+        w.counters.set(op.key, value);
+        counters.push(value);
+      } else if (op.kind === 'set') w.sets.delete(op.key);
+      else if (op.kind === 'hash') w.hashes.delete(op.key);
+      else w.counters.delete(op.key);
+    }
+  };
+
+  /** A fired fan-in's writes and events, with its fills applied to their JSON text. */
+  const fire = (w: Workspace, fanIn: FanIn, counters: number[]): NewEvent[] => {
+    const filled = (json: string) =>
+      fanIn.then.fills.reduce((text, f) => applyFill(text, f.token, fillText(w.hashes.get(f.hash), f.as)), json);
+    const events = fanIn.then.events.map((e) => JSON.parse(filled(JSON.stringify(e))) as NewEvent);
+    write(w, fanIn.then.writes, (doc) => filled(JSON.stringify(doc.value)));
+    apply(w, fanIn.then.ops, counters);
+    return events;
+  };
+
   return {
     kind: 'memory',
+    limits: createMemoryLimits(),
     load(workspace, keys) {
       const w = ws(workspace);
       return Promise.resolve(
@@ -81,23 +164,44 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         }),
       );
     },
+    loadCollections(workspace, read) {
+      const w = ws(workspace);
+      return Promise.resolve({
+        sets: (read.sets ?? []).map((key) => [...(w.sets.get(key) ?? [])]),
+        hashes: (read.hashes ?? []).map((key) => Object.fromEntries(w.hashes.get(key) ?? [])),
+        counters: (read.counters ?? []).map((key) => w.counters.get(key) ?? 0),
+      });
+    },
     commit(workspace, commit: Commit): Promise<CommitOutcome> {
       const w = ws(workspace);
-      const stale = commit.reads.some(({ key, version }) => (w.docs.get(key)?.version ?? 0) !== version);
+      const fanIns = commit.fanIns ?? [];
+      const fires = firing(w, fanIns);
       const reqKey = commit.request && requestKey(commit.request.agent_id, commit.request.request_id);
-      if (stale || (reqKey !== undefined && liveRequest(w, reqKey)))
+      if (
+        stale(w, commit.reads) ||
+        fanIns.some((f, i) => fires[i] && stale(w, f.then.reads)) ||
+        (reqKey !== undefined && liveRequest(w, reqKey))
+      )
         return Promise.resolve({ ok: false, reason: 'conflict' });
-      for (const { key, value } of commit.writes) {
-        if (value === null) w.docs.delete(key);
-        else w.docs.set(key, { version: (w.docs.get(key)?.version ?? 0) + 1, json: JSON.stringify(value) });
-      }
+      const counters: number[] = [];
+      write(w, commit.writes, (doc) => JSON.stringify(doc.value));
+      apply(w, commit.ops ?? [], counters);
       if (commit.request && reqKey !== undefined) {
         w.requests.set(reqKey, {
-          json: JSON.stringify(commit.request.answer ?? null),
+          json: fillAnswer(JSON.stringify(commit.request.answer ?? null), fanIns, fires),
           expires: now() + commit.request.ttl_ms,
         });
       }
-      const events = commit.events.map((e): EventEnvelope => ({ event_id: nextId(w), ...e }));
+      const newEvents: NewEvent[] = [...commit.events];
+      for (const fanIn of fanIns) {
+        const set = w.sets.get(fanIn.set);
+        if (!set?.delete(fanIn.member)) continue;
+        if (fanIn.record) apply(w, [{ op: 'hset', key: fanIn.record.hash, fields: fanIn.record.fields }], counters);
+        if (set.size > 0) continue;
+        w.sets.delete(fanIn.set);
+        newEvents.push(...fire(w, fanIn, counters));
+      }
+      const events = newEvents.map((e): EventEnvelope => ({ event_id: nextId(w), ...e }));
       w.events.push(...events);
       if (w.events.length > options.eventRetention) w.events.splice(0, w.events.length - options.eventRetention);
       for (const event of events)
@@ -108,7 +212,12 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
             onListenerError(err, event);
           }
         }
-      return Promise.resolve({ ok: true, events });
+      return Promise.resolve({
+        ok: true,
+        events,
+        ...(counters.length > 0 ? { counters } : {}),
+        ...(fanIns.length > 0 ? { fired: fires } : {}),
+      });
     },
     requestAnswer(workspace, agentId, requestId) {
       const entry = liveRequest(ws(workspace), requestKey(agentId, requestId));

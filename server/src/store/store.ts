@@ -1,9 +1,11 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
+import type { LimitBackend } from './limits/limit-backend.ts';
 
 /**
- * The one storage interface. State is a set of JSON documents per workspace, each with a version; a call reads
- * the documents it needs, computes the change in pure code, and commits it with a compare-and-set on every version
- * it read. The commit also appends the call's events to the workspace log and publishes them, in one atomic step.
+ * The one storage interface. State is a set of JSON documents per workspace, each with a version, plus sets, hashes
+ * and counters changed only by commutative operations. A call reads what it needs, computes the change in pure
+ * code, and commits it with a compare-and-set on every document version it read. The commit also appends the call's
+ * events to the workspace log and publishes them, in one atomic step.
  */
 export interface LoadedDoc {
   value: unknown;
@@ -11,17 +13,92 @@ export interface LoadedDoc {
   version: number;
 }
 
+export interface DocRead {
+  key: string;
+  version: number;
+}
+
+export interface DocWrite {
+  key: string;
+  /** `null` deletes the document. */
+  value: unknown;
+}
+
+/**
+ * Commutative changes: two commits that both apply them never conflict, whatever their order. Sets, hashes and
+ * counters live in their own key spaces (a set `x` and a document `x` are different things).
+ */
+export type StoreOp =
+  | { op: 'sadd'; key: string; members: readonly string[] }
+  | { op: 'srem'; key: string; members: readonly string[] }
+  /** `onlyNew`: a field already set keeps its value (HSETNX). */
+  | { op: 'hset'; key: string; fields: Readonly<Record<string, string>>; onlyNew?: boolean }
+  | { op: 'incr'; key: string; by: number }
+  | { op: 'del'; kind: 'set' | 'hash' | 'counter'; key: string };
+
+/**
+ * Replaces the JSON string literal `token` in a fired fan-in's writes and events by the hash's entries, sorted by
+ * field: `object` gives `{field:value,…}` (fields are JSON-encoded keys, values JSON), `keys` gives `[field,…]`.
+ */
+export interface Fill {
+  token: string;
+  hash: string;
+  as: 'object' | 'keys';
+}
+
+/**
+ * The one conditional of a commit ("the last one unblocks"): remove `member` from the outstanding set `set`; only
+ * if that removed it, record `record` in its hash; only if the removal also left the set empty, apply `then` (its
+ * reads are checked before anything applies, and only when it fires). A set that no longer holds the member (its
+ * owner gave up and deleted it, or another commit removed it) changes nothing.
+ */
+export interface FanIn {
+  set: string;
+  member: string;
+  record?: { hash: string; fields: Readonly<Record<string, string>> };
+  then: {
+    reads: readonly DocRead[];
+    writes: readonly DocWrite[];
+    ops: readonly StoreOp[];
+    events: readonly NewEvent[];
+    fills: readonly Fill[];
+  };
+  /**
+   * Completes the call's answer (remembered for retries and handed back) with whether this fan-in fired: the JSON
+   * string literal `token` in it becomes `value` when it fired, `null` when it did not.
+   */
+  answer?: { token: string; value: unknown };
+}
+
 export interface Commit {
   /** Documents whose version must be unchanged for the commit to apply. */
-  reads: ReadonlyArray<{ key: string; version: number }>;
-  /** New values; `null` deletes the document. */
-  writes: ReadonlyArray<{ key: string; value: unknown }>;
+  reads: readonly DocRead[];
+  writes: readonly DocWrite[];
+  ops?: readonly StoreOp[];
+  fanIns?: readonly FanIn[];
   events: readonly NewEvent[];
   /** When set, the answer is remembered for retries, and the commit conflicts if the request was already applied. */
   request?: { agent_id: string; request_id: string; answer: unknown; ttl_ms: number };
 }
 
-export type CommitOutcome = { ok: true; events: EventEnvelope[] } | { ok: false; reason: 'conflict' };
+/**
+ * `events`: the commit's own events, then those of the fan-ins that fired; `counters`: each `incr`'s new value;
+ * `fired`: which fan-ins fired, in order.
+ */
+export type CommitOutcome =
+  { ok: true; events: EventEnvelope[]; counters?: number[]; fired?: boolean[] } | { ok: false; reason: 'conflict' };
+
+export interface CollectionRead {
+  sets?: readonly string[];
+  hashes?: readonly string[];
+  counters?: readonly string[];
+}
+
+export interface LoadedCollections {
+  sets: string[][];
+  hashes: Record<string, string>[];
+  counters: number[];
+}
 
 export interface EventRange {
   /** Exclusive lower bound; omit to read the newest `count` events. */
@@ -35,10 +112,11 @@ export type EventListener = (event: EventEnvelope) => void;
 
 export interface Store {
   readonly kind: 'memory' | 'redis';
-  /** The Redis store's command connection (an ioredis client), for features that keep their own shared counters
-   * (rate limits, connection counts); undefined on the memory store. */
-  readonly redis?: unknown;
+  /** Where rate limits and connection leases keep their counts (shared by every node on Redis). */
+  readonly limits: LimitBackend;
   load(workspace: string, keys: readonly string[]): Promise<LoadedDoc[]>;
+  /** Sets, hashes and counters in one round trip (unversioned: only commutative operations change them). */
+  loadCollections(workspace: string, read: CollectionRead): Promise<LoadedCollections>;
   commit(workspace: string, commit: Commit): Promise<CommitOutcome>;
   /** The remembered answer of an applied request, if any. */
   requestAnswer(workspace: string, agentId: string, requestId: string): Promise<{ answer: unknown } | undefined>;

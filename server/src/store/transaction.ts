@@ -1,15 +1,19 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
-import type { Store } from './store.ts';
+import type { DocumentKind } from './documents/define.ts';
+import { fillAnswer } from './fill.ts';
+import type { FanIn, Store, StoreOp } from './store.ts';
 
 /**
  * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
  * are buffered, and nothing reaches the store until the commit. A failed call therefore changes nothing.
  */
 export class Tx {
-  private readonly read = new Map<string, { value: unknown; version: number }>();
+  private readonly loaded = new Map<string, { value: unknown; version: number }>();
   private readonly written = new Map<string, unknown>();
   readonly events: NewEvent[] = [];
+  private readonly ops: StoreOp[] = [];
+  private readonly fanIns: FanIn[] = [];
 
   constructor(
     private readonly store: Store,
@@ -18,17 +22,53 @@ export class Tx {
 
   /** Loads documents in one round trip; later reads of the same key see this transaction's own writes. */
   async getMany(keys: readonly string[]): Promise<unknown[]> {
-    const missing = keys.filter((k) => !this.read.has(k) && !this.written.has(k));
+    const missing = keys.filter((k) => !this.loaded.has(k) && !this.written.has(k));
     if (missing.length > 0) {
       const docs = await this.store.load(this.workspace, [...new Set(missing)]);
-      [...new Set(missing)].forEach((key, i) => this.read.set(key, docs[i] ?? { value: undefined, version: 0 }));
+      [...new Set(missing)].forEach((key, i) => this.loaded.set(key, docs[i] ?? { value: undefined, version: 0 }));
     }
-    return keys.map((k) => (this.written.has(k) ? this.written.get(k) : this.read.get(k)?.value));
+    return keys.map((k) => (this.written.has(k) ? this.written.get(k) : this.loaded.get(k)?.value));
+  }
+
+  /**
+   * Reads documents without checking them at the commit: for what the commit only hands to a fan-in, which the store
+   * applies whatever their version (never for a document the commit writes).
+   */
+  async peek(keys: readonly string[]): Promise<unknown[]> {
+    const docs = await this.store.load(this.workspace, keys);
+    return docs.map((d) => d.value);
+  }
+
+  /** One declared document, checked against its declaration (INTERNAL naming the key when it is corrupt). */
+  async read<T, A extends unknown[]>(kind: DocumentKind<T, A>, ...args: A): Promise<T | undefined> {
+    const key = kind.key(...args);
+    const [raw] = await this.getMany([key]);
+    return kind.decode(key, raw);
+  }
+
+  /** Several documents of one kind in one round trip, checked like `read`. */
+  async readMany<T, A extends unknown[]>(kind: DocumentKind<T, A>, args: readonly A[]): Promise<Array<T | undefined>> {
+    const keys = args.map((a) => kind.key(...a));
+    const raws = await this.getMany(keys);
+    return raws.map((raw, i) => kind.decode(keys[i] ?? '', raw));
   }
 
   async get<T>(key: string): Promise<T | undefined> {
     const [value] = await this.getMany([key]);
     return (value ?? undefined) as T | undefined;
+  }
+
+  /** Sets and hashes (unversioned: only commutative operations change them, so reading them adds no check). */
+  async collections(read: { sets?: readonly string[]; hashes?: readonly string[] }) {
+    return this.store.loadCollections(this.workspace, read);
+  }
+
+  op(...ops: StoreOp[]): void {
+    this.ops.push(...ops);
+  }
+
+  fanIn(fanIn: FanIn): void {
+    this.fanIns.push(fanIn);
   }
 
   put(key: string, value: unknown): void {
@@ -43,16 +83,26 @@ export class Tx {
     this.events.push(...events);
   }
 
+  /** The call's answer as the committed fan-ins complete it (see FanIn.answer). */
+  completeAnswer<R>(result: R, fired: readonly boolean[] | undefined): R {
+    if (!this.fanIns.some((f) => f.answer)) return result;
+    return JSON.parse(fillAnswer(JSON.stringify(result), this.fanIns, fired ?? [])) as R;
+  }
+
   get hasChanges(): boolean {
-    return this.written.size > 0 || this.events.length > 0;
+    return this.written.size > 0 || this.events.length > 0 || this.ops.length > 0 || this.fanIns.length > 0;
   }
 
   /** Every document this attempt read must be unchanged; every key it writes is checked too (blind writes). */
   toCommit() {
-    const reads = [...this.read].map(([key, doc]) => ({ key, version: doc.version }));
-    for (const key of this.written.keys()) if (!this.read.has(key)) reads.push({ key, version: 0 });
+    const reads = [...this.loaded].map(([key, doc]) => ({ key, version: doc.version }));
+    for (const key of this.written.keys()) if (!this.loaded.has(key)) reads.push({ key, version: 0 });
     const writes = [...this.written].map(([key, value]) => ({ key, value }));
-    return { reads, writes, events: this.events };
+    const fanInSets = new Set(this.fanIns.map((f) => f.set));
+    // A fan-in's "did this empty the set" is decided before the commit applies, so nothing else may change its set.
+    if (this.ops.some((op) => op.op !== 'hset' && op.op !== 'incr' && fanInSets.has(op.key)))
+      throw new Error('A commit may not change the set of one of its own fan-ins with another operation.');
+    return { reads, writes, events: this.events, ops: this.ops, fanIns: this.fanIns };
   }
 }
 
@@ -105,7 +155,8 @@ export const transact = async <R>(
       ...tx.toCommit(),
       ...(options.request ? { request: { ...options.request, answer: result } } : {}),
     });
-    if (outcome.ok) return { result, events: outcome.events, replayed: false };
+    if (outcome.ok)
+      return { result: tx.completeAnswer(result, outcome.fired), events: outcome.events, replayed: false };
     // Jittered backoff keeps many racing writers from colliding again in lockstep.
     await pause(Math.random() * Math.min(50, attempt * 2));
   }

@@ -1,58 +1,125 @@
 import type { Plan, Step, Waiter } from '@planhub/shared';
 import { stepNode } from '../core/dependencies/attach.ts';
-import { removeEdge } from '../core/dependencies/graph.ts';
+import { decideFanIn, isSamePlan } from '../core/dependencies/fan-in.ts';
 import { applyResolution } from '../core/dependencies/resolve.ts';
-import { docKeys } from '../store/keys.ts';
+import { randomId } from '../core/random-id.ts';
+import { documents } from '../store/documents/documents.ts';
+import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
-import { loadEdges, saveEdges } from './dependency-graph-doc.ts';
+import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
+import { loadWaiters, dropWaiters } from './waiters-doc.ts';
+
+/** Stands in a call's answer for a waiter that a fan-in unblocks; the store puts the waiter or null there. */
+export type PendingUnblock = string & { readonly pendingUnblock: unique symbol };
+
+export interface Settled {
+  /** Waiting steps of the same plan, unblocked by this commit for certain. */
+  now: Waiter[];
+  /** Waiting steps of other plans: each becomes its waiter if this completion was its last, null otherwise. */
+  pending: PendingUnblock[];
+}
+
+export const isWaiter = (w: unknown): w is Waiter => typeof w === 'object' && w !== null;
+
+const token = (what: string) => `@@planhub:${what}:${randomId()}@@`;
+
+type Ended = { agent_id: string; plan_id: string; step: Step };
 
 /**
- * Runs inside the transaction that ended `step`: the lookup of who waits on it, their resolution and the removal of
- * the resolved graph edges commit together with the completion, so no node can die between them and lose a wake-up.
- * `target` is mutated (waiters removed); the caller saves it. A step that ends while still blocked (failed or skipped
- * by its owner) stops waiting, so its own edges go too.
+ * Delivers `ended` to the waiting step `w` by the store's fan-in on its outstanding set: the output is recorded,
+ * and the delivery that empties the set announces step_unblocked with every output's key. Returns the stand-in of
+ * `w` in the call's answer, or undefined when the step no longer waits.
  */
-export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: string): Promise<Waiter[]> => {
-  const waiters = target.waiters[step.id] ?? [];
-  const waitedOn = step.blocked_by ?? [];
-  if (waiters.length === 0 && waitedOn.length === 0) return [];
-  const self = stepNode(target.plan_id, step.id);
-  const before = await loadEdges(tx);
-  let edges = before;
-  for (const d of waitedOn)
-    if (d.plan_id !== undefined) edges = removeEdge(edges, self, stepNode(d.plan_id, d.step_id));
-  for (const w of waiters) edges = removeEdge(edges, stepNode(w.plan_id, w.step_id), self);
-  saveEdges(tx, before, edges);
-  if (waiters.length === 0) return [];
+const deliver = (tx: Tx, waiting: Plan, w: Waiter, ended: Ended, now: string): PendingUnblock | undefined => {
+  const node = stepNode(w.plan_id, w.step_id);
+  const summary = token('keys');
+  const decision = decideFanIn(waiting, w.step_id, ended, now, summary);
+  if (!decision) return undefined;
+  const answer = token('unblocked') as PendingUnblock;
+  tx.fanIn({
+    set: setKeys.outstanding(node),
+    member: stepNode(ended.plan_id, ended.step.id),
+    record: { hash: hashKeys.received(node), fields: encodeReceived(decision.record) },
+    then: {
+      reads: [],
+      writes: [],
+      ops: [],
+      events: decision.whenLast,
+      fills: [{ token: summary, hash: hashKeys.received(node), as: 'keys' }],
+    },
+    answer: { token: answer, value: w },
+  });
+  return answer;
+};
 
+/**
+ * Steps of the same plan wait through the plan's own `waiters` (one writer: the plan's owner). A waiting step that
+ * also waits on other plans is delivered to through its outstanding set like them, so whichever dependency ends
+ * last announces it; any other is resolved in place (`target` is mutated; the caller saves it).
+ */
+const settleSamePlan = async (tx: Tx, target: Plan, step: Step, now: string): Promise<Settled> => {
+  const waiters = target.waiters[step.id] ?? [];
+  if (waiters.length === 0) return { now: [], pending: [] };
   delete target.waiters[step.id];
-  const byPlan = new Map<string, Waiter[]>();
+  const self = stepNode(target.plan_id, step.id);
+  const settled: Settled = { now: [], pending: [] };
+  const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step };
   for (const w of waiters) {
-    const list = byPlan.get(w.plan_id) ?? [];
-    if (!list.some((x) => x.step_id === w.step_id)) list.push(w);
-    byPlan.set(w.plan_id, list);
-  }
-  const unblocked: Waiter[] = [];
-  for (const [planId, planWaiters] of byPlan) {
-    // A plan waiting on another step of its own plan is the target itself.
-    const stored = planId === target.plan_id ? target : await tx.get<Plan>(docKeys.plan(planId));
-    if (!stored) continue;
-    // A waiting step that already ended (its owner gave up on it, or its plan finished) is left as it is.
-    const live = planWaiters.filter((w) => stored.steps.find((s) => s.id === w.step_id)?.status === 'blocked');
-    if (live.length === 0) continue;
-    const plan = stored === target ? target : structuredClone(stored);
-    for (const w of live) {
-      const events = applyResolution(
-        plan,
-        w.step_id,
-        { agent_id: target.agent_id, plan_id: target.plan_id, step },
-        now,
-      );
-      if (events.some((e) => e.event_type === 'step_unblocked')) unblocked.push(w);
-      tx.emit(...events);
+    const node = stepNode(w.plan_id, w.step_id);
+    tx.op({ op: 'srem', key: setKeys.edges(node), members: [self] });
+    // Written before the per-step layout: another plan's waiter kept here resolves the way it always did.
+    const plan = w.plan_id === target.plan_id ? target : ((await readPlans(tx, [w.plan_id]))[0] ?? undefined);
+    const waiting = plan?.steps.find((s) => s.id === w.step_id);
+    if (!plan || !waiting || waiting.status !== 'blocked') continue;
+    if (plan === target && waitsAcross(plan, waiting)) {
+      const pending = deliver(tx, plan, w, ended, now);
+      if (pending) settled.pending.push(pending);
+      continue;
     }
+    // Resolved here, so gone from its outstanding set too (a later wait across plans starts from the open ones).
+    if (plan === target) tx.op({ op: 'srem', key: setKeys.outstanding(node), members: [self] });
+    const events = applyResolution(plan, w.step_id, ended, now);
+    if (events.some((e) => e.event_type === 'step_unblocked')) settled.now.push(w);
+    tx.emit(...events);
     if (plan !== target) await savePlan(tx, plan);
   }
-  return unblocked;
+  return settled;
 };
+
+/**
+ * Runs inside the transaction that ended `step`: every step waiting on it gets its output in the same commit, so no
+ * node can die between them and lose a wake-up. A waiting step of another plan is never written here: the delivery
+ * is a fan-in (remove this step from its outstanding set, record the output; the removal that empties the set
+ * announces step_unblocked with every output), so K completions feeding one step never conflict. A step that ends
+ * while still blocked (its owner gave up on it) drops its outstanding set, so a late delivery cannot revive it.
+ */
+export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: string): Promise<Settled> => {
+  const self = stepNode(target.plan_id, step.id);
+  if ((step.depends_on ?? []).length > 0 || (step.blocked_by ?? []).length > 0)
+    tx.op(
+      { op: 'del', kind: 'set', key: setKeys.outstanding(self) },
+      { op: 'del', kind: 'set', key: setKeys.edges(self) },
+      { op: 'del', kind: 'hash', key: hashKeys.received(self) },
+    );
+  const same = await settleSamePlan(tx, target, step, now);
+  const registered = await loadWaiters(tx, self);
+  if (registered.length === 0) return same;
+  dropWaiters(tx, self);
+  const planIds = [...new Set(registered.map((w) => w.plan_id))];
+  const keys = planIds.map(docKeys.plan);
+  // Read, not checked: a waiting plan's owner may change it meanwhile without this commit conflicting.
+  const plans = new Map((await tx.peek(keys)).map((doc, i) => [planIds[i], documents.plan.decode(keys[i] ?? '', doc)]));
+  const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step };
+  for (const w of registered) {
+    tx.op({ op: 'srem', key: setKeys.edges(stepNode(w.plan_id, w.step_id)), members: [self] });
+    const waiting = plans.get(w.plan_id);
+    const pending = waiting && deliver(tx, waiting, w, ended, now);
+    if (pending) same.pending.push(pending);
+  }
+  return same;
+};
+
+/** Whether a step waits on steps of other plans (then its dependency state lives in per-step keys). */
+export const waitsAcross = (plan: Plan, step: Step): boolean =>
+  (step.blocked_by ?? []).some((d) => !isSamePlan(plan, d));

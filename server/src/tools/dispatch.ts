@@ -4,6 +4,7 @@ import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-err
 import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { transact } from '../store/transaction.ts';
+import { ensureUpgraded } from './legacy-upgrade.ts';
 import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
 
 export interface CallSite {
@@ -63,6 +64,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
             })
           ).result,
       };
+      await ensureUpgraded(services.store, site.caller.workspace);
       const handler = handlers[tool] as ToolHandler<typeof tool>;
       const result = await handler(ctx, args.data);
       log.debug({ tool, ms: performance.now() - started, agent_id: site.caller.agent_id }, 'call ok');

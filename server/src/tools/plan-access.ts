@@ -2,15 +2,17 @@ import type { Caller, Plan } from '@planhub/shared';
 import { fail } from '@planhub/shared';
 import type { AgentDoc } from '../core/agents/agent-doc.ts';
 import { defaultPlanId, currentPlanId, emptyAgent, touchPlan } from '../core/agents/agent-doc.ts';
+import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
+import { readPlan } from './live-plans.ts';
 import { registerAgent } from './planhub/agent-index.ts';
 import type { Tx } from '../store/transaction.ts';
 
 export const loadAgent = async (tx: Tx, agentId: string): Promise<AgentDoc> =>
-  (await tx.get<AgentDoc>(docKeys.agent(agentId))) ?? emptyAgent(agentId);
+  (await tx.read(documents.agent, agentId)) ?? emptyAgent(agentId);
 
 export const loadPlan = async (tx: Tx, planId: string): Promise<Plan> =>
-  (await tx.get<Plan>(docKeys.plan(planId))) ??
+  (await readPlan(tx, planId)) ??
   fail(
     'NOT_FOUND',
     `Plan ${planId} does not exist in this workspace. Call getPlanStatus without plan_id for your current plan.`,

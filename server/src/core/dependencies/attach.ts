@@ -7,7 +7,7 @@ import type { DependencyEdges } from './graph.ts';
 import { addEdge, findCycle } from './graph.ts';
 import { deliveredValue, dependencyKey } from './resolve.ts';
 
-/** A step's node in the workspace dependency graph (docKeys.dependencyGraph()). */
+/** A step's node in the workspace dependency graph: the key of its waiters, outstanding set and edges. */
 export const stepNode = (planId: string, stepId: string): string => `${planId}:${stepId}`;
 
 /** Where a dependency points, found by the caller: the plan that holds the step (any agent's) and the step. */
@@ -26,13 +26,21 @@ export const endedOutcome = (plan: Plan, step: Step): Step | undefined => {
   return undefined;
 };
 
+/** A wait on another plan's step: kept by the target's node, resolved by the fan-in of the waiting step. */
+export interface Registration {
+  /** The target step's node. */
+  target: string;
+  waiter: Waiter;
+}
+
 export interface AttachOutcome {
-  /** The waiting plan, changed. */
+  /** The waiting plan, changed (a wait on a step of the same plan is kept in its `waiters`). */
   plan: Plan;
   step: Step;
-  /** Other plans whose `waiters` gained an entry (the waiting plan itself is not repeated here). */
-  targets: Plan[];
-  edges: DependencyEdges;
+  /** Waits on other plans' steps, for their waiter lists and the step's outstanding set. */
+  registrations: Registration[];
+  /** Every edge added (other plans and the same plan), for the graph the cycle check walks. */
+  newEdges: Array<{ from: string; to: string }>;
   events: NewEvent[];
   /** Dependencies that had already ended and were resolved at once (no lost wake-up). */
   resolvedNow: DependencyRef[];
@@ -58,7 +66,7 @@ const describeCycle = (path: readonly string[], owners: ReadonlyMap<string, stri
 /**
  * Makes `stepId` of the waiting plan depend on `targets` (the engine's "add"). Every target that already ended is
  * resolved at once; every other one is registered as a waiter on its target step and as an edge of the workspace
- * graph, refusing any edge that would close a cycle. Adding a dependency the step already waits on changes nothing,
+ * graph (`edges`: at least every edge reachable from the targets), refusing any edge that would close a cycle. Adding a dependency the step already waits on changes nothing,
  * so a step never has two waiters for one dependency.
  */
 export const attachDependencies = (
@@ -80,13 +88,15 @@ export const attachDependencies = (
   const owners = new Map<string, string>([[plan.plan_id, plan.agent_id]]);
   const from = stepNode(plan.plan_id, step.id);
   let graph = edges;
-  const changed = new Set<Plan>();
+  const registrations: Registration[] = [];
+  const newEdges: Array<{ from: string; to: string }> = [];
   const resolvedNow: DependencyRef[] = [];
   const added: DependencyRef[] = [];
   const events: NewEvent[] = [];
 
   for (const target of targets) {
-    const holder = copies.get(target.plan.plan_id) ?? clonePlan(target.plan);
+    // Only the waiting plan changes: a wait on another plan is a registration, never a write to that plan.
+    const holder = copies.get(target.plan.plan_id) ?? target.plan;
     copies.set(holder.plan_id, holder);
     owners.set(holder.plan_id, holder.agent_id);
     const targetStep = findStep(holder, target.step_id);
@@ -111,13 +121,13 @@ export const attachDependencies = (
           'Restructure the work so the dependencies run one way.',
       );
     graph = addEdge(graph, from, to);
+    newEdges.push({ from, to });
     step.blocked_by = [...(step.blocked_by ?? []), ref];
     const waiter: Waiter = { agent_id: plan.agent_id, plan_id: plan.plan_id, step_id: step.id };
-    const list = holder.waiters[targetStep.id] ?? [];
-    if (!list.some((w) => sameWaiter(w, waiter))) {
-      holder.waiters[targetStep.id] = [...list, waiter];
-      changed.add(holder);
-    }
+    if (holder === plan) {
+      const list = holder.waiters[targetStep.id] ?? [];
+      if (!list.some((w) => sameWaiter(w, waiter))) holder.waiters[targetStep.id] = [...list, waiter];
+    } else registrations.push({ target: to, waiter });
     added.push(ref);
   }
 
@@ -131,8 +141,8 @@ export const attachDependencies = (
   return {
     plan,
     step,
-    targets: [...changed].filter((p) => p !== plan),
-    edges: graph,
+    registrations,
+    newEdges,
     events,
     resolvedNow,
     added,

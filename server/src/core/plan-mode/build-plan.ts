@@ -1,7 +1,6 @@
 import type { DependencyRef, ImplementationPlan, Plan, PlanStep002 } from '@planhub/shared';
 import { MAX_TITLE, fail } from '@planhub/shared';
 import { stepNode } from '../dependencies/attach.ts';
-import type { DependencyEdges } from '../dependencies/graph.ts';
 import { addEdge, findCycle } from '../dependencies/graph.ts';
 import { newPlan } from '../plans/plan-factory.ts';
 
@@ -97,11 +96,11 @@ export const planFromImplementationPlan = (input: PlanModeInput): Plan => {
  * The plan's within-plan edges added to the workspace dependency graph, so the cross-agent cycle check sees a path
  * that runs through them (another agent waiting on step 2 while step 1 waits on that agent).
  */
-export const withPlanEdges = (edges: DependencyEdges, plan: Plan): DependencyEdges => {
-  let next = edges;
-  for (const step of plan.steps)
-    for (const dep of step.blocked_by ?? [])
-      if (dep.plan_id !== undefined)
-        next = addEdge(next, stepNode(plan.plan_id, step.id), stepNode(dep.plan_id, dep.step_id));
-  return next;
-};
+export const planEdges = (plan: Plan): Array<{ from: string; to: string }> =>
+  plan.steps.flatMap((step) =>
+    (step.blocked_by ?? []).flatMap((dep) =>
+      dep.plan_id === undefined
+        ? []
+        : [{ from: stepNode(plan.plan_id, step.id), to: stepNode(dep.plan_id, dep.step_id) }],
+    ),
+  );

@@ -1,59 +1,191 @@
 --[[
-  Applies one call atomically: checks what it read, remembers the request, writes the documents, appends the
-  events to the workspace log and publishes them. Either all of it happens or none of it.
+  Applies one call atomically: checks what it read, remembers the request, writes the documents, applies the
+  commutative operations and the fan-ins, appends the events to the workspace log and publishes them. Either all of
+  it happens or none of it (every check runs before the first write).
 
-  KEYS[1]             the workspace event stream
-  KEYS[2]             the request-log key (unused when ARGV[5] is '')
-  KEYS[3 .. 2+r]      the documents read (r = ARGV[2])
-  KEYS[3+r .. 2+r+w]  the documents written (w = ARGV[3])
+  KEYS     every key the commit touches (declared for Redis Cluster; all share the workspace's hash tag)
+  ARGV[1]  the commit as JSON (built by redis-commit.ts), Redis keys in full:
+           { channel, workspace, retention,
+             request = { key, ttl, answer } or absent,
+             reads = { { key, version } }, writes = { { key, json or '' to delete } },
+             ops = { op }, fanins = { fanin }, events = { json } }
+           op:    { 'sadd' | 'srem', key, { member } } | { 'hset' | 'hsetnx', key, { field, value, ... } }
+                  | { 'incr', key, by } | { 'del', key }
+           fanin: { set, member, record = { hash, { field, value, ... } } or absent,
+                    reads, writes, ops, events, fills = { { token_json, hash, 'object' | 'keys' } },
+                    answer = { token_json, value_json } or false }
 
-  ARGV[1]             the pub/sub channel
-  ARGV[2]             r, the number of documents read
-  ARGV[3]             w, the number of documents written
-  ARGV[4]             events kept in the stream (XADD MAXLEN ~)
-  ARGV[5]             the request's time to live in ms, or '' when the call has no request_id
-  ARGV[6]             the request's answer (JSON)
-  ARGV[7]             the workspace, for the published message
-  ARGV[8 .. 7+r]      the version each read document must still have ('0' = must not exist)
-  ARGV[8+r .. 7+r+w]  each written document's JSON ('' deletes it)
-  ARGV[8+r+w ..]      each event's envelope as JSON, without event_id
-
-  Returns { 'ok', id1, id2, ... } (the stream ids of the events, in order), or { 'conflict' } when a document
-  changed since it was read or the request was already applied; a conflict writes nothing.
+  Returns { 'ok', n, id1 .. idn, c, counter1 .. counterc, f, fired1 .. firedf ('1' or '0'), then id, json for
+  each event of a fired fan-in }, or
+  { 'conflict' } when a document changed since it was read or the request was already applied.
 ]]
-local reads = tonumber(ARGV[2])
-local writes = tonumber(ARGV[3])
-local ttl = ARGV[5]
+local c = cjson.decode(ARGV[1])
 
-for i = 1, reads do
-  local version = redis.call('HGET', KEYS[2 + i], 'v') or '0'
-  if version ~= ARGV[7 + i] then
+local function stale(reads)
+  for _, r in ipairs(reads) do
+    if (redis.call('HGET', r[1], 'v') or '0') ~= r[2] then
+      return true
+    end
+  end
+  return false
+end
+
+-- Which fan-ins fire, decided before anything is written (a commit's own ops never touch its fan-in sets).
+local fires = {}
+local removed = {}
+local removals = {}
+for i, f in ipairs(c.fanins) do
+  local gone = removed[f[1]] or {}
+  removed[f[1]] = gone
+  if gone[f[2]] == nil and redis.call('SISMEMBER', f[1], f[2]) == 1 then
+    gone[f[2]] = true
+    removals[f[1]] = (removals[f[1]] or 0) + 1
+    fires[i] = redis.call('SCARD', f[1]) == removals[f[1]]
+  else
+    fires[i] = false
+  end
+end
+
+if stale(c.reads) then
+  return { 'conflict' }
+end
+for i, f in ipairs(c.fanins) do
+  if fires[i] and stale(f[4]) then
     return { 'conflict' }
   end
 end
-if ttl ~= '' and redis.call('EXISTS', KEYS[2]) == 1 then
+if c.request and redis.call('EXISTS', c.request[1]) == 1 then
   return { 'conflict' }
 end
 
-for i = 1, writes do
-  local key = KEYS[2 + reads + i]
-  local value = ARGV[7 + reads + i]
-  if value == '' then
-    redis.call('DEL', key)
-  else
-    redis.call('HINCRBY', key, 'v', 1)
-    redis.call('HSET', key, 'd', value)
+local function write(writes, filled)
+  for _, w in ipairs(writes) do
+    if w[2] == '' then
+      redis.call('DEL', w[1])
+    else
+      redis.call('HINCRBY', w[1], 'v', 1)
+      redis.call('HSET', w[1], 'd', filled(w[2]))
+    end
   end
 end
-if ttl ~= '' then
-  redis.call('SET', KEYS[2], ARGV[6], 'PX', ttl)
+
+local counters = {}
+local function apply(ops)
+  for _, op in ipairs(ops) do
+    local name = op[1]
+    if name == 'sadd' or name == 'srem' then
+      redis.call(string.upper(name), op[2], unpack(op[3]))
+    elseif name == 'hset' then
+      redis.call('HSET', op[2], unpack(op[3]))
+    elseif name == 'hsetnx' then
+      for i = 1, #op[3], 2 do
+        redis.call('HSETNX', op[2], op[3][i], op[3][i + 1])
+      end
+    elseif name == 'incr' then
+      counters[#counters + 1] = redis.call('INCRBY', op[2], op[3])
+    else
+      redis.call('DEL', op[2])
+    end
+  end
 end
 
-local result = { 'ok' }
-for i = 8 + reads + writes, #ARGV do
-  local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*', 'e', ARGV[i])
-  result[#result + 1] = id
+local function same(text)
+  return text
+end
+
+-- The hash's entries as JSON text without decoding them: fields are JSON-encoded keys, values JSON.
+local function fill_text(hash, as)
+  local flat = redis.call('HGETALL', hash)
+  local entries = {}
+  for i = 1, #flat, 2 do
+    entries[#entries + 1] = { flat[i], flat[i + 1] }
+  end
+  table.sort(entries, function(a, b) return a[1] < b[1] end)
+  local parts = {}
+  for i, e in ipairs(entries) do
+    parts[i] = as == 'keys' and e[1] or (e[1] .. ':' .. e[2])
+  end
+  if as == 'keys' then
+    return '[' .. table.concat(parts, ',') .. ']'
+  end
+  return '{' .. table.concat(parts, ',') .. '}'
+end
+
+local function replace(text, token, by)
+  local out = {}
+  local from = 1
+  while true do
+    local s, e = string.find(text, token, from, true)
+    if not s then break end
+    out[#out + 1] = string.sub(text, from, s - 1)
+    out[#out + 1] = by
+    from = e + 1
+  end
+  out[#out + 1] = string.sub(text, from)
+  return table.concat(out)
+end
+
+write(c.writes, same)
+apply(c.ops)
+if c.request then
+  local answer = c.request[3]
+  for i, f in ipairs(c.fanins) do
+    if f[9] then
+      answer = replace(answer, f[9][1], fires[i] and f[9][2] or 'null')
+    end
+  end
+  redis.call('SET', c.request[1], answer, 'PX', c.request[2])
+end
+
+local function publish(json)
+  local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', c.retention, '*', 'e', json)
   -- One channel for every workspace: a node subscribes once, whatever workspaces it serves.
-  redis.call('PUBLISH', ARGV[1], cjson.encode({ ARGV[7], id, ARGV[i] }))
+  redis.call('PUBLISH', c.channel, cjson.encode({ c.workspace, id, json }))
+  return id
+end
+
+local result = { 'ok', tostring(#c.events) }
+for _, json in ipairs(c.events) do
+  result[#result + 1] = publish(json)
+end
+
+local fired = {}
+for i, f in ipairs(c.fanins) do
+  if redis.call('SREM', f[1], f[2]) == 1 then
+    if f[3] then
+      redis.call('HSET', f[3][1], unpack(f[3][2]))
+    end
+    if fires[i] then
+      local texts = {}
+      for j, fill in ipairs(f[8]) do
+        texts[j] = { fill[1], fill_text(fill[2], fill[3]) }
+      end
+      local function filled(text)
+        for _, t in ipairs(texts) do
+          text = replace(text, t[1], t[2])
+        end
+        return text
+      end
+      write(f[5], filled)
+      apply(f[6])
+      for _, json in ipairs(f[7]) do
+        local text = filled(json)
+        fired[#fired + 1] = publish(text)
+        fired[#fired + 1] = text
+      end
+    end
+  end
+end
+
+result[#result + 1] = tostring(#counters)
+for _, n in ipairs(counters) do
+  result[#result + 1] = tostring(n)
+end
+result[#result + 1] = tostring(#c.fanins)
+for i = 1, #c.fanins do
+  result[#result + 1] = fires[i] and '1' or '0'
+end
+for _, x in ipairs(fired) do
+  result[#result + 1] = x
 end
 return result

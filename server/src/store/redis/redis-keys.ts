@@ -10,6 +10,10 @@ const part = (value: string) =>
 export interface RedisKeys {
   /** Hash `{ v: version, d: JSON }` of one document. */
   doc(workspace: string, docKey: string): string;
+  /** A set, hash or counter of a workspace (changed only by commutative operations of a commit). */
+  set(workspace: string, key: string): string;
+  hash(workspace: string, key: string): string;
+  counter(workspace: string, key: string): string;
   /** The workspace event log (a stream; entries `{ e: envelope JSON without event_id }`). */
   events(workspace: string): string;
   /** A remembered request answer (string, expires by PX). */
@@ -23,6 +27,9 @@ export const redisKeys = (prefix: string): RedisKeys => {
   const ws = (workspace: string) => `${prefix}:{${part(workspace)}}`;
   return {
     doc: (workspace, docKey) => `${ws(workspace)}:doc:${docKey}`,
+    set: (workspace, key) => `${ws(workspace)}:set:${key}`,
+    hash: (workspace, key) => `${ws(workspace)}:hash:${key}`,
+    counter: (workspace, key) => `${ws(workspace)}:ctr:${key}`,
     events: (workspace) => `${ws(workspace)}:events`,
     request: (workspace, agentId, requestId) => `${ws(workspace)}:req:${part(agentId)}:${requestId}`,
     channel: `${prefix}:events`,

@@ -2,8 +2,11 @@ import type { EventEnvelope } from '@planhub/shared';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Commit, CommitOutcome, LoadedDoc, Store } from '../store.ts';
+import { corruptDocument } from '../documents/define.ts';
 import { defineStoreCommands } from './commands.ts';
 import { createEventFeed } from './event-feed.ts';
+import { packCommit, unpackOutcome } from './redis-commit.ts';
+import { createRedisLimits } from './redis-limits.ts';
 import { redisKeys } from './redis-keys.ts';
 import { storeFailure, unavailable } from './redis-errors.ts';
 
@@ -21,6 +24,15 @@ export interface RedisStoreOptions {
 }
 
 type StreamEntry = [id: string, fields: string[]];
+
+/** A document's JSON; text that is not JSON is a corrupt document, named so an operator can find it. */
+const parseStored = (docKey: string, json: string): unknown => {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    throw corruptDocument(docKey, 'not JSON');
+  }
+};
 
 const toEnvelope = ([id, fields]: StreamEntry): EventEnvelope => ({
   event_id: id,
@@ -84,10 +96,9 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     }
   };
 
-  const store: Store & { readonly redis: Redis } = {
+  const store: Store = {
     kind: 'redis',
-    // Shared with features that keep cross-node counters (rate limits, connection counts): same fail-fast options.
-    redis: client,
+    limits: createRedisLimits(client, options.prefix),
     load: (workspace, docKeys) =>
       docKeys.length === 0
         ? Promise.resolve([])
@@ -98,33 +109,36 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
               const json = flat[2 * i + 1];
               return version == null || json == null
                 ? { value: undefined, version: 0 }
-                : { value: JSON.parse(json) as unknown, version: Number(version) };
+                : { value: parseStored(docKeys[i] ?? '', json), version: Number(version) };
             });
           }),
 
+    loadCollections: (workspace, read) =>
+      run('loadCollections', async () => {
+        const sets = read.sets ?? [];
+        const hashes = read.hashes ?? [];
+        const counters = read.counters ?? [];
+        if (sets.length + hashes.length + counters.length === 0) return { sets: [], hashes: [], counters: [] };
+        // MULTI: one snapshot, so a commit never shows half of its operations to this read.
+        const multi = client.multi();
+        for (const key of sets) multi.smembers(keys.set(workspace, key));
+        for (const key of hashes) multi.hgetall(keys.hash(workspace, key));
+        for (const key of counters) multi.get(keys.counter(workspace, key));
+        const replies = ((await multi.exec()) ?? []).map(([err, value]) => {
+          if (err) throw err;
+          return value;
+        });
+        return {
+          sets: replies.slice(0, sets.length) as string[][],
+          hashes: replies.slice(sets.length, sets.length + hashes.length) as Record<string, string>[],
+          counters: replies.slice(sets.length + hashes.length).map((v) => Number(v ?? 0)),
+        };
+      }),
+
     commit: (workspace, commit: Commit) =>
       run('commit', async (): Promise<CommitOutcome> => {
-        const { reads, writes, events, request } = commit;
-        const encoded = events.map((e) => JSON.stringify(e));
-        const reply = await client.phCommit(
-          2 + reads.length + writes.length,
-          keys.events(workspace),
-          request ? keys.request(workspace, request.agent_id, request.request_id) : keys.events(workspace),
-          ...reads.map((r) => keys.doc(workspace, r.key)),
-          ...writes.map((w) => keys.doc(workspace, w.key)),
-          keys.channel,
-          String(reads.length),
-          String(writes.length),
-          String(options.eventRetention),
-          request ? String(request.ttl_ms) : '',
-          request ? JSON.stringify(request.answer ?? null) : '',
-          workspace,
-          ...reads.map((r) => String(r.version)),
-          ...writes.map((w) => (w.value === null ? '' : JSON.stringify(w.value))),
-          ...encoded,
-        );
-        if (reply[0] !== 'ok') return { ok: false, reason: 'conflict' };
-        return { ok: true, events: events.map((e, i) => ({ event_id: reply[i + 1] as string, ...e })) };
+        const packed = packCommit(keys, workspace, commit, { retention: options.eventRetention });
+        return unpackOutcome(commit, await client.phCommit(packed.keys.length, ...packed.keys, packed.arg));
       }),
 
     requestAnswer: (workspace, agentId, requestId) =>

@@ -1,4 +1,6 @@
 import type { Plan } from '@planhub/shared';
+import { stepNode } from '../../core/dependencies/attach.ts';
+import { docKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { settleDependents } from '../dependents.ts';
 
@@ -14,8 +16,8 @@ export const releaseRejected = async (tx: Tx, plan: Plan, now: string): Promise<
     if (others.length > 0) plan.waiters[stepId] = others;
     else delete plan.waiters[stepId];
   }
-  for (const step of plan.steps) {
-    if (!plan.waiters[step.id] && !step.blocked_by?.length) continue;
+  // Every step's waiter list in one round trip; settleDependents then reads them from the transaction.
+  await tx.getMany(plan.steps.map((s) => docKeys.waiters(stepNode(plan.plan_id, s.id))));
+  for (const step of plan.steps)
     await settleDependents(tx, plan, { ...step, status: 'skipped', result: `plan ${plan.status}` }, now);
-  }
 };

@@ -1,16 +1,20 @@
 import type { NewEvent, Plan } from '@planhub/shared';
 import { fail } from '@planhub/shared';
 import type { DependencyTarget } from '../../core/dependencies/attach.ts';
-import { attachDependencies, endedOutcome } from '../../core/dependencies/attach.ts';
+import { attachDependencies, endedOutcome, stepNode } from '../../core/dependencies/attach.ts';
 import { addStep } from '../../core/plans/add-step.ts';
 import { clonePlan } from '../../core/plans/plan-factory.ts';
 import { findStep, requireRunning } from '../../core/plans/plan-guards.ts';
-import { docKeys } from '../../store/keys.ts';
+import { hashKeys, setKeys } from '../../store/keys.ts';
+import type { Tx } from '../../store/transaction.ts';
 import type { ToolHandlers } from '../context.ts';
-import { loadEdges, saveEdges } from '../dependency-graph-doc.ts';
+import { claimGraph, loadReachableEdges, recordEdges } from '../dependency-graph.ts';
+import { waitsAcross } from '../dependents.ts';
+import { encodeReceived } from '../live-plans.ts';
 import { resolvePlan, savePlan } from '../plan-access.ts';
 import type { DependencyArg } from './dependency-targets.ts';
 import { findDependencyTarget } from './dependency-targets.ts';
+import { addWaiters } from '../waiters-doc.ts';
 
 const unique = (deps: readonly DependencyArg[]): DependencyArg[] => {
   const seen = new Set<string>();
@@ -23,6 +27,24 @@ const unique = (deps: readonly DependencyArg[]): DependencyArg[] => {
 };
 
 const stillRunning = (t: DependencyTarget) => !endedOutcome(t.plan, findStep(t.plan, t.step_id));
+
+/**
+ * The waits on other plans' steps go to per-step keys: the target's waiter list, and the waiting step's outstanding
+ * set (every open dependency) and received outputs (everything it holds already, so the fan-in's summary names every
+ * output).
+ */
+const registerWaits = async (tx: Tx, outcome: ReturnType<typeof attachDependencies>): Promise<void> => {
+  recordEdges(tx, outcome.newEdges);
+  for (const r of outcome.registrations) await addWaiters(tx, r.target, [r.waiter]);
+  const { plan, step } = outcome;
+  if (!waitsAcross(plan, step)) return;
+  // Every open dependency, its own plan's too: one set decides when the step is ready, whoever ends last.
+  const self = stepNode(plan.plan_id, step.id);
+  const open = (step.blocked_by ?? []).map((d) => stepNode(d.plan_id ?? '', d.step_id));
+  tx.op({ op: 'sadd', key: setKeys.outstanding(self), members: open });
+  if (step.received_outputs)
+    tx.op({ op: 'hset', key: hashKeys.received(self), fields: encodeReceived(step.received_outputs) });
+};
 
 /**
  * Seed 000's addDependentStep in both forms: `{description, depends_on}` adds a new step that waits;
@@ -69,10 +91,13 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
       if (args.provides !== undefined) findStep(waiting, stepId).provides = args.provides;
     }
 
-    const edges = await loadEdges(tx);
+    await claimGraph(tx);
+    const edges = await loadReachableEdges(
+      tx,
+      targets.map((t) => stepNode(t.plan.plan_id, t.step_id)),
+    );
     const outcome = attachDependencies(waiting, stepId, targets, edges, now);
-    saveEdges(tx, edges, outcome.edges);
-    for (const plan of outcome.targets) tx.put(docKeys.plan(plan.plan_id), plan);
+    await registerWaits(tx, outcome);
     await savePlan(tx, outcome.plan);
     tx.emit(...events, ...outcome.events);
 

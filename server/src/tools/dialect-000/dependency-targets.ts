@@ -2,7 +2,7 @@ import type { Plan } from '@planhub/shared';
 import { fail } from '@planhub/shared';
 import { currentPlanId } from '../../core/agents/agent-doc.ts';
 import type { DependencyTarget } from '../../core/dependencies/attach.ts';
-import { docKeys } from '../../store/keys.ts';
+import { readPlan, readPlans } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { loadAgent } from '../plan-access.ts';
 
@@ -19,7 +19,7 @@ const stepList = (plan: Plan) => plan.steps.map((s) => s.id).join(', ') || 'none
 
 const inPlan = async (tx: Tx, dep: DependencyArg & { plan_id: string }): Promise<DependencyTarget> => {
   const plan =
-    (await tx.get<Plan>(docKeys.plan(dep.plan_id))) ??
+    (await readPlan(tx, dep.plan_id)) ??
     fail('NOT_FOUND', `Plan ${dep.plan_id} does not exist in this workspace; check the plan_id of ${dep.agent_id}.`);
   if (plan.agent_id !== dep.agent_id)
     fail('INVALID_ARGUMENT', `Plan ${plan.plan_id} belongs to agent ${plan.agent_id}, not ${dep.agent_id}.`);
@@ -54,7 +54,7 @@ export const findDependencyTarget = async (tx: Tx, dep: DependencyArg): Promise<
   ];
   let newest: Plan | undefined;
   for (let i = 0; i < order.length; i += BATCH) {
-    const plans = (await tx.getMany(order.slice(i, i + BATCH).map(docKeys.plan))) as (Plan | undefined)[];
+    const plans = await readPlans(tx, order.slice(i, i + BATCH));
     for (const plan of plans) {
       if (!plan) continue;
       newest ??= plan;

@@ -1,21 +1,42 @@
-import type { Waiter } from '@planhub/shared';
 import { progressOf } from '@planhub/shared';
+import { currentPlanId } from '../../core/agents/agent-doc.ts';
+import { stepNode } from '../../core/dependencies/attach.ts';
 import { stepView } from '../../core/plans/plan-views.ts';
 import type { StepChange } from '../../core/plans/step-status.ts';
 import { changeStepStatus } from '../../core/plans/step-status.ts';
+import { docKeys } from '../../store/keys.ts';
+import type { Tx } from '../../store/transaction.ts';
 import type { CallContext } from '../context.ts';
-import { settleDependents } from '../dependents.ts';
-import { resolvePlan, savePlan } from '../plan-access.ts';
+import type { Settled } from '../dependents.ts';
+import { isWaiter, settleDependents } from '../dependents.ts';
+import { loadAgent, resolvePlan, savePlan } from '../plan-access.ts';
+
+const ENDS = new Set<StepChange['status']>(['completed', 'failed', 'skipped']);
+
+/**
+ * Everything the change reads, in one round trip (two without a plan_id: the agent's index names the plan): the
+ * plan, the owner's index that savePlan updates, and, when the step ends, who waits on it.
+ */
+const prefetch = async (tx: Tx, agentId: string, planId: string | undefined, change: StepChange) => {
+  const target = planId ?? currentPlanId(await loadAgent(tx, agentId));
+  if (target === undefined) return;
+  await tx.getMany([
+    docKeys.plan(target),
+    docKeys.agent(agentId),
+    ...(ENDS.has(change.status) ? [docKeys.waiters(stepNode(target, change.step_id))] : []),
+  ]);
+};
 
 /** setStepStatus and completeStepWithOutput: the step changes, and when it ends its dependents settle atomically. */
-export const applyStepChange = (ctx: CallContext, planId: string | undefined, change: StepChange) =>
-  ctx.transact(async (tx) => {
+export const applyStepChange = async (ctx: CallContext, planId: string | undefined, change: StepChange) => {
+  const answer = await ctx.transact(async (tx) => {
     const now = ctx.services.now();
+    await prefetch(tx, ctx.caller.agent_id, planId, change);
     const current = await resolvePlan(tx, ctx.caller, { plan_id: planId }, 'write');
     const outcome = changeStepStatus(current, change, now);
     tx.emit(...outcome.events);
-    let unblocked: Waiter[] = [];
-    if (outcome.ended) unblocked = await settleDependents(tx, outcome.plan, outcome.step, now);
+    let settled: Settled = { now: [], pending: [] };
+    if (outcome.ended) settled = await settleDependents(tx, outcome.plan, outcome.step, now);
     if (outcome.events.length > 0) await savePlan(tx, outcome.plan);
     return {
       plan_id: outcome.plan.plan_id,
@@ -23,6 +44,9 @@ export const applyStepChange = (ctx: CallContext, planId: string | undefined, ch
       progress: progressOf(outcome.plan.steps),
       instruction: outcome.instruction,
       ...(outcome.warning ? { warning: outcome.warning } : {}),
-      unblocked,
+      unblocked: [...settled.now, ...settled.pending],
     };
   });
+  // The store has put each waiter a fan-in unblocked in its place, and null where it did not fire.
+  return { ...answer, unblocked: (answer.unblocked as unknown[]).filter(isWaiter) };
+};

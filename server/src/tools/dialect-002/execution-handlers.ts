@@ -27,7 +27,7 @@ const plan_step_complete: ToolHandlers['plan_step_complete'] = (ctx, args) =>
     const outcome = completeStep002(current, args.step_id, args.verification_result, now);
     tx.emit(...outcome.events);
     // Dependents (later steps of this plan, other agents' steps) settle in the same commit as the completion.
-    const unblocked = await settleDependents(tx, outcome.plan, outcome.step, now);
+    const unblocked = (await settleDependents(tx, outcome.plan, outcome.step, now)).now;
     await savePlan(tx, outcome.plan);
     const plan = outcome.plan;
     return {

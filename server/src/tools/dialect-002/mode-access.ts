@@ -3,6 +3,7 @@ import { fail } from '@planhub/shared';
 import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
 import { deriveMode } from '../../core/plan-mode/mode.ts';
 import { docKeys } from '../../store/keys.ts';
+import { readPlan } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
 
 export interface ModeState {
@@ -14,7 +15,7 @@ export interface ModeState {
 
 export const loadModeState = async (tx: Tx, agentId: string): Promise<ModeState> => {
   const doc = await tx.get<Mode002Doc>(docKeys.mode002(agentId));
-  const plan = doc?.plan_id !== undefined ? await tx.get<Plan>(docKeys.plan(doc.plan_id)) : undefined;
+  const plan = doc?.plan_id !== undefined ? await readPlan(tx, doc.plan_id) : undefined;
   return { agent_id: agentId, doc, plan, mode: deriveMode(doc, plan) };
 };
 

@@ -1,5 +1,5 @@
 import { fail, PLAN_MODE_BLOCKED_TOOLS } from '@planhub/shared';
-import { planFromImplementationPlan, withPlanEdges } from '../../core/plan-mode/build-plan.ts';
+import { planFromImplementationPlan, planEdges } from '../../core/plan-mode/build-plan.ts';
 import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
 import { blockedToolsIn, deriveMode, pendingModificationOf, progress002 } from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
@@ -8,7 +8,7 @@ import { planEvent } from '../../core/plans/plan-events.ts';
 import { requestApproval, stepList } from '../../core/plans/plan-lifecycle.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
-import { loadEdges, saveEdges } from '../dependency-graph-doc.ts';
+import { recordEdges } from '../dependency-graph.ts';
 import { loadAgent, savePlan } from '../plan-access.ts';
 import { registerAgent } from '../planhub/agent-index.ts';
 import { loadModeState } from './mode-access.ts';
@@ -105,10 +105,7 @@ const plan_exit: ToolHandlers['plan_exit'] = (ctx, args) =>
       now,
     });
     const { plan, events } = requestApproval(created, args.plan.summary, services.config.approvalPolicy, now);
-    if (plan.steps.some((s) => s.blocked_by?.length)) {
-      const edges = await loadEdges(tx);
-      saveEdges(tx, edges, withPlanEdges(edges, plan));
-    }
+    recordEdges(tx, planEdges(plan));
     await savePlan(tx, plan);
     tx.put(docKeys.mode002(caller.agent_id), { ...doc, plan_id: plan.plan_id } satisfies Mode002Doc);
     const mode = deriveMode({ ...doc, plan_id: plan.plan_id }, plan);

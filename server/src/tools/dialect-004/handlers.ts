@@ -8,15 +8,14 @@ import {
   planView004,
   updateStep004,
 } from '../../core/plans-004/plan-004.ts';
-import { docKeys } from '../../store/keys.ts';
+import { readPlan } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { ToolHandlers } from '../context.ts';
 import { settleDependents } from '../dependents.ts';
 import { loadAgent, savePlan } from '../plan-access.ts';
 
 /** Seed 004 names plans by id only; its own message for a missing one. */
-const planById = async (tx: Tx, planId: string): Promise<Plan> =>
-  (await tx.get<Plan>(docKeys.plan(planId))) ?? planNotFound(planId);
+const planById = async (tx: Tx, planId: string): Promise<Plan> => (await readPlan(tx, planId)) ?? planNotFound(planId);
 
 const create_plan: ToolHandlers['create_plan'] = (ctx, args) =>
   ctx.transact(async (tx) => {

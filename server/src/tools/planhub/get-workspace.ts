@@ -1,4 +1,4 @@
-import type { AgentSummary, Plan } from '@planhub/shared';
+import type { AgentSummary } from '@planhub/shared';
 import type { AgentDoc } from '../../core/agents/agent-doc.ts';
 import { emptyAgent } from '../../core/agents/agent-doc.ts';
 import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
@@ -8,6 +8,7 @@ import { currentPlanOf, overviewPlanIds, pendingApproval, planSummary } from '..
 import { modeOf, pendingModificationsOf, tasksOf, todosOf } from '../../core/workspace/side-lists.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
+import { readPlans } from '../live-plans.ts';
 import { loadAgentIndex } from './agent-index.ts';
 
 type Todo002Doc = Parameters<typeof todosOf>[1];
@@ -43,9 +44,10 @@ export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
         modeDoc,
       };
     });
-    const loaded = (await tx.getMany(perAgent.flatMap((a) => a.wanted.map((id) => docKeys.plan(id))))) as (
-      Plan | undefined
-    )[];
+    const loaded = await readPlans(
+      tx,
+      perAgent.flatMap((a) => a.wanted),
+    );
     const plans = new Map(loaded.filter((p) => p !== undefined).map((p) => [p.plan_id, p]));
     const agents = perAgent.map(({ agent, planIds, todos, modeDoc }): AgentSummary => {
       const own = planIds.map((id) => plans.get(id)).filter((p) => p !== undefined);

@@ -1,0 +1,49 @@
+import { PlanHubError } from '@planhub/shared';
+import type { z } from 'zod';
+
+/**
+ * One kind of stored document, declared once: how its key is built, what it must look like (zod), which version of
+ * its layout this code writes, and how a document of an earlier layout is read. Every read of the kind goes through
+ * `decode`, so a document that is not what it should be answers INTERNAL naming its key instead of being misread.
+ */
+export interface DocumentKind<T, A extends unknown[]> {
+  readonly name: string;
+  readonly version: number;
+  key(...args: A): string;
+  /** The stored value as this code uses it, or undefined for a missing document. */
+  decode(key: string, raw: unknown): T | undefined;
+}
+
+export const corruptDocument = (key: string, detail: string): PlanHubError =>
+  new PlanHubError(
+    'INTERNAL',
+    `The stored document ${key} is corrupt (${detail}); the call changed nothing. An operator must repair or ` +
+      'delete that document.',
+  );
+
+export const defineDocument = <T, A extends unknown[]>(spec: {
+  name: string;
+  version: number;
+  key: (...args: A) => string;
+  schema: z.ZodType<T>;
+  /** Turns a document of an earlier layout into this one (documents carry no version of their own: the shape tells). */
+  migrate?: (raw: unknown) => unknown;
+}): DocumentKind<T, A> => ({
+  name: spec.name,
+  version: spec.version,
+  key: spec.key,
+  decode(key, raw) {
+    if (raw === undefined || raw === null) return undefined;
+    const value = spec.migrate ? spec.migrate(raw) : raw;
+    const checked = spec.schema.safeParse(value);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw corruptDocument(
+        key,
+        `${spec.name}: ${issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid'}`,
+      );
+    }
+    // The value as stored, not zod's copy: a field this schema does not name is kept, never silently dropped.
+    return value as T;
+  },
+});

@@ -1,0 +1,87 @@
+import type { EventEnvelope, NewEvent } from '@planhub/shared';
+import type { Commit, CommitOutcome, DocRead, DocWrite, StoreOp } from '../store.ts';
+import type { RedisKeys } from './redis-keys.ts';
+
+/** The one JSON argument of commit.lua (its header describes the shape) and the keys it touches. */
+export interface PackedCommit {
+  keys: string[];
+  arg: string;
+}
+
+/** Packs a commit for commit.lua: every key in full, arrays by position as the script's header names them. */
+export const packCommit = (
+  keys: RedisKeys,
+  workspace: string,
+  commit: Commit,
+  settings: { retention: number },
+): PackedCommit => {
+  const touched = new Set<string>([keys.events(workspace)]);
+  const touch = (key: string) => (touched.add(key), key);
+  const reads = (list: readonly DocRead[]) => list.map((r) => [touch(keys.doc(workspace, r.key)), String(r.version)]);
+  const writes = (list: readonly DocWrite[]) =>
+    list.map((w) => [touch(keys.doc(workspace, w.key)), w.value === null ? '' : JSON.stringify(w.value)]);
+  const ops = (list: readonly StoreOp[]) =>
+    list.flatMap((op): unknown[] => {
+      switch (op.op) {
+        case 'sadd':
+        case 'srem':
+          return op.members.length === 0 ? [] : [[op.op, touch(keys.set(workspace, op.key)), op.members]];
+        case 'hset': {
+          const flat = Object.entries(op.fields).flat();
+          return flat.length === 0 ? [] : [[op.onlyNew ? 'hsetnx' : 'hset', touch(keys.hash(workspace, op.key)), flat]];
+        }
+        case 'incr':
+          return [['incr', touch(keys.counter(workspace, op.key)), op.by]];
+        case 'del':
+          return [['del', touch(keys[op.kind](workspace, op.key))]];
+      }
+    });
+  const events = (list: readonly NewEvent[]) => list.map((e) => JSON.stringify(e));
+  const packed = {
+    channel: keys.channel,
+    workspace,
+    retention: settings.retention,
+    ...(commit.request
+      ? {
+          request: [
+            touch(keys.request(workspace, commit.request.agent_id, commit.request.request_id)),
+            commit.request.ttl_ms,
+            JSON.stringify(commit.request.answer ?? null),
+          ],
+        }
+      : {}),
+    reads: reads(commit.reads),
+    writes: writes(commit.writes),
+    ops: ops(commit.ops ?? []),
+    fanins: (commit.fanIns ?? []).map((f) => [
+      touch(keys.set(workspace, f.set)),
+      f.member,
+      f.record ? [touch(keys.hash(workspace, f.record.hash)), Object.entries(f.record.fields).flat()] : false,
+      reads(f.then.reads),
+      writes(f.then.writes),
+      ops(f.then.ops),
+      events(f.then.events),
+      f.then.fills.map((x) => [JSON.stringify(x.token), touch(keys.hash(workspace, x.hash)), x.as]),
+      f.answer ? [JSON.stringify(f.answer.token), JSON.stringify(f.answer.value)] : false,
+    ]),
+    events: events(commit.events),
+  };
+  return { keys: [...touched], arg: JSON.stringify(packed) };
+};
+
+/** Reads commit.lua's reply: the commit's own events' ids, the counters, then each fired fan-in event. */
+export const unpackOutcome = (commit: Commit, reply: string[]): CommitOutcome => {
+  if (reply[0] !== 'ok') return { ok: false, reason: 'conflict' };
+  const own = Number(reply[1]);
+  const events: EventEnvelope[] = commit.events.map((e, i) => ({ event_id: reply[2 + i] ?? '', ...e }));
+  const countersAt = 2 + own;
+  const counterCount = Number(reply[countersAt]);
+  const counters = reply.slice(countersAt + 1, countersAt + 1 + counterCount).map(Number);
+  const firedAt = countersAt + 1 + counterCount;
+  const firedCount = Number(reply[firedAt]);
+  const fired = reply.slice(firedAt + 1, firedAt + 1 + firedCount).map((flag) => flag === '1');
+  const extra = reply.slice(firedAt + 1 + firedCount);
+  for (let i = 0; i < extra.length; i += 2)
+    events.push({ event_id: extra[i] ?? '', ...(JSON.parse(extra[i + 1] ?? '{}') as NewEvent) });
+  return { ok: true, events, ...(counters.length > 0 ? { counters } : {}), ...(firedCount > 0 ? { fired } : {}) };
+};
