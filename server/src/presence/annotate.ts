@@ -1,5 +1,5 @@
 import type { WorkspaceSnapshot } from '@planhub/shared';
-import type { AgentPresence } from './presence-backend.ts';
+import type { AgentPresence } from '../store/presence/presence-backend.ts';
 import { stalledSteps } from './stalls.ts';
 
 /** Adds presence (online, last_seen_at) to each agent and `stalled` to each stalled step of an overview, in place. */

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import { annotateWorkspace } from './annotate.ts';
-import type { NodeEntry, PresenceBackend } from './presence-backend.ts';
+import type { NodeEntry, PresenceBackend } from '../store/presence/presence-backend.ts';
 import { agentOffline, agentOnline, stepStalled } from './presence-events.ts';
 import { stalledSteps } from './stalls.ts';
 

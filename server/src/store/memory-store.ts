@@ -2,6 +2,7 @@ import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
 import { applyFill, fillAnswer, fillText } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
+import { createMemoryPresence } from './presence/memory-presence.ts';
 import type {
   Commit,
   CommitOutcome,
@@ -153,6 +154,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
   return {
     kind: 'memory',
     limits: createMemoryLimits(),
+    presence: createMemoryPresence(),
     load(workspace, keys) {
       const w = ws(workspace);
       return Promise.resolve(

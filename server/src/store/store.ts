@@ -1,5 +1,6 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import type { LimitBackend } from './limits/limit-backend.ts';
+import type { PresenceBackend } from './presence/presence-backend.ts';
 
 /**
  * The one storage interface. State is a set of JSON documents per workspace, each with a version, plus sets, hashes
@@ -114,6 +115,8 @@ export interface Store {
   readonly kind: 'memory' | 'redis';
   /** Where rate limits and connection leases keep their counts (shared by every node on Redis). */
   readonly limits: LimitBackend;
+  /** Who is connected where, shared by the nodes of a deployment (presence, stalls, the workspace index). */
+  readonly presence: PresenceBackend;
   load(workspace: string, keys: readonly string[]): Promise<LoadedDoc[]>;
   /** Sets, hashes and counters in one round trip (unversioned: only commutative operations change them). */
   loadCollections(workspace: string, read: CollectionRead): Promise<LoadedCollections>;

@@ -7,6 +7,7 @@ import { defineStoreCommands } from './commands.ts';
 import { createEventFeed } from './event-feed.ts';
 import { packCommit, unpackOutcome } from './redis-commit.ts';
 import { createRedisLimits } from './redis-limits.ts';
+import { createRedisPresence } from '../presence/redis-presence.ts';
 import { redisKeys } from './redis-keys.ts';
 import { storeFailure, unavailable } from './redis-errors.ts';
 
@@ -99,6 +100,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   const store: Store = {
     kind: 'redis',
     limits: createRedisLimits(client, options.prefix),
+    presence: createRedisPresence(client, options.prefix),
     load: (workspace, docKeys) =>
       docKeys.length === 0
         ? Promise.resolve([])

@@ -9,18 +9,11 @@ interface Shared {
   workspaces: Set<string>;
 }
 
-/**
- * Nodes in one process that share a memory store share its presence too. The state hangs off the store object
- * itself: a node sees the store through its own observing Proxy, and a property set through one lands on the store.
- */
-const SHARED = Symbol.for('planhub.presence');
-
 const GONE = '';
 
-export const createMemoryPresence = (store: object): PresenceBackend => {
-  const holder = store as Record<symbol, Shared | undefined>;
-  const fresh = (): Shared => ({ entries: new Map(), liveUntil: new Map(), claims: new Map(), workspaces: new Set() });
-  const s = (holder[SHARED] ??= fresh());
+/** One per memory store: nodes in one process that share the store share its presence too. */
+export const createMemoryPresence = (): PresenceBackend => {
+  const s: Shared = { entries: new Map(), liveUntil: new Map(), claims: new Map(), workspaces: new Set() };
   const nodesOf = (workspace: string) => {
     let nodes = s.entries.get(workspace);
     if (!nodes) s.entries.set(workspace, (nodes = new Map<string, Map<string, NodeEntry>>()));
