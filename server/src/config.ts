@@ -70,11 +70,24 @@ export const ServerConfigSchema = z.object({
   limits: LimitsSchema.default(LimitsSchema.parse({})),
   /** Where this node reports the events it commits (planhub.json: reporter_type / reporters). */
   reporters: z.array(ReporterConfigSchema).default([]),
+  /** Origins whose pages may connect besides the node's own (PLANHUB_ALLOWED_ORIGINS, comma-separated). */
+  allowedOrigins: z.array(z.url()).default([]),
+  /** Host names requests may be addressed to besides loopback ones (PLANHUB_ALLOWED_HOSTS, comma-separated). */
+  allowedHosts: z.array(z.string().min(1)).default([]),
   /** How long close() lets running calls finish before it disconnects the clients. */
   shutdownGraceMs: int(10_000),
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
+
+/** "a, b" → ["a", "b"]; unset or empty → undefined, so the file or the default applies. */
+const listFromEnv = (value: string | undefined): string[] | undefined => {
+  const items = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return items.length > 0 ? items : undefined;
+};
 
 export const parseConfig = (input: ServerConfigInput = {}): ServerConfig => ServerConfigSchema.parse(input);
 
@@ -91,5 +104,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig =>
       approvalPolicy: (env.PLANHUB_APPROVAL_POLICY as ServerConfig['approvalPolicy'] | undefined) ?? undefined,
       eventRetention: (env.PLANHUB_EVENT_RETENTION as unknown as number | undefined) || undefined,
       limits: limitsFromEnv(env),
+      allowedOrigins: listFromEnv(env.PLANHUB_ALLOWED_ORIGINS),
+      allowedHosts: listFromEnv(env.PLANHUB_ALLOWED_HOSTS),
     }),
   );

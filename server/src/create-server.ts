@@ -19,6 +19,7 @@ import { authenticatorFor } from './transport/authenticate.ts';
 import { createHttpHandler } from './transport/http-routes.ts';
 import { limitConnections } from './transport/connection-limit.ts';
 import { attachSocketServer } from './transport/socket-server.ts';
+import { createOriginPolicy } from './transport/origin-policy.ts';
 import { createNodeOps } from './ops/node-ops.ts';
 
 export interface ServerDeps {
@@ -52,10 +53,13 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   };
   const dispatch = ops.gate(createDispatch(services, HANDLERS));
   const http = createHttpServer(
-    createHttpHandler({
-      '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
-      ...ops.routes,
-    }),
+    createHttpHandler(
+      {
+        '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
+        ...ops.routes,
+      },
+      createOriginPolicy(config),
+    ),
   );
   const io = attachSocketServer(http, { config, log, dispatch, authenticate: authenticatorFor(config), hub, store });
   const connections =

@@ -9,6 +9,8 @@ import { readSubscriptions } from '../tools/subscriptions-doc.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import type { Authenticate } from './authenticate.ts';
 import { EventStream } from './event-stream.ts';
+import { originGuard } from './origin-guard.ts';
+import { createOriginPolicy } from './origin-policy.ts';
 
 interface ServerToClient {
   event: (event: EventEnvelope) => void;
@@ -37,6 +39,7 @@ export const attachSocketServer = (
     cors: { origin: false },
   });
 
+  io.use(originGuard(createOriginPolicy(deps.config), log));
   io.use((socket, next) => {
     deps.authenticate(socket.handshake.auth).then(
       (caller) => {
