@@ -1,3 +1,4 @@
+import { parseTtl } from '@planhub/shared';
 import { z } from 'zod';
 import { withConfigFile } from './config-file.ts';
 import { ReporterConfigSchema } from './reporters/reporter-config.ts';
@@ -74,6 +75,10 @@ export const ServerConfigSchema = z.object({
   allowedOrigins: z.array(z.url()).default([]),
   /** Host names requests may be addressed to besides loopback ones (PLANHUB_ALLOWED_HOSTS, comma-separated). */
   allowedHosts: z.array(z.string().min(1)).default([]),
+  /** Longest token accepted (exp - iat), in seconds (PLANHUB_TOKEN_MAX_LIFETIME, e.g. 30d). */
+  tokenMaxLifetimeSeconds: int(30 * 24 * 3600),
+  /** How often a node reads the shared revoked-token list to close live connections revoked on another node. */
+  revocationCheckMs: int(2000),
   /** How long close() lets running calls finish before it disconnects the clients. */
   shutdownGraceMs: int(10_000),
 });
@@ -106,5 +111,6 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig =>
       limits: limitsFromEnv(env),
       allowedOrigins: listFromEnv(env.PLANHUB_ALLOWED_ORIGINS),
       allowedHosts: listFromEnv(env.PLANHUB_ALLOWED_HOSTS),
+      tokenMaxLifetimeSeconds: env.PLANHUB_TOKEN_MAX_LIFETIME ? parseTtl(env.PLANHUB_TOKEN_MAX_LIFETIME) : undefined,
     }),
   );

@@ -20,6 +20,9 @@ import { createHttpHandler } from './transport/http-routes.ts';
 import { limitConnections } from './transport/connection-limit.ts';
 import { attachSocketServer } from './transport/socket-server.ts';
 import { createOriginPolicy } from './transport/origin-policy.ts';
+import { createMemoryRevocations, createRedisRevocations } from './auth/revocations.ts';
+import { revokeTokenRoute } from './auth/revoke-route.ts';
+import { enforceTokens } from './transport/token-enforcement.ts';
 import { createNodeOps } from './ops/node-ops.ts';
 
 export interface ServerDeps {
@@ -51,12 +54,22 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     catalog: toolCatalog,
     callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis, log }),
   };
+  const revocations =
+    store.redis === undefined
+      ? createMemoryRevocations()
+      : createRedisRevocations({
+          redis: store.redis,
+          prefix: config.redisPrefix,
+          checkMs: config.revocationCheckMs,
+          log,
+        });
   const dispatch = ops.gate(createDispatch(services, HANDLERS));
   const http = createHttpServer(
     createHttpHandler(
       {
         '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
         ...ops.routes,
+        ...(config.secret !== undefined ? { '/tokens/revoke': revokeTokenRoute(config.secret, revocations) } : {}),
       },
       createOriginPolicy(config),
     ),
@@ -66,6 +79,8 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     store.redis === undefined
       ? createMemoryConnectionCounter()
       : createRedisConnectionCounter({ redis: store.redis, prefix: config.redisPrefix, log });
+  if (config.secret !== undefined)
+    enforceTokens(io, { revocations, maxLifetimeSeconds: config.tokenMaxLifetimeSeconds, log });
   limitConnections(io, { counter: connections, max: config.limits.connectionsPerAgent, log });
   ops.watch(io);
   let closing: Promise<void> | undefined;
@@ -93,6 +108,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
         await ops.drain(http);
         await io.close();
         connections.close();
+        revocations.close();
         hub.close();
         await ops.close(http);
         if (!deps.store) await store.close();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { RoleSchema, TokenClaimsSchema, parseTtl } from '@planhub/shared';
 import { SignJWT } from 'jose';
 import type { CliOptions } from './options.ts';
@@ -23,9 +24,13 @@ export const tokenCommand = async (options: CliOptions, env: NodeJS.ProcessEnv):
       `Invalid claims: ${claims.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(claims.data)
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + parseTtl(options.ttl ?? '1h'))
-    .sign(new TextEncoder().encode(secret));
+  return (
+    new SignJWT(claims.data)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(now)
+      .setExpirationTime(now + parseTtl(options.ttl ?? '1h'))
+      // The id the server's POST /tokens/revoke names.
+      .setJti(randomUUID())
+      .sign(new TextEncoder().encode(secret))
+  );
 };
