@@ -33,6 +33,14 @@ export const LimitsSchema = z.object({
   callsPerSecond: int(200),
   /** The rate window: an agent may make callsPerSecond × rateWindowSeconds calls per window. */
   rateWindowSeconds: int(1),
+  /** Keys plus array elements in one call frame, counted on the raw text before it is parsed. */
+  frameValues: int(20_000),
+  /** Call budget of one remote address per second, in cost units (1 per call plus 1 per 16 KiB of frame), per node. */
+  callsPerAddressPerSecond: int(5000),
+  /** Simultaneous connections from one remote address to one node, whatever agent ids they claim. */
+  connectionsPerAddress: int(1000),
+  /** Simultaneous connections to one node. */
+  connectionsPerNode: int(10_000),
   /** socket.io maxHttpBufferSize: the largest frame a client may send (a bigger one closes that connection). */
   payloadBytes: int(1024 * 1024),
 });
