@@ -74,6 +74,8 @@ export const ServerConfigSchema = z.object({
   approvalPolicy: z.enum(['owner-or-user', 'user', 'auto']).default('owner-or-user'),
   /** Events kept per workspace log. */
   eventRetention: int(10_000),
+  /** Memory store: JSON bytes of events kept across all workspaces (PLANHUB_MEMORY_EVENT_BYTES), so heap is bounded. */
+  memoryEventBytes: int(256 * 1024 * 1024),
   /** How long a request_id's first answer is remembered. */
   requestTtlMs: int(10 * 60 * 1000),
   limits: LimitsSchema.default(LimitsSchema.parse({})),
@@ -117,6 +119,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig =>
       approvalPolicy: (env.PLANHUB_APPROVAL_POLICY as ServerConfig['approvalPolicy'] | undefined) ?? undefined,
       eventRetention: (env.PLANHUB_EVENT_RETENTION as unknown as number | undefined) || undefined,
       limits: limitsFromEnv(env),
+      memoryEventBytes: (env.PLANHUB_MEMORY_EVENT_BYTES as unknown as number | undefined) || undefined,
       allowedOrigins: listFromEnv(env.PLANHUB_ALLOWED_ORIGINS),
       allowedHosts: listFromEnv(env.PLANHUB_ALLOWED_HOSTS),
       tokenMaxLifetimeSeconds: env.PLANHUB_TOKEN_MAX_LIFETIME ? parseTtl(env.PLANHUB_TOKEN_MAX_LIFETIME) : undefined,

@@ -7,6 +7,7 @@ import { parseConfig } from './config.ts';
 import { openModeRefusal } from './auth/open-mode.ts';
 import { randomId } from './core/random-id.ts';
 import { EventHub } from './events/event-hub.ts';
+import { capEventSize } from './events/event-size.ts';
 import { createCallLimiter } from './limits/call-limiter.ts';
 import { createMemoryConnectionCounter, createRedisConnectionCounter } from './limits/connection-counter.ts';
 import { createLogger } from './logger.ts';
@@ -42,7 +43,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const config = parseConfig(input);
   const log = deps.log ?? createLogger(config.logLevel);
   const store = deps.store ?? createStore(config, log);
-  const ops = createNodeOps(config, log, store);
+  const ops = createNodeOps(config, log, capEventSize(store));
   const hub = new EventHub(store, (err) => log.error({ err }, 'event listener failed'));
   const services: Services = {
     store: ops.store,

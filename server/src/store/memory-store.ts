@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
+import { createEventByteBudget } from './event-byte-budget.ts';
 import type { Commit, CommitOutcome, EventListener, EventRange, LoadedDoc, Store } from './store.ts';
 
 interface Workspace {
@@ -13,6 +14,8 @@ interface Workspace {
 export interface MemoryStoreOptions {
   /** Events kept per workspace log (oldest trimmed first). */
   eventRetention: number;
+  /** JSON bytes of events kept across all workspace logs (see event-byte-budget.ts); unbounded when absent. */
+  eventBytes?: number;
   now?: () => number;
   /**
    * Told of a listener that threw. The commit has applied by then, so its answer stays `ok`; the other listeners
@@ -36,12 +39,14 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         throw err;
       }));
   let closed = false;
+  const budget = options.eventBytes === undefined ? undefined : createEventByteBudget(options.eventBytes);
 
   const ws = (name: string): Workspace => {
     let w = workspaces.get(name);
     if (!w) {
       w = { docs: new Map(), events: [], requests: new Map(), lastMs: 0, lastSeq: -1 };
       workspaces.set(name, w);
+      budget?.track(name, w.events);
     }
     return w;
   };
@@ -99,7 +104,9 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       }
       const events = commit.events.map((e): EventEnvelope => ({ event_id: nextId(w), ...e }));
       w.events.push(...events);
-      if (w.events.length > options.eventRetention) w.events.splice(0, w.events.length - options.eventRetention);
+      if (w.events.length > options.eventRetention)
+        budget?.removed(workspace, w.events.splice(0, w.events.length - options.eventRetention));
+      budget?.added(workspace, events);
       for (const event of events)
         for (const listener of listeners) {
           try {
