@@ -55,8 +55,9 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     catalog: toolCatalog,
     callLimiter: createCallLimiter({ limits: config.limits, keyPrefix: config.redisPrefix, redis: store.redis, log }),
   };
+  // Only tokens can be revoked: open mode keeps the (empty) memory list and reads nothing from Redis.
   const revocations =
-    store.redis === undefined
+    store.redis === undefined || config.secret === undefined
       ? createMemoryRevocations()
       : createRedisRevocations({
           redis: store.redis,

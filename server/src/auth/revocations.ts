@@ -92,7 +92,7 @@ export const createRedisRevocations = (options: {
     primed = true;
   };
   const timer = setInterval(() => {
-    check().catch((err: unknown) => options.log.warn({ err }, 'revoked-token check failed; retrying'));
+    check().catch((err: unknown) => options.log.debug({ err }, 'revoked-token check failed; retrying'));
   }, options.checkMs);
   timer.unref();
   void ready()
