@@ -36,7 +36,7 @@ export const LimitsSchema = z.object({
   /** Keys plus array elements in one call frame, counted on the raw text before it is parsed. */
   frameValues: int(20_000),
   /** Call budget of one remote address per second, in cost units (1 per call plus 1 per 16 KiB of frame), per node. */
-  callsPerAddressPerSecond: int(5000),
+  callsPerAddressPerSecond: int(20_000),
   /** Simultaneous connections from one remote address to one node, whatever agent ids they claim. */
   connectionsPerAddress: int(1000),
   /** Simultaneous connections to one node. */
