@@ -104,8 +104,10 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       }
       const events = commit.events.map((e): EventEnvelope => ({ event_id: nextId(w), ...e }));
       w.events.push(...events);
-      if (w.events.length > options.eventRetention)
-        budget?.removed(workspace, w.events.splice(0, w.events.length - options.eventRetention));
+      if (w.events.length > options.eventRetention) {
+        const trimmed = w.events.splice(0, w.events.length - options.eventRetention);
+        budget?.removed(workspace, trimmed);
+      }
       budget?.added(workspace, events);
       for (const event of events)
         for (const listener of listeners) {
