@@ -1,3 +1,4 @@
+import { parseTtl } from '@planhub/shared';
 import { z } from 'zod';
 import { ConfigError, explainIssues } from './config-error.ts';
 import { withConfigFile } from './config-file.ts';
@@ -33,6 +34,14 @@ export const LimitsSchema = z.object({
   callsPerSecond: int(200),
   /** The rate window: an agent may make callsPerSecond × rateWindowSeconds calls per window. */
   rateWindowSeconds: int(1),
+  /** Keys plus array elements in one call frame, counted on the raw text before it is parsed. */
+  frameValues: int(20_000),
+  /** Call budget of one remote address per second, in cost units (1 per call plus 1 per 16 KiB of frame), per node. */
+  callsPerAddressPerSecond: int(20_000),
+  /** Simultaneous connections from one remote address to one node, whatever agent ids they claim. */
+  connectionsPerAddress: int(1000),
+  /** Simultaneous connections to one node. */
+  connectionsPerNode: int(10_000),
   /** socket.io maxHttpBufferSize: the largest frame a client may send (a bigger one closes that connection). */
   payloadBytes: int(1024 * 1024),
 });
@@ -81,11 +90,21 @@ export const ServerConfigSchema = z.object({
   approvalPolicy: z.enum(['owner-or-user', 'user', 'auto']).default('owner-or-user'),
   /** Events kept per workspace log. */
   eventRetention: int(10_000),
+  /** Memory store: JSON bytes of events kept across all workspaces (PLANHUB_MEMORY_EVENT_BYTES), so heap is bounded. */
+  memoryEventBytes: int(256 * 1024 * 1024),
   /** How long a request_id's first answer is remembered. */
   requestTtlMs: int(10 * 60 * 1000),
   limits: LimitsSchema.default(LimitsSchema.parse({})),
   /** Where this node reports the events it commits (planhub.json: reporter_type / reporters). */
   reporters: z.array(ReporterConfigSchema).default([]),
+  /** Origins whose pages may connect besides the node's own (PLANHUB_ALLOWED_ORIGINS, comma-separated). */
+  allowedOrigins: z.array(z.url()).default([]),
+  /** Host names requests may be addressed to besides loopback ones (PLANHUB_ALLOWED_HOSTS, comma-separated). */
+  allowedHosts: z.array(z.string().min(1)).default([]),
+  /** Longest token accepted (exp - iat), in seconds (PLANHUB_TOKEN_MAX_LIFETIME, e.g. 30d). */
+  tokenMaxLifetimeSeconds: int(30 * 24 * 3600),
+  /** How often a node reads the shared revoked-token list to close live connections revoked on another node. */
+  revocationCheckMs: int(2000),
   /** How long close() lets running calls finish before it disconnects the clients. */
   shutdownGraceMs: int(10_000),
   /** A step in progress whose plan has not changed for this long is flagged stalled (step_stalled, getWorkspace). */
@@ -95,6 +114,15 @@ export const ServerConfigSchema = z.object({
 });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
+
+/** "a, b" → ["a", "b"]; unset or empty → undefined, so the file or the default applies. */
+const listFromEnv = (value: string | undefined): string[] | undefined => {
+  const items = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return items.length > 0 ? items : undefined;
+};
 
 export const parseConfig = (input: ServerConfigInput = {}): ServerConfig => ServerConfigSchema.parse(input);
 
@@ -110,6 +138,22 @@ const ENV_NAMES: Record<string, string> = {
   eventRetention: 'PLANHUB_EVENT_RETENTION',
   stallAfterMs: 'PLANHUB_STALL_AFTER_MS',
   presenceHeartbeatMs: 'PLANHUB_PRESENCE_HEARTBEAT_MS',
+  memoryEventBytes: 'PLANHUB_MEMORY_EVENT_BYTES',
+  allowedOrigins: 'PLANHUB_ALLOWED_ORIGINS',
+  allowedHosts: 'PLANHUB_ALLOWED_HOSTS',
+  tokenMaxLifetimeSeconds: 'PLANHUB_TOKEN_MAX_LIFETIME',
+};
+
+/** A lifetime such as 30d, 12h or seconds; anything else is a ConfigError naming the variable. */
+const lifetimeFromEnv = (value: string | undefined): number | undefined => {
+  if (!value) return undefined;
+  try {
+    return parseTtl(value);
+  } catch {
+    throw new ConfigError(
+      `PLANHUB_TOKEN_MAX_LIFETIME must be a lifetime such as 30d, 12h, 15m or a number of seconds, not "${value}".`,
+    );
+  }
 };
 
 /** Distinct characters an operator's secret needs: "aaaaaaaaaaaaaaaa" is 16 characters and no secret at all. */
@@ -144,6 +188,10 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     eventRetention: env.PLANHUB_EVENT_RETENTION || undefined,
     stallAfterMs: env.PLANHUB_STALL_AFTER_MS || undefined,
     presenceHeartbeatMs: env.PLANHUB_PRESENCE_HEARTBEAT_MS || undefined,
+    memoryEventBytes: env.PLANHUB_MEMORY_EVENT_BYTES || undefined,
+    allowedOrigins: listFromEnv(env.PLANHUB_ALLOWED_ORIGINS),
+    allowedHosts: listFromEnv(env.PLANHUB_ALLOWED_HOSTS),
+    tokenMaxLifetimeSeconds: lifetimeFromEnv(env.PLANHUB_TOKEN_MAX_LIFETIME),
     limits: limitsFromEnv(env),
   });
   const parsed = ServerConfigSchema.safeParse(merged);

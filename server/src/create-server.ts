@@ -7,6 +7,7 @@ import { parseConfig } from './config.ts';
 import { openModeRefusal } from './auth/open-mode.ts';
 import { randomId } from './core/random-id.ts';
 import { EventHub } from './events/event-hub.ts';
+import { capEventSize } from './events/event-size.ts';
 import { createCallLimiter } from './limits/call-limiter.ts';
 import { createLogger } from './logger.ts';
 import { createStore } from './store/create-store.ts';
@@ -18,6 +19,10 @@ import { authenticatorFor } from './transport/authenticate.ts';
 import { createHttpHandler } from './transport/http-routes.ts';
 import { limitConnections } from './transport/connection-limit.ts';
 import { attachSocketServer } from './transport/socket-server.ts';
+import { createOriginPolicy } from './transport/origin-policy.ts';
+import { createMemoryRevocations } from './store/revocations/revocations.ts';
+import { revokeTokenRoute } from './auth/revoke-route.ts';
+import { enforceTokens } from './transport/token-enforcement.ts';
 import { createNodeOps } from './ops/node-ops.ts';
 import { createMcpEndpoint } from './mcp/mcp-endpoint.ts';
 import type { McpEndpointOptions } from './mcp/mcp-endpoint.ts';
@@ -43,7 +48,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const config = parseConfig(input);
   const log = deps.log ?? createLogger(config.logLevel);
   const store = deps.store ?? createStore(config, log);
-  const ops = createNodeOps(config, log, store);
+  const ops = createNodeOps(config, log, capEventSize(store));
   const hub = new EventHub(store, (err) => log.error({ err }, 'event listener failed'));
   const services: Services = {
     store: ops.store,
@@ -61,15 +66,26 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const dispatch = presence.wrap(ops.gate(inner));
   presence.start(inner);
   const mcp = createMcpEndpoint({ services, dispatch, log }, deps.mcp);
+  // Only tokens can be revoked: open mode keeps an (empty) memory list and reads nothing from Redis.
+  const revocations =
+    config.secret === undefined
+      ? createMemoryRevocations()
+      : store.revocations({ checkMs: config.revocationCheckMs, log });
   const http = createHttpServer(
-    createHttpHandler({
-      '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
-      ...ops.routes,
-      '/mcp': mcp.route,
-    }),
+    createHttpHandler(
+      {
+        '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
+        ...ops.routes,
+        '/mcp': mcp.route,
+        ...(config.secret !== undefined ? { '/tokens/revoke': revokeTokenRoute(config.secret, revocations) } : {}),
+      },
+      createOriginPolicy(config),
+    ),
   );
   const io = attachSocketServer(http, { config, log, dispatch, authenticate: authenticatorFor(config), hub, store });
   const connections = store.limits.connectionCounter({ log });
+  if (config.secret !== undefined)
+    enforceTokens(io, { revocations, maxLifetimeSeconds: config.tokenMaxLifetimeSeconds, log });
   limitConnections(io, { counter: connections, max: config.limits.connectionsPerAgent, log });
   ops.watch(io);
   watchPresence(io, presence);
@@ -101,6 +117,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
         await io.close();
         await presence.close();
         connections.close();
+        revocations.close();
         hub.close();
         await ops.close(http);
         if (!deps.store) await store.close();

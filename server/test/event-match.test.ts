@@ -36,10 +36,22 @@ describe('subscription matching', () => {
     expect(shouldPush(sub, filters, event())).toBe(false);
     expect(shouldPush({ ...sub, role: 'dashboard' }, filters, event())).toBe(true);
     expect(shouldPush({ ...sub, role: 'user' }, filters, event())).toBe(true);
-    const unblocked = event({ event_type: 'step_unblocked', payload: { unblocked_by: 'other:step_3' } });
+    const unblocked = event({
+      event_type: 'step_unblocked',
+      payload: { unblocked_by: 'other:step_3', unblocked_by_agent: 'other' },
+    });
     expect(shouldPush(sub, filters, unblocked)).toBe(true);
-    const selfCaused = event({ event_type: 'step_unblocked', payload: { unblocked_by: 'sub:step_3' } });
+    const selfCaused = event({
+      event_type: 'step_unblocked',
+      payload: { unblocked_by: 'sub:step_3', unblocked_by_agent: 'sub' },
+    });
     expect(shouldPush(sub, filters, selfCaused)).toBe(false);
+    // Identity is exact: agent "sub:x" is another agent, though its key starts with "sub:".
+    const prefixed = event({
+      event_type: 'step_unblocked',
+      payload: { unblocked_by: 'sub:x:step_3', unblocked_by_agent: 'sub:x' },
+    });
+    expect(shouldPush(sub, filters, prefixed)).toBe(true);
     expect(shouldPush({ ...sub, agent_id: 'parent' }, filters, event({ workspace: 'elsewhere' }))).toBe(false);
     expect(shouldPush({ ...sub, agent_id: 'parent' }, [], event())).toBe(false);
   });

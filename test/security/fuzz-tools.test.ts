@@ -140,5 +140,7 @@ describe.concurrent(`fuzzing every tool's arguments (${CASES} cases per tool)`, 
         client.close();
       }
     },
+    // Five tools at a time share two cores with the rest of the suite (attack tests spawn their own nodes).
+    90_000,
   );
 });

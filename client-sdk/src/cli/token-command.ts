@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { RoleSchema, TokenClaimsSchema, parseTtl } from '@planhub/shared';
 import type { Command } from 'commander';
 import { Option } from 'commander';
@@ -35,11 +36,15 @@ export const mintCliToken = async (flags: TokenFlags): Promise<string> => {
     throw new UsageError(`--ttl: ${err instanceof Error ? err.message : String(err)}`);
   }
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(claims.data)
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + ttl)
-    .sign(new TextEncoder().encode(secret));
+  return (
+    new SignJWT(claims.data)
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttl)
+      // The id the server's POST /tokens/revoke names.
+      .setJti(randomUUID())
+      .sign(new TextEncoder().encode(secret))
+  );
 };
 
 export const tokenCommand = (program: Command): Command =>

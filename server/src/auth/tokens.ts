@@ -1,6 +1,7 @@
 import type { Caller, TokenClaims } from '@planhub/shared';
 import { TokenClaimsSchema, parseTtl } from '@planhub/shared';
-import { SignJWT, errors, jwtVerify } from 'jose';
+import { randomUUID } from 'node:crypto';
+import { SignJWT, decodeJwt, errors, jwtVerify } from 'jose';
 import { issuesOf } from '../errors/to-error-shape.ts';
 
 /** HS256 only: accepting any other algorithm (or "none") would let a client choose how it is checked. */
@@ -26,11 +27,15 @@ export const mintToken = async (
   nowSeconds = Math.floor(Date.now() / 1000),
 ): Promise<string> => {
   const parsed = TokenClaimsSchema.parse(claims);
-  return new SignJWT({ workspace: parsed.workspace, agent_id: parsed.agent_id, role: parsed.role })
-    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
-    .setIssuedAt(nowSeconds)
-    .setExpirationTime(nowSeconds + parseTtl(ttl))
-    .sign(keyOf(secret));
+  return (
+    new SignJWT({ workspace: parsed.workspace, agent_id: parsed.agent_id, role: parsed.role })
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + parseTtl(ttl))
+      // The id a revocation names (POST /tokens/revoke).
+      .setJti(randomUUID())
+      .sign(keyOf(secret))
+  );
 };
 
 const reasonOf = (err: unknown): string => {
@@ -62,6 +67,13 @@ export const verifyToken = async (secret: string, token: string, now?: Date): Pr
   } catch (err) {
     throw new TokenError(reasonOf(err));
   }
+  const iat = (payload as { iat?: unknown }).iat;
+  const nowS = Math.floor((now ?? new Date()).getTime() / 1000);
+  if (typeof iat === 'number' && iat > nowS + CLOCK_TOLERANCE_S)
+    throw new TokenError(
+      `Token is issued in the future (iat ${new Date(iat * 1000).toISOString()}); check the clock of the machine ` +
+        'that minted it, then mint a new one.',
+    );
   const claims = TokenClaimsSchema.safeParse(payload);
   if (!claims.success)
     throw new TokenError(
@@ -70,4 +82,14 @@ export const verifyToken = async (secret: string, token: string, now?: Date): Pr
         .join('; ')}. A token names workspace, agent_id and role (agent | user | dashboard).`,
     );
   return claims.data;
+};
+
+/** The lifetime claims of a token that verifyToken already accepted (read without verifying again). */
+export const tokenTerms = (token: string): { exp: number; iat?: number; jti?: string } => {
+  const { exp, iat, jti } = decodeJwt(token);
+  return {
+    exp: exp ?? 0,
+    ...(typeof iat === 'number' ? { iat } : {}),
+    ...(typeof jti === 'string' && jti.length > 0 ? { jti } : {}),
+  };
 };

@@ -22,8 +22,9 @@ export const matchesFilter = (filter: EventFilter, event: EventEnvelope): boolea
 export const isEcho = (viewer: Pick<Caller, 'agent_id' | 'role'>, event: EventEnvelope): boolean => {
   if (viewer.role !== 'agent' || event.source_agent !== viewer.agent_id) return false;
   if (event.event_type !== 'step_unblocked') return true;
-  const cause = event.payload.unblocked_by;
-  return typeof cause === 'string' && cause.startsWith(`${viewer.agent_id}:`);
+  // By exact identity: agent ids may contain ":", so "a:x:step_1" cannot tell agent "a" from agent "a:x". An event
+  // without the field (logged before it existed) is delivered: a duplicate wake-up is harmless, a lost one hangs.
+  return event.payload.unblocked_by_agent === viewer.agent_id;
 };
 
 /** Whether a connection of `viewer` with these subscriptions receives `event` as a push. */

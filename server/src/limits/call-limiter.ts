@@ -9,7 +9,7 @@ import { createMemoryLimits } from '../store/limits/memory-limits.ts';
 /** Counts every call an agent makes, across all nodes when the store is shared. */
 export interface CallLimiter {
   /** Resolves when the call may proceed; throws RESOURCE_EXHAUSTED with details.retry_after_ms otherwise. */
-  consume(caller: Caller): Promise<void>;
+  consume(caller: Caller, cost?: number): Promise<void>;
 }
 
 export interface CallLimiterOptions {
@@ -34,13 +34,13 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
   const points = options.limits.callsPerSecond * duration;
   const limiter = (options.backend ?? createMemoryLimits()).rateLimiter({ points, duration });
   return {
-    async consume(caller) {
+    async consume(caller, cost = 1) {
       try {
-        await limiter.consume(`${caller.workspace}\u0000${caller.agent_id}`);
+        await limiter.consume(`${caller.workspace}\u0000${caller.agent_id}`, cost);
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
         const retryAfterMs = Math.max(1, Math.ceil(res.msBeforeNext));
-        if (res.consumedPoints === points + 1)
+        if (res.consumedPoints > points && res.consumedPoints - cost <= points)
           options.log?.warn(
             { agent_id: caller.agent_id, workspace: caller.workspace, limit: points, window_s: duration },
             'call budget exceeded; further refusals in this window are logged at debug',

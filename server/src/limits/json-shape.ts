@@ -1,4 +1,4 @@
-import { PlanHubError } from '@planhub/shared';
+import { PlanHubError, serializedBytes } from '@planhub/shared';
 
 export interface ShapeLimits {
   maxDepth: number;
@@ -29,8 +29,8 @@ export const measureShape = (
       const depth = item.depth + 1;
       deepest = Math.max(deepest, depth);
       if (depth > limits.maxDepth) return { exceeded: 'depth', depth, bytes };
-      if (ArrayBuffer.isView(v)) bytes += v.byteLength;
-      else if (v instanceof ArrayBuffer) bytes += v.byteLength;
+      // As stored, not as received: a Buffer becomes {"type":"Buffer","data":[…]}, up to 4 bytes per byte.
+      if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) bytes += serializedBytes(v);
       else if (Array.isArray(v)) {
         bytes += 2 + v.length;
         for (const child of v as unknown[]) stack.push({ value: child, depth });

@@ -9,6 +9,7 @@ export const createStore = (config: ServerConfig, log: Logger): Store =>
   config.redisUrl === undefined
     ? createMemoryStore({
         eventRetention: config.eventRetention,
+        eventBytes: config.memoryEventBytes,
         // As the Redis store's event feed does: the commit stands, the fault is logged.
         onListenerError: (err, event) =>
           log.child({ module: 'memory-store' }).error({ err, event_id: event.event_id }, 'event listener failed'),

@@ -1,8 +1,10 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
+import { createEventByteBudget } from './event-byte-budget.ts';
 import { applyFill, fillAnswer, fillText } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
 import { createMemoryPresence } from './presence/memory-presence.ts';
+import { createMemoryRevocations } from './revocations/revocations.ts';
 import type {
   Commit,
   CommitOutcome,
@@ -30,6 +32,8 @@ interface Workspace {
 export interface MemoryStoreOptions {
   /** Events kept per workspace log (oldest trimmed first). */
   eventRetention: number;
+  /** JSON bytes of events kept across all workspace logs (see event-byte-budget.ts); unbounded when absent. */
+  eventBytes?: number;
   now?: () => number;
   /**
    * Told of a listener that threw. The commit has applied by then, so its answer stays `ok`; the other listeners
@@ -69,6 +73,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         throw err;
       }));
   let closed = false;
+  const budget = options.eventBytes === undefined ? undefined : createEventByteBudget(options.eventBytes);
 
   const ws = (name: string): Workspace => {
     let w = workspaces.get(name);
@@ -84,6 +89,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         lastSeq: -1,
       };
       workspaces.set(name, w);
+      budget?.track(name, w.events);
     }
     return w;
   };
@@ -155,6 +161,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     kind: 'memory',
     limits: createMemoryLimits(),
     presence: createMemoryPresence(),
+    revocations: () => createMemoryRevocations(),
     load(workspace, keys) {
       const w = ws(workspace);
       return Promise.resolve(
@@ -205,7 +212,11 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       }
       const events = newEvents.map((e): EventEnvelope => ({ event_id: nextId(w), ...e }));
       w.events.push(...events);
-      if (w.events.length > options.eventRetention) w.events.splice(0, w.events.length - options.eventRetention);
+      if (w.events.length > options.eventRetention) {
+        const trimmed = w.events.splice(0, w.events.length - options.eventRetention);
+        budget?.removed(workspace, trimmed);
+      }
+      budget?.added(workspace, events);
       for (const event of events)
         for (const listener of listeners) {
           try {

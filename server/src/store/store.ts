@@ -1,6 +1,8 @@
+import type { Logger } from 'pino';
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import type { LimitBackend } from './limits/limit-backend.ts';
 import type { PresenceBackend } from './presence/presence-backend.ts';
+import type { Revocations } from './revocations/revocations.ts';
 
 /**
  * The one storage interface. State is a set of JSON documents per workspace, each with a version, plus sets, hashes
@@ -117,6 +119,8 @@ export interface Store {
   readonly limits: LimitBackend;
   /** Who is connected where, shared by the nodes of a deployment (presence, stalls, the workspace index). */
   readonly presence: PresenceBackend;
+  /** The revoked-token list of secret mode, shared by every node on Redis (checked every `checkMs`). */
+  revocations(options: { checkMs: number; log: Logger }): Revocations;
   load(workspace: string, keys: readonly string[]): Promise<LoadedDoc[]>;
   /** Sets, hashes and counters in one round trip (unversioned: only commutative operations change them). */
   loadCollections(workspace: string, read: CollectionRead): Promise<LoadedCollections>;

@@ -3,6 +3,7 @@ import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName } from '
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
+import { refuseWriteBeforeParsing } from './role-first.ts';
 import { transact } from '../store/transaction.ts';
 import { ensureUpgraded } from './legacy-upgrade.ts';
 import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
@@ -11,6 +12,8 @@ export interface CallSite {
   caller: Caller;
   signal: AbortSignal;
   connection?: ConnectionHooks;
+  /** Budget units the call is charged (1 plus 1 per 16 KiB of its frame); 1 when absent. */
+  cost?: number;
 }
 
 export type Dispatch = (site: CallSite, raw: unknown) => Promise<CallAck>;
@@ -25,7 +28,8 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
     const started = performance.now();
     let tool = 'unknown';
     try {
-      await services.callLimiter.consume(site.caller);
+      await services.callLimiter.consume(site.caller, site.cost);
+      refuseWriteBeforeParsing(site.caller, raw);
       checkShape('arguments', raw, { maxDepth: services.config.limits.argsDepth });
       const request = CallRequestSchema.safeParse(raw);
       if (!request.success) throw invalidArguments('call', request.error);

@@ -9,6 +9,11 @@ import { readSubscriptions } from '../tools/subscriptions-doc.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import { toConnectError, type Authenticate } from './authenticate.ts';
 import { EventStream } from './event-stream.ts';
+import { originGuard } from './origin-guard.ts';
+import { createCallAdmission } from './call-admission.ts';
+import { capConnections } from './connection-caps.ts';
+import { guardedParser } from './frame-guard.ts';
+import { createOriginPolicy } from './origin-policy.ts';
 
 interface ServerToClient {
   event: (event: EventEnvelope) => void;
@@ -35,8 +40,17 @@ export const attachSocketServer = (
     maxHttpBufferSize: deps.config.limits.payloadBytes,
     serveClient: false,
     cors: { origin: false },
+    parser: guardedParser({ maxValues: deps.config.limits.frameValues, maxDepth: deps.config.limits.argsDepth }),
   });
+  const admission = createCallAdmission(deps.config.limits, log);
 
+  io.use(originGuard(createOriginPolicy(deps.config), log));
+  io.use(
+    capConnections(
+      { perAddress: deps.config.limits.connectionsPerAddress, perNode: deps.config.limits.connectionsPerNode },
+      log,
+    ),
+  );
   io.use((socket, next) => {
     deps.authenticate(socket.handshake.auth).then(
       (caller) => {
@@ -67,8 +81,16 @@ export const attachSocketServer = (
       if (typeof ack !== 'function') return;
       const raw = args.length > 1 ? args[0] : undefined;
       // An ack that throws (socket gone mid-encode) must not become an unhandled rejection that kills the node.
-      deps
-        .dispatch({ caller, signal: abort.signal, connection: stream.hooks }, raw)
+      admission
+        .refuse(raw, caller, socket.handshake.address)
+        .then((error) =>
+          error !== undefined
+            ? { ok: false as const, error }
+            : deps.dispatch(
+                { caller, signal: abort.signal, connection: stream.hooks, cost: admission.costOf(raw) },
+                raw,
+              ),
+        )
         .then((answer) => (ack as (a: unknown) => void)(answer))
         .catch((err: unknown) => log.error({ err, socket: socket.id }, 'acknowledgement failed'));
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_ARRAY } from '../limits.ts';
+import { MAX_ARRAY, MAX_ID } from '../limits.ts';
 import { EventEnvelopeSchema, EventIdSchema, EventTypeSchema } from '../events.ts';
 import { DependencyRefSchema, ProgressSchema } from '../model.ts';
 import { DescriptionArg, IdArg, PlanIdArg, ResultArg, StepViewSchema } from './common.ts';
@@ -16,7 +16,15 @@ const DependsOnArg = z
   .min(1, 'name at least one {agent_id, step_id} to wait for')
   .max(MAX_ARRAY);
 
-const ProvidesArg = z.string().min(1).max(128);
+/**
+ * A provides name is its own namespace: dependents' received_outputs key other agents' steps as "agent_id:step_id",
+ * so a name with ":" could overwrite another agent's output there.
+ */
+const ProvidesArg = z
+  .string()
+  .min(1)
+  .max(MAX_ID)
+  .regex(/^[^:]+$/, 'a provides name may not contain ":" (that form names another agent\'s step)');
 const OutputArg = z.record(z.string(), z.unknown());
 
 export const subscribeToTasks = defineTool({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TODO_001_ACTIONS, TODO_001_STATUSES, Todo001Schema } from '../shapes/todo-001.ts';
+import { MAX_ITEM_BYTES, fitsBytes } from '../limits.ts';
 import { IdArg } from './common.ts';
 import { defineTool } from './define.ts';
 
@@ -10,15 +11,21 @@ import { defineTool } from './define.ts';
  * own message ("Todo 2 missing required fields (content, status, activeForm)"); the metadata gives LLM hosts the real
  * item schema.
  */
-const TodoItemArg = z.custom<Record<string, unknown>>().meta({
-  type: 'object',
-  properties: {
-    content: { type: 'string', description: 'Imperative: "Run tests", "Build project".' },
-    activeForm: { type: 'string', description: 'Present continuous: "Running tests", "Building project".' },
-    status: { type: 'string', enum: [...TODO_001_STATUSES] },
-  },
-  required: ['content', 'status', 'activeForm'],
-});
+const TodoItemArg = z
+  .custom<Record<string, unknown>>()
+  // Items keep extra keys (seed 001 round-trips them), so the whole item is capped, as the JSON it is stored as.
+  .refine(fitsBytes(MAX_ITEM_BYTES), {
+    message: `a todo item may be at most ${MAX_ITEM_BYTES} bytes as JSON, extra keys included`,
+  })
+  .meta({
+    type: 'object',
+    properties: {
+      content: { type: 'string', description: 'Imperative: "Run tests", "Build project".' },
+      activeForm: { type: 'string', description: 'Present continuous: "Running tests", "Building project".' },
+      status: { type: 'string', enum: [...TODO_001_STATUSES] },
+    },
+    required: ['content', 'status', 'activeForm'],
+  });
 
 const Counts = {
   count: z.number().int(),

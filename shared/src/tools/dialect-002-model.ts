@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_ARRAY, MAX_DESCRIPTION, MAX_ID, MAX_RESULT } from '../limits.ts';
+import { MAX_ARRAY, MAX_DESCRIPTION, MAX_ID, MAX_NOTE_BYTES, MAX_RESULT, fitsBytes } from '../limits.ts';
 import { DescriptionArg, ResultArg } from './common.ts';
 
 /** Seed 002's data shapes, shared by its tools, the server and the SDK (no tools here: catalog.ts spreads tool files). */
@@ -13,7 +13,12 @@ export type Mode002 = z.infer<typeof Mode002Schema>;
 export const PathArg = z.string().min(1).max(1000);
 export const Paths = z.array(PathArg).max(MAX_ARRAY);
 /** Free text, or a small object (e.g. `{ risk, mitigation }`): upstream takes strings, models often send objects. */
-export const Note = z.union([z.string().max(MAX_DESCRIPTION), z.record(z.string(), z.unknown())]);
+export const Note = z.union([
+  z.string().max(MAX_DESCRIPTION),
+  z
+    .record(z.string(), z.unknown())
+    .refine(fitsBytes(MAX_NOTE_BYTES), { message: `a note object may be at most ${MAX_NOTE_BYTES} bytes as JSON` }),
+]);
 export const Notes = z.array(Note).max(MAX_ARRAY);
 export const StepNumber = z.number().int().min(0).max(1_000_000);
 

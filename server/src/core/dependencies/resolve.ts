@@ -49,6 +49,7 @@ export const applyResolution = (
       {
         received_outputs: Object.keys(step.received_outputs),
         unblocked_by: dependencyKey(ref),
+        unblocked_by_agent: ref.agent_id,
       },
       now,
     ),

@@ -8,6 +8,7 @@ import { createEventFeed } from './event-feed.ts';
 import { packCommit, unpackOutcome } from './redis-commit.ts';
 import { createRedisLimits } from './redis-limits.ts';
 import { createRedisPresence } from '../presence/redis-presence.ts';
+import { createRedisRevocations } from '../revocations/revocations.ts';
 import { redisKeys } from './redis-keys.ts';
 import { storeFailure, unavailable } from './redis-errors.ts';
 
@@ -101,6 +102,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     kind: 'redis',
     limits: createRedisLimits(client, options.prefix),
     presence: createRedisPresence(client, options.prefix),
+    revocations: ({ checkMs, log }) => createRedisRevocations({ redis: client, prefix: options.prefix, checkMs, log }),
     load: (workspace, docKeys) =>
       docKeys.length === 0
         ? Promise.resolve([])

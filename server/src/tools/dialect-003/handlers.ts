@@ -7,6 +7,7 @@ import { updateTask } from '../../core/tasks/task-update.ts';
 import { checkShape } from '../../limits/json-shape.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
+import { registerAgent } from '../planhub/agent-index.ts';
 
 const loadTasks = async (tx: Tx): Promise<TaskDoc> => (await tx.get<TaskDoc>(docKeys.tasks())) ?? emptyTaskDoc();
 
@@ -22,6 +23,13 @@ const checkMetadata = (ctx: CallContext, metadata: unknown) => {
   if (metadata !== undefined) checkShape('metadata', metadata, { maxBytes: outputBytes, maxDepth: outputDepth });
 };
 
+/**
+ * An agent that works only with tasks is one of the workspace's agents; a task owner is free text and is not (the
+ * overview lists agents from the index alone, so owners can't fabricate agent entries).
+ */
+const registerCaller = (ctx: CallContext, tx: Tx) =>
+  ctx.caller.role === 'agent' ? registerAgent(tx, ctx.caller.agent_id) : Promise.resolve();
+
 /** Seed 003: one task list per workspace, shared by its agents. */
 const TaskCreate: ToolHandlers['TaskCreate'] = (ctx, args) =>
   ctx.transact(async (tx) => {
@@ -34,6 +42,7 @@ const TaskCreate: ToolHandlers['TaskCreate'] = (ctx, args) =>
     checkMetadata(ctx, outcome.task.metadata);
     tx.put(docKeys.tasks(), outcome.doc);
     tx.emit(...outcome.events);
+    await registerCaller(ctx, tx);
     return { result: outcome.result, task: outcome.task };
   });
 
@@ -49,6 +58,7 @@ const TaskUpdate: ToolHandlers['TaskUpdate'] = (ctx, args) =>
     checkMetadata(ctx, outcome.task?.metadata);
     if (outcome.doc) tx.put(docKeys.tasks(), outcome.doc);
     tx.emit(...outcome.events);
+    if (outcome.doc) await registerCaller(ctx, tx);
     return {
       result: outcome.result,
       ...(outcome.task ? { task: outcome.task } : {}),

@@ -24,9 +24,9 @@ export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
   return ctx.transact(async (tx) => {
     const [index, taskDoc] = await Promise.all([loadAgentIndex(tx), tx.get<TaskDoc>(docKeys.tasks())]);
     const tasks = tasksOf(taskDoc);
-    // Tasks are the workspace's: an agent that only owns tasks is still one of its agents.
-    const known = [...new Set([...index, ...tasks.flatMap((t) => (t.owner ? [t.owner] : []))])];
-    const agentIds = args.agent_id === undefined ? known : [args.agent_id];
+    // Agents come from the index alone (task tools register their callers); a task owner is free text, and a name
+    // nobody connected as stays on its tasks rather than becoming an agent entry.
+    const agentIds = args.agent_id === undefined ? index : [args.agent_id];
     const docs = await tx.getMany(
       agentIds.flatMap((id) => [docKeys.agent(id), docKeys.todos001(id), docKeys.todos002(id), docKeys.mode002(id)]),
     );

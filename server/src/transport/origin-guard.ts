@@ -1,0 +1,20 @@
+import type { Logger } from 'pino';
+import type { Socket } from 'socket.io';
+import { handshakeRefusal } from './handshake-refusal.ts';
+import type { OriginCheck } from './origin-policy.ts';
+
+/** socket.io middleware: the origin policy, first, before the handshake's auth is even read. */
+export const originGuard =
+  (check: OriginCheck, log: Logger) =>
+  (socket: Socket, next: (err?: Error) => void): void => {
+    const reason = check(socket.handshake.headers);
+    if (reason === undefined) {
+      next();
+      return;
+    }
+    log.warn(
+      { origin: socket.handshake.headers.origin, host: socket.handshake.headers.host },
+      'handshake refused: origin',
+    );
+    next(handshakeRefusal('PERMISSION_DENIED', reason));
+  };
