@@ -7,7 +7,7 @@ import { ReporterConfigSchema } from './reporters/reporter-config.ts';
 const int = (def: number) => z.coerce.number().int().positive().default(def);
 
 /**
- * Limits (DESIGN.md §8), each refused with a clear error. String lengths and array sizes of arguments are fixed by the
+ * Limits (docs/security.md), each refused with a clear error. String lengths and array sizes of arguments are fixed by the
  * schemas in @planhub/shared (limits.ts) and answer INVALID_ARGUMENT; these are the configurable ones, and answer
  * RESOURCE_EXHAUSTED.
  */

@@ -167,7 +167,7 @@ describe('bench ratio table', () => {
     notes: [],
   };
 
-  it('compares each figure with its floor and judges it against DESIGN.md §7', () => {
+  it('compares each figure with its floor and judges it against the performance targets', () => {
     const rows = ratioRows(results);
     const byLabel = (start: string) => rows.find((r) => r.label.startsWith(start));
     expect(byLabel('setStepStatus throughput, 50 agents, Redis')).toMatchObject({ verdict: 'pass' });

@@ -61,7 +61,7 @@ export interface FaninConfig {
 
 export interface BenchConfig {
   quick: boolean;
-  /** Repetitions of every measurement (DESIGN.md §7: at least 5). */
+  /** Repetitions of every measurement (docs/invariants.md, performance targets: at least 5). */
   repetitions: number;
   /** Measured part of one fixed-rate run. */
   probeMs: number;

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench` (DESIGN.md §7): starts its own Redis, floor servers and PlanHub nodes as separate processes, drives
+ * `pnpm bench` (docs/invariants.md, performance targets): starts its own Redis, floor servers and PlanHub nodes as separate processes, drives
  * them from this process with open-loop load, and reports PlanHub's figures as ratios to the floors measured in the
  * same run; then the fan-in scenario, PlanHub against BullMQ's FlowProducer on the same Redis. Configuration: see
  * config.ts (BENCH_QUICK=1 for a smoke run; `--only fanin --reps 1` for the fan-in alone).

@@ -7,7 +7,7 @@ import { startedPlan } from '../helpers/event-log.ts';
 import { rounds } from '../helpers/stress.ts';
 
 /**
- * DESIGN.md §6 invariants 1, 2 and 7, raced across three real server processes on one Redis. Agents are reused
+ * docs/invariants.md: invariants 1, 2 and 7, raced across three real server processes on one Redis. Agents are reused
  * across rounds (a fresh plan each round) so the rounds measure the races, not connection setup.
  */
 describe('cross-agent races across three server processes', () => {

@@ -1,7 +1,7 @@
 import type { Dialect } from '@planhub/shared';
 
 /**
- * A failure the way each seed's own tools report it to the model (SEED-NOTES "General"): 000 (and PlanHub's own
+ * A failure the way each seed's own tools report it to the model (docs/dialects.md, "Errors, per dialect"): 000 (and PlanHub's own
  * tools) `{ error }`, 001 `{ message }`, 004 `{ ok: false, error }`, 002 and 003 a plain string.
  */
 export type NativeError = { error: string } | { message: string } | { ok: false; error: string } | string;

@@ -4,7 +4,7 @@ import { createMemoryStore } from './memory-store.ts';
 import { createRedisStore } from './redis/redis-store.ts';
 import type { Store } from './store.ts';
 
-/** memory unless REDIS_URL is set (DESIGN.md §5). */
+/** memory unless REDIS_URL is set (docs/state-model.md). */
 export const createStore = (config: ServerConfig, log: Logger): Store =>
   config.redisUrl === undefined
     ? createMemoryStore({

@@ -14,7 +14,7 @@ export interface Services {
   log: Logger;
   now: () => string;
   newId: () => string;
-  /** Per-agent call budget (DESIGN.md §8), shared across nodes on the Redis store. */
+  /** Per-agent call budget (docs/security.md), shared across nodes on the Redis store. */
   callLimiter: CallLimiter;
   /** The index of workspaces (listWorkspaces); absent in a bare dispatch. */
   workspaces?: { workspaces(): Promise<string[]> };

@@ -26,7 +26,7 @@ export interface PlanTarget {
 
 /**
  * The plan a call acts on: the named one, or the agent's current plan. `write` calls may only touch the caller's
- * own plans (DESIGN.md invariant 6).
+ * own plans (docs/invariants.md, invariant 6).
  */
 export const resolvePlan = async (
   tx: Tx,

@@ -1,5 +1,5 @@
 /**
- * The cross-node floor of DESIGN.md §7: a bare socket.io server with @socket.io/redis-adapter (classic pub/sub).
+ * The cross-node floor of docs/invariants.md, performance targets: a bare socket.io server with @socket.io/redis-adapter (classic pub/sub).
  * The bench runs two of these on one Redis; a client of node A emits "pub" and the server broadcasts it, so a client
  * of node B receives it through Redis — the least any cross-node event delivery can cost.
  */

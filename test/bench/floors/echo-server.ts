@@ -1,5 +1,5 @@
 /**
- * The single-node floors of DESIGN.md §7, run as their own process by the bench (PORT, FLOOR_MODE, REDIS_URL):
+ * The single-node floors of docs/invariants.md, performance targets, run as their own process by the bench (PORT, FLOOR_MODE, REDIS_URL):
  * - `echo`: a bare socket.io server acknowledging every "call" with its own arguments;
  * - `redis`: the same plus exactly one Redis round trip per call — one Lua script that writes a hash field, appends
  *   to a stream (trimmed like an event log) and publishes — the least any store-backed call with events must do.

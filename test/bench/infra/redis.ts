@@ -13,8 +13,8 @@ export interface BenchRedis {
 
 /**
  * A private redis-server for the run, on a free port, never the machine's 6379. Persistence is off: the bench
- * measures PlanHub against floors on the same Redis, and both pay the same (DESIGN.md §7 measured appendfsync
- * everysec as free).
+ * measures PlanHub against floors on the same Redis, and both would pay the same for persistence, so the ratios
+ * hold whatever the production setting.
  */
 export const startRedis = async (): Promise<BenchRedis> => {
   const found = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });

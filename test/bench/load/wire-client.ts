@@ -2,7 +2,7 @@ import type { CallAck, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
 
 /**
- * The load generator speaks the wire protocol directly (DESIGN.md §3) rather than through the SDK, so the client
+ * The load generator speaks the wire protocol directly (docs/protocol.md) rather than through the SDK, so the client
  * does the same work against the floors and against PlanHub and the difference is the server's.
  */
 export const openSocket = (url: string, auth?: Record<string, string>): Promise<Socket> =>

@@ -53,7 +53,7 @@ export const renderMarkdown = (report: BenchReport): string => {
       ' this one machine, so the floors and PlanHub competed for the same cores; the ratios are what carries over.',
     `Raw figures: [bench-latest.json](bench-latest.json).`,
     '',
-    '## Ratios and targets (DESIGN.md §7, and issue 9 where marked)',
+    '## Ratios and targets (docs/invariants.md, performance targets, and issue 9 where marked)',
     '',
     `Targets met: ${judged.length - missed.length} of ${judged.length}` +
       (missed.length > 0 ? ` (missed: ${missed.join('; ')}).` : '.'),

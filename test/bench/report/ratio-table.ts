@@ -5,7 +5,7 @@ import type { BenchResults, LatencyId, ThroughputId } from './results.ts';
 export interface Target {
   op: '>=' | '<=';
   value: number;
-  /** Where the target comes from, when not DESIGN.md §7 (e.g. "issue 9"). */
+  /** Where the target comes from, when not docs/invariants.md, performance targets (e.g. "issue 9"). */
   source?: string;
   /** The row judges a figure itself (e.g. a count of refusals), not a ratio. */
   absolute?: boolean;
@@ -44,7 +44,7 @@ export interface RatioSpec {
 
 const ISSUE_9 = 'issue 9';
 
-/** DESIGN.md §7's targets first, then reference ratios without a target. */
+/** docs/invariants.md's performance targets first, then reference ratios without a target. */
 export const RATIO_SPECS: readonly RatioSpec[] = [
   {
     label: 'setStepStatus throughput, 50 agents, Redis ÷ Redis floor',

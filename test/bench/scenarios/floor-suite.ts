@@ -13,7 +13,7 @@ import { PLANS_PER_AGENT, seedWorkspace } from './seed-plans.ts';
 import { runThroughputPhase, type ThroughputScenario } from './throughput-phase.ts';
 
 /**
- * The floor comparisons (DESIGN.md §7): setStepStatus throughput and latency against the echo and echo + Redis
+ * The floor comparisons (docs/invariants.md, performance targets): setStepStatus throughput and latency against the echo and echo + Redis
  * floors, with few and many stored plans, and cross-node delivery against the broadcast floor. Fills `results` and
  * returns every probe of every rate search.
  */
@@ -122,6 +122,8 @@ export const runFloorSuite = async (
     if (figures.errors > 0)
       results.notes.push(`${id}: ${figures.errors} requests failed (${figures.firstError ?? 'no answer'}).`);
   await healthy();
-  results.notes.push('10k idle connections per node (DESIGN.md §7) is not measured by this bench.');
+  results.notes.push(
+    '10k idle connections per node (docs/invariants.md, performance targets) is not measured by this bench.',
+  );
   return searches;
 };

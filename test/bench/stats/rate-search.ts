@@ -44,7 +44,7 @@ export interface RateSearchResult {
 }
 
 /**
- * Throughput as DESIGN.md §7 defines it: the highest fixed arrival rate that still meets the p99 target. It brackets
+ * Throughput as docs/invariants.md, performance targets defines it: the highest fixed arrival rate that still meets the p99 target. It brackets
  * the answer geometrically from `start`, then bisects (geometric mean) until the bracket is within `resolution`.
  * A closed loop would report the rate the server happens to drain, hiding the queueing; this never does.
  */

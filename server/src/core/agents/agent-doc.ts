@@ -18,7 +18,7 @@ export interface AgentDoc {
 
 export const emptyAgent = (agentId: string): AgentDoc => ({ agent_id: agentId, plans: [] });
 
-/** The agent's current plan: its most recent plan that has not finished (DESIGN.md §4). */
+/** The agent's current plan: its most recent plan that has not finished (docs/dialects.md, core model). */
 export const currentPlanId = (agent: AgentDoc): string | undefined => agent.plans.findLast((p) => !p.finished)?.plan_id;
 
 /** The current plan, else the most recent one: what reads default to. */

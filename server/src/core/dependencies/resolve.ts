@@ -9,7 +9,7 @@ const sameRef = (a: DependencyRef, b: DependencyRef): boolean =>
   a.step_id === b.step_id &&
   (a.plan_id === undefined || b.plan_id === undefined || a.plan_id === b.plan_id);
 
-/** What a dependent receives from an ended step: its output, or its outcome when it had none (SEED-NOTES §000). */
+/** What a dependent receives from an ended step: its output, or its outcome when it had none (docs/dialects.md, 000). */
 export const deliveredValue = (step: Step): unknown =>
   step.status === 'completed' && step.output !== undefined
     ? step.output

@@ -105,7 +105,7 @@ export class DashboardState {
     return [...older.filter((e) => first === undefined || compareEventIds(e.event_id, first) < 0), ...live];
   }
 
-  /** Only people decide approvals here; the server enforces the same rule (DESIGN.md invariant 6). */
+  /** Only people decide approvals here; the server enforces the same rule (docs/invariants.md, invariant 6). */
   get canDecide(): boolean {
     return this.identity.role === 'user';
   }

@@ -52,7 +52,7 @@ const within = (promise: Promise<unknown>, ms: number) =>
   });
 
 /**
- * The multi-node store (DESIGN.md §5): documents are hashes `{v, d}`, each workspace log is a stream, and every
+ * The multi-node store (docs/state-model.md): documents are hashes `{v, d}`, each workspace log is a stream, and every
  * commit is one Lua script, so a call costs one round trip to load and one to commit however much is stored.
  * Redis outages are expected: commands fail fast (no offline queue, no resend), every failure becomes
  * UNAVAILABLE, and the connections reconnect by themselves when Redis returns.

@@ -14,7 +14,7 @@ import { releaseRejected } from './release-rejected.ts';
 import type { DecisionTarget } from './target.ts';
 import { findDecisionTarget, waitsForDecision } from './target.ts';
 
-/** Who may decide a plan's approval under the configured policy (DESIGN.md §4, invariant 6). */
+/** Who may decide a plan's approval under the configured policy (docs/dialects.md, core model; docs/invariants.md, invariant 6). */
 export const mayDecide = (caller: Caller, plan: Pick<Plan, 'agent_id'>, policy: ApprovalPolicy): boolean => {
   if (caller.role === 'dashboard') return false;
   if (caller.role === 'user') return true;
