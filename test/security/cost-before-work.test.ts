@@ -1,6 +1,7 @@
 import type { PlanHubServer, ServerConfigInput } from '@planhub/server';
 import { createServer } from '@planhub/server';
 import type { CallAck } from '@planhub/shared';
+import { isPresenceEvent } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
 
@@ -31,7 +32,9 @@ describe('cost before work', () => {
     const ack = await a.call('createPlan', { title: 't', steps: ['s'], extra: manyKeys(5000) });
     expect(ack).toMatchObject({ ok: false, error: { code: 'RESOURCE_EXHAUSTED' } });
     expect(!ack.ok && ack.error.message).toMatch(/more than 1000 keys and array elements/);
-    expect(await node?.services.store.readEvents('ws', { count: 10 })).toEqual([]);
+    // Only the agent's arrival is logged (presence); the refused call wrote nothing.
+    const logged = (await node?.services.store.readEvents('ws', { count: 10 })) ?? [];
+    expect(logged.filter((e) => !isPresenceEvent(e.event_type))).toEqual([]);
     expect(codeOf(await a.call('createPlan', { title: 't', steps: ['s'], extra: manyKeys(100) }))).toBe('ok');
   });
 

@@ -64,6 +64,6 @@ export const spawnTs = (file: string, args: string[], env: Record<string, string
 /** A real node (server/src/main.ts) on a free port; `nodeOptions` e.g. --max-old-space-size=96. */
 export const spawnNode = async (env: Record<string, string>, nodeOptions = '') => {
   const node = spawnTs(MAIN, [], { PORT: '0', LOG_LEVEL: 'info', NODE_OPTIONS: nodeOptions, ...env });
-  const match = await node.waitFor(/PlanHub listening on (http:\/\/[^\s"]+)/);
+  const match = await node.waitFor(/PlanHub listening on (http:\/\/[^\s";]+)/);
   return { ...node, url: match[1] as string };
 };

@@ -36,7 +36,7 @@ export const decideFanIn = (
       waiting,
       'step_unblocked',
       step,
-      { received_outputs: outputsSummary, unblocked_by: dependencyKey(ref) },
+      { received_outputs: outputsSummary, unblocked_by: dependencyKey(ref), unblocked_by_agent: ref.agent_id },
       now,
     ),
   ];
