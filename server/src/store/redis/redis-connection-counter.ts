@@ -2,27 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import type { ConnectionCounter, ConnectionLeaseOptions } from '../limits/limit-backend.ts';
 import { createMemoryConnectionCounter } from '../limits/memory-limits.ts';
+import { firstReady } from './first-ready.ts';
 
 type WithAcquire = Redis & {
   phConnAcquire(key: string, now: number, expiry: number, id: string, max: number): Promise<number>;
 };
-
-/**
- * The store's client has no offline queue: at startup, wait (bounded) for its first connection rather than count
- * early handshakes per node. Later outages don't wait: they fall back at once.
- */
-const firstReady = (redis: Redis, ms: number, everReady: () => boolean) =>
-  everReady()
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          redis.off('ready', done);
-          resolve();
-        };
-        const timer = setTimeout(done, ms);
-        redis.once('ready', done);
-      });
 
 /**
  * Counts an agent's connections across every node: one sorted set per agent whose members are connection ids

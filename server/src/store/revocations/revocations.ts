@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { firstReady } from '../redis/first-ready.ts';
 
 /**
  * Revoked token ids (the `jti` claim), shared by every node on the Redis store. An entry lives until the token's own
@@ -68,19 +69,8 @@ export const createRedisRevocations = (options: {
   log: Logger;
 }): Revocations => {
   const redis = options.redis as RedisCommands;
-  // The store's client has no offline queue: a handshake right after startup waits (bounded) for its connection.
-  const ready = () =>
-    redis.status === 'ready'
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            redis.off('ready', done);
-            resolve();
-          };
-          const timer = setTimeout(done, READY_WAIT_MS);
-          redis.once('ready', done);
-        });
+  // A handshake right after startup waits (bounded) for the store's first connection.
+  const ready = () => firstReady(redis, READY_WAIT_MS, () => redis.status === 'ready');
   const key = `${options.prefix}:revoked-tokens`;
   const told = listeners();
   let known = new Set<string>();
