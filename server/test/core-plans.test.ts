@@ -72,6 +72,7 @@ describe('seed 000 plans', () => {
       completed: 1,
       total: 3,
       percentage: 33.3,
+      percent: 33.3,
       failed: 1,
       skipped: 0,
       in_progress: 0,
@@ -117,12 +118,12 @@ describe('seed 000 plans', () => {
   it('tells the model what to do next', () => {
     let p = started(plan(['a', 'b']));
     const first = changeStepStatus(p, { step_id: 'step_1', status: 'completed' }, NOW);
-    expect(first.instruction).toBe('Proceed with: step_2: b');
+    expect(first.instruction).toBe('Step completed. Proceed immediately to next step: b (step_2).');
     p = first.plan;
     const failed = changeStepStatus(p, { step_id: 'step_2', status: 'failed', error: 'x' }, NOW);
-    expect(failed.instruction).toMatch(/step_2 failed.*Never recreate the plan/);
+    expect(failed.instruction).toMatch(/^Step failed\. Decide whether to: .*Do NOT recreate the plan.*step_2 failed/);
     const done = changeStepStatus(p, { step_id: 'step_2', status: 'skipped' }, NOW);
-    expect(done.instruction).toBe('All steps done. Call completePlan.');
+    expect(done.instruction).toBe('Step skipped. All steps completed. Call completePlan to finalize.');
   });
 
   it('refuses to complete a blocked step and to change an ended one', () => {

@@ -62,6 +62,8 @@ export const ProgressSchema = z.object({
   completed: z.number().int(),
   total: z.number().int(),
   percentage: z.number(),
+  /** Upstream's name for `percentage` (same value). */
+  percent: z.number(),
   failed: z.number().int(),
   skipped: z.number().int(),
   in_progress: z.number().int(),

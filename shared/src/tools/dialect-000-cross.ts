@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { MAX_ARRAY } from '../limits.ts';
 import { EventEnvelopeSchema, EventIdSchema, EventTypeSchema } from '../events.ts';
-import { DependencyRefSchema, ProgressSchema } from '../model.ts';
-import { DescriptionArg, IdArg, PlanIdArg, ResultArg, StepViewSchema } from './common.ts';
+import { DependencyRefSchema } from '../model.ts';
+import { DescriptionArg, IdArg, PlanIdArg, ResultArg, StepAnswerShape, StepViewSchema } from './common.ts';
 import { defineTool } from './define.ts';
 
 const DependsOnArg = z
@@ -15,6 +15,14 @@ const DependsOnArg = z
   )
   .min(1, 'name at least one {agent_id, step_id} to wait for')
   .max(MAX_ARRAY);
+
+/** Upstream's `filter` object of a subscription: unset parts are null. */
+const SubscriptionFilterView = z.object({
+  agent_id: z.string().nullable(),
+  plan_id: z.string().nullable(),
+  step_id: z.string().nullable(),
+  event_types: z.array(z.string()),
+});
 
 const ProvidesArg = z.string().min(1).max(128);
 const OutputArg = z.record(z.string(), z.unknown());
@@ -42,6 +50,7 @@ export const subscribeToTasks = defineTool({
       subscription_id: z.string(),
       agent_id: z.string(),
       event_types: z.array(z.string()),
+      filter: SubscriptionFilterView,
       replayed: z.number().int(),
       /** Position of this connection's event stream: resume with after_event set to it (or to a later event id). */
       last_event_id: z.string(),
@@ -75,13 +84,12 @@ export const addDependentStep = defineTool({
   input: z.union([NewDependentStep, AttachDependencies]),
   output: z
     .object({
-      step_id: z.string(),
-      sequence: z.number().int(),
-      description: z.string(),
-      status: z.string(),
+      plan_id: z.string(),
+      ...StepAnswerShape,
+      step: StepViewSchema,
       blocked_by: z.array(DependencyRefSchema),
+      depends_on: z.array(DependencyRefSchema),
       received_outputs: z.record(z.string(), z.unknown()),
-      message: z.string(),
     })
     .loose(),
 });
@@ -103,8 +111,9 @@ export const completeStepWithOutput = defineTool({
   output: z
     .object({
       plan_id: z.string(),
+      ...StepAnswerShape,
+      output: OutputArg,
       step: StepViewSchema,
-      progress: ProgressSchema,
       unblocked: z.array(z.object({ agent_id: z.string(), plan_id: z.string(), step_id: z.string() })),
       instruction: z.string(),
     })
@@ -122,8 +131,10 @@ export const getBlockedSteps = defineTool({
       blocked_steps: z.array(
         z.object({
           step_id: z.string(),
+          sequence: z.number().int(),
           description: z.string(),
           blocked_by: z.array(DependencyRefSchema),
+          depends_on: z.array(DependencyRefSchema),
           received_outputs: z.record(z.string(), z.unknown()),
         }),
       ),
@@ -167,10 +178,15 @@ export const listSubscriptions = defineTool({
         z
           .object({
             subscription_id: z.string(),
+            subscriber_agent: z.string(),
+            filter: SubscriptionFilterView,
             agent_id: z.string(),
             event_types: z.array(z.string()),
             plan_id: z.string().optional(),
             step_id: z.string().optional(),
+            created_at: z.string(),
+            /** Upstream counts matches; PlanHub does not track them, so this is null. */
+            match_count: z.number().int().nullable(),
           })
           .loose(),
       ),
@@ -185,5 +201,12 @@ export const unsubscribe = defineTool({
   readOnly: true,
   description: 'Remove one of your subscriptions (or all of them with all=true).',
   input: z.object({ subscription_id: IdArg.optional(), all: z.boolean().optional() }),
-  output: z.object({ removed: z.number().int(), message: z.string() }).loose(),
+  output: z
+    .object({
+      success: z.boolean(),
+      subscription_id: z.string().nullable(),
+      removed: z.number().int(),
+      message: z.string(),
+    })
+    .loose(),
 });

@@ -4,7 +4,7 @@ import { addStep as addStepToPlan } from '../../core/plans/add-step.ts';
 import { newPlan } from '../../core/plans/plan-factory.ts';
 import { endPlan, stepList, type PlanEnd } from '../../core/plans/plan-lifecycle.ts';
 import { planEvent } from '../../core/plans/plan-events.ts';
-import { planView, stepView } from '../../core/plans/plan-views.ts';
+import { planEndAnswer, planView, stepAnswer, stepView } from '../../core/plans/plan-views.ts';
 import { nextInstruction } from '../../core/plans/instruction.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
@@ -61,6 +61,7 @@ const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
       title: plan.title,
       status: plan.status,
       steps: plan.steps.map(stepView),
+      progress: progressOf(plan.steps),
       message: 'Plan created. Call startPlan to request approval.',
     };
   });
@@ -80,13 +81,7 @@ const completePlan: ToolHandlers['completePlan'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
     const plan = await finishPlan(tx, await resolvePlan(tx, ctx.caller, args, 'write'), args.status, args.summary, now);
-    return {
-      plan_id: plan.plan_id,
-      status: plan.status,
-      ...(plan.summary !== undefined ? { summary: plan.summary } : {}),
-      progress: progressOf(plan.steps),
-      message: `Plan ${plan.status}.`,
-    };
+    return planEndAnswer(plan);
   });
 
 const addStep: ToolHandlers['addStep'] = (ctx, args) =>
@@ -106,9 +101,7 @@ const addStep: ToolHandlers['addStep'] = (ctx, args) =>
     await savePlan(tx, plan);
     tx.emit(...events);
     return {
-      plan_id: plan.plan_id,
-      step: stepView(step),
-      progress: progressOf(plan.steps),
+      ...stepAnswer(plan, step, `Step added as ${step.id} at position ${step.sequence} of ${plan.steps.length}.`),
       instruction: nextInstruction(plan),
     };
   });

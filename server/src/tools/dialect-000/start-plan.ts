@@ -5,21 +5,30 @@ import { resolvePlan, savePlan } from '../plan-access.ts';
 
 const DECISIONS = new Set(['plan_approved', 'plan_rejected']);
 
-const answer = (plan: Pick<Plan, 'plan_id' | 'status' | 'decision'>) => {
+type Decided = Pick<Plan, 'plan_id' | 'title' | 'status' | 'decision' | 'steps'>;
+
+/** Upstream's fields (confirmed, title, the steps) beside PlanHub's status and guidance. */
+const answer = (plan: Decided) => {
+  const base = {
+    confirmed: plan.status === 'in_progress',
+    plan_id: plan.plan_id,
+    title: plan.title,
+    status: plan.status,
+    steps: plan.steps.map((s) => ({ step_id: s.id, sequence: s.sequence, description: s.description })),
+  };
   if (plan.status === 'in_progress')
     return {
-      plan_id: plan.plan_id,
-      status: plan.status,
-      message: 'Plan approved. Proceed with the first step and report each outcome with setStepStatus.',
+      ...base,
+      message:
+        'Plan confirmed. You may proceed with execution: start with the first step and report each outcome with setStepStatus.',
     };
   if (plan.status === 'rejected')
     return {
-      plan_id: plan.plan_id,
-      status: plan.status,
+      ...base,
       message: 'The user rejected the plan. Ask what to change, then create a new plan.',
       ...(plan.decision?.reason ? { reason: plan.decision.reason } : {}),
     };
-  return { plan_id: plan.plan_id, status: plan.status, message: 'Waiting for the user to approve or reject the plan.' };
+  return { ...base, message: 'Waiting for the user to approve or reject the plan.' };
 };
 
 /**
@@ -62,7 +71,7 @@ export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
     const approved = decision?.event_type === 'plan_approved';
     const reason = decision?.payload.reason;
     return answer({
-      plan_id: plan.plan_id,
+      ...plan,
       status: approved ? 'in_progress' : 'rejected',
       ...(typeof reason === 'string' ? { decision: { by: '', role: '', at: '', reason } } : {}),
     });

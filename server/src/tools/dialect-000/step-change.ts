@@ -1,6 +1,6 @@
 import type { Waiter } from '@planhub/shared';
-import { progressOf } from '@planhub/shared';
-import { stepView } from '../../core/plans/plan-views.ts';
+import { stepMessage } from '../../core/plans/instruction.ts';
+import { stepAnswer } from '../../core/plans/plan-views.ts';
 import type { StepChange } from '../../core/plans/step-status.ts';
 import { changeStepStatus } from '../../core/plans/step-status.ts';
 import type { CallContext } from '../context.ts';
@@ -17,10 +17,9 @@ export const applyStepChange = (ctx: CallContext, planId: string | undefined, ch
     let unblocked: Waiter[] = [];
     if (outcome.ended) unblocked = await settleDependents(tx, outcome.plan, outcome.step, now);
     if (outcome.events.length > 0) await savePlan(tx, outcome.plan);
+    const step = outcome.plan.steps.find((s) => s.id === change.step_id) ?? outcome.step;
     return {
-      plan_id: outcome.plan.plan_id,
-      step: stepView(outcome.plan.steps.find((s) => s.id === change.step_id) ?? outcome.step),
-      progress: progressOf(outcome.plan.steps),
+      ...stepAnswer(outcome.plan, step, stepMessage(step)),
       instruction: outcome.instruction,
       ...(outcome.warning ? { warning: outcome.warning } : {}),
       unblocked,
