@@ -33,3 +33,4 @@ export {
   type PendingModification002,
   type TodoItem002,
 } from './tools/dialect-002-model.ts';
+export * from './issue-text.ts';

@@ -130,7 +130,7 @@ describe("execute(): each dialect's native answers", () => {
       error: 'Plan not found: nope1234',
     });
     expect(await agent.execute('getWorkspace', { plans_per_agent: 0 })).toMatchObject({
-      error: expect.stringMatching(/Invalid arguments for getWorkspace/) as string,
+      error: expect.stringMatching(/^plans_per_agent must be at least 1\..*getWorkspace/) as string,
     });
   });
 

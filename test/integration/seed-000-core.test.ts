@@ -81,7 +81,7 @@ describe.each(STORE_KINDS)('seed 000 core tools through the SDK (%s store)', (st
     const err = await agent.createPlan({ title: 'Second', steps: ['b'] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlanHubError);
     expect(err).toMatchObject({ code: 'FAILED_PRECONDITION', retryable: false });
-    expect((err as Error).message).toMatch(/use addStep/);
+    expect((err as Error).message).toMatch(/^An active plan already exists: 'First'.*Use addStep/s);
   });
 
   it('starts at once under the auto policy and lists tools with JSON Schemas', async () => {

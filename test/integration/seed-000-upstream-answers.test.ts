@@ -126,4 +126,39 @@ describe.each(STORE_KINDS)("seed 000 answers carry upstream's fields at the same
       message: expect.stringMatching(/^Subscription not found/) as string,
     });
   });
+
+  it("starts model-facing refusals with upstream's text, through execute() as {error}", async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    const refusal = async (tool: string, args: Record<string, unknown>) =>
+      ((await agent.execute(tool, args)) as { error: string }).error;
+    expect(await refusal('createPlan', { steps: ['a'] })).toMatch(/^title is required\./);
+    expect(await refusal('createPlan', { title: 'T', steps: [] })).toMatch(/^steps must be a non-empty array\./);
+    expect(await refusal('createPlan', { title: 'T', steps: [1] })).toMatch(/^all steps must be strings/);
+    expect(await refusal('addStep', {})).toMatch(/^description is required\./);
+    expect(await refusal('subscribeToTasks', {})).toMatch(/^event_types must be a non-empty array\./);
+    expect(await refusal('subscribeToTasks', { event_types: ['nope'] })).toMatch(/^Invalid event type: nope\./);
+    expect(await refusal('completePlan', { status: 'done' })).toMatch(
+      /^Invalid status: done\. Must be one of: completed, failed, cancelled/,
+    );
+
+    await agent.createPlan({ title: 'Never started', steps: ['a'] });
+    expect(await refusal('setStepStatus', { step_id: 'step_1', status: 'completed' })).toMatch(
+      /^Plan not started\. Call startPlan first to confirm the plan\./,
+    );
+    expect(await refusal('completePlan', { status: 'completed' })).toMatch(
+      /^Cannot mark plan as 'completed' - plan was never started\. Use 'cancelled' if the plan was rejected\./,
+    );
+    await agent.completePlan({ status: 'cancelled' });
+
+    await agent.createPlan({ title: 'Refactor auth', steps: ['a', 'b', 'c', 'd'] });
+    await agent.startPlan({});
+    expect(await refusal('startPlan', {})).toMatch(/^Plan already started\. Proceed with setStepStatus\./);
+    expect(await refusal('createPlan', { title: 'Again', steps: ['x'] })).toMatch(
+      /^An active plan already exists: 'Refactor auth' \(4 pending, 0 in progress\)\. Do NOT recreate the plan/,
+    );
+    expect(await refusal('setStepStatus', { step_id: 'nonexistent', status: 'completed' })).toMatch(
+      /^Step not found: nonexistent\./,
+    );
+  });
 });

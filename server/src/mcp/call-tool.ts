@@ -42,7 +42,7 @@ const callWaitForEvents = async (deps: SessionCallDeps, args: unknown, extras: C
   try {
     await deps.services.callLimiter.consume(deps.caller);
     const parsed = WaitForEventsArgsSchema.safeParse(args ?? {});
-    if (!parsed.success) throw invalidArguments(WAIT_FOR_EVENTS, parsed.error);
+    if (!parsed.success) throw invalidArguments(WAIT_FOR_EVENTS, parsed.error, args);
     const { data } = parsed;
     const wait = () => waitForEvents(deps.services, deps.caller, deps.cursor, data, extras.signal);
     return successResult(await deps.serially(() => withHeartbeat(extras.heartbeat, data.timeout, wait)));

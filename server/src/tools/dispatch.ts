@@ -27,7 +27,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
       await services.callLimiter.consume(site.caller);
       checkShape('arguments', raw, { maxDepth: services.config.limits.argsDepth });
       const request = CallRequestSchema.safeParse(raw);
-      if (!request.success) throw invalidArguments('call', request.error);
+      if (!request.success) throw invalidArguments('call', request.error, raw);
       tool = request.data.tool;
       if (!isToolName(tool))
         throw new PlanHubError(
@@ -41,7 +41,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
           `Dashboards are read-only; ${tool} changes state. Connect as an agent or user.`,
         );
       const args = def.input.safeParse(request.data.args);
-      if (!args.success) throw invalidArguments(tool, args.error);
+      if (!args.success) throw invalidArguments(tool, args.error, request.data.args);
       const requestId = request.data.request_id;
       const ctx: CallContext = {
         caller: site.caller,

@@ -20,8 +20,13 @@ export const requestApproval = (
   policy: ApprovalPolicy,
   now: string,
 ): PlanOutcome => {
-  if (current.status === 'awaiting_approval' || current.status === 'in_progress' || current.status === 'rejected')
-    return { plan: current, events: [] };
+  if (current.status === 'in_progress')
+    fail(
+      'FAILED_PRECONDITION',
+      `Plan already started. Proceed with setStepStatus. (Plan ${current.plan_id} was approved; report each step's ` +
+        'honest outcome as you go.)',
+    );
+  if (current.status === 'awaiting_approval' || current.status === 'rejected') return { plan: current, events: [] };
   if (current.status !== 'pending')
     fail(
       'FAILED_PRECONDITION',

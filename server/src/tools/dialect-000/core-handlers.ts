@@ -2,6 +2,7 @@ import type { Plan } from '@planhub/shared';
 import { fail, progressOf } from '@planhub/shared';
 import { addStep as addStepToPlan } from '../../core/plans/add-step.ts';
 import { newPlan } from '../../core/plans/plan-factory.ts';
+import { activePlanExists } from '../../core/plans/plan-guards.ts';
 import { endPlan, stepList, type PlanEnd } from '../../core/plans/plan-lifecycle.ts';
 import { planEvent } from '../../core/plans/plan-events.ts';
 import { planEndAnswer, planView, stepAnswer, stepView } from '../../core/plans/plan-views.ts';
@@ -31,12 +32,7 @@ const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
     const agent = await loadAgent(tx, caller.agent_id);
     const open = await Promise.all(agent.plans.filter((p) => !p.finished).map((p) => loadPlan(tx, p.plan_id)));
     const started = open.find((p) => p.status === 'in_progress' || p.status === 'awaiting_approval');
-    if (started)
-      fail(
-        'FAILED_PRECONDITION',
-        `You already have a started plan ${started.plan_id} ("${started.title}", ${started.status}). Do not recreate it: ` +
-          'use addStep for new work, mark steps that no longer apply as skipped, or end it with completePlan(status="failed") first.',
-      );
+    if (started) activePlanExists(started);
     if (args.steps.length > services.config.limits.stepsPerPlan)
       fail(
         'RESOURCE_EXHAUSTED',
