@@ -77,7 +77,7 @@ export const issueSentence = (issue: Issue, args: unknown): string => {
       // The accepted form that came closest is the one the caller most likely meant.
       const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? [];
       return closest.length > 0
-        ? closest.map((i) => issueSentence({ ...i, path: [...path, ...i.path] } as Issue, args)).join('; ')
+        ? closest.map((i) => issueSentence({ ...i, path: [...path, ...i.path] }, args)).join('; ')
         : `${field} matches none of the accepted forms`;
     }
     default:
