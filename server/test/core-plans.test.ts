@@ -126,7 +126,7 @@ describe('seed 000 plans', () => {
     expect(done.instruction).toBe('Step skipped. All steps completed. Call completePlan to finalize.');
   });
 
-  it('refuses to complete a blocked step and to change an ended one', () => {
+  it('refuses to complete a blocked step, and lets an ended one be reported again as upstream does', () => {
     const p = started();
     const step = p.steps[1];
     if (!step) throw new Error('fixture');
@@ -136,9 +136,15 @@ describe('seed 000 plans', () => {
       /blocked waiting on sub:step_1/,
     );
     const done = changeStepStatus(p, { step_id: 'step_1', status: 'completed' }, NOW).plan;
-    expect(codeOf(() => changeStepStatus(done, { step_id: 'step_1', status: 'failed' }, NOW))).toBe(
-      'FAILED_PRECONDITION',
-    );
+    const failed = changeStepStatus(done, { step_id: 'step_1', status: 'failed', error: 'regressed' }, NOW);
+    expect(failed.step).toMatchObject({ status: 'failed', error: 'regressed' });
+    expect(failed.events.map((e) => e.event_type)).toEqual(['step_failed']);
+    const reopened = changeStepStatus(failed.plan, { step_id: 'step_1', status: 'in_progress' }, NOW);
+    expect(reopened.step.status).toBe('in_progress');
+    expect(reopened.step.completed_at).toBeUndefined();
+    const pending = changeStepStatus(reopened.plan, { step_id: 'step_1', status: 'pending' }, NOW);
+    expect(pending.events).toEqual([]);
+    expect(pending.plan).toBe(reopened.plan);
   });
 
   it('skips unfinished steps when a plan fails, so waiters can resolve', () => {

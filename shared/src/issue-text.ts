@@ -17,11 +17,10 @@ const valueAt = (args: unknown, path: Path): unknown => {
 
 /** "steps.2" names the field "steps"; an item of event_types is "event type" (upstream's "Invalid event type: X"). */
 const fieldName = (path: Path): string => {
-  const named = path.filter((k) => !isIndex(k)).map(String);
-  return named.join('.') || 'arguments';
+  const named = isIndex(path.at(-1)) ? path.slice(0, -1) : path;
+  return named.map(String).join('.') || 'arguments';
 };
-const itemName = (path: Path): string =>
-  fieldName(path.slice(0, -1)).split('.').at(-1)!.replace(/_/g, ' ').replace(/s$/, '');
+const itemName = (path: Path): string => fieldName(path).split('.').at(-1)!.replace(/_/g, ' ').replace(/s$/, '');
 
 const shown = (value: unknown): string => {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -40,11 +39,10 @@ const unitOf = (origin: string) =>
  * one ("title is required", "steps must be a non-empty array", "Invalid status: done. Must be one of: …"). zod's own
  * wording never reaches a model.
  */
-export const issueSentence = (issue: Issue, args: unknown): string => {
+export const issueSentence = (issue: Issue, value: unknown): string => {
   const { path } = issue;
   const field = fieldName(path);
   const last = path.at(-1);
-  const value = valueAt(args, path);
   switch (issue.code) {
     case 'invalid_type':
       if (issue.expected === 'array' && !isIndex(last))
@@ -77,14 +75,28 @@ export const issueSentence = (issue: Issue, args: unknown): string => {
       // The accepted form that came closest is the one the caller most likely meant.
       const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? [];
       return closest.length > 0
-        ? closest.map((i) => issueSentence({ ...i, path: [...path, ...i.path] }, args)).join('; ')
+        ? closest.map((i) => issueSentence({ ...i, path: [...path, ...i.path] }, valueAt(value, i.path))).join('; ')
         : `${field} matches none of the accepted forms`;
     }
     default:
-      return `${field}: ${issue.message}`;
+      return `${field} is not valid`;
   }
 };
 
-/** Validation issues as `{ path, message }` details whose messages are plain sentences. */
+/**
+ * The per-parse error map for tool arguments: zod's default wording is replaced by the plain sentence, while a
+ * schema's own message (PlanHub's or a dialect's wording) is kept, since schema-level messages take precedence.
+ */
+export const plainErrorMap = (issue: z.core.$ZodRawIssue): string =>
+  issueSentence({ ...issue, path: issue.path ?? [], message: '' }, issue.input);
+
+/**
+ * Validation issues as `{ path, message }` details. A message the error map wrote is a sentence already; a schema's
+ * own message gets its field path in front so the model knows which item it is about.
+ */
 export const plainIssues = (issues: readonly Issue[], args: unknown) =>
-  issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issueSentence(issue, args) }));
+  issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    const plain = issue.message === issueSentence(issue, valueAt(args, issue.path));
+    return { path, message: plain || path === '' ? issue.message : `${path}: ${issue.message}` };
+  });

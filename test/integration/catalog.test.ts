@@ -202,7 +202,7 @@ describe('the SDK types', () => {
     }>();
     expectTypeOf<Parameters<PlanHubClient['plan_step_complete']>[0]['step_id']>().toEqualTypeOf<number>();
     expectTypeOf<Parameters<PlanHubClient['setStepStatus']>[0]['status']>().toEqualTypeOf<
-      'in_progress' | 'completed' | 'failed' | 'skipped'
+      'in_progress' | 'completed' | 'failed' | 'skipped' | 'pending'
     >();
     expectTypeOf<ToolResult<'todo_read'>['todos'][number]['priority']>().toEqualTypeOf<'high' | 'medium' | 'low'>();
     expectTypeOf(client.execute<'get_plan'>).returns.resolves.toEqualTypeOf<ToolResult<'get_plan'> | NativeError>();

@@ -1,5 +1,5 @@
 import type { CallAck, Caller, ToolDefinition } from '@planhub/shared';
-import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName } from '@planhub/shared';
+import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName, plainErrorMap } from '@planhub/shared';
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
@@ -26,7 +26,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
     try {
       await services.callLimiter.consume(site.caller);
       checkShape('arguments', raw, { maxDepth: services.config.limits.argsDepth });
-      const request = CallRequestSchema.safeParse(raw);
+      const request = CallRequestSchema.safeParse(raw, { error: plainErrorMap });
       if (!request.success) throw invalidArguments('call', request.error, raw);
       tool = request.data.tool;
       if (!isToolName(tool))
@@ -40,7 +40,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
           'PERMISSION_DENIED',
           `Dashboards are read-only; ${tool} changes state. Connect as an agent or user.`,
         );
-      const args = def.input.safeParse(request.data.args);
+      const args = def.input.safeParse(request.data.args, { error: plainErrorMap });
       if (!args.success) throw invalidArguments(tool, args.error, request.data.args);
       const requestId = request.data.request_id;
       const ctx: CallContext = {

@@ -3,8 +3,8 @@ import { MAX_DESCRIPTION, MAX_ID, MAX_RESULT, MAX_TITLE } from '../limits.ts';
 import { PlanStatusSchema, ProgressSchema, StepSchema, StepStatusSchema } from '../model.ts';
 
 export const IdArg = z.string().min(1).max(MAX_ID);
-export const TitleArg = z.string().trim().min(1, 'must not be empty').max(MAX_TITLE);
-export const DescriptionArg = z.string().trim().min(1, 'must not be empty').max(MAX_DESCRIPTION);
+export const TitleArg = z.string().trim().min(1).max(MAX_TITLE);
+export const DescriptionArg = z.string().trim().min(1).max(MAX_DESCRIPTION);
 export const ResultArg = z.string().max(MAX_RESULT);
 export const PlanIdArg = IdArg.describe('The plan to act on; defaults to your current (most recent unfinished) plan.');
 

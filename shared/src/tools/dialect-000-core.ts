@@ -25,7 +25,7 @@ export const createPlan = defineTool({
     'unfinished plan at a time: to change course use addStep, mark steps skipped, or completePlan(status="failed").',
   input: z.object({
     title: TitleArg.describe('What the plan achieves, in a few words.'),
-    steps: z.array(DescriptionArg).min(1, 'a plan needs at least one step').max(MAX_ARRAY).describe('Ordered steps.'),
+    steps: z.array(DescriptionArg).min(1).max(MAX_ARRAY).describe('Ordered steps.'),
   }),
   output: z
     .object({
@@ -78,7 +78,9 @@ export const setStepStatus = defineTool({
     'unblocks by itself, so wait for its step_unblocked event instead of polling.',
   input: z.object({
     step_id: IdArg.describe('e.g. "step_2"'),
-    status: z.enum(['in_progress', 'completed', 'failed', 'skipped']),
+    status: z
+      .enum(['in_progress', 'completed', 'failed', 'skipped', 'pending'])
+      .describe('pending changes nothing (accepted for compatibility).'),
     result: ResultArg.optional().describe('What was achieved (completed/skipped).'),
     error: ResultArg.optional().describe('What went wrong (failed).'),
     plan_id: PlanIdArg.optional(),

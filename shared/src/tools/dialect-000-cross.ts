@@ -13,7 +13,7 @@ const DependsOnArg = z
       plan_id: IdArg.optional().describe("Without it, the agent's step in its current or most recent plan."),
     }),
   )
-  .min(1, 'name at least one {agent_id, step_id} to wait for')
+  .min(1)
   .max(MAX_ARRAY);
 
 /** Upstream's `filter` object of a subscription: unset parts are null. */
@@ -40,7 +40,7 @@ export const subscribeToTasks = defineTool({
     'follow, never both for one event. Do not poll.',
   input: z.object({
     agent_id: IdArg.optional(),
-    event_types: z.array(EventTypeSchema).min(1, 'name at least one event type').max(64),
+    event_types: z.array(EventTypeSchema).min(1).max(64),
     plan_id: IdArg.optional(),
     step_id: IdArg.optional(),
     after_event: EventIdSchema.optional().describe('Resume after this event id (replay starts after it).'),
@@ -154,7 +154,11 @@ export const getTaskEvents = defineTool({
     'previous answer); timeout (seconds, up to 30) waits for the next matching event instead of returning empty.',
   input: z.object({
     agent_id: IdArg.optional(),
-    event_types: z.array(EventTypeSchema).max(64).optional(),
+    event_types: z
+      .array(z.string().max(64))
+      .max(64)
+      .optional()
+      .describe('Unknown types are dropped, as upstream does; if none is known, every type matches.'),
     plan_id: IdArg.optional(),
     step_id: IdArg.optional(),
     limit: z.number().int().min(1).max(500).default(20),

@@ -1,7 +1,7 @@
 import type { Plan } from '@planhub/shared';
 import { fail, progressOf } from '@planhub/shared';
 import { addStep as addStepToPlan } from '../../core/plans/add-step.ts';
-import { newPlan } from '../../core/plans/plan-factory.ts';
+import { isValidationStep, newPlan } from '../../core/plans/plan-factory.ts';
 import { activePlanExists } from '../../core/plans/plan-guards.ts';
 import { endPlan, stepList, type PlanEnd } from '../../core/plans/plan-lifecycle.ts';
 import { planEvent } from '../../core/plans/plan-events.ts';
@@ -47,7 +47,7 @@ const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
       agent_id: caller.agent_id,
       title: args.title,
       dialect: '000',
-      steps: args.steps.map((description) => ({ description })),
+      steps: args.steps.map((description) => ({ description, validation_required: isValidationStep(description) })),
       now,
     });
     await savePlan(tx, plan);

@@ -1,7 +1,11 @@
-import type { EventEnvelope } from '@planhub/shared';
+import type { EventEnvelope, EventType } from '@planhub/shared';
+import { EVENT_TYPES } from '@planhub/shared';
 import { matchesFilter } from '../../events/match.ts';
 import { scanForward, scanNewest } from '../../events/scan-log.ts';
 import type { ToolHandlers } from '../context.ts';
+
+const KNOWN: ReadonlySet<string> = new Set(EVENT_TYPES);
+const isEventType = (type: string): type is EventType => KNOWN.has(type);
 
 /**
  * Seed 000's getTaskEvents plus a cursor and a long-poll. Without after_event: the newest `limit` matching events.
@@ -11,7 +15,9 @@ import type { ToolHandlers } from '../context.ts';
 export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) => {
   const { store, hub, config } = ctx.services;
   const workspace = ctx.caller.workspace;
-  const match = (e: EventEnvelope) => matchesFilter(args, e);
+  const known = args.event_types?.filter(isEventType);
+  const filter = { ...args, event_types: known !== undefined && known.length > 0 ? known : undefined };
+  const match = (e: EventEnvelope) => matchesFilter(filter, e);
   const maxScan = config.eventRetention;
   // Listening starts before the read, so an event committed in between wakes the wait instead of being missed.
   const wait =
