@@ -170,9 +170,9 @@ describe("execute(): each dialect's native answers", () => {
 });
 
 describe('reminder(): seed 001 context injection', () => {
-  it("gives the <system-reminder> block for the caller's list, and none right after the agent wrote it", async () => {
+  it("gives the <system-reminder> block for the caller's list, without the preamble right after the agent wrote it", async () => {
     const agent = await h.client('reminded');
-    expect(await agent.reminder()).toBeUndefined();
+    expect(await agent.reminder()).toContain("The todo tool hasn't been used recently.");
     await agent.todo({
       action: 'create',
       todos: [
@@ -181,6 +181,12 @@ describe('reminder(): seed 001 context injection', () => {
         { content: 'Write auth tests', activeForm: 'Writing auth tests', status: 'pending' },
       ],
     });
+    expect(await agent.reminder()).not.toContain("hasn't been used recently");
+    const text = await agent.reminder({ quietMs: 0 });
+    expect(text).toMatch(/^<system-reminder source="hooks-todo-reminder">\nThe todo tool hasn't been used recently\./);
+    expect(text).toContain('✓ Research auth requirements\n→ Designing auth flow\n☐ Write auth tests');
+    expect(text).toContain('✓1 done, →2 in progress, ☐3 pending');
+  });
     expect(await agent.reminder()).toBeUndefined();
     const text = await agent.reminder({ quietMs: 0 });
     expect(text).toMatch(/^<system-reminder source="hooks-todo-reminder">/);
