@@ -187,12 +187,6 @@ describe('reminder(): seed 001 context injection', () => {
     expect(text).toContain('✓ Research auth requirements\n→ Designing auth flow\n☐ Write auth tests');
     expect(text).toContain('✓1 done, →2 in progress, ☐3 pending');
   });
-    expect(await agent.reminder()).toBeUndefined();
-    const text = await agent.reminder({ quietMs: 0 });
-    expect(text).toMatch(/^<system-reminder source="hooks-todo-reminder">/);
-    expect(text).toContain('✓ Research auth requirements\n→ Designing auth flow\n☐ Write auth tests');
-    expect(text).toContain('✓1 done, →2 in progress, ☐3 pending');
-  });
 });
 
 describe('the SDK types', () => {
