@@ -35,6 +35,13 @@ describe.each(STORE_KINDS)('dialect 002: plan mode through the SDK (%s store)', 
     expect(presented.plan_id).toMatch(/^[a-z0-9]{8}$/);
     expect(presented.markdown).toContain('# Plan');
     expect(presented.markdown).toContain('Write the token validation middleware');
+    expect(presented.message).toMatch(
+      new RegExp(
+        `^Plan saved and awaiting approval \\(plan_id: ${presented.plan_id}\\)\\.\\nIMPORTANT: You MUST now present the ` +
+          'full plan to the user in your response\\.',
+      ),
+    );
+    expect(presented.message).toContain(presented.markdown);
     // "until the plan is approved": still blocked while the user decides.
     expect(await agent.isToolBlocked('write_file')).toBe(true);
     await expectRefusal(
