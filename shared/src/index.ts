@@ -34,3 +34,4 @@ export {
   type TodoItem002,
 } from './tools/dialect-002-model.ts';
 export * from './issue-text.ts';
+export * from './event-payloads.ts';

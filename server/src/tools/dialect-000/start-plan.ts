@@ -1,9 +1,12 @@
 import type { EventEnvelope, Plan } from '@planhub/shared';
+import { eventOf } from '@planhub/shared';
 import { requestApproval } from '../../core/plans/plan-lifecycle.ts';
 import type { ToolHandlers } from '../context.ts';
 import { resolvePlan, savePlan } from '../plan-access.ts';
 
-const DECISIONS = new Set(['plan_approved', 'plan_rejected']);
+/** The agent whose plan a decision event decided, read from its typed payload; undefined for other events. */
+const decidedFor = (e: EventEnvelope): string | undefined =>
+  (eventOf(e, 'plan_approved') ?? eventOf(e, 'plan_rejected'))?.payload.agent_id;
 
 type Decided = Pick<Plan, 'plan_id' | 'title' | 'status' | 'decision' | 'steps'>;
 
@@ -45,9 +48,9 @@ export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
   const wait = services.hub.waitFor(
     caller.workspace,
     (e: EventEnvelope) => {
-      if (!DECISIONS.has(e.event_type)) return false;
+      if (decidedFor(e) === undefined) return false;
       if (planId !== undefined) return e.source_plan_id === planId;
-      if (e.payload.agent_id === caller.agent_id) early.push(e);
+      if (decidedFor(e) === caller.agent_id) early.push(e);
       return false;
     },
     { signal: ctx.signal },
@@ -69,7 +72,7 @@ export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
     if (plan.status !== 'awaiting_approval' || !args.wait) return answer(plan);
     const decision = early.find((e) => e.source_plan_id === planId) ?? (await wait.promise);
     const approved = decision?.event_type === 'plan_approved';
-    const reason = decision?.payload.reason;
+    const reason = decision ? eventOf(decision, 'plan_rejected')?.payload.reason : undefined;
     return answer({
       ...plan,
       status: approved ? 'in_progress' : 'rejected',
