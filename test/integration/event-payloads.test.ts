@@ -30,7 +30,7 @@ describe.each(STORE_KINDS)('every event payload fits the schema of its type (%s 
     await main.TaskUpdate({ taskId: '1', status: 'completed' });
     await main.create_plan({ title: 'Indexed', steps: [{ description: 'one' }] });
     await main.plan_enter({ goal: 'Plan the auth work' });
-    await main.plan_exit({ plan: SEED_002_PLAN });
+    await main.execute('plan_exit', { plan: SEED_002_PLAN });
 
     const { events } = await user.getTaskEvents({ limit: 500 });
     expect(events.length).toBeGreaterThan(20);
