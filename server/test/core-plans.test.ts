@@ -72,6 +72,7 @@ describe('seed 000 plans', () => {
       completed: 1,
       total: 3,
       percentage: 33.3,
+      percent: 33.3,
       failed: 1,
       skipped: 0,
       in_progress: 0,
@@ -117,15 +118,15 @@ describe('seed 000 plans', () => {
   it('tells the model what to do next', () => {
     let p = started(plan(['a', 'b']));
     const first = changeStepStatus(p, { step_id: 'step_1', status: 'completed' }, NOW);
-    expect(first.instruction).toBe('Proceed with: step_2: b');
+    expect(first.instruction).toBe('Step completed. Proceed immediately to next step: b (step_2).');
     p = first.plan;
     const failed = changeStepStatus(p, { step_id: 'step_2', status: 'failed', error: 'x' }, NOW);
-    expect(failed.instruction).toMatch(/step_2 failed.*Never recreate the plan/);
+    expect(failed.instruction).toMatch(/^Step failed\. Decide whether to: .*Do NOT recreate the plan.*step_2 failed/);
     const done = changeStepStatus(p, { step_id: 'step_2', status: 'skipped' }, NOW);
-    expect(done.instruction).toBe('All steps done. Call completePlan.');
+    expect(done.instruction).toBe('Step skipped. All steps completed. Call completePlan to finalize.');
   });
 
-  it('refuses to complete a blocked step and to change an ended one', () => {
+  it('refuses to complete a blocked step, and lets an ended one be reported again as upstream does', () => {
     const p = started();
     const step = p.steps[1];
     if (!step) throw new Error('fixture');
@@ -135,9 +136,15 @@ describe('seed 000 plans', () => {
       /blocked waiting on sub:step_1/,
     );
     const done = changeStepStatus(p, { step_id: 'step_1', status: 'completed' }, NOW).plan;
-    expect(codeOf(() => changeStepStatus(done, { step_id: 'step_1', status: 'failed' }, NOW))).toBe(
-      'FAILED_PRECONDITION',
-    );
+    const failed = changeStepStatus(done, { step_id: 'step_1', status: 'failed', error: 'regressed' }, NOW);
+    expect(failed.step).toMatchObject({ status: 'failed', error: 'regressed' });
+    expect(failed.events.map((e) => e.event_type)).toEqual(['step_failed']);
+    const reopened = changeStepStatus(failed.plan, { step_id: 'step_1', status: 'in_progress' }, NOW);
+    expect(reopened.step.status).toBe('in_progress');
+    expect(reopened.step.completed_at).toBeUndefined();
+    const pending = changeStepStatus(reopened.plan, { step_id: 'step_1', status: 'pending' }, NOW);
+    expect(pending.events).toEqual([]);
+    expect(pending.plan).toBe(reopened.plan);
   });
 
   it('skips unfinished steps when a plan fails, so waiters can resolve', () => {

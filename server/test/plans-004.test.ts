@@ -127,13 +127,17 @@ describe('seed 004 update_plan', () => {
     );
   });
 
-  it('completes the plan when the last open step ends', () => {
+  it('completes the plan when the last open step ends, and reopens it with a step', () => {
     let plan = create([{ description: 'a' }, { description: 'b' }]).plan;
     plan = set(plan, 0, 'completed').plan;
     const out = set(plan, 1, 'skipped');
     expect(out.plan.status).toBe('completed');
     expect(out.events.map((e) => e.event_type)).toEqual(['step_skipped', 'plan_completed']);
-    expect(errorOf(() => set(out.plan, 0, 'pending')).code).toBe('FAILED_PRECONDITION');
+    const reopened = set(out.plan, 0, 'pending');
+    expect(reopened.plan.status).toBe('in_progress');
+    expect(reopened.plan.completed_at).toBeUndefined();
+    const cancelled = { ...out.plan, status: 'cancelled' as const };
+    expect(errorOf(() => set(cancelled, 0, 'pending')).code).toBe('FAILED_PRECONDITION');
   });
 
   it('lets a step go back to pending, announced as a plan modification', () => {

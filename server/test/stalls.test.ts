@@ -23,6 +23,7 @@ const agent = (planUpdated: number, steps: { id: string; status: string; started
           completed: 0,
           total: 1,
           percentage: 0,
+          percent: 0,
           failed: 0,
           skipped: 0,
           in_progress: 1,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EVENT_PAYLOAD_SCHEMAS } from './event-payloads.ts';
 
 /** The twelve event types of seed 000, in its order. */
 export const SEED_EVENT_TYPES = [
@@ -54,10 +55,8 @@ export type EventType = z.infer<typeof EventTypeSchema>;
 /** `<ms>-<seq>`: a Redis Stream id, or the memory store's equivalent. */
 export const EventIdSchema = z.string().regex(/^\d+-\d+$/, 'an event id looks like 1700000000000-0');
 
-/** Seed 000's envelope (upstream's field names), canonical for PlanHub. */
-export const EventEnvelopeSchema = z.object({
+const envelopeFields = {
   event_id: EventIdSchema,
-  event_type: EventTypeSchema,
   timestamp: z.string(),
   workspace: z.string(),
   source_agent: z.string(),
@@ -66,9 +65,48 @@ export const EventEnvelopeSchema = z.object({
   source_step_id: z.string().nullable(),
   source_step_description: z.string().nullable(),
   source_step_sequence: z.number().int().nullable(),
+};
+
+/**
+ * Seed 000's envelope (upstream's field names), canonical for PlanHub, as stores and the wire carry it: any event
+ * type, the payload unchecked. Read payloads through TaskEventSchema / typedEvent below.
+ */
+export const EventEnvelopeSchema = z.object({
+  ...envelopeFields,
+  event_type: EventTypeSchema,
   payload: z.record(z.string(), z.unknown()),
 });
 export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>;
+
+const envelopeOf = <T extends EventType>(type: T) =>
+  z.object({ ...envelopeFields, event_type: z.literal(type), payload: EVENT_PAYLOAD_SCHEMAS[type] });
+
+/**
+ * The envelope as a discriminated union on event_type: narrowing on the type gives the payload's fields. A new event
+ * type is added to the lists above and to EVENT_PAYLOAD_SCHEMAS; this union is built from them.
+ */
+export const TaskEventSchema = z.discriminatedUnion(
+  'event_type',
+  EVENT_TYPES.map(envelopeOf) as unknown as [
+    ReturnType<typeof envelopeOf<EventType>>,
+    ...ReturnType<typeof envelopeOf<EventType>>[],
+  ],
+);
+export type TaskEvent = { [T in EventType]: z.infer<ReturnType<typeof envelopeOf<T>>> }[EventType];
+export type EventOf<T extends EventType> = Extract<TaskEvent, { event_type: T }>;
+
+/** The event with its payload checked against its type's schema; undefined when the payload does not fit. */
+export const typedEvent = (event: EventEnvelope): TaskEvent | undefined => {
+  const parsed = TaskEventSchema.safeParse(event);
+  return parsed.success ? (parsed.data as TaskEvent) : undefined;
+};
+
+/** Narrows an event to one type with its payload checked, e.g. `eventOf(e, 'plan_rejected')?.payload.reason`. */
+export const eventOf = <T extends EventType>(event: EventEnvelope, type: T): EventOf<T> | undefined => {
+  if (event.event_type !== type) return undefined;
+  const parsed = envelopeOf(type).safeParse(event);
+  return parsed.success ? (parsed.data as unknown as EventOf<T>) : undefined;
+};
 
 /** An event before the log has given it an id. */
 export type NewEvent = Omit<EventEnvelope, 'event_id'>;

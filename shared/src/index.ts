@@ -35,3 +35,5 @@ export {
   type PendingModification002,
   type TodoItem002,
 } from './tools/dialect-002-model.ts';
+export * from './issue-text.ts';
+export * from './event-payloads.ts';

@@ -47,6 +47,8 @@ export const StepSchema = z.object({
   depends_on: z.array(DependencyRefSchema).optional(),
   blocked_by: z.array(DependencyRefSchema).optional(),
   received_outputs: z.record(z.string(), z.unknown()).optional(),
+  /** A validation step (seed 000): completed only with evidence received from other agents, or with an output. */
+  validation_required: z.boolean().optional(),
   /** Extra fields of a dialect (002: files, verification, numeric id, local depends_on). */
   details: z.record(z.string(), z.unknown()).optional(),
   started_at: z.string().optional(),
@@ -62,6 +64,8 @@ export const ProgressSchema = z.object({
   completed: z.number().int(),
   total: z.number().int(),
   percentage: z.number(),
+  /** Upstream's name for `percentage` (same value). */
+  percent: z.number(),
   failed: z.number().int(),
   skipped: z.number().int(),
   in_progress: z.number().int(),

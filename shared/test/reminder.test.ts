@@ -5,7 +5,8 @@ import {
   renderTodoLines,
   renderTodoReminder,
   renderTodoSummary,
-  shouldRemind,
+  REMINDER_PREAMBLE,
+  usedRecently,
 } from '../src/render/reminder.ts';
 
 const item = (content: string, activeForm: string, status: ReminderTodo['status']): ReminderTodo => ({
@@ -47,39 +48,64 @@ describe('seed 001 reminder rendering', () => {
     );
   });
 
-  it('wraps the list in a hooks-todo-reminder system-reminder block', () => {
-    const todos = seedList(['completed', 'in_progress', 'pending', 'pending', 'pending']);
-    const block = renderTodoReminder(todos) ?? '';
-    expect(block.startsWith('<system-reminder source="hooks-todo-reminder">\n')).toBe(true);
-    expect(block.endsWith('\n</system-reminder>')).toBe(true);
-    expect(block).toContain(renderTodoLines(todos));
-    expect(block).toContain(`Progress: ${renderTodoSummary(todos)}`);
-    expect(block).toMatch(/DO NOT mention this reminder to the user/);
+  it("builds upstream's block: preamble, the list under its heading, then the silent note", () => {
+    const todos = [
+      item('Research auth', 'Researching auth', 'completed'),
+      item('Design flow', 'Designing flow', 'in_progress'),
+      item('Write tests', 'Writing tests', 'pending'),
+    ];
+    expect(renderTodoReminder(todos)).toBe(
+      [
+        '<system-reminder source="hooks-todo-reminder">',
+        REMINDER_PREAMBLE,
+        '\nHere are the existing contents of your todo list:',
+        '✓ Research auth\n→ Designing flow\n☐ Write tests',
+        '',
+        'Progress: ✓1 done, →2 in progress, ☐3 pending',
+        '',
+        'DO NOT mention this reminder to the user. They can see your task progress in the UI. Process this silently ' +
+          'and continue your work.',
+        '</system-reminder>',
+      ].join('\n'),
+    );
+    expect(REMINDER_PREAMBLE).toMatch(/^The todo tool hasn't been used recently\./);
   });
 
-  it('has nothing to remind of for an empty list', () => {
-    expect(renderTodoReminder([])).toBeUndefined();
+  it('leaves the preamble out when the todo tool was used recently (the upstream bug, fixed)', () => {
+    const todos = seedList(['completed', 'in_progress', 'pending', 'pending', 'pending']);
+    const block = renderTodoReminder(todos, { usedRecently: true }) ?? '';
+    expect(block.startsWith(`<system-reminder source="hooks-todo-reminder">\n${renderTodoLines(todos)}\n`)).toBe(true);
+    expect(block).not.toContain(REMINDER_PREAMBLE);
+    expect(block.endsWith('\n</system-reminder>')).toBe(true);
+    expect(block).toContain(`Progress: ${renderTodoSummary(todos)}`);
+  });
+
+  it('says nothing after recent use of an empty list, and gives only the preamble otherwise', () => {
+    expect(renderTodoReminder([], { usedRecently: true })).toBeUndefined();
+    const gentle = renderTodoReminder([]) ?? '';
+    expect(gentle).toContain(REMINDER_PREAMBLE);
+    expect(gentle).not.toContain('Here are the existing contents');
     expect(renderTodoSummary([])).toBe('');
   });
 });
 
-describe('seed 001 reminder throttle', () => {
+describe('seed 001 "used recently" without a host to say so', () => {
   const now = '2026-01-01T00:10:00.000Z';
 
-  it('reminds an agent that never wrote a list itself', () => {
-    expect(shouldRemind(undefined, now)).toBe(true);
-    expect(shouldRemind(null, now)).toBe(true);
+  it('does not count an agent that never wrote a list itself', () => {
+    expect(usedRecently(undefined, now)).toBe(false);
+    expect(usedRecently(null, now)).toBe(false);
   });
 
-  it('stays quiet right after the agent wrote its own list', () => {
-    expect(shouldRemind('2026-01-01T00:09:59.000Z', now)).toBe(false);
-    expect(shouldRemind(now, now)).toBe(false);
+  it('counts a write of the list right before', () => {
+    expect(usedRecently('2026-01-01T00:09:59.000Z', now)).toBe(true);
+    expect(usedRecently(now, now)).toBe(true);
   });
 
-  it('reminds again once the quiet period has passed', () => {
+  it('stops counting it once the quiet period has passed', () => {
     const written = new Date(Date.parse(now) - REMINDER_QUIET_MS).toISOString();
-    expect(shouldRemind(written, now)).toBe(true);
-    expect(shouldRemind('2026-01-01T00:09:59.000Z', now, 500)).toBe(true);
-    expect(shouldRemind('2026-01-01T00:09:59.000Z', now, 0)).toBe(true);
+    expect(usedRecently(written, now)).toBe(false);
+    expect(usedRecently('2026-01-01T00:09:59.000Z', now, 500)).toBe(false);
+    expect(usedRecently('2026-01-01T00:09:59.000Z', now, 0)).toBe(false);
   });
 });

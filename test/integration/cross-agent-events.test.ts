@@ -15,7 +15,7 @@ describe.each(STORE_KINDS)('seed 000 subscriptions and events (%s store)', (stor
     const first = await a.subscribeToTasks({ agent_id: '*', event_types: ['step_completed', 'plan_created'] });
     const same = await a.subscribeToTasks({ event_types: ['plan_created', 'step_completed'] });
     expect(same.subscription_id).toBe(first.subscription_id);
-    expect(same.message).toMatch(/^Already subscribed/);
+    expect(same.message).toMatch(/^Subscribed to 2 event type\(s\)\. .*already subscribed/);
     const other = await a.subscribeToTasks({ agent_id: 'b', event_types: ['step_failed'] });
     const theirs = await b.subscribeToTasks({ event_types: ['plan_created'] });
     expect((await a.listSubscriptions({})).subscriptions.map((s) => s.subscription_id)).toEqual([
@@ -23,13 +23,19 @@ describe.each(STORE_KINDS)('seed 000 subscriptions and events (%s store)', (stor
       other.subscription_id,
     ]);
 
-    await expect(a.unsubscribe({ subscription_id: theirs.subscription_id })).rejects.toMatchObject({
-      code: 'NOT_FOUND',
-      message: expect.stringMatching(/not one of yours/) as string,
+    expect(await a.unsubscribe({ subscription_id: theirs.subscription_id })).toMatchObject({
+      success: false,
+      subscription_id: theirs.subscription_id,
+      removed: 0,
+      message: expect.stringMatching(/^Subscription not found\. .*only remove your own/) as string,
     });
     await expect(a.unsubscribe({})).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(await b.listSubscriptions({})).toMatchObject({ count: 1 });
-    expect(await a.unsubscribe({ subscription_id: other.subscription_id })).toMatchObject({ removed: 1 });
+    expect(await a.unsubscribe({ subscription_id: other.subscription_id })).toMatchObject({
+      success: true,
+      subscription_id: other.subscription_id,
+      removed: 1,
+    });
     expect(await a.unsubscribe({ all: true })).toMatchObject({ removed: 1 });
     expect(await a.listSubscriptions({})).toEqual({ subscriptions: [], count: 0 });
     expect(await b.listSubscriptions({})).toMatchObject({ count: 1 });
@@ -42,11 +48,12 @@ describe.each(STORE_KINDS)('seed 000 subscriptions and events (%s store)', (stor
     const { subscription_id } = await a.subscribeToTasks({ event_types: ['plan_created'] });
     expect(await a.unsubscribe({ subscription_id })).toMatchObject({ removed: 1 });
     expect(await a.unsubscribe({ subscription_id })).toMatchObject({
+      success: true,
       removed: 0,
-      message: `${subscription_id} was already removed.`,
+      message: `Subscription removed (${subscription_id} already was).`,
     });
     // Another agent still cannot touch it, removed or not.
-    await expect(b.unsubscribe({ subscription_id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await b.unsubscribe({ subscription_id })).toMatchObject({ success: false, removed: 0 });
     expect(await a.listSubscriptions({})).toEqual({ subscriptions: [], count: 0 });
   });
 

@@ -1,5 +1,5 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
-import { renderTodoReminder } from '@planhub/shared';
+import { REMINDER_PREAMBLE, renderTodoReminder } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
@@ -104,24 +104,36 @@ describe.each(STORE_KINDS)('seed 001 todo through the SDK (%s store)', (store) =
     expect((await b.todo({ action: 'list' })).count).toBe(5);
   });
 
-  it('serves the reminder: quiet right after the agent wrote its list, then the seed block', async () => {
+  it("serves upstream's reminder: no preamble right after the agent wrote its list, the preamble later", async () => {
     h = await startHarness(store);
     const ai = await h.client('main');
     const todos = seedTodos(['completed', 'in_progress']);
     await ai.todo({ action: 'create', todos });
     const fresh = await ai.todoReminder({});
-    expect(fresh).toMatchObject({ agent_id: 'main', reminder: null, throttled: true, count: 5, todos });
+    expect(fresh).toMatchObject({ agent_id: 'main', used_recently: true, count: 5, todos });
+    expect(fresh.reminder).toBe(renderTodoReminder(todos, { usedRecently: true }));
+    expect(fresh.reminder).not.toContain(REMINDER_PREAMBLE);
     const due = await ai.todoReminder({ quiet_ms: 0 });
-    expect(due.throttled).toBe(false);
+    expect(due.used_recently).toBe(false);
     expect(due.reminder).toBe(renderTodoReminder(todos));
     expect(due.reminder).toContain('<system-reminder source="hooks-todo-reminder">');
+    expect(due.reminder).toContain(REMINDER_PREAMBLE);
     expect(due.reminder).toContain('→ Designing auth flow');
     expect(due.summary).toBe('✓1 done, →2 in progress, ☐3 pending, ☐4 pending, ☐5 pending');
-    expect(await ai.todoReminder({ agent_id: 'nobody', quiet_ms: 0 })).toMatchObject({
+    expect(await ai.todoReminder({ agent_id: 'nobody', used_recently: true })).toMatchObject({
       reminder: null,
       count: 0,
       updated_at: null,
     });
+  });
+
+  it("lets execute() tell the reminder whether todo was among the host's last three tool calls", async () => {
+    h = await startHarness(store);
+    const ai = await h.client('main');
+    await ai.execute('todo', { action: 'create', todos: seedTodos() });
+    expect(await ai.reminder({ quietMs: 0 })).not.toContain(REMINDER_PREAMBLE);
+    for (let i = 0; i < 3; i += 1) await ai.execute('getPlanStatus', {});
+    expect(await ai.reminder({ quietMs: 0 })).toContain(REMINDER_PREAMBLE);
   });
 
   it("lets a dashboard read an agent's reminder but not write todos", async () => {

@@ -134,6 +134,13 @@ describe.each(STORE_KINDS)('seed 003 tasks through the SDK (%s store)', (store) 
     expect(deleted).toMatchObject({ result: 'Updated task #1 deleted', unblocked: ['2'] });
     expect((await agent.TaskGet({ taskId: '2' })).task).toMatchObject({ blockedBy: [], blocks: [] });
     expect((await refusal(agent.TaskGet({ taskId: '1' }))).code).toBe('NOT_FOUND');
+    // Upstream's delete has no existence check: deleting an id that is gone answers the same, and changes nothing.
+    const again = await agent.TaskUpdate({ taskId: '1', status: 'deleted' });
+    expect(again).toEqual({ result: 'Updated task #1 deleted', unblocked: [], cleaned_up: false });
+    expect(await agent.execute('TaskUpdate', { taskId: '42', status: 'deleted' })).toMatchObject({
+      result: 'Updated task #42 deleted',
+    });
+    expect((await agent.TaskList({})).tasks.map((t) => t.id)).toEqual(['2']);
   });
 
   it('refuses tasks beyond the workspace limit with RESOURCE_EXHAUSTED', async () => {

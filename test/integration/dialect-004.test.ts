@@ -8,6 +8,31 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
   let h: Harness;
   afterEach(async () => h.close());
 
+  it('keeps a plan editable after every step ended: a note, then a reopened step reopens the plan', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const { plan_id } = await agent.create_plan({
+      title: 'Short',
+      steps: [{ description: 'a' }, { description: 'b' }],
+    });
+    await agent.update_plan({ plan_id, step_index: 0 });
+    expect(await agent.update_plan({ plan_id, step_index: 1 })).toMatchObject({ plan_status: 'completed' });
+    expect(await agent.update_plan({ plan_id, step_index: 1, notes: 'verified later' })).toMatchObject({
+      ok: true,
+      new_status: 'completed',
+      plan_status: 'completed',
+    });
+    expect(await agent.update_plan({ plan_id, step_index: 0, status: 'in_progress' })).toMatchObject({
+      ok: true,
+      new_status: 'in_progress',
+      plan_status: 'in_progress',
+    });
+    const plan = await agent.get_plan({ plan_id });
+    expect(plan).toMatchObject({ status: 'in_progress', completed_count: 1, total_count: 2 });
+    expect(plan.steps[1]).toMatchObject({ notes: 'verified later' });
+    expect(await agent.update_plan({ plan_id, step_index: 0 })).toMatchObject({ plan_status: 'completed' });
+  });
+
   it('runs the seed examples: create, update by index, get with and without an id', async () => {
     h = await startHarness(store);
     const agent = await h.client('main');
@@ -132,7 +157,7 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
     expect((await refusal(agent.get_plan({ working_dir: '/nowhere' }))).code).toBe('NOT_FOUND');
   });
 
-  it('completes the plan when its last open step ends, and then refuses changes', async () => {
+  it('completes the plan when its last open step ends, and reopens it when a step goes back to pending', async () => {
     h = await startHarness(store);
     const agent = await h.client('main');
     const { plan_id } = await agent.create_plan({ title: 'T', steps: [{ description: 'a' }, { description: 'b' }] });
@@ -145,9 +170,10 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
       completed_count: 1,
       total_count: 2,
     });
-    expect((await refusal(agent.update_plan({ plan_id, step_index: 0, status: 'pending' }))).code).toBe(
-      'FAILED_PRECONDITION',
-    );
+    expect(await agent.update_plan({ plan_id, step_index: 0, status: 'pending' })).toMatchObject({
+      new_status: 'pending',
+      plan_status: 'in_progress',
+    });
   });
 
   it('respects the steps-per-plan limit with RESOURCE_EXHAUSTED', async () => {

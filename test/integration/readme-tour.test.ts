@@ -7,7 +7,8 @@ const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;
 const tsx = `${root}node_modules/.bin/tsx`;
 const INSTRUCTION =
-  'Work on step_2: Extract token validation. Report its honest outcome with setStepStatus when done.\n';
+  'Step is now in progress. Proceed immediately with: Extract token validation (step_2). Report its honest ' +
+  'outcome with setStepStatus when done.\n';
 
 describe("the README's 30-second tour", () => {
   let h: Harness;
@@ -46,7 +47,8 @@ describe("the README's 30-second tour", () => {
       cwd: root,
       env: env(),
     });
-    expect(second.stdout).toMatch(new RegExp(`^\\(ended the previous run's plan \\w+\\)\\n${INSTRUCTION}$`));
+    expect(second.stdout).toMatch(/^\(ended the previous run's plan \w+\)\n/);
+    expect(second.stdout.replace(/^.*\n/, '')).toBe(INSTRUCTION);
     expect(second.stderr).toBe('');
     const main = await h.client('main', { workspace: 'default' });
     const plan = await main.getPlanStatus({});

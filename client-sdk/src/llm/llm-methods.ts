@@ -29,8 +29,9 @@ export interface LlmMethods {
    */
   isToolBlocked: (name: string) => Promise<boolean>;
   /**
-   * Seed 001's reminder for the caller's todo list: the `<system-reminder>` block to inject before the next model
-   * request, or undefined when there is nothing to remind of (no list, or the agent has just written it).
+   * Seed 001's reminder for the caller's todo list: the `<system-reminder>` block to inject before each model
+   * request, as upstream's hook: the gentle preamble unless `todo` was among the last three tools run through
+   * execute(); undefined when it was and the list is empty.
    */
   reminder: (options?: { quietMs?: number }) => Promise<string | undefined>;
 }
@@ -70,12 +71,27 @@ const executeWith =
     }
   };
 
-export const llmMethods = (call: CallTool): LlmMethods => ({
-  tools: (dialect, options) => toToolCatalog(localCatalog(dialect), options),
-  execute: executeWith(call),
-  isToolBlocked: async (name) => (await call('plan_status', {})).blocked_tools.includes(name),
-  reminder: async (options = {}) => {
-    const answer = await call('todoReminder', options.quietMs !== undefined ? { quiet_ms: options.quietMs } : {});
-    return answer.reminder ?? undefined;
-  },
-});
+/** Upstream's hook looks at the last three tool calls to decide whether the todo tool was "used recently". */
+const RECENT_TOOLS = 3;
+
+export const llmMethods = (call: CallTool): LlmMethods => {
+  const recent: string[] = [];
+  const execute = executeWith(call);
+  return {
+    tools: (dialect, options) => toToolCatalog(localCatalog(dialect), options),
+    execute: (name: string, args: unknown) => {
+      recent.push(name);
+      if (recent.length > RECENT_TOOLS) recent.shift();
+      return execute(name, args);
+    },
+    isToolBlocked: async (name) => (await call('plan_status', {})).blocked_tools.includes(name),
+    reminder: async (options = {}) => {
+      // Only execute() sees the model's tool calls; before the first one, the server judges by the list's last write.
+      const answer = await call('todoReminder', {
+        ...(options.quietMs !== undefined ? { quiet_ms: options.quietMs } : {}),
+        ...(recent.length > 0 ? { used_recently: recent.includes('todo') } : {}),
+      });
+      return answer.reminder ?? undefined;
+    },
+  };
+};

@@ -1,5 +1,5 @@
 import type { ErrorShape } from '@planhub/shared';
-import { PlanHubError } from '@planhub/shared';
+import { PlanHubError, plainIssues } from '@planhub/shared';
 import { z } from 'zod';
 
 /** Hostile input must not come back at its own size: issue texts and their number are capped. */
@@ -8,20 +8,27 @@ const MAX_ISSUE_TEXT = 300;
 const MAX_MESSAGE = 4000;
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-export const issuesOf = (error: z.ZodError) =>
-  error.issues.slice(0, MAX_ISSUES).map((issue) => ({
-    path: clip(issue.path.map(String).join('.'), MAX_ISSUE_TEXT),
+/** zod's issues as `{ path, message }` details, each message a plain sentence naming the field. */
+export const issuesOf = (error: z.ZodError, args?: unknown) =>
+  plainIssues(error.issues.slice(0, MAX_ISSUES), args).map((issue) => ({
+    path: clip(issue.path, MAX_ISSUE_TEXT),
     message: clip(issue.message, MAX_ISSUE_TEXT),
   }));
 
-/** zod's issues as one sentence a model can act on, plus `{ path, message }` details. */
-export const invalidArguments = (tool: string, error: z.ZodError): PlanHubError => {
-  const issues = issuesOf(error);
+/**
+ * A refused call's message starts with the plain sentences (upstream's wording where it has one, e.g. "title is
+ * required"), then says where the accepted arguments are described. `args` (what was sent) lets the sentences quote
+ * the bad value.
+ */
+export const invalidArguments = (tool: string, error: z.ZodError, args?: unknown): PlanHubError => {
+  const issues = issuesOf(error, args);
   const more = error.issues.length - issues.length;
-  const text =
-    issues.map((i) => `${i.path || '(arguments)'}: ${i.message}`).join('; ') +
-    (more > 0 ? `; and ${more} more issues` : '');
-  return new PlanHubError('INVALID_ARGUMENT', `Invalid arguments for ${tool}: ${text}`, { issues });
+  const text = issues.map((i) => i.message).join('; ') + (more > 0 ? `; and ${more} more issues` : '');
+  return new PlanHubError(
+    'INVALID_ARGUMENT',
+    `${text}. Check the arguments of ${tool} against its schema (listTools shows it).`,
+    { issues },
+  );
 };
 
 /** The wire shape with the message capped (a handler's message may quote a long input or list every bad item). */

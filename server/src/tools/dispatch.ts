@@ -1,5 +1,5 @@
 import type { CallAck, Caller, ToolDefinition } from '@planhub/shared';
-import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName } from '@planhub/shared';
+import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName, plainErrorMap } from '@planhub/shared';
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
@@ -31,8 +31,8 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
       await services.callLimiter.consume(site.caller, site.cost);
       refuseWriteBeforeParsing(site.caller, raw);
       checkShape('arguments', raw, { maxDepth: services.config.limits.argsDepth });
-      const request = CallRequestSchema.safeParse(raw);
-      if (!request.success) throw invalidArguments('call', request.error);
+      const request = CallRequestSchema.safeParse(raw, { error: plainErrorMap });
+      if (!request.success) throw invalidArguments('call', request.error, raw);
       tool = request.data.tool;
       if (!isToolName(tool))
         throw new PlanHubError(
@@ -45,8 +45,8 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
           'PERMISSION_DENIED',
           `Dashboards are read-only; ${tool} changes state. Connect as an agent or user.`,
         );
-      const args = def.input.safeParse(request.data.args);
-      if (!args.success) throw invalidArguments(tool, args.error);
+      const args = def.input.safeParse(request.data.args, { error: plainErrorMap });
+      if (!args.success) throw invalidArguments(tool, args.error, request.data.args);
       const requestId = request.data.request_id;
       const ctx: CallContext = {
         caller: site.caller,

@@ -1,4 +1,4 @@
-import type { Plan, StepStatus } from '../model.ts';
+import type { Plan, Step, StepStatus } from '../model.ts';
 import { neutralize } from './neutralize.ts';
 import { progressOf } from './progress.ts';
 
@@ -12,7 +12,10 @@ const MARKS: Record<StepStatus, string> = {
 };
 
 /** The `plan` user command of seed 000: for people, never sent to a model (so agent text is neutralised). */
-export const renderPlanText = (plan: Pick<Plan, 'title' | 'status' | 'steps'>, heading = 'Current Plan'): string => {
+export const renderPlanText = (
+  plan: Pick<Plan, 'title' | 'status'> & { steps: readonly Pick<Step, 'id' | 'status' | 'description'>[] },
+  heading = 'Current Plan',
+): string => {
   const progress = progressOf(plan.steps);
   const pct = Number.isInteger(progress.percentage) ? progress.percentage : progress.percentage.toFixed(1);
   return [

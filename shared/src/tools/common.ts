@@ -1,16 +1,42 @@
 import { z } from 'zod';
 import { MAX_DESCRIPTION, MAX_ID, MAX_RESULT, MAX_TITLE } from '../limits.ts';
-import { PlanStatusSchema, ProgressSchema, StepSchema } from '../model.ts';
+import { PlanStatusSchema, ProgressSchema, StepSchema, StepStatusSchema } from '../model.ts';
 
 export const IdArg = z.string().min(1).max(MAX_ID);
-export const TitleArg = z.string().trim().min(1, 'must not be empty').max(MAX_TITLE);
-export const DescriptionArg = z.string().trim().min(1, 'must not be empty').max(MAX_DESCRIPTION);
+export const TitleArg = z.string().trim().min(1).max(MAX_TITLE);
+export const DescriptionArg = z.string().trim().min(1).max(MAX_DESCRIPTION);
 export const ResultArg = z.string().max(MAX_RESULT);
 export const PlanIdArg = IdArg.describe('The plan to act on; defaults to your current (most recent unfinished) plan.');
 
-/** A step as tools return it: the stored step without dialect internals (`details`), with both `id` and `step_id`. */
-export const StepViewSchema = StepSchema.omit({ details: true }).loose();
+/**
+ * A step as tools return it: the stored step without dialect internals (`details`), with both `id` and `step_id`.
+ * The fields upstream always sends are always present, `null` when unset (hosts written against upstream read them).
+ */
+export const StepViewSchema = StepSchema.omit({ details: true })
+  .extend({
+    result: z.string().nullable(),
+    error: z.string().nullable(),
+    started_at: z.string().nullable(),
+    completed_at: z.string().nullable(),
+  })
+  .loose();
 export type StepView = z.infer<typeof StepViewSchema>;
+
+/**
+ * The flat top-level fields upstream answers a step change with (setStepStatus, addStep, addDependentStep,
+ * completeStepWithOutput); PlanHub's `step` and `instruction` sit beside them.
+ */
+export const StepAnswerShape = {
+  step_id: z.string(),
+  sequence: z.number().int(),
+  description: z.string(),
+  status: StepStatusSchema,
+  result: z.string().nullable(),
+  error: z.string().nullable(),
+  total_steps: z.number().int(),
+  progress: ProgressSchema,
+  message: z.string(),
+};
 
 export const PlanViewSchema = z
   .object({
@@ -18,6 +44,11 @@ export const PlanViewSchema = z
     agent_id: z.string(),
     title: z.string(),
     status: PlanStatusSchema,
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+    summary: z.string().nullable(),
+    /** Sequence of the step in progress (upstream's current_step), null when none is. */
+    current_step: z.number().int().nullable(),
     progress: ProgressSchema,
     steps: z.array(StepViewSchema),
     received_outputs: z.record(z.string(), z.unknown()),

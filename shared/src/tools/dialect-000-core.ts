@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { MAX_ARRAY } from '../limits.ts';
 import { ProgressSchema } from '../model.ts';
-import { DescriptionArg, IdArg, PlanIdArg, PlanViewSchema, ResultArg, StepViewSchema, TitleArg } from './common.ts';
+import {
+  DescriptionArg,
+  IdArg,
+  PlanIdArg,
+  PlanViewSchema,
+  ResultArg,
+  StepAnswerShape,
+  StepViewSchema,
+  TitleArg,
+} from './common.ts';
 import { defineTool } from './define.ts';
 
 const Instructed = { instruction: z.string(), warning: z.string().optional() };
@@ -16,7 +25,7 @@ export const createPlan = defineTool({
     'unfinished plan at a time: to change course use addStep, mark steps skipped, or completePlan(status="failed").',
   input: z.object({
     title: TitleArg.describe('What the plan achieves, in a few words.'),
-    steps: z.array(DescriptionArg).min(1, 'a plan needs at least one step').max(MAX_ARRAY).describe('Ordered steps.'),
+    steps: z.array(DescriptionArg).min(1).max(MAX_ARRAY).describe('Ordered steps.'),
   }),
   output: z
     .object({
@@ -24,6 +33,7 @@ export const createPlan = defineTool({
       title: z.string(),
       status: z.string(),
       steps: z.array(StepViewSchema),
+      progress: ProgressSchema,
       message: z.string(),
     })
     .loose(),
@@ -44,7 +54,16 @@ export const startPlan = defineTool({
     wait: z.boolean().default(true).describe('Wait for the decision (default) or return at once.'),
   }),
   output: z
-    .object({ plan_id: z.string(), status: z.string(), message: z.string(), reason: z.string().optional() })
+    .object({
+      /** Upstream's: true once the plan is approved and running. */
+      confirmed: z.boolean(),
+      plan_id: z.string(),
+      title: z.string(),
+      status: z.string(),
+      message: z.string(),
+      steps: z.array(z.object({ step_id: z.string(), sequence: z.number().int(), description: z.string() })),
+      reason: z.string().optional(),
+    })
     .loose(),
 });
 
@@ -59,12 +78,14 @@ export const setStepStatus = defineTool({
     'unblocks by itself, so wait for its step_unblocked event instead of polling.',
   input: z.object({
     step_id: IdArg.describe('e.g. "step_2"'),
-    status: z.enum(['in_progress', 'completed', 'failed', 'skipped']),
+    status: z
+      .enum(['in_progress', 'completed', 'failed', 'skipped', 'pending'])
+      .describe('pending changes nothing (accepted for compatibility).'),
     result: ResultArg.optional().describe('What was achieved (completed/skipped).'),
     error: ResultArg.optional().describe('What went wrong (failed).'),
     plan_id: PlanIdArg.optional(),
   }),
-  output: z.object({ plan_id: z.string(), step: StepViewSchema, progress: ProgressSchema, ...Instructed }).loose(),
+  output: z.object({ plan_id: z.string(), ...StepAnswerShape, step: StepViewSchema, ...Instructed }).loose(),
 });
 
 export const getPlanStatus = defineTool({
@@ -94,7 +115,21 @@ export const completePlan = defineTool({
     plan_id: PlanIdArg.optional(),
   }),
   output: z
-    .object({ plan_id: z.string(), status: z.string(), summary: z.string().optional(), progress: ProgressSchema })
+    .object({
+      plan_id: z.string(),
+      title: z.string(),
+      status: z.string(),
+      completed_at: z.string().nullable(),
+      summary: z.string().nullable(),
+      progress: ProgressSchema,
+      message: z.string(),
+      warning: z.string().optional(),
+      unfinished_steps: z
+        .array(
+          z.object({ step_id: z.string(), sequence: z.number().int(), description: z.string(), status: z.string() }),
+        )
+        .optional(),
+    })
     .loose(),
 });
 
@@ -110,7 +145,7 @@ export const addStep = defineTool({
     after_step_id: IdArg.optional(),
     plan_id: PlanIdArg.optional(),
   }),
-  output: z.object({ plan_id: z.string(), step: StepViewSchema, progress: ProgressSchema, ...Instructed }).loose(),
+  output: z.object({ plan_id: z.string(), ...StepAnswerShape, step: StepViewSchema, ...Instructed }).loose(),
 });
 
 export const listTools = defineTool({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { MAX_ARRAY, MAX_ID } from '../limits.ts';
 import { EventEnvelopeSchema, EventIdSchema, EventTypeSchema } from '../events.ts';
-import { DependencyRefSchema, ProgressSchema } from '../model.ts';
-import { DescriptionArg, IdArg, PlanIdArg, ResultArg, StepViewSchema } from './common.ts';
+import { DependencyRefSchema } from '../model.ts';
+import { DescriptionArg, IdArg, PlanIdArg, ResultArg, StepAnswerShape, StepViewSchema } from './common.ts';
 import { defineTool } from './define.ts';
 
 const DependsOnArg = z
@@ -13,7 +13,7 @@ const DependsOnArg = z
       plan_id: IdArg.optional().describe("Without it, the agent's step in its current or most recent plan."),
     }),
   )
-  .min(1, 'name at least one {agent_id, step_id} to wait for')
+  .min(1)
   .max(MAX_ARRAY);
 
 /**
@@ -25,6 +25,15 @@ const ProvidesArg = z
   .min(1)
   .max(MAX_ID)
   .regex(/^[^:]+$/, 'a provides name may not contain ":" (that form names another agent\'s step)');
+
+/** Upstream's `filter` object of a subscription: unset parts are null. */
+const SubscriptionFilterView = z.object({
+  agent_id: z.string().nullable(),
+  plan_id: z.string().nullable(),
+  step_id: z.string().nullable(),
+  event_types: z.array(z.string()),
+});
+
 const OutputArg = z.record(z.string(), z.unknown());
 
 export const subscribeToTasks = defineTool({
@@ -40,7 +49,7 @@ export const subscribeToTasks = defineTool({
     'follow, never both for one event. Do not poll.',
   input: z.object({
     agent_id: IdArg.optional(),
-    event_types: z.array(EventTypeSchema).min(1, 'name at least one event type').max(64),
+    event_types: z.array(EventTypeSchema).min(1).max(64),
     plan_id: IdArg.optional(),
     step_id: IdArg.optional(),
     after_event: EventIdSchema.optional().describe('Resume after this event id (replay starts after it).'),
@@ -50,6 +59,7 @@ export const subscribeToTasks = defineTool({
       subscription_id: z.string(),
       agent_id: z.string(),
       event_types: z.array(z.string()),
+      filter: SubscriptionFilterView,
       replayed: z.number().int(),
       /** Position of this connection's event stream: resume with after_event set to it (or to a later event id). */
       last_event_id: z.string(),
@@ -83,13 +93,12 @@ export const addDependentStep = defineTool({
   input: z.union([NewDependentStep, AttachDependencies]),
   output: z
     .object({
-      step_id: z.string(),
-      sequence: z.number().int(),
-      description: z.string(),
-      status: z.string(),
+      plan_id: z.string(),
+      ...StepAnswerShape,
+      step: StepViewSchema,
       blocked_by: z.array(DependencyRefSchema),
+      depends_on: z.array(DependencyRefSchema),
       received_outputs: z.record(z.string(), z.unknown()),
-      message: z.string(),
     })
     .loose(),
 });
@@ -111,8 +120,9 @@ export const completeStepWithOutput = defineTool({
   output: z
     .object({
       plan_id: z.string(),
+      ...StepAnswerShape,
+      output: OutputArg,
       step: StepViewSchema,
-      progress: ProgressSchema,
       unblocked: z.array(z.object({ agent_id: z.string(), plan_id: z.string(), step_id: z.string() })),
       instruction: z.string(),
     })
@@ -130,8 +140,10 @@ export const getBlockedSteps = defineTool({
       blocked_steps: z.array(
         z.object({
           step_id: z.string(),
+          sequence: z.number().int(),
           description: z.string(),
           blocked_by: z.array(DependencyRefSchema),
+          depends_on: z.array(DependencyRefSchema),
           received_outputs: z.record(z.string(), z.unknown()),
         }),
       ),
@@ -155,7 +167,11 @@ export const getTaskEvents = defineTool({
     '30) waits for the next matching event instead of returning empty.',
   input: z.object({
     agent_id: IdArg.optional(),
-    event_types: z.array(EventTypeSchema).max(64).optional(),
+    event_types: z
+      .array(z.string().max(64))
+      .max(64)
+      .optional()
+      .describe('Unknown types are dropped, as upstream does; if none is known, every type matches.'),
     plan_id: IdArg.optional(),
     step_id: IdArg.optional(),
     text: z.string().min(1).max(200).optional().describe('Only events mentioning this (case-insensitive).'),
@@ -189,10 +205,15 @@ export const listSubscriptions = defineTool({
         z
           .object({
             subscription_id: z.string(),
+            subscriber_agent: z.string(),
+            filter: SubscriptionFilterView,
             agent_id: z.string(),
             event_types: z.array(z.string()),
             plan_id: z.string().optional(),
             step_id: z.string().optional(),
+            created_at: z.string(),
+            /** Upstream counts matches; PlanHub does not track them, so this is null. */
+            match_count: z.number().int().nullable(),
           })
           .loose(),
       ),
@@ -207,5 +228,12 @@ export const unsubscribe = defineTool({
   readOnly: true,
   description: 'Remove one of your subscriptions (or all of them with all=true).',
   input: z.object({ subscription_id: IdArg.optional(), all: z.boolean().optional() }),
-  output: z.object({ removed: z.number().int(), message: z.string() }).loose(),
+  output: z
+    .object({
+      success: z.boolean(),
+      subscription_id: z.string().nullable(),
+      removed: z.number().int(),
+      message: z.string(),
+    })
+    .loose(),
 });

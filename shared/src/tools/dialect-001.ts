@@ -67,8 +67,8 @@ export const todoReminder = defineTool({
   dialect: 'planhub',
   readOnly: true,
   description:
-    "The todo reminder of seed 001 for an agent's list: the <system-reminder> block to inject before the next model " +
-    'request, its one-line summary, and whether it is due (no reminder right after the agent wrote its list).',
+    "The todo reminder of seed 001 for an agent's list: the <system-reminder> block to inject before each model " +
+    'request (with the gentle-reminder preamble only when the todo tool was not used recently), and its summary.',
   input: z.object({
     agent_id: IdArg.optional().describe('Whose list; defaults to the caller.'),
     quiet_ms: z
@@ -77,12 +77,18 @@ export const todoReminder = defineTool({
       .min(0)
       .max(24 * 3600 * 1000)
       .optional()
-      .describe('How long after the agent wrote its list no reminder is due (default 30000).'),
+      .describe('Without used_recently: a write of the list this recent (ms, default 30000) counts as recent use.'),
+    used_recently: z
+      .boolean()
+      .optional()
+      .describe("Whether the todo tool was among the host's last three tool calls (upstream's rule)."),
   }),
   output: z.object({
     agent_id: z.string(),
-    /** The block to inject, or null when nothing is due (empty list, or throttled). */
+    /** The block to inject, or null when there is nothing to say (recent use and an empty list). */
     reminder: z.string().nullable(),
+    used_recently: z.boolean(),
+    /** Same as used_recently (the preamble is left out); kept for earlier hosts. */
     throttled: z.boolean(),
     summary: z.string(),
     todos: z.array(Todo001Schema),

@@ -180,6 +180,8 @@ export const plan_complete = defineTool({
       deviations: z.array(z.unknown()),
       mode: Mode002Schema,
       progress: ProgressSchema,
+      /** Set when unfinished steps were completed away without deviations saying why. */
+      warning: z.string().optional(),
     })
     .loose(),
 });

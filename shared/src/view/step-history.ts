@@ -52,7 +52,7 @@ export const statusHistory = (
 
 /** From the first start to the end (or `now`): the time a step was worked on, whatever happened in between. */
 export const stepDuration = (
-  step: { started_at?: string | undefined; completed_at?: string | undefined },
+  step: { started_at?: string | null | undefined; completed_at?: string | null | undefined },
   now: string,
 ): number | null => {
   if (!step.started_at) return null;

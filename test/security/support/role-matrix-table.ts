@@ -102,10 +102,11 @@ export const MATRIX: Partial<Record<ToolName, Row>> = {
   getTaskEvents: { args: () => ({ limit: 50 }), here: ALL_OK, elsewhere: ALL_OK },
   listSubscriptions: { args: () => ({}), here: ALL_OK, elsewhere: ALL_OK },
   unsubscribe: {
-    // Only one's own subscriptions can be removed; another's is not even found.
+    // Only one's own subscriptions can be removed; another's is not even found: upstream's answer, success: false
+    // (the matrix checks that the owner's data did not change).
     args: (fx) => ({ subscription_id: fx.subscriptionId }),
-    here: ['ok', 'NOT_FOUND', 'NOT_FOUND', 'NOT_FOUND'],
-    elsewhere: GONE_READ,
+    here: ALL_OK,
+    elsewhere: ALL_OK,
   },
   todo: {
     args: () => ({ action: 'create', todos: [{ content: 'c', activeForm: 'doing c', status: 'pending' }] }),

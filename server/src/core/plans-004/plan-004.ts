@@ -93,20 +93,22 @@ export interface Update004Outcome {
 
 /**
  * update_plan on the shared model: any of the four statuses may follow any other (the seed system only sets the
- * field), except that a step blocked on other agents can only be skipped, and a finished plan no longer changes.
- * When the last open step ends, the plan completes.
+ * field), except that a step blocked on other agents can only be skipped. When the last open step ends, the plan
+ * completes; a 004 plan completed that way stays editable (upstream has no plan status to freeze it): a later update
+ * annotates a step, or reopens one and with it the plan. Plans ended otherwise no longer change.
  */
 export const updateStep004 = (
   current: Plan,
   change: { index: number; status: Plan004Status; notes?: string | undefined },
   now: string,
 ): Update004Outcome => {
-  if (FINISHED_PLAN_STATUSES.has(current.status))
+  const reopenable = current.dialect === '004' && current.status === 'completed';
+  if (FINISHED_PLAN_STATUSES.has(current.status) && !reopenable)
     fail(
       'FAILED_PRECONDITION',
       `Plan ${current.plan_id} is already ${current.status}; its steps can no longer change. Create a new plan with create_plan.`,
     );
-  if (current.status !== 'in_progress')
+  if (current.status !== 'in_progress' && !reopenable)
     fail(
       'FAILED_PRECONDITION',
       `Plan ${current.plan_id} is ${current.status} and waits for the user's approval; steps change once it is approved.`,
@@ -131,6 +133,10 @@ export const updateStep004 = (
   if (statusChanged && (change.status === 'completed' || change.status === 'skipped')) step.completed_at = now;
   if (statusChanged && change.status === 'pending') delete step.completed_at;
   plan.updated_at = now;
+  if (reopenable && !ENDED_STEP_STATUSES.has(step.status)) {
+    plan.status = 'in_progress';
+    delete plan.completed_at;
+  }
 
   const detail = { index: change.index, notes: step.notes ?? null, previous_status: from };
   const events: NewEvent[] = [];
@@ -149,7 +155,7 @@ export const updateStep004 = (
       ),
     );
   const ended = statusChanged && (change.status === 'completed' || change.status === 'skipped');
-  if (ended && allEnded(plan)) {
+  if (ended && allEnded(plan) && plan.status === 'in_progress') {
     const finished = endPlan(plan, 'completed', undefined, now);
     const final = finished.plan.steps[change.index] ?? step;
     return { plan: finished.plan, step: final, events: [...events, ...finished.events], ended, changed: true };

@@ -2,27 +2,48 @@ import type { Plan, Step } from '@planhub/shared';
 
 const describe = (s: Step) => `${s.id}: ${s.description}`;
 
-/** What the model should do next, given the plan after a change (seed 000: never recreate the plan). */
-export const nextInstruction = (plan: Plan, changed?: Step): string => {
+/** Where the plan stands when no particular change is being answered (addStep, a repeat, a later step). */
+const whatNext = (plan: Plan): string => {
   const inProgress = plan.steps.find((s) => s.status === 'in_progress');
   const pending = plan.steps.find((s) => s.status === 'pending');
   const blocked = plan.steps.filter((s) => s.status === 'blocked');
-  const next = pending
-    ? `Proceed with: ${describe(pending)}`
-    : inProgress
-      ? `Continue with: ${describe(inProgress)}`
-      : blocked.length > 0
-        ? `Remaining steps (${blocked.map((s) => s.id).join(', ')}) are blocked on other agents and unblock by themselves: wait for their step_unblocked events, do not poll.`
-        : 'All steps done. Call completePlan.';
+  if (pending) return `Proceed with: ${describe(pending)}`;
+  if (inProgress) return `Continue with: ${describe(inProgress)}`;
+  if (blocked.length > 0)
+    return (
+      `Remaining steps (${blocked.map((s) => s.id).join(', ')}) are blocked on other agents and unblock by ` +
+      'themselves: wait for their step_unblocked events, do not poll.'
+    );
+  return 'All steps completed. Call completePlan to finalize.';
+};
+
+/**
+ * What the model should do next, given the plan after a change (seed 000: never recreate the plan). Each starts
+ * with upstream's wording, which hosts and models were tuned on; "all steps completed" is said only when no step is
+ * left open at all (upstream said it while blocked or in-progress steps remained).
+ */
+export const nextInstruction = (plan: Plan, changed?: Step): string => {
+  const pending = plan.steps.find((s) => s.status === 'pending');
+  if (changed?.status === 'in_progress')
+    return (
+      `Step is now in progress. Proceed immediately with: ${changed.description} (${changed.id}). ` +
+      'Report its honest outcome with setStepStatus when done.'
+    );
   if (changed?.status === 'failed')
     return (
-      `${changed.id} failed. Decide how to go on: add a corrective step with addStep, mark steps that no longer make ` +
-      `sense as skipped, or end with completePlan(status="failed"). Never recreate the plan. ${next}`
+      'Step failed. Decide whether to: (1) use addStep to insert a corrective/alternative step, (2) skip remaining ' +
+      'steps if the goal is already met, or (3) proceed to the next pending step. Do NOT recreate the plan from ' +
+      `scratch with createPlan. ${changed.id} failed; ${whatNext(plan)}`
     );
-  if (changed?.status === 'in_progress' && inProgress?.id === changed.id)
-    return `Work on ${describe(changed)}. Report its honest outcome with setStepStatus when done.`;
-  return next;
+  if (changed?.status === 'completed' && pending)
+    return `Step completed. Proceed immediately to next step: ${pending.description} (${pending.id}).`;
+  if (changed?.status === 'completed') return `Step completed. ${whatNext(plan)}`;
+  if (changed?.status === 'skipped') return `Step skipped. ${whatNext(plan)}`;
+  return whatNext(plan);
 };
+
+/** The short message of a step answer (upstream has none for setStepStatus; its fields are what hosts read). */
+export const stepMessage = (step: Step): string => `Step ${step.id} is ${step.status}.`;
 
 const FAILURE_WORDS = /\b(could not|couldn't|unable to|failed to|cannot|can't|did not succeed|was not able to)\b/i;
 

@@ -6,7 +6,13 @@ export interface NewPlanInput {
   agent_id: string;
   title: string;
   dialect: Dialect;
-  steps: ReadonlyArray<{ description: string; status?: StepStatus; notes?: string; details?: Record<string, unknown> }>;
+  steps: ReadonlyArray<{
+    description: string;
+    status?: StepStatus;
+    notes?: string;
+    details?: Record<string, unknown>;
+    validation_required?: boolean;
+  }>;
   now: string;
   working_dir?: string;
   details?: Record<string, unknown>;
@@ -37,6 +43,7 @@ export const newPlan = (input: NewPlanInput): Plan => ({
     newStep(i + 1, i + 1, s.description, {
       status: s.status ?? 'pending',
       ...(s.notes !== undefined ? { notes: s.notes } : {}),
+      ...(s.validation_required === true ? { validation_required: true } : {}),
       ...(s.details !== undefined ? { details: s.details } : {}),
     }),
   ),
@@ -62,3 +69,8 @@ export const copyForStepChange = (plan: Plan, stepId: string): Plan => ({
   steps: plan.steps.map((s) => (s.id === stepId ? { ...s } : s)),
   waiters: Object.fromEntries(Object.entries(plan.waiters).map(([key, list]) => [key, [...list]])),
 });
+
+/** Upstream's pattern for validation steps ("Run tier-2 checks", "Validate output", "Run verification checks"). */
+const VALIDATION_STEP = /tier[\s-]*\d|validate\b|verification\b|run\s+validation\b|execute\s+validation\b/i;
+
+export const isValidationStep = (description: string): boolean => VALIDATION_STEP.test(description);

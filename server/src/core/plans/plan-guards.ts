@@ -6,7 +6,7 @@ const stepRange = (plan: Plan): string =>
 
 export const findStep = (plan: Plan, stepId: string): Step =>
   plan.steps.find((s) => s.id === stepId) ??
-  fail('NOT_FOUND', `${stepId} does not exist in plan ${plan.plan_id}; ${stepRange(plan)}.`);
+  fail('NOT_FOUND', `Step not found: ${stepId}. Plan ${plan.plan_id} has no such step; ${stepRange(plan)}.`);
 
 /** Step updates need an approved, unfinished plan (seed 000's gating). */
 export const requireRunning = (plan: Plan): void => {
@@ -14,7 +14,7 @@ export const requireRunning = (plan: Plan): void => {
   if (plan.status === 'pending')
     fail(
       'FAILED_PRECONDITION',
-      `Plan not started. Call startPlan first to request approval for plan ${plan.plan_id} ("${plan.title}").`,
+      `Plan not started. Call startPlan first to confirm the plan. (Plan ${plan.plan_id}, "${plan.title}", is pending.)`,
     );
   if (plan.status === 'awaiting_approval')
     fail(
@@ -26,4 +26,20 @@ export const requireRunning = (plan: Plan): void => {
       'FAILED_PRECONDITION',
       `Plan ${plan.plan_id} is already ${plan.status}; it cannot change. Create a new plan with createPlan for new work.`,
     );
+};
+
+/**
+ * createPlan while a started plan is unfinished: upstream's refusal (models were tuned on it), then which plan it is.
+ */
+export const activePlanExists = (plan: Plan): never => {
+  const count = (status: string) => plan.steps.filter((s) => s.status === status).length;
+  return fail(
+    'FAILED_PRECONDITION',
+    `An active plan already exists: '${plan.title}' (${count('pending')} pending, ${count('in_progress')} in progress). ` +
+      'Do NOT recreate the plan from scratch. Instead:\n' +
+      '- Use addStep(description, after_step_id?) to insert new steps\n' +
+      "- Use setStepStatus(step_id, status='skipped') to skip steps that are no longer needed\n" +
+      "- Use completePlan(status='failed') first if you truly need to abandon the plan\n" +
+      `(The active plan is ${plan.plan_id}, ${plan.status}.)`,
+  );
 };

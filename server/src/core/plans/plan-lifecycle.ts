@@ -20,8 +20,13 @@ export const requestApproval = (
   policy: ApprovalPolicy,
   now: string,
 ): PlanOutcome => {
-  if (current.status === 'awaiting_approval' || current.status === 'in_progress' || current.status === 'rejected')
-    return { plan: current, events: [] };
+  if (current.status === 'in_progress')
+    fail(
+      'FAILED_PRECONDITION',
+      `Plan already started. Proceed with setStepStatus. (Plan ${current.plan_id} was approved; report each step's ` +
+        'honest outcome as you go.)',
+    );
+  if (current.status === 'awaiting_approval' || current.status === 'rejected') return { plan: current, events: [] };
   if (current.status !== 'pending')
     fail(
       'FAILED_PRECONDITION',
@@ -102,9 +107,27 @@ export type PlanEnd = 'completed' | 'failed' | 'cancelled';
 
 const PLAN_END_EVENT = { completed: 'plan_completed', failed: 'plan_failed', cancelled: 'plan_cancelled' } as const;
 
+/** The steps a plan ended with still open (only a plan completed with unfinished steps has any). */
+export const unfinishedSteps = (plan: Plan) =>
+  plan.steps
+    .filter((s) => !ENDED_STEP_STATUSES.has(s.status))
+    .map((s) => ({ step_id: s.id, sequence: s.sequence, description: s.description, status: s.status }));
+
+/** The honest note on a plan completed with unfinished steps; undefined when every step ended. */
+export const unfinishedWarning = (plan: Plan): string | undefined => {
+  const open = unfinishedSteps(plan);
+  return open.length === 0
+    ? undefined
+    : `The plan was marked completed with ${open.length} unfinished step(s) (` +
+        open.map((s) => `${s.step_id} ${s.status}`).join(', ') +
+        '), left as they were. If the goal was not fully met, say so: a plan whose goal failed ends with ' +
+        'completePlan(status="failed").';
+};
+
 /**
- * completePlan. A plan that ends failed or cancelled skips its unfinished steps, so agents waiting on them resolve
- * with that outcome instead of hanging forever.
+ * completePlan. `completed` on a started plan is accepted even with unfinished steps, as the seed's own workflow
+ * does: they stay as they were and the answer and the event carry a warning naming them. A plan that ends failed or
+ * cancelled skips its unfinished steps, so agents waiting on them resolve with that outcome instead of hanging.
  */
 export const endPlan = (current: Plan, status: PlanEnd, summary: string | undefined, now: string): PlanOutcome => {
   if (FINISHED_PLAN_STATUSES.has(current.status))
@@ -112,31 +135,27 @@ export const endPlan = (current: Plan, status: PlanEnd, summary: string | undefi
   if (status === 'completed' && current.status !== 'in_progress')
     fail(
       'FAILED_PRECONDITION',
-      `Plan ${current.plan_id} was never started (it is ${current.status}), so it cannot be completed; use completePlan(status="cancelled") to drop it.`,
-    );
-  const open = current.steps.filter((s) => !ENDED_STEP_STATUSES.has(s.status));
-  if (status === 'completed' && open.length > 0)
-    fail(
-      'FAILED_PRECONDITION',
-      `Plan ${current.plan_id} still has unfinished steps (${open.map((s) => `${s.id} ${s.status}`).join(', ')}). ` +
-        'Report each as completed, failed or skipped first, or end the plan with status "failed".',
+      "Cannot mark plan as 'completed' - plan was never started. Use 'cancelled' if the plan was rejected. " +
+        `Plan ${current.plan_id} is ${current.status}; drop it with completePlan(status="cancelled").`,
     );
   const plan = clonePlan(current);
   const events: NewEvent[] = [];
-  for (const step of plan.steps) {
-    if (ENDED_STEP_STATUSES.has(step.status)) continue;
-    step.status = 'skipped';
-    step.result = `plan ${status}`;
-    step.completed_at = now;
-    events.push(planEvent(plan, 'step_skipped', step, { result: step.result, error: null }, now));
-  }
+  if (status !== 'completed')
+    for (const step of plan.steps) {
+      if (ENDED_STEP_STATUSES.has(step.status)) continue;
+      step.status = 'skipped';
+      step.result = `plan ${status}`;
+      step.completed_at = now;
+      events.push(planEvent(plan, 'step_skipped', step, { result: step.result, error: null }, now));
+    }
   plan.status = status;
   plan.completed_at = now;
   plan.updated_at = now;
   if (summary !== undefined) plan.summary = summary;
-  events.push(
-    planEvent(plan, PLAN_END_EVENT[status], null, { summary: summary ?? null, progress: progressOf(plan.steps) }, now),
-  );
+  const warning = unfinishedWarning(plan);
+  const payload: Record<string, unknown> = { summary: summary ?? null, progress: progressOf(plan.steps) };
+  if (warning !== undefined) Object.assign(payload, { warning, unfinished_steps: unfinishedSteps(plan) });
+  events.push(planEvent(plan, PLAN_END_EVENT[status], null, payload, now));
   return { plan, events };
 };
 

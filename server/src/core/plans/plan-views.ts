@@ -1,10 +1,20 @@
 import type { Plan, PlanView, Step, StepView } from '@planhub/shared';
 import { progressOf } from '@planhub/shared';
+import { unfinishedSteps, unfinishedWarning } from './plan-lifecycle.ts';
 
-/** A step as every 000 tool returns it; internal `details` are left out unless a dialect asks for them. */
+/**
+ * A step as every 000 tool returns it; internal `details` are left out. The fields upstream always sends are present
+ * and `null` when unset, so hosts written against upstream find them.
+ */
 export const stepView = (step: Step): StepView => {
   const { details: _details, ...view } = step;
-  return view;
+  return {
+    ...view,
+    result: step.result ?? null,
+    error: step.error ?? null,
+    started_at: step.started_at ?? null,
+    completed_at: step.completed_at ?? null,
+  };
 };
 
 /** received_outputs of the whole plan: every step's, merged (keys are "<agent_id>:<step_id>" and provides names). */
@@ -23,12 +33,50 @@ export const planHeader = (plan: Plan) => ({
   updated_at: plan.updated_at,
 });
 
+/** Upstream's current_step: the sequence of the step being worked on, null when none is. */
+export const currentStep = (plan: Plan): number | null =>
+  plan.steps.find((s) => s.status === 'in_progress')?.sequence ?? null;
+
 export const planView = (plan: Plan): PlanView => ({
   ...planHeader(plan),
+  completed_at: plan.completed_at ?? null,
+  summary: plan.summary ?? null,
+  current_step: currentStep(plan),
   steps: plan.steps.map(stepView),
   received_outputs: planReceivedOutputs(plan),
   ...(plan.started_at ? { started_at: plan.started_at } : {}),
-  ...(plan.completed_at ? { completed_at: plan.completed_at } : {}),
-  ...(plan.summary !== undefined ? { summary: plan.summary } : {}),
   ...(plan.decision ? { decision: plan.decision } : {}),
 });
+
+/**
+ * The flat fields upstream answers a step change with, beside PlanHub's `step` view: setStepStatus, addStep,
+ * addDependentStep and completeStepWithOutput all start their answers with this.
+ */
+export const stepAnswer = (plan: Plan, step: Step, message: string) => ({
+  plan_id: plan.plan_id,
+  step_id: step.id,
+  sequence: step.sequence,
+  description: step.description,
+  status: step.status,
+  result: step.result ?? null,
+  error: step.error ?? null,
+  total_steps: plan.steps.length,
+  progress: progressOf(plan.steps),
+  message,
+  step: stepView(step),
+});
+
+/** completePlan's answer: upstream's fields, plus the warning and the open steps when it ended with some. */
+export const planEndAnswer = (plan: Plan) => {
+  const warning = unfinishedWarning(plan);
+  return {
+    plan_id: plan.plan_id,
+    title: plan.title,
+    status: plan.status,
+    completed_at: plan.completed_at ?? null,
+    summary: plan.summary ?? null,
+    progress: progressOf(plan.steps),
+    message: `Plan ${plan.status}.`,
+    ...(warning !== undefined ? { warning, unfinished_steps: unfinishedSteps(plan) } : {}),
+  };
+};

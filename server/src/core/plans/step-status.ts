@@ -1,11 +1,11 @@
 import type { NewEvent, Plan, Step } from '@planhub/shared';
-import { ENDED_STEP_STATUSES, fail } from '@planhub/shared';
+import { ENDED_STEP_STATUSES, PlanHubError, fail } from '@planhub/shared';
 import { copyForStepChange } from './plan-factory.ts';
 import { planEvent } from './plan-events.ts';
 import { findStep, requireRunning } from './plan-guards.ts';
 import { honestyWarning, nextInstruction } from './instruction.ts';
 
-export type SettableStatus = 'in_progress' | 'completed' | 'failed' | 'skipped';
+export type SettableStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'skipped';
 
 export interface StepChange {
   step_id: string;
@@ -34,13 +34,18 @@ const EVENT_OF = {
   skipped: 'step_skipped',
 } as const;
 
+/**
+ * Ended steps may be reported again, as upstream allows: a failed step retried to completed, a completed one reopened.
+ * A blocked step cannot be completed by hand (its dependencies would be skipped); `pending` changes nothing (upstream
+ * accepts it as a no-op).
+ */
 const LEGAL_FROM: Record<Step['status'], readonly SettableStatus[]> = {
   pending: ['in_progress', 'completed', 'failed', 'skipped'],
   in_progress: ['completed', 'failed', 'skipped'],
   blocked: ['failed', 'skipped'],
-  completed: [],
-  failed: [],
-  skipped: [],
+  completed: ['in_progress', 'failed', 'skipped'],
+  failed: ['in_progress', 'completed', 'skipped'],
+  skipped: ['in_progress', 'completed', 'failed'],
 };
 
 /** Explains a refused transition in words a model can act on. */
@@ -54,11 +59,28 @@ const illegal = (step: Step, to: SettableStatus): never => {
   if (ENDED_STEP_STATUSES.has(step.status))
     fail(
       'FAILED_PRECONDITION',
-      `${step.id} already ended as ${step.status} and cannot change. Add a corrective step with addStep if more work is needed.`,
+      `${step.id} already ended as ${step.status}. Report it again as in_progress, completed, failed or skipped, or add a corrective step with addStep.`,
     );
   return fail(
     'FAILED_PRECONDITION',
     `${step.id} is ${step.status}; it can move to ${LEGAL_FROM[step.status].join(', ') || 'nothing'}, not ${to}.`,
+  );
+};
+
+/**
+ * Upstream's validation gate: a validation step is completed only with evidence (outputs received from the agents
+ * that validated); completeStepWithOutput brings its own evidence and passes.
+ */
+const validationGate = (step: Step, status: SettableStatus, output?: unknown): void => {
+  if (status !== 'completed' || step.validation_required !== true || output !== undefined) return;
+  if (Object.keys(step.received_outputs ?? {}).length > 0) return;
+  throw new PlanHubError(
+    'FAILED_PRECONDITION',
+    'This is a validation step (validation_required=true). It cannot be marked completed without subagent evidence. ' +
+      'Run the validation through subagents and wait for their outputs (they arrive in received_outputs), or complete ' +
+      'it with completeStepWithOutput carrying the validation result. If validation is genuinely not needed, use ' +
+      "setStepStatus(status='skipped') instead.",
+    { step_id: step.id, validation_required: true, has_received_outputs: false },
   );
 };
 
@@ -67,8 +89,18 @@ export const changeStepStatus = (current: Plan, change: StepChange, now: string)
   requireRunning(current);
   const plan = copyForStepChange(current, change.step_id);
   const step = findStep(plan, change.step_id);
-  const repeat = step.status === change.status;
-  if (!repeat && !LEGAL_FROM[step.status].includes(change.status)) illegal(step, change.status);
+  if (change.status === 'pending')
+    return {
+      plan: current,
+      step: findStep(current, change.step_id),
+      events: [],
+      instruction: nextInstruction(current),
+      ended: false,
+    };
+  const status = change.status;
+  validationGate(step, status, change.output);
+  const repeat = step.status === status;
+  if (!repeat && !LEGAL_FROM[step.status].includes(status)) illegal(step, status);
   if (repeat && change.output === undefined)
     return {
       plan: current,
@@ -77,28 +109,30 @@ export const changeStepStatus = (current: Plan, change: StepChange, now: string)
       instruction: nextInstruction(current),
       ended: false,
     };
-  if (repeat) illegal(step, change.status);
+  if (repeat) illegal(step, status);
 
-  step.status = change.status;
+  step.status = status;
   if (change.result !== undefined) step.result = change.result;
   if (change.error !== undefined) step.error = change.error;
   if (change.notes !== undefined) step.notes = change.notes;
   if (change.output !== undefined) step.output = change.output;
   if (change.provides !== undefined) step.provides = change.provides;
-  if (change.status === 'in_progress') step.started_at = now;
-  else step.completed_at = now;
+  if (status === 'in_progress') {
+    step.started_at = now;
+    delete step.completed_at;
+  } else step.completed_at = now;
   plan.updated_at = now;
 
   const payload: Record<string, unknown> = { result: step.result ?? null, error: step.error ?? null };
   if (change.output !== undefined) payload.output = change.output;
   if (step.provides !== undefined) payload.provides = step.provides;
-  const warning = honestyWarning(change.status, change.result);
+  const warning = honestyWarning(status, change.result);
   return {
     plan,
     step,
-    events: [planEvent(plan, EVENT_OF[change.status], step, payload, now)],
+    events: [planEvent(plan, EVENT_OF[status], step, payload, now)],
     instruction: nextInstruction(plan, step),
     ...(warning ? { warning } : {}),
-    ended: change.status !== 'in_progress',
+    ended: status !== 'in_progress',
   };
 };

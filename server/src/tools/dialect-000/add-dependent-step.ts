@@ -4,6 +4,7 @@ import type { DependencyTarget } from '../../core/dependencies/attach.ts';
 import { attachDependencies, endedOutcome, stepNode } from '../../core/dependencies/attach.ts';
 import { addStep } from '../../core/plans/add-step.ts';
 import { clonePlan } from '../../core/plans/plan-factory.ts';
+import { stepAnswer } from '../../core/plans/plan-views.ts';
 import { findStep, requireRunning } from '../../core/plans/plan-guards.ts';
 import { hashKeys, setKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
@@ -105,10 +106,9 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
     const blockedBy = step.blocked_by ?? [];
     const received = step.received_outputs ?? {};
     const ended = outcome.resolvedNow.length;
+    const count = deps.length;
     const subject =
-      'description' in args
-        ? `Step added with ${deps.length} dependencies`
-        : `${step.id} now has ${deps.length} dependencies`;
+      'description' in args ? `Step added with ${count} dependencies` : `Added ${count} dependencies to existing step`;
     const message =
       step.status === 'blocked'
         ? `${subject} (BLOCKED)` +
@@ -116,14 +116,9 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
           '. It unblocks by itself, exactly once, when the others end: wait for its step_unblocked event, do not poll.'
         : `${subject}; all had already ended, so the step is ready (pending) with their outputs in received_outputs.`;
     return {
-      plan_id: outcome.plan.plan_id,
-      step_id: step.id,
-      sequence: step.sequence,
-      description: step.description,
-      status: step.status,
+      ...stepAnswer(outcome.plan, step, message),
       blocked_by: blockedBy,
       depends_on: step.depends_on ?? [],
       received_outputs: received,
-      message,
     };
   });

@@ -1,10 +1,11 @@
 import type { Plan } from '@planhub/shared';
 import { fail, progressOf } from '@planhub/shared';
 import { addStep as addStepToPlan } from '../../core/plans/add-step.ts';
-import { newPlan } from '../../core/plans/plan-factory.ts';
+import { isValidationStep, newPlan } from '../../core/plans/plan-factory.ts';
+import { activePlanExists } from '../../core/plans/plan-guards.ts';
 import { endPlan, stepList, type PlanEnd } from '../../core/plans/plan-lifecycle.ts';
 import { planEvent } from '../../core/plans/plan-events.ts';
-import { planView, stepView } from '../../core/plans/plan-views.ts';
+import { planEndAnswer, planView, stepAnswer, stepView } from '../../core/plans/plan-views.ts';
 import { nextInstruction } from '../../core/plans/instruction.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
@@ -31,12 +32,7 @@ const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
     const agent = await loadAgent(tx, caller.agent_id);
     const open = await Promise.all(agent.plans.filter((p) => !p.finished).map((p) => loadPlan(tx, p.plan_id)));
     const started = open.find((p) => p.status === 'in_progress' || p.status === 'awaiting_approval');
-    if (started)
-      fail(
-        'FAILED_PRECONDITION',
-        `You already have a started plan ${started.plan_id} ("${started.title}", ${started.status}). Do not recreate it: ` +
-          'use addStep for new work, mark steps that no longer apply as skipped, or end it with completePlan(status="failed") first.',
-      );
+    if (started) activePlanExists(started);
     if (args.steps.length > services.config.limits.stepsPerPlan)
       fail(
         'RESOURCE_EXHAUSTED',
@@ -51,7 +47,7 @@ const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
       agent_id: caller.agent_id,
       title: args.title,
       dialect: '000',
-      steps: args.steps.map((description) => ({ description })),
+      steps: args.steps.map((description) => ({ description, validation_required: isValidationStep(description) })),
       now,
     });
     await savePlan(tx, plan);
@@ -61,6 +57,7 @@ const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
       title: plan.title,
       status: plan.status,
       steps: plan.steps.map(stepView),
+      progress: progressOf(plan.steps),
       message: 'Plan created. Call startPlan to request approval.',
     };
   });
@@ -80,13 +77,7 @@ const completePlan: ToolHandlers['completePlan'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
     const plan = await finishPlan(tx, await resolvePlan(tx, ctx.caller, args, 'write'), args.status, args.summary, now);
-    return {
-      plan_id: plan.plan_id,
-      status: plan.status,
-      ...(plan.summary !== undefined ? { summary: plan.summary } : {}),
-      progress: progressOf(plan.steps),
-      message: `Plan ${plan.status}.`,
-    };
+    return planEndAnswer(plan);
   });
 
 const addStep: ToolHandlers['addStep'] = (ctx, args) =>
@@ -106,9 +97,7 @@ const addStep: ToolHandlers['addStep'] = (ctx, args) =>
     await savePlan(tx, plan);
     tx.emit(...events);
     return {
-      plan_id: plan.plan_id,
-      step: stepView(step),
-      progress: progressOf(plan.steps),
+      ...stepAnswer(plan, step, `Step added as ${step.id} at position ${step.sequence} of ${plan.steps.length}.`),
       instruction: nextInstruction(plan),
     };
   });

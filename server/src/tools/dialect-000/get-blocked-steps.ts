@@ -9,8 +9,10 @@ export const getBlockedSteps: ToolHandlers['getBlockedSteps'] = (ctx, args) =>
       .filter((s) => s.status === 'blocked')
       .map((s) => ({
         step_id: s.id,
+        sequence: s.sequence,
         description: s.description,
         blocked_by: s.blocked_by ?? [],
+        depends_on: s.depends_on ?? [],
         received_outputs: s.received_outputs ?? {},
       }));
     return blocked.length === 0

@@ -1,9 +1,12 @@
-import type { EventEnvelope } from '@planhub/shared';
+import type { EventEnvelope, EventType } from '@planhub/shared';
 import { EVENT_TYPES, fail, isPresenceEvent } from '@planhub/shared';
 import { matchesFilter } from '../../events/match.ts';
 import { SCAN_BUDGET, scanBackward, scanForward } from '../../events/scan-log.ts';
 import { mentions } from '../../events/text-match.ts';
 import type { ToolHandlers } from '../context.ts';
+
+const KNOWN: ReadonlySet<string> = new Set(EVENT_TYPES);
+const isEventType = (type: string): type is EventType => KNOWN.has(type);
 
 /**
  * Without event_types, what agents report: the server's own observations (agent_online, agent_offline,
@@ -25,7 +28,9 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   if (args.after_event !== undefined && args.before_event !== undefined)
     fail('INVALID_ARGUMENT', 'Pass after_event (read forward) or before_event (page back), not both.');
   const text = args.text;
-  const filter = { ...args, event_types: args.event_types ?? REPORTED };
+  // Unknown types are dropped, as upstream does; when none is known (or none is named), every reported type matches.
+  const known = args.event_types?.filter(isEventType);
+  const filter = { ...args, event_types: known !== undefined && known.length > 0 ? known : REPORTED };
   const match = (e: EventEnvelope) => matchesFilter(filter, e) && (text === undefined || mentions(e, text));
   const backward = args.after_event === undefined;
   // Listening starts before the read, so an event committed in between wakes the wait instead of being missed.

@@ -1,25 +1,37 @@
 import type { EventEnvelope, Plan } from '@planhub/shared';
+import { eventOf } from '@planhub/shared';
 import { requestApproval } from '../../core/plans/plan-lifecycle.ts';
 import type { ToolHandlers } from '../context.ts';
 import { resolvePlan, savePlan } from '../plan-access.ts';
 
-const DECISIONS = new Set(['plan_approved', 'plan_rejected']);
+/** The agent whose plan a decision event decided, read from its typed payload; undefined for other events. */
+const decidedFor = (e: EventEnvelope): string | undefined =>
+  (eventOf(e, 'plan_approved') ?? eventOf(e, 'plan_rejected'))?.payload.agent_id;
 
-const answer = (plan: Pick<Plan, 'plan_id' | 'status' | 'decision'>) => {
+type Decided = Pick<Plan, 'plan_id' | 'title' | 'status' | 'decision' | 'steps'>;
+
+/** Upstream's fields (confirmed, title, the steps) beside PlanHub's status and guidance. */
+const answer = (plan: Decided) => {
+  const base = {
+    confirmed: plan.status === 'in_progress',
+    plan_id: plan.plan_id,
+    title: plan.title,
+    status: plan.status,
+    steps: plan.steps.map((s) => ({ step_id: s.id, sequence: s.sequence, description: s.description })),
+  };
   if (plan.status === 'in_progress')
     return {
-      plan_id: plan.plan_id,
-      status: plan.status,
-      message: 'Plan approved. Proceed with the first step and report each outcome with setStepStatus.',
+      ...base,
+      message:
+        'Plan confirmed. You may proceed with execution: start with the first step and report each outcome with setStepStatus.',
     };
   if (plan.status === 'rejected')
     return {
-      plan_id: plan.plan_id,
-      status: plan.status,
+      ...base,
       message: 'The user rejected the plan. Ask what to change, then create a new plan.',
       ...(plan.decision?.reason ? { reason: plan.decision.reason } : {}),
     };
-  return { plan_id: plan.plan_id, status: plan.status, message: 'Waiting for the user to approve or reject the plan.' };
+  return { ...base, message: 'Waiting for the user to approve or reject the plan.' };
 };
 
 /**
@@ -36,9 +48,9 @@ export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
   const wait = services.hub.waitFor(
     caller.workspace,
     (e: EventEnvelope) => {
-      if (!DECISIONS.has(e.event_type)) return false;
+      if (decidedFor(e) === undefined) return false;
       if (planId !== undefined) return e.source_plan_id === planId;
-      if (e.payload.agent_id === caller.agent_id) early.push(e);
+      if (decidedFor(e) === caller.agent_id) early.push(e);
       return false;
     },
     { signal: ctx.signal },
@@ -60,9 +72,9 @@ export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
     if (plan.status !== 'awaiting_approval' || !args.wait) return answer(plan);
     const decision = early.find((e) => e.source_plan_id === planId) ?? (await wait.promise);
     const approved = decision?.event_type === 'plan_approved';
-    const reason = decision?.payload.reason;
+    const reason = decision ? eventOf(decision, 'plan_rejected')?.payload.reason : undefined;
     return answer({
-      plan_id: plan.plan_id,
+      ...plan,
       status: approved ? 'in_progress' : 'rejected',
       ...(typeof reason === 'string' ? { decision: { by: '', role: '', at: '', reason } } : {}),
     });

@@ -1,7 +1,7 @@
-import { progressOf } from '@planhub/shared';
 import { currentPlanId } from '../../core/agents/agent-doc.ts';
 import { stepNode } from '../../core/dependencies/attach.ts';
-import { stepView } from '../../core/plans/plan-views.ts';
+import { stepMessage } from '../../core/plans/instruction.ts';
+import { stepAnswer } from '../../core/plans/plan-views.ts';
 import type { StepChange } from '../../core/plans/step-status.ts';
 import { changeStepStatus } from '../../core/plans/step-status.ts';
 import { docKeys } from '../../store/keys.ts';
@@ -38,10 +38,9 @@ export const applyStepChange = async (ctx: CallContext, planId: string | undefin
     let settled: Settled = { now: [], pending: [] };
     if (outcome.ended) settled = await settleDependents(tx, outcome.plan, outcome.step, now);
     if (outcome.events.length > 0) await savePlan(tx, outcome.plan);
+    const step = outcome.plan.steps.find((s) => s.id === change.step_id) ?? outcome.step;
     return {
-      plan_id: outcome.plan.plan_id,
-      step: stepView(outcome.plan.steps.find((s) => s.id === change.step_id) ?? outcome.step),
-      progress: progressOf(outcome.plan.steps),
+      ...stepAnswer(outcome.plan, step, stepMessage(step)),
       instruction: outcome.instruction,
       ...(outcome.warning ? { warning: outcome.warning } : {}),
       unblocked: [...settled.now, ...settled.pending],

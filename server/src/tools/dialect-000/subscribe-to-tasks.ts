@@ -1,6 +1,7 @@
 import type { Subscription } from '@planhub/shared';
 import { compareEventIds, fail } from '@planhub/shared';
 import { canonicalFilter, sameFilter } from '../../events/match.ts';
+import { subscriptionFilter } from '../../events/subscription-views.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
 import { loadSubscriptionsDoc, saveSubscriptions } from '../subscriptions-doc.ts';
 
@@ -52,12 +53,14 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
     subscription_id: sub.subscription_id,
     agent_id: sub.agent_id,
     event_types: sub.event_types,
+    filter: subscriptionFilter(sub),
     ...(sub.plan_id !== undefined ? { plan_id: sub.plan_id } : {}),
     ...(sub.step_id !== undefined ? { step_id: sub.step_id } : {}),
     replayed: stream.replayed,
     last_event_id: stream.last_event_id,
     message:
-      `${existed ? 'Already subscribed' : 'Subscribed'} (${sub.subscription_id}) to ${describe(sub)}. ` +
+      `Subscribed to ${sub.event_types.length} event type(s). Events will be delivered inline. ` +
+      `${existed ? 'You were already subscribed' : 'Subscription'} ${sub.subscription_id}: ${describe(sub)}. ` +
       (stream.replayed > 0 ? `${stream.replayed} earlier events were replayed. ` : '') +
       (skipped
         ? `This connection already receives events (up to ${stream.last_event_id}), so nothing before that was ` +

@@ -1,8 +1,12 @@
 import { fail } from '@planhub/shared';
+import { unsubscribeAnswer } from '../../events/subscription-views.ts';
 import type { ToolHandlers } from '../context.ts';
 import { loadSubscriptionsDoc, saveSubscriptions } from '../subscriptions-doc.ts';
 
-/** Removes the caller's own subscriptions only: another agent's subscription is not even visible from here. */
+/**
+ * Removes the caller's own subscriptions only: another agent's subscription is not even visible from here, so naming
+ * one answers upstream's "Subscription not found".
+ */
 export const unsubscribe: ToolHandlers['unsubscribe'] = async (ctx, args) => {
   if (args.subscription_id === undefined && args.all !== true)
     fail('INVALID_ARGUMENT', 'Name the subscription_id to remove (see listSubscriptions), or pass all=true.');
@@ -12,32 +16,17 @@ export const unsubscribe: ToolHandlers['unsubscribe'] = async (ctx, args) => {
     const gone = args.all === true ? subs : subs.filter((s) => s.subscription_id === args.subscription_id);
     // A read-only tool has no request log: a retry after a lost answer finds the subscription already gone.
     if (gone.length === 0 && args.subscription_id !== undefined && doc.removed.includes(args.subscription_id))
-      return { removed: [], again: true };
+      return { removed: [], again: true, yours: [] };
     if (args.all !== true && gone.length === 0)
-      fail(
-        'NOT_FOUND',
-        `Subscription ${args.subscription_id} is not one of yours; ` +
-          (subs.length === 0
-            ? 'you have no subscriptions.'
-            : `yours are ${subs.map((s) => s.subscription_id).join(', ')}.`) +
-          ' You can only remove your own subscriptions.',
-      );
+      return { removed: [], again: false, yours: subs.map((s) => s.subscription_id) };
     const removed = gone.map((s) => s.subscription_id);
     saveSubscriptions(tx, ctx.caller.agent_id, {
       subscriptions: subs.filter((s) => !gone.includes(s)),
       removed: [...doc.removed, ...removed],
     });
-    return { removed, again: false };
+    return { removed, again: false, yours: [] };
   });
   const { removed } = outcome;
   ctx.connection?.onUnsubscribed?.(removed);
-  return {
-    removed: removed.length,
-    subscription_ids: removed,
-    message: outcome.again
-      ? `${args.subscription_id} was already removed.`
-      : removed.length === 0
-        ? 'You had no subscriptions.'
-        : `Removed ${removed.join(', ')}.`,
-  };
+  return unsubscribeAnswer(args, removed, outcome.again, outcome.yours);
 };

@@ -1,4 +1,4 @@
-import { renderTodoReminder, renderTodoSummary, shouldRemind } from '@planhub/shared';
+import { renderTodoReminder, renderTodoSummary, usedRecently } from '@planhub/shared';
 import type { TodoDoc001 } from '../../core/todos-001/todo-list.ts';
 import { applyTodo, countTodos } from '../../core/todos-001/todo-list.ts';
 import { docKeys } from '../../store/keys.ts';
@@ -30,11 +30,12 @@ const todoReminder: ToolHandlers['todoReminder'] = (ctx, args) =>
     const agentId = args.agent_id ?? ctx.caller.agent_id;
     const doc = await tx.get<TodoDoc001>(docKeys.todos001(agentId));
     const todos = doc?.todos ?? [];
-    const throttled = !shouldRemind(doc?.updated_at, ctx.services.now(), args.quiet_ms);
+    const recent = args.used_recently ?? usedRecently(doc?.updated_at, ctx.services.now(), args.quiet_ms);
     return {
       agent_id: agentId,
-      reminder: throttled ? null : (renderTodoReminder(todos) ?? null),
-      throttled,
+      reminder: renderTodoReminder(todos, { usedRecently: recent }) ?? null,
+      used_recently: recent,
+      throttled: recent,
       summary: renderTodoSummary(todos),
       todos,
       ...countTodos(todos),

@@ -64,13 +64,13 @@ const plan_complete: ToolHandlers['plan_complete'] = (ctx, args) =>
       );
     const open = openSteps(plan);
     const deviations = args.deviations ?? [];
-    if (open.length > 0 && deviations.length === 0)
-      fail(
-        'FAILED_PRECONDITION',
-        `Steps ${open.map((s) => `${numericStepId(s) ?? s.id} (${s.status})`).join(', ')} are not complete. Complete ` +
-          'them with plan_step_complete, or call plan_complete again with deviations saying honestly why they were ' +
-          'not done (they are then recorded as skipped).',
-      );
+    // Upstream completes a plan whatever its steps say; PlanHub accepts it too, and says so when steps were not done.
+    const warning =
+      open.length > 0 && deviations.length === 0
+        ? `Steps ${open.map((s) => `${numericStepId(s) ?? s.id} (${s.status})`).join(', ')} were not complete; they ` +
+          'are recorded as skipped. Next time complete them with plan_step_complete, or name them in deviations ' +
+          'with the honest reason they were not done.'
+        : undefined;
     // Dependents first, so skipping a step never wakes a later step only to skip it right after.
     for (const step of [...open].reverse()) {
       const skipped = changeStepStatus(plan, { step_id: step.id, status: 'skipped', result: NOT_DONE }, now);
@@ -104,6 +104,7 @@ const plan_complete: ToolHandlers['plan_complete'] = (ctx, args) =>
       mode: 'normal' as const,
       progress: progressOf(ended.plan.steps),
       skipped_steps: open.map((s) => numericStepId(s) ?? s.id),
+      ...(warning !== undefined ? { warning } : {}),
     };
   });
 

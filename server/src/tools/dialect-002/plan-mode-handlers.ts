@@ -69,6 +69,19 @@ const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
     };
   });
 
+/**
+ * What plan_exit tells the model: upstream's words first (the host without a dashboard is where the user reviews the
+ * plan, so the model must present it in full), then how the decision comes back.
+ */
+const planExitMessage = (planId: string, mode: string, markdown: string): string =>
+  mode === 'awaiting_approval'
+    ? `Plan saved and awaiting approval (plan_id: ${planId}).\nIMPORTANT: You MUST now present the full plan to the ` +
+      'user in your response. Include all sections below in your message — the user cannot see tool results.\n\n' +
+      `${markdown}\n\nDo not start executing: wait for the decision (plan_approved or plan_rejected event), then ` +
+      'call plan_approve or plan_reject as the user said.'
+    : `Plan saved and approved at once (plan_id: ${planId}; approval policy "auto"). Present it to the user in your ` +
+      `response, then execute it step by step with plan_step_complete.\n\n${markdown}`;
+
 const plan_exit: ToolHandlers['plan_exit'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const { caller, services } = ctx;
@@ -125,18 +138,15 @@ const plan_exit: ToolHandlers['plan_exit'] = (ctx, args) =>
         now,
       ),
     );
+    const markdown = renderPlanMarkdown(plan);
     return {
       status: 'plan_presented' as const,
       mode,
       plan_id: plan.plan_id,
       awaiting_approval: mode === 'awaiting_approval',
-      markdown: renderPlanMarkdown(plan),
+      markdown,
       steps: stepList(plan),
-      message:
-        mode === 'awaiting_approval'
-          ? 'Plan presented to the user. Do not start executing: wait for the decision (plan_approved or ' +
-            'plan_rejected event), then call plan_approve or plan_reject as the user said.'
-          : 'Plan approved at once (approval policy "auto"). Execute it step by step with plan_step_complete.',
+      message: planExitMessage(plan.plan_id, mode, markdown),
     };
   });
 

@@ -52,9 +52,21 @@ const TaskGet: ToolHandlers['TaskGet'] = (ctx, args) =>
     return { result: taskGetText(task), task };
   });
 
+/**
+ * Deleting a task that does not exist answers as upstream does (its delete has no existence check): the goal, no
+ * such task, holds. Nothing changes and no event is published.
+ */
+const deletedAlready = (doc: TaskDoc, args: { taskId: string; status?: string | undefined }) =>
+  args.status === 'deleted' && doc.tasks[parseTaskId('TaskUpdate', args.taskId)] === undefined
+    ? { result: `Updated task #${args.taskId} deleted`, unblocked: [], cleaned_up: false }
+    : undefined;
+
 const TaskUpdate: ToolHandlers['TaskUpdate'] = (ctx, args) =>
   ctx.transact(async (tx) => {
-    const outcome = updateTask(await loadTasks(tx), args, taskContext(ctx));
+    const doc = await loadTasks(tx);
+    const gone = deletedAlready(doc, args);
+    if (gone) return gone;
+    const outcome = updateTask(doc, args, taskContext(ctx));
     checkMetadata(ctx, outcome.task?.metadata);
     if (outcome.doc) tx.put(docKeys.tasks(), outcome.doc);
     tx.emit(...outcome.events);

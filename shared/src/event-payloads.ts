@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { DependencyRefSchema, ProgressSchema } from './model.ts';
+
+/**
+ * The payload of each event type. Payloads are loose objects: a dialect may add fields, and a consumer reads the
+ * ones named here with their types instead of guessing. A new event type gets its schema here and its name in the
+ * type lists of events.ts; the discriminated union below picks it up.
+ */
+const stepOutcome = z
+  .object({
+    result: z.string().nullable(),
+    error: z.string().nullable(),
+    output: z.record(z.string(), z.unknown()).optional(),
+    provides: z.string().nullable().optional(),
+  })
+  .loose();
+
+const planEnd = z
+  .object({
+    summary: z.string().nullable(),
+    progress: ProgressSchema,
+    /** Set when a plan was completed with steps still open (they are listed in unfinished_steps). */
+    warning: z.string().optional(),
+    unfinished_steps: z
+      .array(z.object({ step_id: z.string(), sequence: z.number().int(), description: z.string(), status: z.string() }))
+      .optional(),
+  })
+  .loose();
+
+const stepList = z.array(z.object({ step_id: z.string(), sequence: z.number().int(), description: z.string() }));
+
+const taskChange = z.object({ task_id: z.string(), subject: z.string() }).loose();
+
+export const EVENT_PAYLOAD_SCHEMAS = {
+  plan_created: z.object({ steps: stepList }).loose(),
+  plan_started: z.object({ message: z.string().nullable().optional() }).loose(),
+  plan_completed: planEnd,
+  plan_failed: planEnd,
+  plan_cancelled: planEnd,
+  step_added: z.object({}).loose(),
+  step_started: stepOutcome,
+  step_completed: stepOutcome,
+  step_failed: stepOutcome,
+  step_skipped: stepOutcome,
+  step_blocked: z.object({ blocked_by: z.array(DependencyRefSchema) }).loose(),
+  step_unblocked: z.object({ received_outputs: z.unknown(), unblocked_by: z.unknown() }).loose(),
+  plan_approval_requested: z.object({ message: z.string().nullable(), steps: stepList }).loose(),
+  plan_approved: z.object({ approved_by: z.string(), agent_id: z.string() }).loose(),
+  plan_rejected: z.object({ rejected_by: z.string(), agent_id: z.string(), reason: z.string().nullable() }).loose(),
+  plan_modified: z.object({}).loose(),
+  todos_updated: z.object({ dialect: z.string() }).loose(),
+  task_created: taskChange,
+  task_updated: taskChange,
+  task_deleted: taskChange,
+  task_unblocked: taskChange,
+  mode_changed: z
+    .object({
+      agent_id: z.string(),
+      from: z.string(),
+      to: z.string(),
+      goal: z.string().nullable(),
+      plan_id: z.string().nullable(),
+    })
+    .loose(),
+  agent_online: z.object({ last_seen_at: z.string() }).loose(),
+  agent_offline: z.object({ last_seen_at: z.string(), reason: z.enum(['disconnected', 'node_lost']) }).loose(),
+  step_stalled: z
+    .object({ last_update_at: z.string(), stalled_for_ms: z.number(), stall_after_ms: z.number() })
+    .loose(),
+} as const;

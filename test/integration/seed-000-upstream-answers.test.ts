@@ -1,0 +1,164 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
+
+const STEP_FIELDS = ['step_id', 'sequence', 'description', 'status', 'result', 'error', 'total_steps', 'progress'];
+
+describe.each(STORE_KINDS)("seed 000 answers carry upstream's fields at the same level (%s store)", (store) => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it("answers upstream's basic lifecycle with its own field names, nulls included", async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    const created = await agent.createPlan({
+      title: 'Deploy Feature',
+      steps: ['Run tests', 'Build', 'Deploy', 'Verify'],
+    });
+    expect(created.progress).toMatchObject({ total: 4, pending: 4, percent: 0 });
+    expect(created.steps[0]).toMatchObject({ result: null, error: null, started_at: null, completed_at: null });
+
+    const started = await agent.startPlan({});
+    expect(started).toMatchObject({ confirmed: true, plan_id: created.plan_id, title: 'Deploy Feature' });
+    expect(started.steps.map((s) => [s.sequence, s.description])).toEqual([
+      [1, 'Run tests'],
+      [2, 'Build'],
+      [3, 'Deploy'],
+      [4, 'Verify'],
+    ]);
+
+    const running = await agent.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
+    expect(Object.keys(running)).toEqual(expect.arrayContaining([...STEP_FIELDS, 'message', 'step', 'instruction']));
+    expect(running).toMatchObject({ step_id: 'step_1', sequence: 1, status: 'in_progress', result: null, error: null });
+    expect(running.total_steps).toBe(4);
+    expect(running.instruction).toMatch(/^Step is now in progress\. Proceed immediately with: Run tests/);
+    expect((await agent.getPlanStatus({})).current_step).toBe(1);
+
+    const done = await agent.setStepStatus({ step_id: 'step_1', status: 'completed', result: 'All tests passed' });
+    expect(done).toMatchObject({ status: 'completed', result: 'All tests passed', error: null });
+    expect(done.instruction).toBe('Step completed. Proceed immediately to next step: Build (step_2).');
+    const status = await agent.getPlanStatus({});
+    expect(status).toMatchObject({ current_step: null, completed_at: null, summary: null });
+    expect(status.progress).toMatchObject({ completed: 1, pending: 3 });
+    expect(status.steps[0]).toMatchObject({ step_id: 'step_1', result: 'All tests passed', error: null });
+    expect(status.steps[0]?.started_at).toEqual(expect.any(String));
+
+    const added = await agent.addStep({ description: 'Inserted', after_step_id: 'step_1' });
+    expect(added).toMatchObject({ sequence: 2, total_steps: 5, status: 'pending', result: null, error: null });
+    for (const id of ['step_2', 'step_3', 'step_4', 'step_5'])
+      await agent.setStepStatus({ step_id: id, status: 'completed' });
+    const ended = await agent.completePlan({ status: 'completed', summary: 'Feature deployed successfully' });
+    expect(ended).toMatchObject({
+      title: 'Deploy Feature',
+      status: 'completed',
+      summary: 'Feature deployed successfully',
+    });
+    expect(ended.completed_at).toEqual(expect.any(String));
+    expect(ended.progress.percent).toBe(100);
+    expect(ended.warning).toBeUndefined();
+  });
+
+  it("answers the cross-agent tools with upstream's fields, through the wire and through execute()", async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const main = await h.client('main');
+    const implementer = await h.client('implementer');
+    const sub = await main.subscribeToTasks({ event_types: ['plan_created', 'step_completed'] });
+    expect(sub.filter).toEqual({
+      agent_id: '*',
+      plan_id: null,
+      step_id: null,
+      event_types: ['plan_created', 'step_completed'],
+    });
+    const listed = await main.listSubscriptions({});
+    expect(listed.subscriptions[0]).toMatchObject({
+      subscription_id: sub.subscription_id,
+      subscriber_agent: 'main',
+      filter: sub.filter,
+      match_count: null,
+    });
+
+    await main.createPlan({ title: 'Parent', steps: ['Spawn', 'Await results', 'Finish'] });
+    await main.startPlan({});
+    await implementer.createPlan({ title: 'Child', steps: ['Do work', 'final'] });
+    await implementer.startPlan({});
+    const waiting = await main.execute('addDependentStep', {
+      step_id: 'step_2',
+      depends_on: [
+        { agent_id: 'implementer', step_id: 'step_2' },
+        { agent_id: 'implementer', step_id: 'step_1' },
+      ],
+    });
+    expect(waiting).toMatchObject({
+      step_id: 'step_2',
+      sequence: 2,
+      description: 'Await results',
+      status: 'blocked',
+      result: null,
+      error: null,
+      total_steps: 3,
+      progress: { blocked: 1, percent: 0 },
+      message: expect.stringMatching(/^Added 2 dependencies to existing step \(BLOCKED\)/) as string,
+    });
+    const blocked = await main.getBlockedSteps({});
+    expect(blocked.blocked_steps[0]).toMatchObject({ step_id: 'step_2', sequence: 2 });
+    expect(blocked.blocked_steps[0]?.depends_on).toHaveLength(2);
+
+    const output = { passed: true, results: ['file1.py created'] };
+    const completed = await implementer.execute('completeStepWithOutput', { step_id: 'step_2', output });
+    expect(completed).toMatchObject({
+      step_id: 'step_2',
+      sequence: 2,
+      description: 'final',
+      status: 'completed',
+      output,
+      result: null,
+      total_steps: 2,
+      message: 'Step completed with output. Dependent steps will be notified.',
+    });
+
+    expect(await main.execute('unsubscribe', { subscription_id: sub.subscription_id })).toMatchObject({
+      success: true,
+      subscription_id: sub.subscription_id,
+      message: expect.stringMatching(/^Subscription removed/) as string,
+    });
+    expect(await main.execute('unsubscribe', { subscription_id: 'sub_unknown' })).toMatchObject({
+      success: false,
+      subscription_id: 'sub_unknown',
+      message: expect.stringMatching(/^Subscription not found/) as string,
+    });
+  });
+
+  it("starts model-facing refusals with upstream's text, through execute() as {error}", async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    const refusal = async (tool: string, args: Record<string, unknown>) =>
+      ((await agent.execute(tool, args)) as { error: string }).error;
+    expect(await refusal('createPlan', { steps: ['a'] })).toMatch(/^title is required\./);
+    expect(await refusal('createPlan', { title: 'T', steps: [] })).toMatch(/^steps must be a non-empty array\./);
+    expect(await refusal('createPlan', { title: 'T', steps: [1] })).toMatch(/^all steps must be strings/);
+    expect(await refusal('addStep', {})).toMatch(/^description is required\./);
+    expect(await refusal('subscribeToTasks', {})).toMatch(/^event_types must be a non-empty array\./);
+    expect(await refusal('subscribeToTasks', { event_types: ['nope'] })).toMatch(/^Invalid event type: nope\./);
+    expect(await refusal('completePlan', { status: 'done' })).toMatch(
+      /^Invalid status: done\. Must be one of: completed, failed, cancelled/,
+    );
+
+    await agent.createPlan({ title: 'Never started', steps: ['a'] });
+    expect(await refusal('setStepStatus', { step_id: 'step_1', status: 'completed' })).toMatch(
+      /^Plan not started\. Call startPlan first to confirm the plan\./,
+    );
+    expect(await refusal('completePlan', { status: 'completed' })).toMatch(
+      /^Cannot mark plan as 'completed' - plan was never started\. Use 'cancelled' if the plan was rejected\./,
+    );
+    await agent.completePlan({ status: 'cancelled' });
+
+    await agent.createPlan({ title: 'Refactor auth', steps: ['a', 'b', 'c', 'd'] });
+    await agent.startPlan({});
+    expect(await refusal('startPlan', {})).toMatch(/^Plan already started\. Proceed with setStepStatus\./);
+    expect(await refusal('createPlan', { title: 'Again', steps: ['x'] })).toMatch(
+      /^An active plan already exists: 'Refactor auth' \(4 pending, 0 in progress\)\. Do NOT recreate the plan/,
+    );
+    expect(await refusal('setStepStatus', { step_id: 'nonexistent', status: 'completed' })).toMatch(
+      /^Step not found: nonexistent\./,
+    );
+  });
+});

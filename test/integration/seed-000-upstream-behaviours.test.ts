@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
+
+describe.each(STORE_KINDS)('seed 000 accepts what upstream accepts (%s store)', (store) => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it("runs the seed's workflow example as written: completed with unfinished steps, honestly", async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const user = await h.client('alice', { role: 'user' });
+    await agent.createPlan({
+      title: 'Refactor auth module',
+      steps: [
+        'Review current auth implementation',
+        'Extract token validation to separate module',
+        'Add unit tests for new module',
+        'Update imports in dependent files',
+      ],
+    });
+    const starting = agent.startPlan({ message: 'Ready to proceed?' });
+    await expect.poll(async () => (await user.getPlanStatus({ agent_id: 'main' })).status).toBe('awaiting_approval');
+    await user.plan_approve({ agent_id: 'main' });
+    expect(await starting).toMatchObject({ confirmed: true });
+    await agent.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    await agent.setStepStatus({ step_id: 'step_2', status: 'in_progress' });
+    const done = await agent.completePlan({ status: 'completed', summary: 'Refactoring done' });
+
+    const unfinished = [
+      {
+        step_id: 'step_2',
+        sequence: 2,
+        description: 'Extract token validation to separate module',
+        status: 'in_progress',
+      },
+      { step_id: 'step_3', sequence: 3, description: 'Add unit tests for new module', status: 'pending' },
+      { step_id: 'step_4', sequence: 4, description: 'Update imports in dependent files', status: 'pending' },
+    ];
+    expect(done).toMatchObject({ status: 'completed', summary: 'Refactoring done', unfinished_steps: unfinished });
+    expect(done.warning).toMatch(/3 unfinished step\(s\).*completePlan\(status="failed"\)/);
+    const plan = await agent.getPlanStatus({ plan_id: done.plan_id });
+    expect(plan.steps.map((s) => s.status)).toEqual(['completed', 'in_progress', 'pending', 'pending']);
+    const { events } = await user.getTaskEvents({ event_types: ['plan_completed'] });
+    expect(events.at(-1)?.payload).toMatchObject({
+      summary: 'Refactoring done',
+      warning: done.warning,
+      unfinished_steps: unfinished,
+    });
+  });
+
+  it('takes ended steps reported again and pending, and a resolved dependency stays resolved', async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const worker = await h.client('worker');
+    const parent = await h.client('parent');
+    await worker.createPlan({ title: 'Work', steps: ['Try', 'Polish'] });
+    await worker.startPlan({});
+    await parent.createPlan({ title: 'Parent', steps: ['Await'] });
+    await parent.startPlan({});
+    await parent.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'worker', step_id: 'step_1' }] });
+
+    const failed = await worker.setStepStatus({ step_id: 'step_1', status: 'failed', error: 'Network timeout' });
+    expect(failed).toMatchObject({ status: 'failed', error: 'Network timeout' });
+    const waiting = await parent.getPlanStatus({});
+    expect(waiting.steps[0]?.status).toBe('pending');
+    expect(waiting.steps[0]?.received_outputs).toMatchObject({ 'worker:step_1': { status: 'failed' } });
+
+    const retried = await worker.setStepStatus({ step_id: 'step_1', status: 'completed', result: 'Worked on retry' });
+    expect(retried).toMatchObject({ status: 'completed', result: 'Worked on retry' });
+    const reopened = await worker.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
+    expect(reopened).toMatchObject({ status: 'in_progress', step: { completed_at: null } });
+    const unchanged = await worker.setStepStatus({ step_id: 'step_2', status: 'pending' });
+    expect(unchanged).toMatchObject({ step_id: 'step_2', status: 'pending' });
+
+    const after = await parent.getPlanStatus({});
+    expect(after.steps[0]?.status).toBe('pending');
+    expect(after.steps[0]?.received_outputs).toMatchObject({ 'worker:step_1': { status: 'failed' } });
+  });
+
+  it('drops unknown event types in getTaskEvents instead of refusing the call', async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    const reader = await h.client('reader');
+    await agent.createPlan({ title: 'P', steps: ['a'] });
+    const some = await reader.getTaskEvents({ event_types: ['plan_created', 'no_such_type'] });
+    expect(some.events.map((e) => e.event_type)).toEqual(['plan_created']);
+    const all = await reader.getTaskEvents({ event_types: ['no_such_type'] });
+    expect(all.count).toBeGreaterThan(0);
+    expect(all.count).toBe((await reader.getTaskEvents({})).count);
+  });
+
+  it('gates validation steps as upstream: evidence or an output, and skipping stays open', async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    const created = await agent.createPlan({
+      title: 'Gate',
+      steps: ['Implement feature', 'Execute Tier 1 validation', 'Deploy', 'Run verification checks'],
+    });
+    expect(created.steps.map((s) => s.validation_required ?? false)).toEqual([false, true, false, true]);
+    expect(created.steps[0]).not.toHaveProperty('validation_required');
+    await agent.startPlan({});
+    const refused = (await agent.execute('setStepStatus', { step_id: 'step_2', status: 'completed' })) as {
+      error: string;
+    };
+    expect(refused.error).toMatch(
+      /^This is a validation step \(validation_required=true\)\. It cannot be marked completed without subagent evidence\..*status='skipped'/,
+    );
+    await agent.setStepStatus({ step_id: 'step_2', status: 'in_progress' });
+    const passed = await agent.completeStepWithOutput({ step_id: 'step_2', output: { passed: true, errors: [] } });
+    expect(passed.status).toBe('completed');
+    expect(await agent.setStepStatus({ step_id: 'step_4', status: 'skipped' })).toMatchObject({ status: 'skipped' });
+  });
+});
