@@ -59,6 +59,16 @@ describe('seed 000 plans', () => {
     expect(events.map((e) => e.event_type)).toEqual(['plan_approved', 'plan_started']);
   });
 
+  it("answers a retry of the startPlan that started the plan, and refuses a new one with upstream's words", () => {
+    const { plan: started } = requestApproval(plan(), undefined, 'auto', NOW, 'req-1');
+    const retried = requestApproval(started, undefined, 'auto', NOW, 'req-1');
+    expect(retried).toEqual({ plan: started, events: [] });
+    expect(() => requestApproval(started, undefined, 'auto', NOW, 'req-2')).toThrow(
+      /^Plan already started\. Proceed with setStepStatus\./,
+    );
+    expect(() => requestApproval(started, undefined, 'auto', NOW)).toThrow(/^Plan already started/);
+  });
+
   it('refuses to complete a never-started plan and lets it be cancelled', () => {
     expect(codeOf(() => endPlan(plan(), 'completed', undefined, NOW))).toBe('FAILED_PRECONDITION');
     expect(endPlan(plan(), 'cancelled', 'not needed', NOW).plan.status).toBe('cancelled');

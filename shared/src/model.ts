@@ -90,6 +90,8 @@ export const PlanSchema = z.object({
   completed_at: z.string().optional(),
   summary: z.string().optional(),
   approval_message: z.string().optional(),
+  /** The request_id of the startPlan that asked for approval: its retries answer the decision, not an error. */
+  approval_request_id: z.string().optional(),
   decision: z.object({ by: z.string(), role: z.string(), reason: z.string().optional(), at: z.string() }).optional(),
   working_dir: z.string().optional(),
   /** Dialect-specific plan data (002's plan object and goal). */

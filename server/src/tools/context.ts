@@ -28,6 +28,8 @@ export interface CallContext {
   services: Services;
   /** Aborted when the caller's connection goes away. */
   signal: AbortSignal;
+  /** The call's request_id, for tools that recognise their own retries (those not answered from the request log). */
+  requestId?: string;
   /** Per-connection state a transport may attach (subscriptions, cursors). */
   connection?: ConnectionHooks;
   /** Runs `body` as one atomic change; with a request_id, a retry returns the first answer. */

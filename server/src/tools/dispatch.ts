@@ -52,6 +52,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         caller: site.caller,
         services,
         signal: site.signal,
+        ...(requestId !== undefined ? { requestId } : {}),
         ...(site.connection ? { connection: site.connection } : {}),
         transact: async (body) =>
           (

@@ -13,13 +13,18 @@ export interface PlanOutcome {
 /**
  * startPlan: under `auto` the plan starts at once; otherwise it waits for a decision. Repeats change nothing, and a
  * repeat after the decision answers it (a rejected plan stays rejected), so a retried startPlan learns the outcome.
+ * A new startPlan on a started plan is upstream's error; a retry of the one that started it (same request_id, e.g.
+ * the SDK repeating a wait cut off by a node's shutdown) answers the approval instead.
  */
 export const requestApproval = (
   current: Plan,
   message: string | undefined,
   policy: ApprovalPolicy,
   now: string,
+  requestId?: string,
 ): PlanOutcome => {
+  const retry = requestId !== undefined && current.approval_request_id === requestId;
+  if (current.status === 'in_progress' && retry) return { plan: current, events: [] };
   if (current.status === 'in_progress')
     fail(
       'FAILED_PRECONDITION',
@@ -35,6 +40,7 @@ export const requestApproval = (
   const plan = clonePlan(current);
   plan.updated_at = now;
   if (message !== undefined) plan.approval_message = message;
+  if (requestId !== undefined) plan.approval_request_id = requestId;
   if (policy === 'auto') return approve(plan, { by: 'policy:auto', role: 'system' }, now);
   plan.status = 'awaiting_approval';
   return {

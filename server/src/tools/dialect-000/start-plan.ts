@@ -59,7 +59,13 @@ export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
     const plan = await ctx.transact(async (tx) => {
       // Without plan_id: the current plan, else the latest one, so a retry after a rejection finds the decision.
       const current = await resolvePlan(tx, caller, args, args.plan_id === undefined ? 'read' : 'write');
-      const outcome = requestApproval(current, args.message, services.config.approvalPolicy, services.now());
+      const outcome = requestApproval(
+        current,
+        args.message,
+        services.config.approvalPolicy,
+        services.now(),
+        ctx.requestId,
+      );
       if (outcome.events.length > 0) {
         await savePlan(tx, outcome.plan);
         tx.emit(...outcome.events);
