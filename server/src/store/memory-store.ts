@@ -3,6 +3,7 @@ import { compareEventIds } from '@planhub/shared';
 import { createEventByteBudget } from './event-byte-budget.ts';
 import { applyFill, fillAnswer, fillText } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
+import { decodeRemembered, encodeRemembered } from './request-fingerprint.ts';
 import { createMemoryPresence } from './presence/memory-presence.ts';
 import { createMemoryRevocations } from './revocations/revocations.ts';
 import type {
@@ -24,7 +25,7 @@ interface Workspace {
   hashes: Map<string, Map<string, string>>;
   counters: Map<string, number>;
   events: EventEnvelope[];
-  requests: Map<string, { json: string; expires: number }>;
+  requests: Map<string, { text: string; expires: number }>;
   lastMs: number;
   lastSeq: number;
 }
@@ -197,7 +198,10 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       apply(w, commit.ops ?? [], counters);
       if (commit.request && reqKey !== undefined) {
         w.requests.set(reqKey, {
-          json: fillAnswer(JSON.stringify(commit.request.answer ?? null), fanIns, fires),
+          text: encodeRemembered(
+            commit.request.fingerprint,
+            fillAnswer(JSON.stringify(commit.request.answer ?? null), fanIns, fires),
+          ),
           expires: now() + commit.request.ttl_ms,
         });
       }
@@ -234,7 +238,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     },
     requestAnswer(workspace, agentId, requestId) {
       const entry = liveRequest(ws(workspace), requestKey(agentId, requestId));
-      return Promise.resolve(entry ? { answer: JSON.parse(entry.json) as unknown } : undefined);
+      return Promise.resolve(entry ? decodeRemembered(entry.text) : undefined);
     },
     readEvents(workspace, range: EventRange) {
       const events = ws(workspace).events;

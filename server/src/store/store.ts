@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import type { LimitBackend } from './limits/limit-backend.ts';
 import type { PresenceBackend } from './presence/presence-backend.ts';
+import type { Remembered } from './request-fingerprint.ts';
 import type { Revocations } from './revocations/revocations.ts';
 
 /**
@@ -81,7 +82,14 @@ export interface Commit {
   fanIns?: readonly FanIn[];
   events: readonly NewEvent[];
   /** When set, the answer is remembered for retries, and the commit conflicts if the request was already applied. */
-  request?: { agent_id: string; request_id: string; answer: unknown; ttl_ms: number };
+  request?: {
+    agent_id: string;
+    request_id: string;
+    answer: unknown;
+    ttl_ms: number;
+    /** The tool and arguments the request_id is bound to (`request-fingerprint.ts`). */
+    fingerprint?: string;
+  };
 }
 
 /**
@@ -125,8 +133,8 @@ export interface Store {
   /** Sets, hashes and counters in one round trip (unversioned: only commutative operations change them). */
   loadCollections(workspace: string, read: CollectionRead): Promise<LoadedCollections>;
   commit(workspace: string, commit: Commit): Promise<CommitOutcome>;
-  /** The remembered answer of an applied request, if any. */
-  requestAnswer(workspace: string, agentId: string, requestId: string): Promise<{ answer: unknown } | undefined>;
+  /** The remembered answer of an applied request, if any, with the call it is bound to. */
+  requestAnswer(workspace: string, agentId: string, requestId: string): Promise<Remembered | undefined>;
   /** Events of the workspace log in order: after a cursor, or the newest `count`. */
   readEvents(workspace: string, range: EventRange): Promise<EventEnvelope[]>;
   /** Every event committed by any node, pushed to this node in log order per workspace. */

@@ -2,6 +2,7 @@ import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import type { DocumentKind } from './documents/define.ts';
 import { fillAnswer } from './fill.ts';
+import { fingerprintTool, type Remembered } from './request-fingerprint.ts';
 import type { FanIn, Store, StoreOp } from './store.ts';
 
 /**
@@ -107,7 +108,8 @@ export class Tx {
 }
 
 export interface TransactOptions {
-  request?: { agent_id: string; request_id: string; ttl_ms: number };
+  /** `fingerprint`: the tool and arguments the request_id is bound to (`request-fingerprint.ts`). */
+  request?: { agent_id: string; request_id: string; ttl_ms: number; fingerprint?: string };
   maxAttempts?: number;
 }
 
@@ -117,6 +119,24 @@ export interface TransactResult<R> {
   /** True when the answer came from the request log (a retry of an applied call). */
   replayed: boolean;
 }
+
+/**
+ * The remembered answer, when it was given to the same call. An answer remembered before fingerprints existed
+ * replays whatever the call (nothing to compare it with).
+ */
+const replay = <R>(stored: Remembered, request: TransactOptions['request']): TransactResult<R> => {
+  if (
+    stored.fingerprint !== undefined &&
+    request?.fingerprint !== undefined &&
+    stored.fingerprint !== request.fingerprint
+  )
+    throw new PlanHubError(
+      'INVALID_ARGUMENT',
+      `request_id ${JSON.stringify(request.request_id.slice(0, 128))} was already used for ` +
+        `${fingerprintTool(stored.fingerprint)} with other arguments; use a new request_id.`,
+    );
+  return { result: stored.answer as R, events: [], replayed: true };
+};
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -145,11 +165,11 @@ export const transact = async <R>(
       result = await body(tx);
     } catch (err) {
       const stored = await answered;
-      if (stored) return { result: stored.answer as R, events: [], replayed: true };
+      if (stored) return replay(stored, options.request);
       throw err;
     }
     const stored = await answered;
-    if (stored) return { result: stored.answer as R, events: [], replayed: true };
+    if (stored) return replay(stored, options.request);
     if (!tx.hasChanges && !options.request) return { result, events: [], replayed: false };
     const outcome = await store.commit(workspace, {
       ...tx.toCommit(),

@@ -4,6 +4,7 @@ import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-err
 import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
+import { requestFingerprint } from '../store/request-fingerprint.ts';
 import { transact } from '../store/transaction.ts';
 import { ensureUpgraded } from './legacy-upgrade.ts';
 import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
@@ -62,6 +63,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
                       agent_id: site.caller.agent_id,
                       request_id: requestId,
                       ttl_ms: services.config.requestTtlMs,
+                      fingerprint: requestFingerprint(tool, args.data),
                     },
                   }
                 : {}),

@@ -1,5 +1,6 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import type { Commit, CommitOutcome, DocRead, DocWrite, StoreOp } from '../store.ts';
+import { encodeRemembered } from '../request-fingerprint.ts';
 import type { RedisKeys } from './redis-keys.ts';
 
 /** The one JSON argument of commit.lua (its header describes the shape) and the keys it touches. */
@@ -46,7 +47,7 @@ export const packCommit = (
           request: [
             touch(keys.request(workspace, commit.request.agent_id, commit.request.request_id)),
             commit.request.ttl_ms,
-            JSON.stringify(commit.request.answer ?? null),
+            encodeRemembered(commit.request.fingerprint, JSON.stringify(commit.request.answer ?? null)),
           ],
         }
       : {}),

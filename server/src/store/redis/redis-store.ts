@@ -11,6 +11,7 @@ import { createRedisPresence } from '../presence/redis-presence.ts';
 import { createRedisRevocations } from '../revocations/revocations.ts';
 import { redisKeys } from './redis-keys.ts';
 import { storeFailure, unavailable } from './redis-errors.ts';
+import { decodeRemembered } from '../request-fingerprint.ts';
 
 export interface RedisStoreOptions {
   url: string;
@@ -148,7 +149,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     requestAnswer: (workspace, agentId, requestId) =>
       run('requestAnswer', async () => {
         const json = await client.get(keys.request(workspace, agentId, requestId));
-        return json === null ? undefined : { answer: JSON.parse(json) as unknown };
+        return json === null ? undefined : decodeRemembered(json);
       }),
 
     readEvents: (workspace, range) =>
