@@ -3,7 +3,7 @@ import { PlanHubError } from '@planhub/shared';
 import type { DocumentKind } from './documents/define.ts';
 import { fillAnswer } from './fill.ts';
 import { fingerprintTool, type Remembered } from './request-fingerprint.ts';
-import type { FanIn, Store, StoreOp } from './store.ts';
+import type { CollectionRead, FanIn, Store, StoreOp } from './store.ts';
 
 /**
  * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
@@ -59,8 +59,8 @@ export class Tx {
     return (value ?? undefined) as T | undefined;
   }
 
-  /** Sets and hashes (unversioned: only commutative operations change them, so reading them adds no check). */
-  async collections(read: { sets?: readonly string[]; hashes?: readonly string[] }) {
+  /** Sets, hashes and counters (unversioned: only commutative operations change them, so reading adds no check). */
+  async collections(read: CollectionRead) {
     return this.store.loadCollections(this.workspace, read);
   }
 
