@@ -30,7 +30,7 @@ describe.each(STORE_KINDS)('waiters per plan on the %s store', (kind) => {
   it('refuses the waiter past the limit with nothing written, and counts waiters again once they resolve', async () => {
     h = await startHarness(kind, { approvalPolicy: 'auto', limits: { waitersPerPlan: LIMIT } });
     const target = await agent('target', ['one', 'two']);
-    const other = await agent('other', ['solo']);
+    await agent('other', ['solo']);
     const noisy = await agent('noisy', ['start']);
     const on = (agentId: string, stepId: string) => ({ agent_id: agentId, step_id: stepId });
 

@@ -97,7 +97,21 @@ export interface Commit {
  * `fired`: which fan-ins fired, in order.
  */
 export type CommitOutcome =
-  { ok: true; events: EventEnvelope[]; counters?: number[]; fired?: boolean[] } | { ok: false; reason: 'conflict' };
+  | { ok: true; events: EventEnvelope[]; counters?: number[]; fired?: boolean[] }
+  | { ok: false; reason: 'conflict' }
+  | QuotaRefusal;
+
+/**
+ * The commit would have taken the workspace's stored bytes (documents as JSON plus events kept) past its quota:
+ * nothing was written. `used` is the count before the commit, `needed` what the commit adds.
+ */
+export interface QuotaRefusal {
+  ok: false;
+  reason: 'quota';
+  used: number;
+  needed: number;
+  limit: number;
+}
 
 export interface CollectionRead {
   sets?: readonly string[];

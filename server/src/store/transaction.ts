@@ -3,7 +3,7 @@ import { PlanHubError } from '@planhub/shared';
 import type { DocumentKind } from './documents/define.ts';
 import { fillAnswer } from './fill.ts';
 import { fingerprintTool, type Remembered } from './request-fingerprint.ts';
-import type { CollectionRead, FanIn, Store, StoreOp } from './store.ts';
+import type { CollectionRead, FanIn, QuotaRefusal, Store, StoreOp } from './store.ts';
 
 /**
  * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
@@ -138,6 +138,15 @@ const replay = <R>(stored: Remembered, request: TransactOptions['request']): Tra
   return { result: stored.answer as R, events: [], replayed: true };
 };
 
+const quotaExceeded = (workspace: string, q: QuotaRefusal) =>
+  new PlanHubError(
+    'RESOURCE_EXHAUSTED',
+    `Workspace ${JSON.stringify(workspace)} stores ${q.used} bytes; this change needs ${q.needed} more, past its ` +
+      `quota workspaceBytes (${q.limit}). Nothing was written. Delete what it no longer needs (finished plans, ` +
+      `todos, tasks) or ask an operator to raise PLANHUB_LIMIT_WORKSPACE_BYTES.`,
+    { kind: 'workspaceBytes', workspace, used: q.used, needed: q.needed, limit: q.limit },
+  );
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -177,6 +186,7 @@ export const transact = async <R>(
     });
     if (outcome.ok)
       return { result: tx.completeAnswer(result, outcome.fired), events: outcome.events, replayed: false };
+    if (outcome.reason === 'quota') throw quotaExceeded(workspace, outcome);
     // Jittered backoff keeps many racing writers from colliding again in lockstep.
     await pause(Math.random() * Math.min(50, attempt * 2));
   }

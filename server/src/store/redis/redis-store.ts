@@ -17,8 +17,10 @@ export interface RedisStoreOptions {
   url: string;
   /** Namespace of every key and of the channel, so deployments (or tests) can share one Redis. */
   prefix: string;
-  /** Events kept per workspace stream (approximately: XADD MAXLEN ~ keeps at least this many). */
+  /** Events kept per workspace stream (trimmed exactly, so the trimmed events' bytes leave the quota). */
   eventRetention: number;
+  /** Stored bytes (documents + events kept) one workspace may hold, checked inside the commit script. */
+  workspaceBytes?: number;
   log: Logger;
   /** A command without a reply in this time fails with UNAVAILABLE (a hung Redis must not hang calls). */
   commandTimeoutMs?: number;
@@ -142,7 +144,10 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
     commit: (workspace, commit: Commit) =>
       run('commit', async (): Promise<CommitOutcome> => {
-        const packed = packCommit(keys, workspace, commit, { retention: options.eventRetention });
+        const packed = packCommit(keys, workspace, commit, {
+          retention: options.eventRetention,
+          ...(options.workspaceBytes !== undefined ? { quota: options.workspaceBytes } : {}),
+        });
         return unpackOutcome(commit, await client.phCommit(packed.keys.length, ...packed.keys, packed.arg));
       }),
 
