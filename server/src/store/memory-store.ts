@@ -280,6 +280,8 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     ping() {
       return closed ? Promise.reject(new Error('store closed')) : Promise.resolve();
     },
+    // The heap is bounded by the byte budgets; there is no separate refusal state.
+    writeHealth: () => Promise.resolve({ ok: true }),
     close() {
       closed = true;
       listeners.clear();

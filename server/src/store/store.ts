@@ -154,5 +154,10 @@ export interface Store {
   /** Every event committed by any node, pushed to this node in log order per workspace. */
   onEvent(listener: EventListener): () => void;
   ping(): Promise<void>;
+  /**
+   * Whether the store accepts writes: `out_of_memory` (with when it began) while Redis refuses them at maxmemory.
+   * Cheap while no refusal was seen; otherwise it probes with one small expiring write.
+   */
+  writeHealth(): Promise<{ ok: true } | { ok: false; reason: 'out_of_memory'; since: number }>;
   close(): Promise<void>;
 }

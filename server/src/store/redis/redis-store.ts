@@ -12,6 +12,7 @@ import { createRedisRevocations } from '../revocations/revocations.ts';
 import { redisKeys } from './redis-keys.ts';
 import { storeFailure, unavailable } from './redis-errors.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
+import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
 
 export interface RedisStoreOptions {
   url: string;
@@ -97,9 +98,11 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     try {
       return await body();
     } catch (err) {
+      if (isOutOfMemory(err)) memory.refused(op);
       throw storeFailure(err, log, op);
     }
   };
+  const memory = createOutOfMemoryState(log);
 
   const store: Store = {
     kind: 'redis',
@@ -177,6 +180,18 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
         await client.ping();
         if (!feed.live()) throw unavailable();
       }),
+
+    writeHealth: async () => {
+      if (memory.since() === undefined) return { ok: true };
+      // Not a small write as a probe: it passes as soon as a refused call's own buffers are freed, while the next
+      // call of the same size is refused again. Recovered means room again (see out-of-memory.ts).
+      await run('memoryInfo', () => client.info('memory')).then(
+        (info) => memory.check(info),
+        () => undefined,
+      );
+      const since = memory.since();
+      return since === undefined ? { ok: true } : { ok: false, reason: 'out_of_memory', since };
+    },
 
     close: () =>
       (closing ??= (async () => {
