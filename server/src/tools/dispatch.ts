@@ -54,6 +54,13 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         services,
         signal: site.signal,
         ...(site.connection ? { connection: site.connection } : {}),
+        chargeWork: async (units) => {
+          if (units <= 0) return;
+          // A refusal here still counts the units (the limiter records what was consumed); the next call pays.
+          await services.callLimiter.consume(site.caller, units).catch((err: unknown) => {
+            if (!(err instanceof PlanHubError && isRateLimited(err))) throw err;
+          });
+        },
         transact: async (body) =>
           (
             await transact(services.store, site.caller.workspace, body, {
