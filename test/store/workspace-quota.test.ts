@@ -45,4 +45,24 @@ describe.each(STORE_KINDS)('the %s store’s workspace byte quota', (kind) => {
     expect((await put(store, 'fits', doc(QUOTA - 4 * 2_500))).ok).toBe(true);
     expect(await put(store, 'more', doc(5_000))).toMatchObject({ ok: false, reason: 'quota' });
   });
+
+  it('never lets racing commits from two nodes take the workspace past its quota', async ({ fixture }) => {
+    // Two Redis stores on one prefix are two nodes on the same data; a memory store is one node.
+    const first = fixture.open({ workspaceBytes: QUOTA });
+    const nodes = kind === 'redis' ? [first, fixture.open({ workspaceBytes: QUOTA })] : [first, first];
+    const size = 1_990; // about 2,000 bytes of JSON each: at most 10 fit
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => put(nodes[i % 2] as Store, `race${i}`, doc(size))),
+    );
+    const applied = outcomes.filter((o) => o.ok).length;
+    expect(outcomes.filter((o) => !o.ok && o.reason === 'quota')).toHaveLength(30 - applied);
+    const stored = await (nodes[0] as Store).load(
+      WS,
+      Array.from({ length: 30 }, (_, i) => `race${i}`),
+    );
+    const bytes = stored.reduce((sum, d) => sum + (d.value === undefined ? 0 : JSON.stringify(d.value).length), 0);
+    expect(stored.filter((d) => d.value !== undefined)).toHaveLength(applied);
+    expect(bytes).toBeLessThanOrEqual(QUOTA);
+    expect(applied).toBe(Math.floor(QUOTA / JSON.stringify(doc(size)).length));
+  });
 });
