@@ -44,6 +44,10 @@ export const LimitsSchema = z.object({
   connectionsPerNode: int(10_000),
   /** socket.io maxHttpBufferSize: the largest frame a client may send (a bigger one closes that connection). */
   payloadBytes: int(1024 * 1024),
+  /** Steps of other plans waiting on one plan's steps at a time (addDependentStep), counted across nodes. */
+  waitersPerPlan: int(200),
+  /** Stored bytes of one workspace (documents as JSON plus the events kept), checked inside each commit. */
+  workspaceBytes: int(64 * 1024 * 1024),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 

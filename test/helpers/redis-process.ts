@@ -22,7 +22,12 @@ const STARTUP_TIMEOUT_MS = 10_000;
  * and the ones fault tests kill (the shared one must never be killed). `durable` appends every write to the AOF with
  * fsync, so a SIGKILL loses nothing that was acknowledged.
  */
-export const startRedisProcess = async (options: { durable?: boolean } = {}): Promise<RedisProcess> => {
+export const startRedisProcess = async (
+  options: {
+    durable?: boolean;
+    /** Extra redis-server arguments (e.g. `--maxmemory`). */ args?: readonly string[];
+  } = {},
+): Promise<RedisProcess> => {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'planhub-redis-'));
   const persistence = options.durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
@@ -32,7 +37,18 @@ export const startRedisProcess = async (options: { durable?: boolean } = {}): Pr
     new Promise<void>((resolve, reject) => {
       const proc = spawn(
         'redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence],
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--dir',
+          dir,
+          '--save',
+          '',
+          ...persistence,
+          ...(options.args ?? []),
+        ],
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
       child = proc;

@@ -10,7 +10,7 @@ export interface StoreFixture {
   /** The Redis key prefix (unused by memory stores). */
   prefix: string;
   /** A store; for Redis each call is another node on this fixture's prefix (same data), for memory a new store. */
-  open(options?: { eventRetention?: number; log?: Logger }): Store;
+  open(options?: { eventRetention?: number; workspaceBytes?: number; log?: Logger }): Store;
   /** Closes every store opened and deletes this fixture's keys. */
   close(): Promise<void>;
 }
@@ -41,10 +41,11 @@ export const storeFixture = (kind: StoreKind): StoreFixture => {
     prefix,
     open(options = {}) {
       const eventRetention = options.eventRetention ?? 10_000;
+      const quota = options.workspaceBytes === undefined ? {} : { workspaceBytes: options.workspaceBytes };
       const store =
         kind === 'memory'
-          ? createMemoryStore({ eventRetention })
-          : createRedisStore({ url: inject('redisUrl'), prefix, eventRetention, log: options.log ?? silent });
+          ? createMemoryStore({ eventRetention, ...quota })
+          : createRedisStore({ url: inject('redisUrl'), prefix, eventRetention, log: options.log ?? silent, ...quota });
       opened.push(store);
       return store;
     },

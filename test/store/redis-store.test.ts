@@ -59,13 +59,15 @@ describe('the Redis store on a shared Redis', () => {
     });
     const p = fixture.prefix;
     expect((await admin.keys(`${p}:*`)).sort()).toEqual(
-      [`${p}:{ws-a}:doc:plan:abc`, `${p}:{ws-a}:events`, `${p}:{ws-a}:req:agent-1:req-1`].sort(),
+      [`${p}:{ws-a}:doc:plan:abc`, `${p}:{ws-a}:events`, `${p}:{ws-a}:req:agent-1:req-1`, `${p}:{ws-a}:bytes`].sort(),
     );
     expect(await admin.hgetall(`${p}:{ws-a}:doc:plan:abc`)).toEqual({ v: '1', d: '{"title":"T"}' });
     expect(await admin.pttl(`${p}:{ws-a}:req:agent-1:req-1`)).toBeGreaterThan(0);
     const [[, fields]] = (await admin.xrange(`${p}:{ws-a}:events`, '-', '+')) as [[string, string[]]];
     expect(fields[0]).toBe('e');
     expect(JSON.parse(fields[1]!)).toEqual(event(1));
+    // The workspace's stored bytes: the document's JSON and the event's.
+    expect(Number(await admin.get(`${p}:{ws-a}:bytes`))).toBe('{"title":"T"}'.length + Buffer.byteLength(fields[1]!));
   });
 
   it('sees its own first commit even when it commits the moment it is created', async () => {

@@ -10,6 +10,14 @@ const PAGE = 500;
  */
 export const SCAN_BUDGET = 2_000;
 
+/**
+ * Log entries looked at per unit of the caller's call budget (a call costs 1 unit): a scan of the whole
+ * SCAN_BUDGET costs 20 more, so ten such calls weigh like two hundred cheap ones.
+ */
+export const SCAN_ENTRIES_PER_UNIT = 100;
+
+export const scanCost = (scanned: number): number => Math.floor(scanned / SCAN_ENTRIES_PER_UNIT);
+
 export interface Scan {
   /** Matching events, oldest first. */
   events: EventEnvelope[];

@@ -52,6 +52,7 @@ export const createNodeOps = (config: ServerConfig, log: Logger, rawStore: Store
       ping: () => store.ping(),
       storeName,
       downSince: () => monitor?.health().downSince,
+      writeHealth: () => rawStore.writeHealth(),
     }),
     '/metrics': async (req, res) => {
       const refusal = await metricsRefusal(config, req);

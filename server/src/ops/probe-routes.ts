@@ -1,3 +1,4 @@
+import type { Store } from '../store/store.ts';
 import type { Route } from '../transport/http-routes.ts';
 
 export interface Readiness {
@@ -7,6 +8,8 @@ export interface Readiness {
   storeName: string;
   /** When the store monitor first saw the current outage, if it has. */
   downSince: () => number | undefined;
+  /** Whether the store accepts writes (Redis at maxmemory with noeviction does not). */
+  writeHealth: Store['writeHealth'];
 }
 
 const json = (res: Parameters<Route>[1], status: number, body: object) =>
@@ -16,7 +19,7 @@ const json = (res: Parameters<Route>[1], status: number, body: object) =>
 
 /**
  * /readyz: 200 `{ "status": "ready" }`, or 503 with a machine-readable reason (`shutting_down`,
- * `store_unreachable`) and a sentence for the person looking at the load balancer's health page.
+ * `store_unreachable`, `store_out_of_memory`) and a sentence for the person looking at the load balancer's health page.
  */
 export const readinessRoute =
   (readiness: Readiness): Route =>
@@ -34,7 +37,15 @@ export const readinessRoute =
       () => false,
     );
     if (reachable) {
-      json(res, 200, { status: 'ready' });
+      const writes = await readiness.writeHealth();
+      if (writes.ok) json(res, 200, { status: 'ready' });
+      else
+        json(res, 503, {
+          status: 'unavailable',
+          reason: 'store_out_of_memory',
+          message: `${readiness.storeName} is out of memory and refuses writes; calls that write answer RESOURCE_EXHAUSTED until memory is freed or maxmemory raised.`,
+          since: new Date(writes.since).toISOString(),
+        });
       return;
     }
     const since = readiness.downSince();

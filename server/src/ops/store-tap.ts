@@ -33,7 +33,8 @@ export const tapStore = (store: Store, tap: StoreTap): Store => {
           if (operation === 'commit') {
             const outcome = answer as Awaited<ReturnType<Store['commit']>>;
             if (outcome.ok) tap.committed(outcome.events);
-            else tap.conflict();
+            // A quota refusal is the caller's RESOURCE_EXHAUSTED, not write contention.
+            else if (outcome.reason === 'conflict') tap.conflict();
           }
           return answer;
         },

@@ -10,6 +10,7 @@ export const createStore = (config: ServerConfig, log: Logger): Store =>
     ? createMemoryStore({
         eventRetention: config.eventRetention,
         eventBytes: config.memoryEventBytes,
+        workspaceBytes: config.limits.workspaceBytes,
         // As the Redis store's event feed does: the commit stands, the fault is logged.
         onListenerError: (err, event) =>
           log.child({ module: 'memory-store' }).error({ err, event_id: event.event_id }, 'event listener failed'),
@@ -18,5 +19,6 @@ export const createStore = (config: ServerConfig, log: Logger): Store =>
         url: config.redisUrl,
         prefix: config.redisPrefix,
         eventRetention: config.eventRetention,
+        workspaceBytes: config.limits.workspaceBytes,
         log,
       });

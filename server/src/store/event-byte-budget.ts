@@ -4,7 +4,8 @@ import { serializedBytes } from '@planhub/shared';
 /**
  * The memory store's event logs held to a total size (JSON bytes) across workspaces, so a stream of large events
  * cannot exhaust the node's heap. Over budget, the oldest events go first from the log that just grew (the writer
- * pays), then from the largest other log; every log keeps its newest event so cursors stay meaningful.
+ * pays), then from the largest other log; every log keeps its newest event so cursors stay meaningful. With no
+ * budget (`Infinity`) it only counts, for the per-workspace quota.
  */
 export const createEventByteBudget = (maxBytes: number) => {
   const sizes = new WeakMap<EventEnvelope, number>();
@@ -19,6 +20,10 @@ export const createEventByteBudget = (maxBytes: number) => {
   };
 
   return {
+    /** JSON bytes of a workspace's events as kept (what its stored-byte quota counts). */
+    bytes(workspace: string): number {
+      return logs.get(workspace)?.bytes ?? 0;
+    },
     /** Starts counting a workspace's log (the array the store appends to). */
     track(workspace: string, events: EventEnvelope[]): void {
       logs.set(workspace, { events, bytes: 0 });

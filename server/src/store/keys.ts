@@ -33,3 +33,8 @@ export const hashKeys = {
   /** Outputs a waiting step received while blocked: field = JSON-encoded key, value = JSON. */
   received: (node: string) => `recv:${node}`,
 } as const;
+
+export const counterKeys = {
+  /** Entries in a plan's `waiters:` documents (other plans' steps waiting on its steps): the waitersPerPlan count. */
+  waitersOn: (planId: string) => `waiters-on:${planId}`,
+} as const;

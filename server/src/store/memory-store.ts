@@ -1,8 +1,10 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
 import { createEventByteBudget } from './event-byte-budget.ts';
+import { commitBytes, textBytes } from './workspace-bytes.ts';
 import { applyFill, fillAnswer, fillText } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
+import { decodeRemembered, encodeRemembered } from './request-fingerprint.ts';
 import { createMemoryPresence } from './presence/memory-presence.ts';
 import { createMemoryRevocations } from './revocations/revocations.ts';
 import type {
@@ -24,9 +26,11 @@ interface Workspace {
   hashes: Map<string, Map<string, string>>;
   counters: Map<string, number>;
   events: EventEnvelope[];
-  requests: Map<string, { json: string; expires: number }>;
+  requests: Map<string, { text: string; expires: number }>;
   lastMs: number;
   lastSeq: number;
+  /** UTF-8 bytes of the documents' JSON (the quota's document part; events are counted by the byte budget). */
+  docBytes: number;
 }
 
 export interface MemoryStoreOptions {
@@ -34,6 +38,8 @@ export interface MemoryStoreOptions {
   eventRetention: number;
   /** JSON bytes of events kept across all workspace logs (see event-byte-budget.ts); unbounded when absent. */
   eventBytes?: number;
+  /** Stored bytes (documents + events kept) one workspace may hold; unbounded when absent. */
+  workspaceBytes?: number;
   now?: () => number;
   /**
    * Told of a listener that threw. The commit has applied by then, so its answer stays `ok`; the other listeners
@@ -41,6 +47,8 @@ export interface MemoryStoreOptions {
    */
   onListenerError?: (err: unknown, event: EventEnvelope) => void;
 }
+
+const docJsonBytes = (w: Workspace, key: string) => textBytes(w.docs.get(key)?.json ?? '');
 
 const stale = (w: Workspace, reads: readonly DocRead[]) =>
   reads.some(({ key, version }) => (w.docs.get(key)?.version ?? 0) !== version);
@@ -73,7 +81,8 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         throw err;
       }));
   let closed = false;
-  const budget = options.eventBytes === undefined ? undefined : createEventByteBudget(options.eventBytes);
+  // Always counting: the per-workspace quota reads each log's bytes from it.
+  const budget = createEventByteBudget(options.eventBytes ?? Number.POSITIVE_INFINITY);
 
   const ws = (name: string): Workspace => {
     let w = workspaces.get(name);
@@ -87,9 +96,10 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         requests: new Map(),
         lastMs: 0,
         lastSeq: -1,
+        docBytes: 0,
       };
       workspaces.set(name, w);
-      budget?.track(name, w.events);
+      budget.track(name, w.events);
     }
     return w;
   };
@@ -118,8 +128,13 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
 
   const write = (w: Workspace, writes: readonly DocWrite[], json: (w: DocWrite) => string) => {
     for (const doc of writes) {
+      w.docBytes -= docJsonBytes(w, doc.key);
       if (doc.value === null) w.docs.delete(doc.key);
-      else w.docs.set(doc.key, { version: (w.docs.get(doc.key)?.version ?? 0) + 1, json: json(doc) });
+      else {
+        const text = json(doc);
+        w.docs.set(doc.key, { version: (w.docs.get(doc.key)?.version ?? 0) + 1, json: text });
+        w.docBytes += textBytes(text);
+      }
     }
   };
 
@@ -192,12 +207,21 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         (reqKey !== undefined && liveRequest(w, reqKey))
       )
         return Promise.resolve({ ok: false, reason: 'conflict' });
+      if (options.workspaceBytes !== undefined) {
+        const needed = commitBytes(commit, fires, (key) => docJsonBytes(w, key));
+        const used = w.docBytes + budget.bytes(workspace);
+        if (needed > 0 && used + needed > options.workspaceBytes)
+          return Promise.resolve({ ok: false, reason: 'quota', used, needed, limit: options.workspaceBytes });
+      }
       const counters: number[] = [];
       write(w, commit.writes, (doc) => JSON.stringify(doc.value));
       apply(w, commit.ops ?? [], counters);
       if (commit.request && reqKey !== undefined) {
         w.requests.set(reqKey, {
-          json: fillAnswer(JSON.stringify(commit.request.answer ?? null), fanIns, fires),
+          text: encodeRemembered(
+            commit.request.fingerprint,
+            fillAnswer(JSON.stringify(commit.request.answer ?? null), fanIns, fires),
+          ),
           expires: now() + commit.request.ttl_ms,
         });
       }
@@ -214,9 +238,9 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       w.events.push(...events);
       if (w.events.length > options.eventRetention) {
         const trimmed = w.events.splice(0, w.events.length - options.eventRetention);
-        budget?.removed(workspace, trimmed);
+        budget.removed(workspace, trimmed);
       }
-      budget?.added(workspace, events);
+      budget.added(workspace, events);
       for (const event of events)
         for (const listener of listeners) {
           try {
@@ -234,7 +258,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     },
     requestAnswer(workspace, agentId, requestId) {
       const entry = liveRequest(ws(workspace), requestKey(agentId, requestId));
-      return Promise.resolve(entry ? { answer: JSON.parse(entry.json) as unknown } : undefined);
+      return Promise.resolve(entry ? decodeRemembered(entry.text) : undefined);
     },
     readEvents(workspace, range: EventRange) {
       const events = ws(workspace).events;
@@ -256,6 +280,8 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     ping() {
       return closed ? Promise.reject(new Error('store closed')) : Promise.resolve();
     },
+    // The heap is bounded by the byte budgets; there is no separate refusal state.
+    writeHealth: () => Promise.resolve({ ok: true }),
     close() {
       closed = true;
       listeners.clear();

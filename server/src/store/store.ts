@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import type { LimitBackend } from './limits/limit-backend.ts';
 import type { PresenceBackend } from './presence/presence-backend.ts';
+import type { Remembered } from './request-fingerprint.ts';
 import type { Revocations } from './revocations/revocations.ts';
 
 /**
@@ -81,7 +82,14 @@ export interface Commit {
   fanIns?: readonly FanIn[];
   events: readonly NewEvent[];
   /** When set, the answer is remembered for retries, and the commit conflicts if the request was already applied. */
-  request?: { agent_id: string; request_id: string; answer: unknown; ttl_ms: number };
+  request?: {
+    agent_id: string;
+    request_id: string;
+    answer: unknown;
+    ttl_ms: number;
+    /** The tool and arguments the request_id is bound to (`request-fingerprint.ts`). */
+    fingerprint?: string;
+  };
 }
 
 /**
@@ -89,7 +97,21 @@ export interface Commit {
  * `fired`: which fan-ins fired, in order.
  */
 export type CommitOutcome =
-  { ok: true; events: EventEnvelope[]; counters?: number[]; fired?: boolean[] } | { ok: false; reason: 'conflict' };
+  | { ok: true; events: EventEnvelope[]; counters?: number[]; fired?: boolean[] }
+  | { ok: false; reason: 'conflict' }
+  | QuotaRefusal;
+
+/**
+ * The commit would have taken the workspace's stored bytes (documents as JSON plus events kept) past its quota:
+ * nothing was written. `used` is the count before the commit, `needed` what the commit adds.
+ */
+export interface QuotaRefusal {
+  ok: false;
+  reason: 'quota';
+  used: number;
+  needed: number;
+  limit: number;
+}
 
 export interface CollectionRead {
   sets?: readonly string[];
@@ -125,12 +147,17 @@ export interface Store {
   /** Sets, hashes and counters in one round trip (unversioned: only commutative operations change them). */
   loadCollections(workspace: string, read: CollectionRead): Promise<LoadedCollections>;
   commit(workspace: string, commit: Commit): Promise<CommitOutcome>;
-  /** The remembered answer of an applied request, if any. */
-  requestAnswer(workspace: string, agentId: string, requestId: string): Promise<{ answer: unknown } | undefined>;
+  /** The remembered answer of an applied request, if any, with the call it is bound to. */
+  requestAnswer(workspace: string, agentId: string, requestId: string): Promise<Remembered | undefined>;
   /** Events of the workspace log in order: after a cursor, or the newest `count`. */
   readEvents(workspace: string, range: EventRange): Promise<EventEnvelope[]>;
   /** Every event committed by any node, pushed to this node in log order per workspace. */
   onEvent(listener: EventListener): () => void;
   ping(): Promise<void>;
+  /**
+   * Whether the store accepts writes: `out_of_memory` (with when it began) while Redis refuses them at maxmemory.
+   * Cheap while no refusal was seen; otherwise it probes with one small expiring write.
+   */
+  writeHealth(): Promise<{ ok: true } | { ok: false; reason: 'out_of_memory'; since: number }>;
   close(): Promise<void>;
 }

@@ -2,7 +2,8 @@ import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import type { DocumentKind } from './documents/define.ts';
 import { fillAnswer } from './fill.ts';
-import type { FanIn, Store, StoreOp } from './store.ts';
+import { fingerprintTool, type Remembered } from './request-fingerprint.ts';
+import type { CollectionRead, FanIn, QuotaRefusal, Store, StoreOp } from './store.ts';
 
 /**
  * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
@@ -58,8 +59,8 @@ export class Tx {
     return (value ?? undefined) as T | undefined;
   }
 
-  /** Sets and hashes (unversioned: only commutative operations change them, so reading them adds no check). */
-  async collections(read: { sets?: readonly string[]; hashes?: readonly string[] }) {
+  /** Sets, hashes and counters (unversioned: only commutative operations change them, so reading adds no check). */
+  async collections(read: CollectionRead) {
     return this.store.loadCollections(this.workspace, read);
   }
 
@@ -107,7 +108,8 @@ export class Tx {
 }
 
 export interface TransactOptions {
-  request?: { agent_id: string; request_id: string; ttl_ms: number };
+  /** `fingerprint`: the tool and arguments the request_id is bound to (`request-fingerprint.ts`). */
+  request?: { agent_id: string; request_id: string; ttl_ms: number; fingerprint?: string };
   maxAttempts?: number;
 }
 
@@ -117,6 +119,33 @@ export interface TransactResult<R> {
   /** True when the answer came from the request log (a retry of an applied call). */
   replayed: boolean;
 }
+
+/**
+ * The remembered answer, when it was given to the same call. An answer remembered before fingerprints existed
+ * replays whatever the call (nothing to compare it with).
+ */
+const replay = <R>(stored: Remembered, request: TransactOptions['request']): TransactResult<R> => {
+  if (
+    stored.fingerprint !== undefined &&
+    request?.fingerprint !== undefined &&
+    stored.fingerprint !== request.fingerprint
+  )
+    throw new PlanHubError(
+      'INVALID_ARGUMENT',
+      `request_id ${JSON.stringify(request.request_id.slice(0, 128))} was already used for ` +
+        `${fingerprintTool(stored.fingerprint)} with other arguments; use a new request_id.`,
+    );
+  return { result: stored.answer as R, events: [], replayed: true };
+};
+
+const quotaExceeded = (workspace: string, q: QuotaRefusal) =>
+  new PlanHubError(
+    'RESOURCE_EXHAUSTED',
+    `Workspace ${JSON.stringify(workspace)} stores ${q.used} bytes; this change needs ${q.needed} more, past its ` +
+      `quota workspaceBytes (${q.limit}). Nothing was written. Delete what it no longer needs (finished plans, ` +
+      `todos, tasks) or ask an operator to raise PLANHUB_LIMIT_WORKSPACE_BYTES.`,
+    { kind: 'workspaceBytes', workspace, used: q.used, needed: q.needed, limit: q.limit },
+  );
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -145,11 +174,11 @@ export const transact = async <R>(
       result = await body(tx);
     } catch (err) {
       const stored = await answered;
-      if (stored) return { result: stored.answer as R, events: [], replayed: true };
+      if (stored) return replay(stored, options.request);
       throw err;
     }
     const stored = await answered;
-    if (stored) return { result: stored.answer as R, events: [], replayed: true };
+    if (stored) return replay(stored, options.request);
     if (!tx.hasChanges && !options.request) return { result, events: [], replayed: false };
     const outcome = await store.commit(workspace, {
       ...tx.toCommit(),
@@ -157,6 +186,7 @@ export const transact = async <R>(
     });
     if (outcome.ok)
       return { result: tx.completeAnswer(result, outcome.fired), events: outcome.events, replayed: false };
+    if (outcome.reason === 'quota') throw quotaExceeded(workspace, outcome);
     // Jittered backoff keeps many racing writers from colliding again in lockstep.
     await pause(Math.random() * Math.min(50, attempt * 2));
   }

@@ -34,6 +34,11 @@ export interface CallContext {
   connection?: ConnectionHooks;
   /** Runs `body` as one atomic change; with a request_id, a retry returns the first answer. */
   transact<R>(body: (tx: Tx) => Promise<R>): Promise<R>;
+  /**
+   * Charges work found while running (log entries scanned) to the caller's call budget. Never refuses this call,
+   * whose work is done: the units count against the next ones. Absent where there is no budget.
+   */
+  chargeWork?(units: number): Promise<void>;
 }
 
 /** How tools reach the caller's live connection, when there is one. */

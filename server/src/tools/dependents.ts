@@ -105,7 +105,7 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
   const same = await settleSamePlan(tx, target, step, now);
   const registered = await loadWaiters(tx, self);
   if (registered.length === 0) return same;
-  dropWaiters(tx, self);
+  dropWaiters(tx, { planId: target.plan_id, node: self }, registered.length);
   const planIds = [...new Set(registered.map((w) => w.plan_id))];
   const keys = planIds.map(docKeys.plan);
   // Read, not checked: a waiting plan's owner may change it meanwhile without this commit conflicting.

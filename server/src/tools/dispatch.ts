@@ -4,6 +4,7 @@ import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-err
 import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
+import { requestFingerprint } from '../store/request-fingerprint.ts';
 import { transact } from '../store/transaction.ts';
 import { ensureUpgraded } from './legacy-upgrade.ts';
 import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
@@ -54,6 +55,13 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         signal: site.signal,
         ...(requestId !== undefined ? { requestId } : {}),
         ...(site.connection ? { connection: site.connection } : {}),
+        chargeWork: async (units) => {
+          if (units <= 0) return;
+          // A refusal here still counts the units (the limiter records what was consumed); the next call pays.
+          await services.callLimiter.consume(site.caller, units).catch((err: unknown) => {
+            if (!(err instanceof PlanHubError && isRateLimited(err))) throw err;
+          });
+        },
         transact: async (body) =>
           (
             await transact(services.store, site.caller.workspace, body, {
@@ -63,6 +71,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
                       agent_id: site.caller.agent_id,
                       request_id: requestId,
                       ttl_ms: services.config.requestTtlMs,
+                      fingerprint: requestFingerprint(tool, args.data),
                     },
                   }
                 : {}),

@@ -42,7 +42,7 @@ const upgradeGraph = async (tx: Tx, done: () => void): Promise<void> => {
       tx.op({ op: 'hset', key: hashKeys.received(from), fields: encodeReceived(step.received_outputs) });
     const waiter: Waiter = { agent_id: waiting.agent_id, plan_id: waiting.plan_id, step_id: step.id };
     for (const to of across) {
-      await addWaiters(tx, to, [waiter]);
+      await addWaiters(tx, { planId: planOf(to), node: to }, [waiter]);
       const target = plans.get(planOf(to));
       const list = target?.waiters[stepOf(to)];
       if (!target || !list) continue;

@@ -5,7 +5,7 @@
 
   KEYS     every key the commit touches (declared for Redis Cluster; all share the workspace's hash tag)
   ARGV[1]  the commit as JSON (built by redis-commit.ts), Redis keys in full:
-           { channel, workspace, retention,
+           { channel, workspace, retention, bytes (the workspace's stored-byte counter), quota or absent,
              request = { key, ttl, answer } or absent,
              reads = { { key, version } }, writes = { { key, json or '' to delete } },
              ops = { op }, fanins = { fanin }, events = { json } }
@@ -17,7 +17,12 @@
 
   Returns { 'ok', n, id1 .. idn, c, counter1 .. counterc, f, fired1 .. firedf ('1' or '0'), then id, json for
   each event of a fired fan-in }, or
-  { 'conflict' } when a document changed since it was read or the request was already applied.
+  { 'conflict' } when a document changed since it was read or the request was already applied, or
+  { 'quota', used, needed, quota } when the commit would take the workspace's stored bytes past its quota.
+
+  Stored bytes: the `d` field of every document plus the `e` field of every event kept. The check counts fired
+  fan-ins before their fills (a commit may overshoot by its fills); the counter then moves by the exact sizes.
+  The log is trimmed exactly (not MAXLEN ~) so every trimmed event's bytes leave the count.
 ]]
 local c = cjson.decode(ARGV[1])
 
@@ -58,13 +63,48 @@ if c.request and redis.call('EXISTS', c.request[1]) == 1 then
   return { 'conflict' }
 end
 
+local function doc_bytes(key)
+  return redis.call('HSTRLEN', key, 'd')
+end
+
+if c.quota then
+  local needed = 0
+  local function writes_bytes(writes)
+    for _, w in ipairs(writes) do
+      needed = needed + #w[2] - doc_bytes(w[1])
+    end
+  end
+  local function events_bytes(events)
+    for _, json in ipairs(events) do
+      needed = needed + #json
+    end
+  end
+  writes_bytes(c.writes)
+  events_bytes(c.events)
+  for i, f in ipairs(c.fanins) do
+    if fires[i] then
+      writes_bytes(f[5])
+      events_bytes(f[7])
+    end
+  end
+  local used = tonumber(redis.call('GET', c.bytes) or '0')
+  if needed > 0 and used + needed > c.quota then
+    return { 'quota', tostring(used), tostring(needed), tostring(c.quota) }
+  end
+end
+
+local stored = 0
+
 local function write(writes, filled)
   for _, w in ipairs(writes) do
+    stored = stored - doc_bytes(w[1])
     if w[2] == '' then
       redis.call('DEL', w[1])
     else
+      local text = filled(w[2])
+      stored = stored + #text
       redis.call('HINCRBY', w[1], 'v', 1)
-      redis.call('HSET', w[1], 'd', filled(w[2]))
+      redis.call('HSET', w[1], 'd', text)
     end
   end
 end
@@ -138,7 +178,8 @@ if c.request then
 end
 
 local function publish(json)
-  local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', c.retention, '*', 'e', json)
+  local id = redis.call('XADD', KEYS[1], '*', 'e', json)
+  stored = stored + #json
   -- One channel for every workspace: a node subscribes once, whatever workspaces it serves.
   redis.call('PUBLISH', c.channel, cjson.encode({ c.workspace, id, json }))
   return id
@@ -175,6 +216,23 @@ for i, f in ipairs(c.fanins) do
       end
     end
   end
+end
+
+-- Exact trimming: the events that leave the log leave the workspace's stored bytes too.
+local over = redis.call('XLEN', KEYS[1]) - c.retention
+if over > 0 then
+  for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', over)) do
+    local fields = entry[2]
+    for j = 1, #fields, 2 do
+      if fields[j] == 'e' then
+        stored = stored - #fields[j + 1]
+      end
+    end
+  end
+  redis.call('XTRIM', KEYS[1], 'MAXLEN', c.retention)
+end
+if stored ~= 0 then
+  redis.call('INCRBY', c.bytes, stored)
 end
 
 result[#result + 1] = tostring(#counters)

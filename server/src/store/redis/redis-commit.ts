@@ -1,5 +1,6 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import type { Commit, CommitOutcome, DocRead, DocWrite, StoreOp } from '../store.ts';
+import { encodeRemembered } from '../request-fingerprint.ts';
 import type { RedisKeys } from './redis-keys.ts';
 
 /** The one JSON argument of commit.lua (its header describes the shape) and the keys it touches. */
@@ -13,9 +14,9 @@ export const packCommit = (
   keys: RedisKeys,
   workspace: string,
   commit: Commit,
-  settings: { retention: number },
+  settings: { retention: number; quota?: number },
 ): PackedCommit => {
-  const touched = new Set<string>([keys.events(workspace)]);
+  const touched = new Set<string>([keys.events(workspace), keys.bytes(workspace)]);
   const touch = (key: string) => (touched.add(key), key);
   const reads = (list: readonly DocRead[]) => list.map((r) => [touch(keys.doc(workspace, r.key)), String(r.version)]);
   const writes = (list: readonly DocWrite[]) =>
@@ -41,12 +42,14 @@ export const packCommit = (
     channel: keys.channel,
     workspace,
     retention: settings.retention,
+    bytes: keys.bytes(workspace),
+    ...(settings.quota !== undefined ? { quota: settings.quota } : {}),
     ...(commit.request
       ? {
           request: [
             touch(keys.request(workspace, commit.request.agent_id, commit.request.request_id)),
             commit.request.ttl_ms,
-            JSON.stringify(commit.request.answer ?? null),
+            encodeRemembered(commit.request.fingerprint, JSON.stringify(commit.request.answer ?? null)),
           ],
         }
       : {}),
@@ -71,6 +74,8 @@ export const packCommit = (
 
 /** Reads commit.lua's reply: the commit's own events' ids, the counters, then each fired fan-in event. */
 export const unpackOutcome = (commit: Commit, reply: string[]): CommitOutcome => {
+  if (reply[0] === 'quota')
+    return { ok: false, reason: 'quota', used: Number(reply[1]), needed: Number(reply[2]), limit: Number(reply[3]) };
   if (reply[0] !== 'ok') return { ok: false, reason: 'conflict' };
   const own = Number(reply[1]);
   const events: EventEnvelope[] = commit.events.map((e, i) => ({ event_id: reply[2 + i] ?? '', ...e }));

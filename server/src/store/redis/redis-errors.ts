@@ -1,5 +1,6 @@
 import { PlanHubError } from '@planhub/shared';
 import type { Logger } from 'pino';
+import { isOutOfMemory } from './out-of-memory.ts';
 
 /** Replies that mean "Redis cannot serve this right now" (loading, failover, out of memory), not "this is wrong". */
 const TRANSIENT_REPLY = /^(LOADING|READONLY|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|OOM|NOREPLICAS|MOVED|ASK)\b/;
@@ -11,6 +12,7 @@ const TRANSIENT_REPLY = /^(LOADING|READONLY|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN
  */
 export const storeFailure = (err: unknown, log: Logger, op: string): PlanHubError => {
   if (err instanceof PlanHubError) return err;
+  if (isOutOfMemory(err)) return outOfMemory();
   // ioredis types its ReplyError as `any`; its name identifies it. Unparsable stored JSON is a bug, not an outage.
   const permanent =
     (err instanceof Error && err.name === 'ReplyError' && !TRANSIENT_REPLY.test(err.message)) ||
@@ -23,6 +25,15 @@ export const storeFailure = (err: unknown, log: Logger, op: string): PlanHubErro
   log.debug({ op, reason: err instanceof Error ? err.message : String(err) }, 'Redis unreachable');
   return unavailable();
 };
+
+/** Not UNAVAILABLE: retrying at once cannot help, an operator has to free memory or raise maxmemory. */
+export const outOfMemory = () =>
+  new PlanHubError(
+    'RESOURCE_EXHAUSTED',
+    'The store is out of memory; Redis refuses writes until an operator frees memory or raises maxmemory. ' +
+      'Reads still work; retry this call later with the same request_id.',
+    { kind: 'store_out_of_memory' },
+  );
 
 export const unavailable = () =>
   new PlanHubError(

@@ -14,6 +14,8 @@ export interface RedisKeys {
   set(workspace: string, key: string): string;
   hash(workspace: string, key: string): string;
   counter(workspace: string, key: string): string;
+  /** Stored bytes of a workspace (documents' JSON + events kept): the workspaceBytes quota's count. */
+  bytes(workspace: string): string;
   /** The workspace event log (a stream; entries `{ e: envelope JSON without event_id }`). */
   events(workspace: string): string;
   /** A remembered request answer (string, expires by PX). */
@@ -31,6 +33,7 @@ export const redisKeys = (prefix: string): RedisKeys => {
     hash: (workspace, key) => `${ws(workspace)}:hash:${key}`,
     counter: (workspace, key) => `${ws(workspace)}:ctr:${key}`,
     events: (workspace) => `${ws(workspace)}:events`,
+    bytes: (workspace) => `${ws(workspace)}:bytes`,
     request: (workspace, agentId, requestId) => `${ws(workspace)}:req:${part(agentId)}:${requestId}`,
     channel: `${prefix}:events`,
   };

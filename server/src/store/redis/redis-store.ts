@@ -11,13 +11,17 @@ import { createRedisPresence } from '../presence/redis-presence.ts';
 import { createRedisRevocations } from '../revocations/revocations.ts';
 import { redisKeys } from './redis-keys.ts';
 import { storeFailure, unavailable } from './redis-errors.ts';
+import { decodeRemembered } from '../request-fingerprint.ts';
+import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
 
 export interface RedisStoreOptions {
   url: string;
   /** Namespace of every key and of the channel, so deployments (or tests) can share one Redis. */
   prefix: string;
-  /** Events kept per workspace stream (approximately: XADD MAXLEN ~ keeps at least this many). */
+  /** Events kept per workspace stream (trimmed exactly, so the trimmed events' bytes leave the quota). */
   eventRetention: number;
+  /** Stored bytes (documents + events kept) one workspace may hold, checked inside the commit script. */
+  workspaceBytes?: number;
   log: Logger;
   /** A command without a reply in this time fails with UNAVAILABLE (a hung Redis must not hang calls). */
   commandTimeoutMs?: number;
@@ -94,9 +98,11 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     try {
       return await body();
     } catch (err) {
+      if (isOutOfMemory(err)) memory.refused(op);
       throw storeFailure(err, log, op);
     }
   };
+  const memory = createOutOfMemoryState(log);
 
   const store: Store = {
     kind: 'redis',
@@ -141,14 +147,17 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
     commit: (workspace, commit: Commit) =>
       run('commit', async (): Promise<CommitOutcome> => {
-        const packed = packCommit(keys, workspace, commit, { retention: options.eventRetention });
+        const packed = packCommit(keys, workspace, commit, {
+          retention: options.eventRetention,
+          ...(options.workspaceBytes !== undefined ? { quota: options.workspaceBytes } : {}),
+        });
         return unpackOutcome(commit, await client.phCommit(packed.keys.length, ...packed.keys, packed.arg));
       }),
 
     requestAnswer: (workspace, agentId, requestId) =>
       run('requestAnswer', async () => {
         const json = await client.get(keys.request(workspace, agentId, requestId));
-        return json === null ? undefined : { answer: JSON.parse(json) as unknown };
+        return json === null ? undefined : decodeRemembered(json);
       }),
 
     readEvents: (workspace, range) =>
@@ -171,6 +180,18 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
         await client.ping();
         if (!feed.live()) throw unavailable();
       }),
+
+    writeHealth: async () => {
+      if (memory.since() === undefined) return { ok: true };
+      // Not a small write as a probe: it passes as soon as a refused call's own buffers are freed, while the next
+      // call of the same size is refused again. Recovered means room again (see out-of-memory.ts).
+      await run('memoryInfo', () => client.info('memory')).then(
+        (info) => memory.check(info),
+        () => undefined,
+      );
+      const since = memory.since();
+      return since === undefined ? { ok: true } : { ok: false, reason: 'out_of_memory', since };
+    },
 
     close: () =>
       (closing ??= (async () => {

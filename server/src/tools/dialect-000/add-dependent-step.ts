@@ -15,7 +15,7 @@ import { encodeReceived } from '../live-plans.ts';
 import { resolvePlan, savePlan } from '../plan-access.ts';
 import type { DependencyArg } from './dependency-targets.ts';
 import { findDependencyTarget } from './dependency-targets.ts';
-import { addWaiters } from '../waiters-doc.ts';
+import { addWaiters, checkWaiterBound } from '../waiters-doc.ts';
 
 const unique = (deps: readonly DependencyArg[]): DependencyArg[] => {
   const seen = new Set<string>();
@@ -34,9 +34,21 @@ const stillRunning = (t: DependencyTarget) => !endedOutcome(t.plan, findStep(t.p
  * set (every open dependency) and received outputs (everything it holds already, so the fan-in's summary names every
  * output).
  */
-const registerWaits = async (tx: Tx, outcome: ReturnType<typeof attachDependencies>): Promise<void> => {
+const registerWaits = async (
+  tx: Tx,
+  outcome: ReturnType<typeof attachDependencies>,
+  targets: readonly DependencyTarget[],
+  waitersPerPlan: number,
+): Promise<void> => {
   recordEdges(tx, outcome.newEdges);
-  for (const r of outcome.registrations) await addWaiters(tx, r.target, [r.waiter]);
+  const planOf = new Map(targets.map((t) => [stepNode(t.plan.plan_id, t.step_id), t.plan.plan_id]));
+  const added = new Map<string, number>();
+  for (const r of outcome.registrations) {
+    const planId = planOf.get(r.target) ?? '';
+    const fresh = await addWaiters(tx, { planId, node: r.target }, [r.waiter]);
+    added.set(planId, (added.get(planId) ?? 0) + fresh);
+  }
+  await checkWaiterBound(tx, added, waitersPerPlan);
   const { plan, step } = outcome;
   if (!waitsAcross(plan, step)) return;
   // Every open dependency, its own plan's too: one set decides when the step is ready, whoever ends last.
@@ -98,7 +110,7 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
       targets.map((t) => stepNode(t.plan.plan_id, t.step_id)),
     );
     const outcome = attachDependencies(waiting, stepId, targets, edges, now);
-    await registerWaits(tx, outcome);
+    await registerWaits(tx, outcome, targets, ctx.services.config.limits.waitersPerPlan);
     await savePlan(tx, outcome.plan);
     tx.emit(...events, ...outcome.events);
 

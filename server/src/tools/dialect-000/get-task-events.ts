@@ -1,7 +1,7 @@
 import type { EventEnvelope, EventType } from '@planhub/shared';
 import { EVENT_TYPES, fail, isPresenceEvent } from '@planhub/shared';
 import { matchesFilter } from '../../events/match.ts';
-import { SCAN_BUDGET, scanBackward, scanForward } from '../../events/scan-log.ts';
+import { SCAN_BUDGET, scanBackward, scanCost, scanForward } from '../../events/scan-log.ts';
 import { mentions } from '../../events/text-match.ts';
 import type { ToolHandlers } from '../context.ts';
 
@@ -19,7 +19,8 @@ const REPORTED = EVENT_TYPES.filter((t) => !isPresenceEvent(t));
  * events. With after_event: the next matching events after it, oldest first; last_event_id is the cursor for the next
  * call. With before_event: the newest matching events older than it (paging back through history); next_before is
  * the cursor for the page before. Each call looks at no more than SCAN_BUDGET log entries, so a filter that matches
- * little returns fewer events with a cursor to continue instead of walking the whole log. With a timeout and nothing
+ * little returns fewer events with a cursor to continue instead of walking the whole log, and what it looked at is
+ * charged to the caller's call budget (scanCost). With a timeout and nothing
  * to return, the call waits (up to 30 s) for the next matching event from any node.
  */
 export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) => {
@@ -51,6 +52,7 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
       scanned += next.scanned;
       scan = { ...next, nextBefore: scan.nextBefore };
     }
+    await ctx.chargeWork?.(scanCost(scanned));
     return {
       events: scan.events,
       count: scan.events.length,

@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import { stringify } from 'safe-stable-stringify';
+
+/**
+ * What a `request_id` is bound to: the tool and its arguments. The arguments are hashed as canonical JSON (keys
+ * sorted), so the same call spelled with its keys in another order is still a retry.
+ */
+export const requestFingerprint = (tool: string, args: unknown): string =>
+  `${tool}:${createHash('sha256')
+    .update(stringify(args ?? null) ?? 'null')
+    .digest('base64url')}`;
+
+/** The tool a fingerprint names (what the refusal tells the caller the request_id was used for). */
+export const fingerprintTool = (fingerprint: string): string => fingerprint.slice(0, fingerprint.lastIndexOf(':'));
+
+/*
+ * A remembered answer is stored as text: `#<fingerprint>\n<answer JSON>`. JSON text never starts with `#`, so an
+ * answer remembered before fingerprints existed (bare JSON) is still read, and replays whatever the call.
+ */
+const MARK = '#';
+
+export const encodeRemembered = (fingerprint: string | undefined, answerJson: string): string =>
+  fingerprint === undefined ? answerJson : `${MARK}${fingerprint}\n${answerJson}`;
+
+export interface Remembered {
+  answer: unknown;
+  /** Absent for an answer remembered before fingerprints existed. */
+  fingerprint?: string;
+}
+
+export const decodeRemembered = (text: string): Remembered => {
+  if (!text.startsWith(MARK)) return { answer: JSON.parse(text) as unknown };
+  const newline = text.indexOf('\n');
+  return { fingerprint: text.slice(MARK.length, newline), answer: JSON.parse(text.slice(newline + 1)) as unknown };
+};

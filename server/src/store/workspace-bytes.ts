@@ -1,0 +1,23 @@
+import type { NewEvent } from '@planhub/shared';
+import { serializedBytes } from '@planhub/shared';
+import type { Commit, DocWrite } from './store.ts';
+
+/**
+ * A workspace's stored bytes, the workspaceBytes quota's measure: every document's JSON plus every event kept, in
+ * UTF-8 bytes (`serializedBytes`, the measure of every other byte cap). The Redis script counts the same text.
+ */
+export const textBytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/**
+ * What a commit would add to the workspace's stored bytes (negative when it frees more than it writes): new
+ * documents minus the ones they replace, plus its events; fan-ins that will fire count before their fills.
+ */
+export const commitBytes = (commit: Commit, fires: readonly boolean[], stored: (key: string) => number): number => {
+  const writes = (list: readonly DocWrite[]) =>
+    list.reduce((sum, d) => sum + (d.value === null ? 0 : serializedBytes(d.value)) - stored(d.key), 0);
+  const events = (list: readonly NewEvent[]) => list.reduce((sum, e) => sum + serializedBytes(e), 0);
+  return (commit.fanIns ?? []).reduce(
+    (sum, f, i) => (fires[i] ? sum + writes(f.then.writes) + events(f.then.events) : sum),
+    writes(commit.writes) + events(commit.events),
+  );
+};
