@@ -1,4 +1,4 @@
-import { DialectSchema, PlanSchema, WaiterSchema } from '@planhub/shared';
+import { DialectSchema, PlanSchema, TaskViewSchema, WaiterSchema } from '@planhub/shared';
 import { z } from 'zod';
 import { docKeys } from '../keys.ts';
 import { defineDocument } from './define.ts';
@@ -32,6 +32,14 @@ export const documents = {
     version: 1,
     key: docKeys.graphClock,
     schema: z.object({ n: z.number().int() }),
+  }),
+  task: defineDocument({ name: 'task', version: 1, key: docKeys.task, schema: TaskViewSchema }),
+  /** Read only to split it into per-task documents (see dialect-003/task-upgrade.ts). */
+  legacyTasks: defineDocument({
+    name: 'legacy task list',
+    version: 0,
+    key: docKeys.tasks,
+    schema: z.object({ high_water: z.number().int(), tasks: z.record(z.string(), TaskViewSchema) }),
   }),
   /** Read only to upgrade it (see legacy-upgrade.ts). */
   legacyGraph: defineDocument({

@@ -2,10 +2,11 @@ import type { AgentSummary } from '@planhub/shared';
 import type { AgentDoc } from '../../core/agents/agent-doc.ts';
 import { emptyAgent } from '../../core/agents/agent-doc.ts';
 import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
-import type { TaskDoc } from '../../core/tasks/task-model.ts';
 import type { TodoDoc001 } from '../../core/todos-001/todo-list.ts';
 import { currentPlanOf, overviewPlanIds, pendingApproval, planSummary } from '../../core/workspace/overview.ts';
 import { modeOf, pendingModificationsOf, tasksOf, todosOf } from '../../core/workspace/side-lists.ts';
+import { loadAllTasks } from '../dialect-003/task-state.ts';
+import { ensureTasksUpgraded } from '../dialect-003/task-upgrade.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
 import { readPlans } from '../live-plans.ts';
@@ -21,8 +22,9 @@ type Todo002Doc = Parameters<typeof todosOf>[1];
 export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
   const { caller, services } = ctx;
   const [last] = await services.store.readEvents(caller.workspace, { count: 1 });
+  await ensureTasksUpgraded(services.store, caller.workspace);
   return ctx.transact(async (tx) => {
-    const [index, taskDoc] = await Promise.all([loadAgentIndex(tx), tx.get<TaskDoc>(docKeys.tasks())]);
+    const [index, taskDoc] = await Promise.all([loadAgentIndex(tx), loadAllTasks(services.store, tx)]);
     const tasks = tasksOf(taskDoc);
     // Agents come from the index alone (task tools register their callers); a task owner is free text, and a name
     // nobody connected as stays on its tasks rather than becoming an agent entry.
