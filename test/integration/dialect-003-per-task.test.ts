@@ -49,8 +49,8 @@ describe.each(STORE_KINDS)('seed 003 tasks, one document each (%s store)', (kind
   });
 
   it('cleans the list exactly once when its last open tasks complete at once, and never reuses an id', async () => {
-    const { client } = await start();
-    const [a, b] = await Promise.all([client('a'), client('b')]);
+    const harness = await start();
+    const [a, b] = await Promise.all([harness.client('a'), harness.client('b')]);
     for (let round = 0; round < rounds(20); round++) {
       const first = (await a.TaskCreate({ subject: 'first', description: '' })).task.id;
       const second = (await a.TaskCreate({ subject: 'second', description: '' })).task.id;
