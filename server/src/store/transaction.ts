@@ -53,11 +53,6 @@ export class Tx {
     return raws.map((raw, i) => kind.decode(keys[i] ?? '', raw));
   }
 
-  async get<T>(key: string): Promise<T | undefined> {
-    const [value] = await this.getMany([key]);
-    return (value ?? undefined) as T | undefined;
-  }
-
   /** Sets and hashes (unversioned: only commutative operations change them, so reading them adds no check). */
   async collections(read: { sets?: readonly string[]; hashes?: readonly string[] }) {
     return this.store.loadCollections(this.workspace, read);
