@@ -3,7 +3,7 @@ import type { AgentDoc } from '../../core/agents/agent-doc.ts';
 import { emptyAgent } from '../../core/agents/agent-doc.ts';
 import { currentPlanOf, overviewPlanIds, pendingApproval, planSummary } from '../../core/workspace/overview.ts';
 import { modeOf, pendingModificationsOf, tasksOf, todosOf } from '../../core/workspace/side-lists.ts';
-import { loadAllTasks } from '../dialect-003/task-state.ts';
+import { loadTaskCounts } from '../dialect-003/task-state.ts';
 import { ensureTasksUpgraded } from '../dialect-003/task-upgrade.ts';
 import { documents } from '../../store/documents/documents.ts';
 import { docKeys } from '../../store/keys.ts';
@@ -21,14 +21,24 @@ export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
   const [last] = await services.store.readEvents(caller.workspace, { count: 1 });
   await ensureTasksUpgraded(services.store, caller.workspace);
   return ctx.transact(async (tx) => {
-    const [index, taskDoc] = await Promise.all([loadAgentIndex(tx), loadAllTasks(services.store, tx)]);
-    const tasks = tasksOf(taskDoc);
+    const [index, taskCounts] = await Promise.all([loadAgentIndex(tx), loadTaskCounts(services.store, tx.workspace)]);
     // Agents come from the index alone (task tools register their callers); a task owner is free text, and a name
     // nobody connected as stays on its tasks rather than becoming an agent entry.
     const agentIds = args.agent_id === undefined ? index : [args.agent_id];
-    const docs = await tx.getMany(
-      agentIds.flatMap((id) => [docKeys.agent(id), docKeys.todos001(id), docKeys.todos002(id), docKeys.mode002(id)]),
-    );
+    // The task documents come with the agents' documents, in the same round trip.
+    const [docs, taskDocs] = await Promise.all([
+      tx.getMany(
+        agentIds.flatMap((id) => [docKeys.agent(id), docKeys.todos001(id), docKeys.todos002(id), docKeys.mode002(id)]),
+      ),
+      tx.readMany(
+        documents.task,
+        taskCounts.ids.map((id) => [id]),
+      ),
+    ]);
+    const tasks = tasksOf({
+      high_water: taskCounts.highWater,
+      tasks: Object.fromEntries(taskDocs.filter((t) => t !== undefined).map((t) => [t.id, t])),
+    });
     const perAgent = agentIds.map((id, i) => {
       const [agent, todos001, todos002, mode] = docs.slice(i * 4, i * 4 + 4);
       const agentDoc: AgentDoc = documents.agent.decode(docKeys.agent(id), agent) ?? emptyAgent(id);
