@@ -11,7 +11,10 @@ export const docKeys = {
   todos001: (agentId: string) => `todo001:${agentId}`,
   todos002: (agentId: string) => `todo002:${agentId}`,
   mode002: (agentId: string) => `mode002:${agentId}`,
+  /** Legacy: seed 003's task list as one document, split into the per-task keys below on first access. */
   tasks: () => 'tasks',
+  /** One seed-003 task (its edges on both ends live on the task documents). */
+  task: (id: string) => `task:${id}`,
   /** Legacy: the workspace's dependency graph as one document, upgraded into the per-step keys below. */
   dependencyGraph: () => 'deps',
   /** Who waits on a step (other plans' steps), by the target's node; may exist before the target does. */
@@ -25,6 +28,10 @@ export const setKeys = {
   outstanding: (node: string) => `out:${node}`,
   /** Every unresolved edge from a step (other plans and its own plan alike): what the cycle check walks. */
   edges: (node: string) => `edges:${node}`,
+  /** Every seed-003 task id of the workspace (TaskList's starting point). */
+  taskIds: () => 'task-ids',
+  /** Seed-003 tasks not completed: the last one to leave it runs the all-completed cleanup (a fan-in). */
+  openTasks: () => 'task-open',
 } as const;
 
 export const hashKeys = {
@@ -35,6 +42,8 @@ export const hashKeys = {
 } as const;
 
 export const counterKeys = {
+  /** Highest seed-003 task id ever given out: ids are never reused, not even after the cleanup. */
+  taskIds: () => 'task-ids',
   /** Entries in a plan's `waiters:` documents (other plans' steps waiting on its steps): the waitersPerPlan count. */
   waitersOn: (planId: string) => `waiters-on:${planId}`,
 } as const;

@@ -54,11 +54,6 @@ export class Tx {
     return raws.map((raw, i) => kind.decode(keys[i] ?? '', raw));
   }
 
-  async get<T>(key: string): Promise<T | undefined> {
-    const [value] = await this.getMany([key]);
-    return (value ?? undefined) as T | undefined;
-  }
-
   /** Sets, hashes and counters (unversioned: only commutative operations change them, so reading adds no check). */
   async collections(read: CollectionRead) {
     return this.store.loadCollections(this.workspace, read);

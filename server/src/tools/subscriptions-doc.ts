@@ -1,19 +1,16 @@
 import type { Subscription } from '@planhub/shared';
+import type { SubscriptionsDoc } from '../store/documents/documents.ts';
+import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
 import type { Store } from '../store/store.ts';
 import type { Tx } from '../store/transaction.ts';
 
-/** An agent's subscriptions live in one document, so any node it reconnects to finds them. */
-export interface SubscriptionsDoc {
-  subscriptions: Subscription[];
-  /** Ids removed lately, newest last: a retried unsubscribe whose first answer was lost is answered, not refused. */
-  removed: string[];
-}
+export type { SubscriptionsDoc };
 
 const REMEMBERED_REMOVALS = 50;
 
 export const loadSubscriptionsDoc = async (tx: Tx, agentId: string): Promise<SubscriptionsDoc> => {
-  const doc = await tx.get<Partial<SubscriptionsDoc>>(docKeys.subscriptions(agentId));
+  const doc = await tx.read(documents.subscriptions, agentId);
   return { subscriptions: doc?.subscriptions ?? [], removed: doc?.removed ?? [] };
 };
 
@@ -28,6 +25,7 @@ export const saveSubscriptions = (tx: Tx, agentId: string, doc: SubscriptionsDoc
 
 /** The same read outside a call (a connection starting its event stream). */
 export const readSubscriptions = async (store: Store, workspace: string, agentId: string): Promise<Subscription[]> => {
-  const [doc] = await store.load(workspace, [docKeys.subscriptions(agentId)]);
-  return (doc?.value as Partial<SubscriptionsDoc> | undefined)?.subscriptions ?? [];
+  const key = documents.subscriptions.key(agentId);
+  const [doc] = await store.load(workspace, [key]);
+  return documents.subscriptions.decode(key, doc?.value)?.subscriptions ?? [];
 };

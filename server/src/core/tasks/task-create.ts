@@ -20,8 +20,9 @@ export const createTask = (
   input: TaskCreateInput,
   ctx: TaskContext,
   limit: number,
+  /** How many tasks the workspace holds (when `current` holds only some of them). */
+  open = Object.keys(current.tasks).length,
 ): { doc: TaskDoc; task: Task; result: string; events: NewEvent[] } => {
-  const open = Object.keys(current.tasks).length;
   if (open >= limit)
     fail(
       'RESOURCE_EXHAUSTED',

@@ -4,7 +4,7 @@ import { withoutNulls } from './task-create.ts';
 import type { NewEdge } from './task-edges.ts';
 import { checkEdges, linkTasks, unlinkFrom } from './task-edges.ts';
 import type { Task, TaskContext, TaskDoc } from './task-model.ts';
-import { parseTaskId, requireTask, sortedTasks, taskEvent } from './task-model.ts';
+import { byId, parseTaskId, requireTask, sortedTasks, taskEvent } from './task-model.ts';
 
 export interface TaskUpdateInput {
   taskId: string;
@@ -90,20 +90,31 @@ const resolveDependents = (doc: TaskDoc, blocker: Task, ctx: TaskContext) => {
   return { events, unblocked };
 };
 
+/** The events of seed 003's automatic cleanup of `tasks` (every task of the list, all completed). */
+export const cleanupEvents = (tasks: readonly Task[], ctx: TaskContext): NewEvent[] =>
+  [...tasks].sort(byId).map((t) => taskEvent(ctx, 'task_deleted', t, { reason: 'all_completed' }));
+
 /** Seed 003's automatic cleanup: when every task is completed the list empties; the high-water mark stays. */
 const cleanIfAllCompleted = (doc: TaskDoc, ctx: TaskContext): NewEvent[] | undefined => {
   const all = sortedTasks(doc);
   if (all.length === 0 || all.some((t) => t.status !== 'completed')) return undefined;
   doc.tasks = {};
-  return all.map((t) => taskEvent(ctx, 'task_deleted', t, { reason: 'all_completed' }));
+  return cleanupEvents(all, ctx);
 };
 
-const deleteTask = (current: TaskDoc, id: string, ctx: TaskContext): TaskUpdateOutcome => {
+/**
+ * `whole`: `current` is the whole list, and the all-completed cleanup runs here. `part`: it holds the task, the
+ * tasks named by the call, their edge neighbours and every task the cycle check walks; the caller runs the cleanup
+ * (it needs every task) and `task` is always returned.
+ */
+export type TaskScope = 'whole' | 'part';
+
+const deleteTask = (current: TaskDoc, id: string, ctx: TaskContext, view: TaskScope): TaskUpdateOutcome => {
   const doc = structuredClone(current);
   const task = requireTask(doc, TOOL, id);
   delete doc.tasks[id];
   const detached = detach(doc, id, ctx, 'blocker_deleted');
-  const cleaned = cleanIfAllCompleted(doc, ctx);
+  const cleaned = view === 'whole' ? cleanIfAllCompleted(doc, ctx) : undefined;
   return {
     doc,
     result: `Updated task #${id} deleted`,
@@ -117,11 +128,16 @@ const deleteTask = (current: TaskDoc, id: string, ctx: TaskContext): TaskUpdateO
  * TaskUpdate. Every id and every new edge is checked before anything changes, and the whole list is written at
  * once, so a refused call leaves no partial edge behind (upstream wrote edges one file at a time).
  */
-export const updateTask = (current: TaskDoc, input: TaskUpdateInput, ctx: TaskContext): TaskUpdateOutcome => {
+export const updateTask = (
+  current: TaskDoc,
+  input: TaskUpdateInput,
+  ctx: TaskContext,
+  view: TaskScope = 'whole',
+): TaskUpdateOutcome => {
   const id = parseTaskId(TOOL, input.taskId);
   const status = parseStatus(input.status ?? '');
   requireTask(current, TOOL, id);
-  if (status === 'deleted') return deleteTask(current, id, ctx);
+  if (status === 'deleted') return deleteTask(current, id, ctx, view);
 
   const blocks = unique((input.addBlocks ?? []).map((b) => parseTaskId(TOOL, b, 'blocked task')));
   const blockedBy = unique((input.addBlockedBy ?? []).map((b) => parseTaskId(TOOL, b, 'blocking task')));
@@ -208,7 +224,7 @@ export const updateTask = (current: TaskDoc, input: TaskUpdateInput, ctx: TaskCo
     unblocked = resolved.unblocked;
   }
   events.unshift(taskEvent(ctx, 'task_updated', task, { updated_fields: fields, task }));
-  const cleaned = task.status === 'completed' ? cleanIfAllCompleted(doc, ctx) : undefined;
+  const cleaned = task.status === 'completed' && view === 'whole' ? cleanIfAllCompleted(doc, ctx) : undefined;
   if (cleaned) events.push(...cleaned);
   return {
     doc,

@@ -1,5 +1,15 @@
-import { DialectSchema, PlanSchema, WaiterSchema } from '@planhub/shared';
+import {
+  DialectSchema,
+  PlanSchema,
+  SubscriptionSchema,
+  TaskViewSchema,
+  Todo001Schema,
+  TodoItem002Schema,
+  WaiterSchema,
+} from '@planhub/shared';
 import { z } from 'zod';
+import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
+import type { TodoDoc001 } from '../../core/todos-001/todo-list.ts';
 import { docKeys } from '../keys.ts';
 import { defineDocument } from './define.ts';
 
@@ -12,7 +22,22 @@ const AgentPlanRefSchema = z.looseObject({
   changed_at: z.string(),
 });
 
-/** The stored documents of the plan and dependency state, by kind. */
+const SubscriptionsDocSchema = z.object({
+  subscriptions: z.array(SubscriptionSchema),
+  /** Ids removed lately, newest last: a retried unsubscribe whose first answer was lost is answered, not refused. */
+  removed: z.array(z.string()),
+});
+/** An agent's subscriptions live in one document, so any node it reconnects to finds them. */
+export type SubscriptionsDoc = z.infer<typeof SubscriptionsDocSchema>;
+
+const Todos002DocSchema = z.object({ todos: z.array(TodoItem002Schema) });
+/** One agent's seed-002 todo list. */
+export type Todos002Doc = z.infer<typeof Todos002DocSchema>;
+
+const asObject = (raw: unknown): Record<string, unknown> | undefined =>
+  typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+
+/** Every kind of stored document, declared once. */
 export const documents = {
   plan: defineDocument({ name: 'plan', version: 1, key: docKeys.plan, schema: PlanSchema }),
   agent: defineDocument({
@@ -32,6 +57,43 @@ export const documents = {
     version: 1,
     key: docKeys.graphClock,
     schema: z.object({ n: z.number().int() }),
+  }),
+  task: defineDocument({ name: 'task', version: 1, key: docKeys.task, schema: TaskViewSchema }),
+  todos001: defineDocument<TodoDoc001, [string]>({
+    name: 'todo list (001)',
+    version: 1,
+    key: docKeys.todos001,
+    schema: z.looseObject({ agent_id: z.string(), todos: z.array(Todo001Schema), updated_at: z.string() }),
+  }),
+  todos002: defineDocument({ name: 'todo list (002)', version: 1, key: docKeys.todos002, schema: Todos002DocSchema }),
+  mode002: defineDocument<Mode002Doc, [string]>({
+    name: 'plan mode (002)',
+    version: 1,
+    key: docKeys.mode002,
+    schema: z.looseObject({
+      goal: z.string(),
+      scope: z.string().optional(),
+      entered_at: z.string(),
+      plan_id: z.string().optional(),
+    }),
+  }),
+  subscriptions: defineDocument({
+    name: 'subscriptions',
+    version: 1,
+    key: docKeys.subscriptions,
+    schema: SubscriptionsDocSchema,
+    // Documents written before `removed` existed hold only the subscriptions.
+    migrate: (raw) => {
+      const doc = asObject(raw);
+      return doc && !('removed' in doc) ? { ...doc, removed: [] } : raw;
+    },
+  }),
+  /** Read only to split it into per-task documents (see dialect-003/task-upgrade.ts). */
+  legacyTasks: defineDocument({
+    name: 'legacy task list',
+    version: 0,
+    key: docKeys.tasks,
+    schema: z.object({ high_water: z.number().int(), tasks: z.record(z.string(), TaskViewSchema) }),
   }),
   /** Read only to upgrade it (see legacy-upgrade.ts). */
   legacyGraph: defineDocument({

@@ -1,12 +1,11 @@
 import type { Caller, Plan } from '@planhub/shared';
 import { fail } from '@planhub/shared';
-import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
 import { deriveMode } from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
 import { decideModification } from '../../core/plan-mode/modification.ts';
 import { decideApproval } from '../../core/plans/plan-lifecycle.ts';
 import type { ApprovalPolicy, Decider } from '../../core/plans/plan-lifecycle.ts';
-import { docKeys } from '../../store/keys.ts';
+import { documents } from '../../store/documents/documents.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { CallContext } from '../context.ts';
 import { savePlan } from '../plan-access.ts';
@@ -37,7 +36,7 @@ const nothingToDecide = (plan: Plan, target: DecisionTarget): string =>
 /** The owner's 002 mode follows its plan: when the decided plan is the one plan_exit made, announce the change. */
 const modeEvents = async (tx: Tx, before: Plan, after: Plan, decider: Decider, now: string) => {
   if (after.dialect !== '002') return { events: [], mode: undefined };
-  const doc = await tx.get<Mode002Doc>(docKeys.mode002(after.agent_id));
+  const doc = await tx.read(documents.mode002, after.agent_id);
   if (doc?.plan_id !== after.plan_id) return { events: [], mode: undefined };
   const to = deriveMode(doc, after);
   const change = {

@@ -5,33 +5,39 @@ import { stepAnswer } from '../../core/plans/plan-views.ts';
 import type { StepChange } from '../../core/plans/step-status.ts';
 import { changeStepStatus } from '../../core/plans/step-status.ts';
 import { docKeys } from '../../store/keys.ts';
+import type { Store } from '../../store/store.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { CallContext } from '../context.ts';
 import type { Settled } from '../dependents.ts';
 import { isWaiter, settleDependents } from '../dependents.ts';
 import { loadAgent, resolvePlan, savePlan } from '../plan-access.ts';
+import { currentPlanHint } from './current-plan-hint.ts';
 
 const ENDS = new Set<StepChange['status']>(['completed', 'failed', 'skipped']);
 
 /**
- * Everything the change reads, in one round trip (two without a plan_id: the agent's index names the plan): the
- * plan, the owner's index that savePlan updates, and, when the step ends, who waits on it.
+ * Everything the change reads, in one round trip: the plan, the owner's index that savePlan updates (and that names
+ * the current plan when no plan_id is given), and, when the step ends, who waits on it. Without a plan_id the plan is
+ * guessed from what the index named last time on this node; a wrong guess costs a second round trip.
  */
-const prefetch = async (tx: Tx, agentId: string, planId: string | undefined, change: StepChange) => {
-  const target = planId ?? currentPlanId(await loadAgent(tx, agentId));
-  if (target === undefined) return;
-  await tx.getMany([
+const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | undefined, change: StepChange) => {
+  const guess = planId ?? currentPlanHint.get(store, tx.workspace, agentId);
+  const keysOf = (target: string) => [
     docKeys.plan(target),
-    docKeys.agent(agentId),
     ...(ENDS.has(change.status) ? [docKeys.waiters(stepNode(target, change.step_id))] : []),
-  ]);
+  ];
+  await tx.getMany([docKeys.agent(agentId), ...(guess === undefined ? [] : keysOf(guess))]);
+  const current = currentPlanId(await loadAgent(tx, agentId));
+  currentPlanHint.set(store, tx.workspace, agentId, current);
+  const target = planId ?? current;
+  if (target !== undefined && target !== guess) await tx.getMany(keysOf(target));
 };
 
 /** setStepStatus and completeStepWithOutput: the step changes, and when it ends its dependents settle atomically. */
 export const applyStepChange = async (ctx: CallContext, planId: string | undefined, change: StepChange) => {
   const answer = await ctx.transact(async (tx) => {
     const now = ctx.services.now();
-    await prefetch(tx, ctx.caller.agent_id, planId, change);
+    await prefetch(tx, ctx.services.store, ctx.caller.agent_id, planId, change);
     const current = await resolvePlan(tx, ctx.caller, { plan_id: planId }, 'write');
     const outcome = changeStepStatus(current, change, now);
     tx.emit(...outcome.events);

@@ -1,7 +1,6 @@
 import { renderTodoReminder, renderTodoSummary, usedRecently } from '@planhub/shared';
-import type { TodoDoc001 } from '../../core/todos-001/todo-list.ts';
 import { applyTodo, countTodos } from '../../core/todos-001/todo-list.ts';
-import { docKeys } from '../../store/keys.ts';
+import { documents } from '../../store/documents/documents.ts';
 import type { ToolHandlers } from '../context.ts';
 import { registerAgent } from '../planhub/agent-index.ts';
 
@@ -9,8 +8,8 @@ import { registerAgent } from '../planhub/agent-index.ts';
 const todo: ToolHandlers['todo'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const { caller, services } = ctx;
-    const key = docKeys.todos001(caller.agent_id);
-    const current = await tx.get<TodoDoc001>(key);
+    const key = documents.todos001.key(caller.agent_id);
+    const current = await tx.read(documents.todos001, caller.agent_id);
     const outcome = applyTodo(current, args, {
       workspace: caller.workspace,
       agent_id: caller.agent_id,
@@ -28,7 +27,7 @@ const todo: ToolHandlers['todo'] = (ctx, args) =>
 const todoReminder: ToolHandlers['todoReminder'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const agentId = args.agent_id ?? ctx.caller.agent_id;
-    const doc = await tx.get<TodoDoc001>(docKeys.todos001(agentId));
+    const doc = await tx.read(documents.todos001, agentId);
     const todos = doc?.todos ?? [];
     const recent = args.used_recently ?? usedRecently(doc?.updated_at, ctx.services.now(), args.quiet_ms);
     return {

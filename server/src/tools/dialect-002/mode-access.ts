@@ -2,7 +2,7 @@ import type { Mode002, Plan } from '@planhub/shared';
 import { fail } from '@planhub/shared';
 import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
 import { deriveMode } from '../../core/plan-mode/mode.ts';
-import { docKeys } from '../../store/keys.ts';
+import { documents } from '../../store/documents/documents.ts';
 import { readPlan } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
 
@@ -14,7 +14,7 @@ export interface ModeState {
 }
 
 export const loadModeState = async (tx: Tx, agentId: string): Promise<ModeState> => {
-  const doc = await tx.get<Mode002Doc>(docKeys.mode002(agentId));
+  const doc = await tx.read(documents.mode002, agentId);
   const plan = doc?.plan_id !== undefined ? await readPlan(tx, doc.plan_id) : undefined;
   return { agent_id: agentId, doc, plan, mode: deriveMode(doc, plan) };
 };

@@ -1,20 +1,16 @@
-import type { TodoItem002 } from '@planhub/shared';
 import { agentEvent } from '../../core/plans/plan-events.ts';
 import { countTodos } from '../../core/todos-001/todo-list.ts';
 import { writeTodos } from '../../core/todos-002/write-todos.ts';
-import { docKeys } from '../../store/keys.ts';
+import type { Todos002Doc } from '../../store/documents/documents.ts';
+import { documents } from '../../store/documents/documents.ts';
 import type { ToolHandlers } from '../context.ts';
 import { registerAgent } from '../planhub/agent-index.ts';
-
-interface TodoDoc {
-  todos: TodoItem002[];
-}
 
 const EMPTY = 'No todos. Use todo_write to create your task list.';
 
 const todo_read: ToolHandlers['todo_read'] = (ctx, args) =>
   ctx.transact(async (tx) => {
-    const doc = await tx.get<TodoDoc>(docKeys.todos002(args.agent_id ?? ctx.caller.agent_id));
+    const doc = await tx.read(documents.todos002, args.agent_id ?? ctx.caller.agent_id);
     const todos = doc?.todos ?? [];
     return todos.length === 0 ? { todos, message: EMPTY } : { todos };
   });
@@ -23,14 +19,14 @@ const todo_write: ToolHandlers['todo_write'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const { caller, services } = ctx;
     const now = services.now();
-    const key = docKeys.todos002(caller.agent_id);
-    const stored = (await tx.get<TodoDoc>(key))?.todos ?? [];
+    const key = documents.todos002.key(caller.agent_id);
+    const stored = (await tx.read(documents.todos002, caller.agent_id))?.todos ?? [];
     const outcome = writeTodos(stored, args.todos, now, services.config.limits.todosPerList);
     const counts = countTodos(outcome.todos);
     // A write that changes nothing (a repeat) stores and announces nothing: one event per change.
     if (JSON.stringify(outcome.todos) !== JSON.stringify(stored)) {
       if (outcome.todos.length === 0) tx.delete(key);
-      else tx.put(key, { todos: outcome.todos } satisfies TodoDoc);
+      else tx.put(key, { todos: outcome.todos } satisfies Todos002Doc);
       // An agent that only keeps todos must still appear in the workspace overview.
       if (stored.length === 0 && outcome.todos.length > 0) await registerAgent(tx, caller.agent_id);
       tx.emit(

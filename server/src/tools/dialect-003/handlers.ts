@@ -1,15 +1,16 @@
 import type { Tx } from '../../store/transaction.ts';
 import { createTask } from '../../core/tasks/task-create.ts';
-import type { TaskContext, TaskDoc } from '../../core/tasks/task-model.ts';
-import { emptyTaskDoc, parseTaskId, requireTask, sortedTasks } from '../../core/tasks/task-model.ts';
+import type { TaskContext } from '../../core/tasks/task-model.ts';
+import { parseTaskId, requireTask, sortedTasks } from '../../core/tasks/task-model.ts';
 import { taskGetText, taskListText } from '../../core/tasks/task-text.ts';
-import { updateTask } from '../../core/tasks/task-update.ts';
 import { checkShape } from '../../limits/json-shape.ts';
-import { docKeys } from '../../store/keys.ts';
+import { documents } from '../../store/documents/documents.ts';
+import { counterKeys, docKeys, setKeys } from '../../store/keys.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
 import { registerAgent } from '../planhub/agent-index.ts';
-
-const loadTasks = async (tx: Tx): Promise<TaskDoc> => (await tx.get<TaskDoc>(docKeys.tasks())) ?? emptyTaskDoc();
+import { applyTaskUpdate } from './task-update-call.ts';
+import { loadAllTasks, loadTaskCounts } from './task-state.ts';
+import { ensureTasksUpgraded } from './task-upgrade.ts';
 
 const taskContext = (ctx: CallContext): TaskContext => ({
   workspace: ctx.caller.workspace,
@@ -30,59 +31,84 @@ const checkMetadata = (ctx: CallContext, metadata: unknown) => {
 const registerCaller = (ctx: CallContext, tx: Tx) =>
   ctx.caller.role === 'agent' ? registerAgent(tx, ctx.caller.agent_id) : Promise.resolve();
 
-/** Seed 003: one task list per workspace, shared by its agents. */
-const TaskCreate: ToolHandlers['TaskCreate'] = (ctx, args) =>
-  ctx.transact(async (tx) => {
+const upgraded = (ctx: CallContext) => ensureTasksUpgraded(ctx.services.store, ctx.caller.workspace);
+
+/**
+ * Seed 003: one task list per workspace, shared by its agents, one document per task. The new id is the counter's
+ * next value: two creates at once both write `task:<next>` as new, so one re-runs and takes the id after.
+ */
+const TaskCreate: ToolHandlers['TaskCreate'] = async (ctx, args) => {
+  await upgraded(ctx);
+  return ctx.transact(async (tx) => {
+    const { ids, highWater } = await loadTaskCounts(ctx.services.store, tx.workspace);
     const outcome = createTask(
-      await loadTasks(tx),
+      { high_water: highWater, tasks: {} },
       args,
       taskContext(ctx),
       ctx.services.config.limits.tasksPerWorkspace,
+      ids.length,
     );
     checkMetadata(ctx, outcome.task.metadata);
-    tx.put(docKeys.tasks(), outcome.doc);
+    tx.put(docKeys.task(outcome.task.id), outcome.task);
+    tx.op(
+      { op: 'incr', key: counterKeys.taskIds(), by: 1 },
+      { op: 'sadd', key: setKeys.taskIds(), members: [outcome.task.id] },
+      { op: 'sadd', key: setKeys.openTasks(), members: [outcome.task.id] },
+    );
     tx.emit(...outcome.events);
     await registerCaller(ctx, tx);
     return { result: outcome.result, task: outcome.task };
   });
+};
 
-const TaskGet: ToolHandlers['TaskGet'] = (ctx, args) =>
-  ctx.transact(async (tx) => {
-    const task = requireTask(await loadTasks(tx), 'TaskGet', parseTaskId('TaskGet', args.taskId));
+const TaskGet: ToolHandlers['TaskGet'] = async (ctx, args) => {
+  await upgraded(ctx);
+  return ctx.transact(async (tx) => {
+    const id = parseTaskId('TaskGet', args.taskId);
+    // A missing task reads the whole list, for the message naming the tasks that exist.
+    const task =
+      (await tx.read(documents.task, id)) ?? requireTask(await loadAllTasks(ctx.services.store, tx), 'TaskGet', id);
     return { result: taskGetText(task), task };
   });
+};
 
 /**
  * Deleting a task that does not exist answers as upstream does (its delete has no existence check): the goal, no
  * such task, holds. Nothing changes and no event is published.
  */
-const deletedAlready = (doc: TaskDoc, args: { taskId: string; status?: string | undefined }) =>
-  args.status === 'deleted' && doc.tasks[parseTaskId('TaskUpdate', args.taskId)] === undefined
-    ? { result: `Updated task #${args.taskId} deleted`, unblocked: [], cleaned_up: false }
+const deletedAlready = async (tx: Tx, args: { taskId: string; status?: string | undefined }) =>
+  args.status === 'deleted' && (await tx.read(documents.task, parseTaskId('TaskUpdate', args.taskId))) === undefined
+    ? { result: `Updated task #${args.taskId} deleted`, task: undefined, unblocked: [] as string[], cleaned_up: false }
     : undefined;
 
-const TaskUpdate: ToolHandlers['TaskUpdate'] = (ctx, args) =>
-  ctx.transact(async (tx) => {
-    const doc = await loadTasks(tx);
-    const gone = deletedAlready(doc, args);
+const TaskUpdate: ToolHandlers['TaskUpdate'] = async (ctx, args) => {
+  await upgraded(ctx);
+  const answer = await ctx.transact(async (tx) => {
+    const gone = await deletedAlready(tx, args);
     if (gone) return gone;
-    const outcome = updateTask(doc, args, taskContext(ctx));
+    const outcome = await applyTaskUpdate(ctx.services.store, tx, args, taskContext(ctx));
     checkMetadata(ctx, outcome.task?.metadata);
-    if (outcome.doc) tx.put(docKeys.tasks(), outcome.doc);
-    tx.emit(...outcome.events);
-    if (outcome.doc) await registerCaller(ctx, tx);
+    if (outcome.changed) await registerCaller(ctx, tx);
     return {
       result: outcome.result,
       ...(outcome.task ? { task: outcome.task } : {}),
       unblocked: outcome.unblocked,
-      cleaned_up: outcome.cleaned_up,
+      // A token when the cleanup is a fan-in: the store completes it (true when it ran, null when not).
+      cleaned_up: outcome.cleaned_up as boolean,
     };
   });
+  // The cleaned list holds no task to show.
+  const cleaned = answer.cleaned_up === true;
+  const { task, ...rest } = answer;
+  return { ...rest, ...(task && !cleaned ? { task } : {}), cleaned_up: cleaned };
+};
 
-const TaskList: ToolHandlers['TaskList'] = (ctx) =>
-  ctx.transact(async (tx) => {
-    const tasks = sortedTasks(await loadTasks(tx));
+const TaskList: ToolHandlers['TaskList'] = async (ctx) => {
+  await upgraded(ctx);
+  return ctx.transact(async (tx) => {
+    const tasks = sortedTasks(await loadAllTasks(ctx.services.store, tx));
     return { result: taskListText(tasks), tasks };
   });
+};
 
 export const dialect003Handlers = { TaskCreate, TaskGet, TaskUpdate, TaskList } satisfies Partial<ToolHandlers>;

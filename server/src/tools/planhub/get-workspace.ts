@@ -1,17 +1,15 @@
 import type { AgentSummary } from '@planhub/shared';
 import type { AgentDoc } from '../../core/agents/agent-doc.ts';
 import { emptyAgent } from '../../core/agents/agent-doc.ts';
-import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
-import type { TaskDoc } from '../../core/tasks/task-model.ts';
-import type { TodoDoc001 } from '../../core/todos-001/todo-list.ts';
 import { currentPlanOf, overviewPlanIds, pendingApproval, planSummary } from '../../core/workspace/overview.ts';
 import { modeOf, pendingModificationsOf, tasksOf, todosOf } from '../../core/workspace/side-lists.ts';
+import { loadTaskCounts } from '../dialect-003/task-state.ts';
+import { ensureTasksUpgraded } from '../dialect-003/task-upgrade.ts';
+import { documents } from '../../store/documents/documents.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
 import { readPlans } from '../live-plans.ts';
 import { loadAgentIndex } from './agent-index.ts';
-
-type Todo002Doc = Parameters<typeof todosOf>[1];
 
 /**
  * The dashboard's and `planhub watch`'s starting state, in four round trips whatever the workspace holds. The log
@@ -21,26 +19,40 @@ type Todo002Doc = Parameters<typeof todosOf>[1];
 export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
   const { caller, services } = ctx;
   const [last] = await services.store.readEvents(caller.workspace, { count: 1 });
+  await ensureTasksUpgraded(services.store, caller.workspace);
   return ctx.transact(async (tx) => {
-    const [index, taskDoc] = await Promise.all([loadAgentIndex(tx), tx.get<TaskDoc>(docKeys.tasks())]);
-    const tasks = tasksOf(taskDoc);
+    const [index, taskCounts] = await Promise.all([loadAgentIndex(tx), loadTaskCounts(services.store, tx.workspace)]);
     // Agents come from the index alone (task tools register their callers); a task owner is free text, and a name
     // nobody connected as stays on its tasks rather than becoming an agent entry.
     const agentIds = args.agent_id === undefined ? index : [args.agent_id];
-    const docs = await tx.getMany(
-      agentIds.flatMap((id) => [docKeys.agent(id), docKeys.todos001(id), docKeys.todos002(id), docKeys.mode002(id)]),
-    );
+    // The task documents come with the agents' documents, in the same round trip.
+    const [docs, taskDocs] = await Promise.all([
+      tx.getMany(
+        agentIds.flatMap((id) => [docKeys.agent(id), docKeys.todos001(id), docKeys.todos002(id), docKeys.mode002(id)]),
+      ),
+      tx.readMany(
+        documents.task,
+        taskCounts.ids.map((id) => [id]),
+      ),
+    ]);
+    const tasks = tasksOf({
+      high_water: taskCounts.highWater,
+      tasks: Object.fromEntries(taskDocs.filter((t) => t !== undefined).map((t) => [t.id, t])),
+    });
     const perAgent = agentIds.map((id, i) => {
       const [agent, todos001, todos002, mode] = docs.slice(i * 4, i * 4 + 4);
-      const agentDoc = (agent as AgentDoc | undefined) ?? emptyAgent(id);
-      const modeDoc = mode as Mode002Doc | undefined;
+      const agentDoc: AgentDoc = documents.agent.decode(docKeys.agent(id), agent) ?? emptyAgent(id);
+      const modeDoc = documents.mode002.decode(docKeys.mode002(id), mode);
       const planIds = overviewPlanIds(agentDoc, args.plans_per_agent);
       return {
         agent: agentDoc,
         planIds,
         // 002's mode is derived from the plan plan_exit made, which may be older than the plans shown.
         wanted: modeDoc?.plan_id && !planIds.includes(modeDoc.plan_id) ? [...planIds, modeDoc.plan_id] : planIds,
-        todos: todosOf(todos001 as TodoDoc001 | undefined, todos002 as Todo002Doc),
+        todos: todosOf(
+          documents.todos001.decode(docKeys.todos001(id), todos001),
+          documents.todos002.decode(docKeys.todos002(id), todos002),
+        ),
         modeDoc,
       };
     });
