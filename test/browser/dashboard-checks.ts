@@ -4,7 +4,14 @@ import type { Page } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-export const SCREENSHOTS = new URL('../../docs/screenshots/', import.meta.url).pathname;
+/**
+ * Where the views' screenshots go: test/artifacts/ (ignored by git) on every run, so a test run never rewrites
+ * tracked files; docs/screenshots/ when PLANHUB_SCREENSHOTS=docs, to refresh the README's pictures.
+ */
+export const SCREENSHOTS = new URL(
+  process.env.PLANHUB_SCREENSHOTS === 'docs' ? '../../docs/screenshots/' : '../artifacts/screenshots/',
+  import.meta.url,
+).pathname;
 
 interface AxeViolation {
   id: string;
@@ -35,7 +42,7 @@ export const horizontalOverflow = (page: Page): Promise<number> =>
     return el.scrollWidth - el.clientWidth;
   });
 
-/** A screenshot of the view for the README (docs/screenshots/<name>-<width>.png). */
+/** A screenshot of the view (<SCREENSHOTS>/<name>-<width>.png). */
 export const docScreenshot = async (page: Page, name: string): Promise<void> => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;

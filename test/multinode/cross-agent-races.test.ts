@@ -81,7 +81,7 @@ describe('cross-agent races across three server processes', () => {
       expect(step?.received_outputs).toEqual(
         Object.fromEntries(subs.map((_, i) => [`s${i}:step_1`, { from: `s${i}`, round }])),
       );
-      expect(await unblockedCount(parent, dep.plan_id as string, dep.step_id)).toBe(1);
+      expect(await unblockedCount(parent, dep.plan_id, dep.step_id)).toBe(1);
       await Promise.all([parent, ...subs].map(finish));
     }
   });
@@ -105,7 +105,7 @@ describe('cross-agent races across three server processes', () => {
       const step = (await parent.getPlanStatus({})).steps.find((s) => s.step_id === dep.step_id);
       expect(step).toMatchObject({ status: 'pending', received_outputs: { 'sub:step_1': { round } } });
       // Unblocked once if it was ever blocked, never otherwise.
-      expect(await unblockedCount(parent, dep.plan_id as string, dep.step_id)).toBe(dep.status === 'blocked' ? 1 : 0);
+      expect(await unblockedCount(parent, dep.plan_id, dep.step_id)).toBe(dep.status === 'blocked' ? 1 : 0);
       await Promise.all([parent, sub].map(finish));
     }
     expect(outcomes.blocked + outcomes.ready).toBe(ROUNDS_LATE);
