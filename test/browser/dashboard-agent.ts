@@ -1,7 +1,7 @@
 /**
  * A team member in its own process, for the dashboard's presence test: it connects with the SDK, starts a plan with
  * one step in progress, prints "ready" and waits. The test SIGKILLs it, as when an agent's machine dies.
- * Usage: node --import tsx dashboard-agent.ts <url> <agent_id>
+ * Usage: node --conditions=planhub-source --import tsx dashboard-agent.ts <url> <agent_id>
  */
 import { connect } from '@planhub/client-sdk';
 

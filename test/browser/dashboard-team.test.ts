@@ -137,7 +137,8 @@ describe('the dashboard with a team on two nodes', () => {
   it('shows an agent offline once its process is killed', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'browser/dashboard-agent.ts', cluster.urls[1]!, 'worker'],
+      // The SDK resolves to its sources only under the workspace's condition (a fresh clone has no dist/).
+      ['--conditions=planhub-source', '--import', 'tsx', 'browser/dashboard-agent.ts', cluster.urls[1]!, 'worker'],
       {
         cwd: TEST_DIR,
         stdio: ['ignore', 'pipe', 'inherit'],
