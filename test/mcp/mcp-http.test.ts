@@ -1,34 +1,21 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
+import { describe, expect, it } from 'vitest';
+import { STORE_KINDS, startHarness } from '../helpers/servers.ts';
 import { runFanIn } from './fan-in.ts';
-import { callJson, callRaw, mcpClient, textOf } from './mcp-clients.ts';
+import { mcpTeam } from './mcp-team.ts';
+import { callJson, callRaw, textOf } from './mcp-clients.ts';
 
 describe.each(STORE_KINDS)('MCP over Streamable HTTP (%s store)', (store) => {
-  let h: Harness | undefined;
-  const clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-    await h?.close();
-  });
-  const join = async (agentId: string, dialects?: string) => {
-    const client = await mcpClient('http', h?.url ?? '', {
-      workspace: 'team',
-      agentId,
-      ...(dialects !== undefined ? { dialects } : {}),
-    });
-    clients.push(client);
-    return client;
-  };
+  const team = mcpTeam('http');
+  const join = team.join;
 
   it('runs a parent and two subagents, one MCP session each, through a full fan-in', async () => {
-    h = await startHarness(store, { approvalPolicy: 'auto' });
+    team.harness = await startHarness(store, { approvalPolicy: 'auto' });
     const parent = await join('parent');
     await runFanIn(parent, await join('sub-a'), await join('sub-b'), { a: 'sub-a', b: 'sub-b' });
   });
 
   it('lists the dialects a session asks for, plus waitForEvents', async () => {
-    h = await startHarness(store);
+    team.harness = await startHarness(store);
     const client = await join('picky', '000,004');
     const { tools } = await client.listTools();
     const dialectOf = new Map(
@@ -47,7 +34,7 @@ describe.each(STORE_KINDS)('MCP over Streamable HTTP (%s store)', (store) => {
   });
 
   it('answers startPlan at once with awaiting_approval and hands the decision to waitForEvents', async () => {
-    h = await startHarness(store);
+    const h = (team.harness = await startHarness(store));
     const agent = await join('planner');
     const { plan_id } = await callJson<{ plan_id: string }>(agent, 'createPlan', { title: 'Plan', steps: ['one'] });
     const started = await callJson<{ status: string; next: string }>(agent, 'startPlan', {});
@@ -67,7 +54,7 @@ describe.each(STORE_KINDS)('MCP over Streamable HTTP (%s store)', (store) => {
   });
 
   it('turns a refused call into an isError result with CODE: message', async () => {
-    h = await startHarness(store);
+    team.harness = await startHarness(store);
     const agent = await join('clumsy');
     const result = await callRaw(agent, 'setStepStatus', { step_id: 'step_1', status: 'done' });
     expect(result.isError).toBe(true);
@@ -75,7 +62,7 @@ describe.each(STORE_KINDS)('MCP over Streamable HTTP (%s store)', (store) => {
   });
 
   it('serves object input schemas from the catalog, with request_id on mutating tools, and honours it', async () => {
-    h = await startHarness(store);
+    team.harness = await startHarness(store);
     const agent = await join('careful');
     const { tools } = await agent.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));

@@ -1,38 +1,25 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createMemoryStore, createServer } from '@planhub/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.ts';
-import { startHarness, type Harness } from '../helpers/servers.ts';
+import { startHarness } from '../helpers/servers.ts';
 import { runFanIn } from './fan-in.ts';
+import { mcpTeam } from './mcp-team.ts';
 import { callJson, mcpClient } from './mcp-clients.ts';
 
 /** `planhub mcp` spawned the way an MCP host spawns a stdio server, driven by the official MCP client. */
 describe('MCP through the planhub mcp stdio bridge', () => {
-  let h: Harness | undefined;
-  const clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-    await h?.close();
-  });
-  const join = async (agentId: string, dialects?: string) => {
-    const client = await mcpClient('stdio', h?.url ?? '', {
-      workspace: 'team',
-      agentId,
-      ...(dialects !== undefined ? { dialects } : {}),
-    });
-    clients.push(client);
-    return client;
-  };
+  const team = mcpTeam('stdio');
+  const join = team.join;
 
   it('runs a parent and two subagents, one bridge process each, through a full fan-in', async () => {
-    h = await startHarness('redis', { approvalPolicy: 'auto' });
+    team.harness = await startHarness('redis', { approvalPolicy: 'auto' });
     const [parent, subA, subB] = await Promise.all([join('parent'), join('sub-a'), join('sub-b')]);
     await runFanIn(parent, subA, subB, { a: 'sub-a', b: 'sub-b' });
   });
 
   it('offers only the dialects given with --dialects', async () => {
-    h = await startHarness('memory');
+    team.harness = await startHarness('memory');
     const names = (await (await join('picky', '004')).listTools()).tools.map((t) => t.name);
     const all = (await (await join('everything')).listTools()).tools.map((t) => t.name);
     expect(names.length).toBeLessThan(all.length);
@@ -54,7 +41,7 @@ describe('MCP through the planhub mcp stdio bridge', () => {
     const first = createServer({ port: 0, logLevel: 'silent' }, { store });
     const { url } = await first.listen();
     const client = await mcpClient('stdio', url, { workspace: 'team', agentId: 'patient' });
-    clients.push(client);
+    team.adopt(client);
     let stderr = '';
     (client.transport as StdioClientTransport).stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const { plan_id } = await callJson<{ plan_id: string }>(client, 'createPlan', { title: 'Long', steps: ['s'] });
@@ -65,7 +52,7 @@ describe('MCP through the planhub mcp stdio bridge', () => {
       expect(await callJson(client, 'getPlanStatus', { plan_id })).toMatchObject({ plan_id, status: 'pending' });
       expect(stderr).toContain('the node had ended the MCP session; opened a new one');
     } finally {
-      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await team.closeSessions();
       await second.close();
       await store.close();
     }
