@@ -39,6 +39,8 @@ export const hashKeys = {
   agents: () => 'agents',
   /** Outputs a waiting step received while blocked: field = JSON-encoded key, value = JSON. */
   received: (node: string) => `recv:${node}`,
+  /** Seed-004 plans kept in one working_dir, by any agent of the workspace: plan_id → when it last changed. */
+  workingDir: (dir: string) => `workdir:${dir}`,
 } as const;
 
 export const counterKeys = {

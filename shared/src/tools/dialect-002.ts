@@ -97,8 +97,9 @@ export const plan_status = defineTool({
 const Decision = z
   .object({
     status: z.enum(['approved', 'rejected', 'modification_approved', 'modification_rejected']),
-    plan_id: z.string(),
-    plan_status: z.string(),
+    /** null when a reject only left plan mode (nothing was presented). */
+    plan_id: z.string().nullable(),
+    plan_status: z.string().nullable(),
     mode: Mode002Schema.optional(),
     message: z.string(),
   })
@@ -131,7 +132,8 @@ export const plan_reject = defineTool({
   readOnly: false,
   description:
     'Record that the user REJECTED: the plan waiting for approval is rejected and you return to normal mode, or the ' +
-    'pending plan_modify request is dropped and the step stays as approved. Say why in reason.',
+    'pending plan_modify request is dropped and the step stays as approved. Say why in reason. With nothing waiting ' +
+    'for a decision it takes you out of plan mode from any mode (an approved plan you were executing is cancelled).',
   input: z.object({ ...DecisionTarget, reason: ResultArg.optional() }),
   output: Decision,
 });

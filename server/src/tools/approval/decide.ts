@@ -1,5 +1,5 @@
 import type { Caller, Plan } from '@planhub/shared';
-import { fail } from '@planhub/shared';
+import { fail, PlanHubError } from '@planhub/shared';
 import { deriveMode } from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
 import { decideModification } from '../../core/plan-mode/modification.ts';
@@ -9,6 +9,7 @@ import { documents } from '../../store/documents/documents.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { CallContext } from '../context.ts';
 import { savePlan } from '../plan-access.ts';
+import { leavePlanMode } from './leave-plan-mode.ts';
 import { releaseRejected } from './release-rejected.ts';
 import type { DecisionTarget } from './target.ts';
 import { findDecisionTarget, waitsForDecision } from './target.ts';
@@ -32,6 +33,15 @@ const nothingToDecide = (plan: Plan, target: DecisionTarget): string =>
     ? `Plan ${plan.plan_id} has no modification waiting for a decision.`
     : `Plan ${plan.plan_id} is ${plan.status}, not awaiting approval; ` +
       (plan.status === 'pending' ? 'call startPlan first.' : 'there is nothing to decide.');
+
+/** An agent rejecting its own nothing: no plan named, no modification asked for, and nothing found waiting. */
+const leavesPlanMode = (caller: Caller, target: DecisionTarget, err: unknown): boolean =>
+  err instanceof PlanHubError &&
+  err.code === 'NOT_FOUND' &&
+  caller.role === 'agent' &&
+  target.plan_id === undefined &&
+  target.modification !== true &&
+  (target.agent_id === undefined || target.agent_id === caller.agent_id);
 
 /** The owner's 002 mode follows its plan: when the decided plan is the one plan_exit made, announce the change. */
 const modeEvents = async (tx: Tx, before: Plan, after: Plan, decider: Decider, now: string) => {
@@ -59,7 +69,12 @@ export const decide = (ctx: CallContext, target: DecisionTarget & { reason?: str
   ctx.transact(async (tx) => {
     const { caller, services } = ctx;
     const now = services.now();
-    const plan = await findDecisionTarget(tx, caller, target);
+    // Rejecting with nothing waiting is how an agent leaves plan mode, from any mode.
+    const plan = await findDecisionTarget(tx, caller, target).catch((err: unknown) => {
+      if (approved || !leavesPlanMode(caller, target, err)) throw err;
+      return undefined;
+    });
+    if (!plan) return leavePlanMode(tx, caller, target.reason, now);
     if (!mayDecide(caller, plan, services.config.approvalPolicy))
       fail('PERMISSION_DENIED', refusal(caller, plan, services.config.approvalPolicy));
     if (!waitsForDecision(plan, target.modification)) fail('FAILED_PRECONDITION', nothingToDecide(plan, target));

@@ -1,29 +1,16 @@
-import type { Plan } from '@planhub/shared';
 import { fail, progressOf } from '@planhub/shared';
 import { addStep as addStepToPlan } from '../../core/plans/add-step.ts';
 import { isValidationStep, newPlan } from '../../core/plans/plan-factory.ts';
 import { activePlanExists } from '../../core/plans/plan-guards.ts';
-import { endPlan, stepList, type PlanEnd } from '../../core/plans/plan-lifecycle.ts';
+import { stepList } from '../../core/plans/plan-lifecycle.ts';
 import { planEvent } from '../../core/plans/plan-events.ts';
 import { planEndAnswer, planView, stepAnswer, stepView } from '../../core/plans/plan-views.ts';
 import { nextInstruction } from '../../core/plans/instruction.ts';
-import type { Tx } from '../../store/transaction.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
-import { settleDependents } from '../dependents.ts';
+import { finishPlan } from '../finish-plan.ts';
 import { loadAgent, loadPlan, resolvePlan, savePlan } from '../plan-access.ts';
 import { startPlan } from './start-plan.ts';
 import { applyStepChange } from './step-change.ts';
-
-/** Ends a plan; the steps its end skipped resolve whoever waits on them, in the same atomic change. */
-const finishPlan = async (tx: Tx, current: Plan, status: PlanEnd, summary: string | undefined, now: string) => {
-  const { plan, events } = endPlan(current, status, summary, now);
-  tx.emit(...events);
-  for (const step of plan.steps)
-    if (current.steps.find((s) => s.id === step.id)?.status !== step.status)
-      await settleDependents(tx, plan, step, now);
-  await savePlan(tx, plan);
-  return plan;
-};
 
 const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
   ctx.transact(async (tx) => {

@@ -25,18 +25,19 @@ export const requireExecuting = (state: ModeState, action: string): Plan => {
   if (state.mode === 'plan')
     fail(
       'FAILED_PRECONDITION',
-      `You are still in plan mode, so there is no approved plan to ${action}. Present your plan with plan_exit and ` +
+      `No active plan: you are still in plan mode, so there is no approved plan to ${action}. Present your plan with plan_exit and ` +
         'wait for the approval.',
     );
   if (state.mode === 'awaiting_approval')
     fail(
       'FAILED_PRECONDITION',
-      `Plan ${state.plan?.plan_id ?? ''} is awaiting the user's approval; you cannot ${action} before it is approved. ` +
+      `No active plan: plan ${state.plan?.plan_id ?? ''} is awaiting the user's approval; you cannot ${action} before ` +
+        'it is approved. ' +
         'Wait for the plan_approved or plan_rejected event; do not poll.',
     );
   return fail(
     'FAILED_PRECONDITION',
-    `No active plan to ${action}: you are in normal mode. For complex work call plan_enter, then plan_exit with ` +
+    `No active plan: you are in normal mode, so there is nothing to ${action}. For complex work call plan_enter, then plan_exit with ` +
       'your plan, and execute it once approved.',
   );
 };

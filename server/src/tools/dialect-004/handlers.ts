@@ -13,6 +13,7 @@ import type { Tx } from '../../store/transaction.ts';
 import type { ToolHandlers } from '../context.ts';
 import { settleDependents } from '../dependents.ts';
 import { loadAgent, savePlan } from '../plan-access.ts';
+import { latestInWorkingDir, recordInWorkingDir, requireUpdatable } from './working-dir.ts';
 
 /** Seed 004 names plans by id only; its own message for a missing one. */
 const planById = async (tx: Tx, planId: string): Promise<Plan> => (await readPlan(tx, planId)) ?? planNotFound(planId);
@@ -41,6 +42,7 @@ const create_plan: ToolHandlers['create_plan'] = (ctx, args) =>
       now: changeTimeAfter(services.now(), agent),
     });
     await savePlan(tx, plan);
+    recordInWorkingDir(tx, plan);
     tx.emit(...events);
     return {
       ok: true as const,
@@ -54,11 +56,7 @@ const create_plan: ToolHandlers['create_plan'] = (ctx, args) =>
 const update_plan: ToolHandlers['update_plan'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const current = await planById(tx, args.plan_id);
-    if (current.agent_id !== ctx.caller.agent_id)
-      fail(
-        'PERMISSION_DENIED',
-        `Plan ${current.plan_id} belongs to agent ${current.agent_id}; you (${ctx.caller.agent_id}) can only change your own plans.`,
-      );
+    requireUpdatable(current, ctx.caller.agent_id, args.working_dir);
     const now = changeTimeAfter(ctx.services.now(), await loadAgent(tx, ctx.caller.agent_id));
     const outcome = updateStep004(current, { index: args.step_index, status: args.status, notes: args.notes }, now);
     if (outcome.changed) {
@@ -66,6 +64,7 @@ const update_plan: ToolHandlers['update_plan'] = (ctx, args) =>
       // Like setStepStatus: the agents waiting on this step settle in the same atomic change.
       if (outcome.ended) await settleDependents(tx, outcome.plan, outcome.step, now);
       await savePlan(tx, outcome.plan);
+      recordInWorkingDir(tx, outcome.plan);
     }
     return {
       ok: true as const,
@@ -81,8 +80,11 @@ const get_plan: ToolHandlers['get_plan'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     if (args.plan_id !== undefined) return planView004(await planById(tx, args.plan_id));
     const agent = await loadAgent(tx, ctx.caller.agent_id);
+    const own = lastChangedPlanId(agent, args.working_dir);
+    const shared = args.working_dir === undefined ? undefined : await latestInWorkingDir(tx, args.working_dir);
+    const ownChanged = agent.plans.find((p) => p.plan_id === own)?.changed_at ?? '';
     const planId =
-      lastChangedPlanId(agent, args.working_dir) ??
+      (shared && shared.changed_at >= ownChanged ? shared.plan_id : own) ??
       fail(
         'NOT_FOUND',
         args.working_dir === undefined
