@@ -51,7 +51,10 @@ describe('a Python subagent (examples/python/subagent.py) speaking the wire prot
     expect(unblocked).toMatchObject({
       source_agent: 'parent',
       source_step_id: dependent.step_id,
-      payload: { unblocked_by: 'py-subagent:step_1' },
+      payload: {
+        unblocked_by: { agent_id: 'py-subagent', step_id: 'step_1' },
+        outputs: { 'py-subagent:step_1': report.output },
+      },
     });
     const status = await parent.getPlanStatus({});
     expect(status.steps.find((s) => s.step_id === dependent.step_id)?.received_outputs).toEqual({
