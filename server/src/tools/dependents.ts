@@ -9,7 +9,7 @@ import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
-import { loadWaiters, dropWaiters, removeWaiter, waiterCounter } from './waiters-doc.ts';
+import { loadWaitersOf, dropWaiters, removeWaiter, waiterCounter } from './waiters-doc.ts';
 
 /** Stands in a call's answer for a waiter that a fan-in unblocks; the store puts the waiter or null there. */
 export type PendingUnblock = string & { readonly pendingUnblock: unique symbol };
@@ -118,9 +118,8 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
   }
   const same = await settleSamePlan(tx, target, step, now);
   // Waits named by plan, and waits by agent and step id registered before any plan of this agent had the step.
-  const byPlan = await loadWaiters(tx, self);
   const future = pendingNode(target.agent_id, step.id);
-  const byAgent = await loadWaiters(tx, future);
+  const [byPlan = [], byAgent = []] = await loadWaitersOf(tx, [self, future]);
   if (byPlan.length > 0) dropWaiters(tx, { counter: waiterCounter(target.plan_id), node: self }, byPlan.length);
   if (byAgent.length > 0) dropWaiters(tx, { counter: waiterCounter(undefined), node: future }, byAgent.length);
   const registered = [...byPlan.map((w) => ({ w, member: self })), ...byAgent.map((w) => ({ w, member: future }))];

@@ -15,6 +15,15 @@ const sameWaiter = (a: Waiter, b: Waiter) =>
 export const loadWaiters = async (tx: Tx, node: string): Promise<Waiter[]> =>
   (await tx.read(documents.waiters, node))?.waiters ?? [];
 
+/** The waiters on several nodes, in one round trip. */
+export const loadWaitersOf = async (tx: Tx, nodes: readonly string[]): Promise<Waiter[][]> =>
+  (
+    await tx.readMany(
+      documents.waiters,
+      nodes.map((n) => [n]),
+    )
+  ).map((doc) => doc?.waiters ?? []);
+
 /**
  * The counter a waiter joins: the target plan's (the waitersPerPlan bound), or the workspace's count of waits on
  * steps that do not exist yet (the pendingWaiters bound) when no plan holds the target.
