@@ -77,7 +77,15 @@ def main():
         # Waits while a user decides, unless the node approves by itself (approval policy "auto").
         hub.call("startPlan", {}, timeout=3600)
         if "--wait-for-dependent" in sys.argv:
-            mine = {"agent_id": agent_id, "plan_id": plan["plan_id"], "step_id": "step_1"}
+
+            def is_mine(ref):
+                # A parent that depended on this agent before its plan existed names no plan_id.
+                return (
+                    ref.get("agent_id") == agent_id
+                    and ref.get("step_id") == "step_1"
+                    and ref.get("plan_id") in (None, plan["plan_id"])
+                )
+
             # after_event "0-0" replays the retained history first: a step that started waiting before this
             # subscription is not missed.
             hub.call(
@@ -85,7 +93,7 @@ def main():
                 {"agent_id": "*", "event_types": ["step_blocked"], "after_event": "0-0"},
                 mutating=False,
             )
-            hub.next_event(lambda e: any(ref == mine for ref in e["payload"].get("blocked_by", [])))
+            hub.next_event(lambda e: any(is_mine(ref) for ref in e["payload"].get("blocked_by", [])))
         output = {"language": "python", "facts": ["socket.io v4", "one call, one acknowledgement"]}
         done = hub.call(
             "completeStepWithOutput",

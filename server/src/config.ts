@@ -46,6 +46,8 @@ export const LimitsSchema = z.object({
   payloadBytes: int(1024 * 1024),
   /** Steps of other plans waiting on one plan's steps at a time (addDependentStep), counted across nodes. */
   waitersPerPlan: int(200),
+  /** Steps waiting on steps that do not exist yet (an agent not spawned yet), per workspace, counted across nodes. */
+  pendingWaiters: int(1000),
   /** Stored bytes of one workspace (documents as JSON plus the events kept), checked inside each commit. */
   workspaceBytes: int(64 * 1024 * 1024),
 });

@@ -1,6 +1,7 @@
 import type { Plan } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import { attachDependencies, stepNode } from '../src/core/dependencies/attach.ts';
+import { dependencyNode, pendingNode } from '../src/core/dependencies/nodes.ts';
 import { applyResolution } from '../src/core/dependencies/resolve.ts';
 import { newPlan } from '../src/core/plans/plan-factory.ts';
 import { changeStepStatus } from '../src/core/plans/step-status.ts';
@@ -32,9 +33,17 @@ describe('attaching dependencies (the engine of addDependentStep)', () => {
       depends_on: [{ agent_id: 'sub', plan_id: 'ss', step_id: 'step_1' }],
     });
     expect(out.registrations).toEqual([
-      { target: stepNode('ss', 'step_1'), waiter: { agent_id: 'parent', plan_id: 'pp', step_id: 'step_1' } },
+      {
+        target: stepNode('ss', 'step_1'),
+        plan_id: 'ss',
+        waiter: { agent_id: 'parent', plan_id: 'pp', step_id: 'step_1' },
+      },
     ]);
-    expect(out.newEdges).toEqual([{ from: stepNode('pp', 'step_1'), to: stepNode('ss', 'step_1') }]);
+    expect(out.newEdges).toEqual([
+      { from: stepNode('pp', 'step_1'), to: stepNode('ss', 'step_1') },
+      // The alias a wait on "parent's step_1, any plan" reaches this step through.
+      { from: pendingNode('parent', 'step_1'), to: stepNode('pp', 'step_1') },
+    ]);
     expect(out.events.map((e) => [e.event_type, e.source_agent])).toEqual([['step_blocked', 'parent']]);
     // Inputs are values: nothing was mutated.
     expect(parent.steps[0]?.status).toBe('pending');
@@ -80,7 +89,19 @@ describe('attaching dependencies (the engine of addDependentStep)', () => {
     });
     expect(out.resolvedNow).toHaveLength(2);
     expect(out.newEdges).toEqual([]);
-    expect(out.events).toEqual([]);
+    // Ready at once, and announced like any other unblock.
+    expect(out.events).toHaveLength(1);
+    expect(out.events[0]).toMatchObject({
+      event_type: 'step_unblocked',
+      source_agent: 'parent',
+      source_step_id: 'step_1',
+      payload: {
+        received_outputs: ['sub:step_1', 'data', 'sub:step_2'],
+        outputs: out.step.received_outputs,
+        unblocked_by: { agent_id: 'sub', plan_id: 'ss', step_id: 'step_2' },
+        unblocked_by_agent: 'sub',
+      },
+    });
   });
 
   it('counts a step left open in a finished (rejected) plan as skipped', () => {
@@ -105,6 +126,53 @@ describe('attaching dependencies (the engine of addDependentStep)', () => {
       /a:step_1 waiting on b:step_1 would close a dependency cycle \(a:step_1 \(plan aa\) → b:step_1 \(plan bb\) → a:step_1/,
     );
     expect(() => attachDependencies(a, 'step_1', [{ plan: a, step_id: 'step_1' }], {}, NOW)).toThrow(/cycle/);
+  });
+
+  it('waits on a step that does not exist yet: by agent in any plan, or in a named plan', () => {
+    const parent = running('pp', 'parent', ['w']);
+    const named = running('nn', 'named', ['only']);
+    const out = attachDependencies(
+      parent,
+      'step_1',
+      [
+        { future: true, agent_id: 'child', step_id: 'step_3' },
+        { future: true, agent_id: 'named', step_id: 'step_2', plan: named },
+      ],
+      {},
+      NOW,
+    );
+    expect(out.step).toMatchObject({
+      status: 'blocked',
+      blocked_by: [
+        { agent_id: 'child', step_id: 'step_3' },
+        { agent_id: 'named', step_id: 'step_2', plan_id: 'nn' },
+      ],
+    });
+    const waiter = { agent_id: 'parent', plan_id: 'pp', step_id: 'step_1' };
+    expect(out.registrations).toEqual([
+      { target: pendingNode('child', 'step_3'), plan_id: undefined, waiter },
+      { target: stepNode('nn', 'step_2'), plan_id: 'nn', waiter },
+    ]);
+    expect(out.step.blocked_by?.map(dependencyNode)).toEqual([
+      pendingNode('child', 'step_3'),
+      stepNode('nn', 'step_2'),
+    ]);
+    // Agent ids may hold ":" and "/": the agent-wide node keeps them apart.
+    expect(pendingNode('a:b', 'c')).not.toBe(pendingNode('a', 'b:c'));
+    expect(pendingNode('a/b', 'c')).not.toBe(pendingNode('a', 'b/c'));
+  });
+
+  it('refuses a cycle through a step that did not exist when it was waited on', () => {
+    // parent:step_1 waits on "child's step_1, any plan"; child's step_1 may not wait on parent:step_1 now.
+    const edges = { [stepNode('pp', 'step_1')]: [pendingNode('child', 'step_1')] };
+    const child = running('cc', 'child', ['work']);
+    const parent = running('pp', 'parent', ['w']);
+    expect(() => attachDependencies(child, 'step_1', [{ plan: parent, step_id: 'step_1' }], edges, NOW)).toThrow(
+      /would close a dependency cycle \(child:step_1 \(plan cc\) → parent:step_1 \(plan pp\) → child:step_1 \(not created yet\)/,
+    );
+    // Another step of the child is not in that cycle.
+    const two = running('c2', 'child', ['a', 'b']);
+    expect(attachDependencies(two, 'step_2', [{ plan: parent, step_id: 'step_1' }], edges, NOW).added).toHaveLength(1);
   });
 
   it('refuses to make a step wait once it has started or ended', () => {

@@ -52,6 +52,14 @@ describe('subscription matching', () => {
       payload: { unblocked_by: 'sub:x:step_3', unblocked_by_agent: 'sub:x' },
     });
     expect(shouldPush(sub, filters, prefixed)).toBe(true);
+    // The object form names the agent itself; the string form's events (logged earlier) still read.
+    const objectForm = (agent: string) =>
+      event({
+        event_type: 'step_unblocked',
+        payload: { unblocked_by: { agent_id: agent, plan_id: 'p1', step_id: 'step_3' } },
+      });
+    expect(shouldPush(sub, filters, objectForm('other'))).toBe(true);
+    expect(shouldPush(sub, filters, objectForm('sub'))).toBe(false);
     expect(shouldPush({ ...sub, agent_id: 'parent' }, filters, event({ workspace: 'elsewhere' }))).toBe(false);
     expect(shouldPush({ ...sub, agent_id: 'parent' }, [], event())).toBe(false);
   });

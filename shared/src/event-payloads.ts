@@ -29,6 +29,15 @@ const planEnd = z
 
 const stepList = z.array(z.object({ step_id: z.string(), sequence: z.number().int(), description: z.string() }));
 
+/**
+ * Which ended step made a waiting step ready. Events logged before the object form carry `"<agent_id>:<step_id>"`;
+ * `plan_id` is null for a step resolved from a plan that no longer names it.
+ */
+const unblockedBy = z.union([
+  z.object({ agent_id: z.string(), plan_id: z.string().nullable(), step_id: z.string() }).loose(),
+  z.string(),
+]);
+
 const taskChange = z.object({ task_id: z.string(), subject: z.string() }).loose();
 
 export const EVENT_PAYLOAD_SCHEMAS = {
@@ -43,7 +52,17 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   step_failed: stepOutcome,
   step_skipped: stepOutcome,
   step_blocked: z.object({ blocked_by: z.array(DependencyRefSchema) }).loose(),
-  step_unblocked: z.object({ received_outputs: z.unknown(), unblocked_by: z.unknown() }).loose(),
+  step_unblocked: z
+    .object({
+      /** Every key of the step's received outputs (`<agent_id>:<step_id>`, and `provides` names). */
+      received_outputs: z.array(z.string()),
+      /** The received outputs themselves, key → value (absent in events logged before they were sent). */
+      outputs: z.record(z.string(), z.unknown()).optional(),
+      unblocked_by: unblockedBy,
+      /** unblocked_by's agent, kept for readers of the earlier string form. */
+      unblocked_by_agent: z.string().optional(),
+    })
+    .loose(),
   plan_approval_requested: z.object({ message: z.string().nullable(), steps: stepList }).loose(),
   plan_approved: z.object({ approved_by: z.string(), agent_id: z.string() }).loose(),
   plan_rejected: z.object({ rejected_by: z.string(), agent_id: z.string(), reason: z.string().nullable() }).loose(),

@@ -57,7 +57,12 @@ describe.each(STORE_KINDS)('seed 000 cross-agent tools (%s store)', (store) => {
     expect(unblocked).toMatchObject({
       source_agent: 'parent',
       source_step_id: 'step_2',
-      payload: { received_outputs: ['implementer:step_2'], unblocked_by: 'implementer:step_2' },
+      payload: {
+        received_outputs: ['implementer:step_2'],
+        outputs: { 'implementer:step_2': output },
+        unblocked_by: { agent_id: 'implementer', plan_id: subPlan.plan_id, step_id: 'step_2' },
+        unblocked_by_agent: 'implementer',
+      },
     });
     const status = await parent.getPlanStatus({});
     expect(status.steps[1]).toMatchObject({
@@ -200,13 +205,29 @@ describe.each(STORE_KINDS)('seed 000 cross-agent tools (%s store)', (store) => {
     const parent = await h.client('parent');
     const sub = await h.client('sub');
     await startedPlan(parent, 'P', ['a']);
+    // A step of no plan yet waits (spawn-then-depend, spawn-then-depend.test.ts); a plan id must name a plan.
     await expect(
-      parent.addDependentStep({ description: 'x', depends_on: [{ agent_id: 'sub', step_id: 'step_1' }] }),
-    ).rejects.toThrow(/Agent sub has no plan in this workspace yet.*plan_created/);
-    await sub.createPlan({ title: 'S', steps: ['only'] });
+      parent.addDependentStep({
+        description: 'x',
+        depends_on: [{ agent_id: 'sub', step_id: 'step_1', plan_id: 'nosuchid' }],
+      }),
+    ).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(/Plan nosuchid does not exist/) as string,
+    });
+    const done = await startedPlan(sub, 'S', ['only']);
+    await sub.completePlan({ status: 'cancelled' });
     await expect(
-      parent.addDependentStep({ description: 'x', depends_on: [{ agent_id: 'sub', step_id: 'step_9' }] }),
-    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/has step_1\b/) as string });
+      parent.addDependentStep({
+        description: 'x',
+        depends_on: [{ agent_id: 'sub', step_id: 'step_9', plan_id: done.plan_id }],
+      }),
+    ).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(
+        /step_9 does not exist .* cancelled and gets no more steps; its steps are step_1/,
+      ) as string,
+    });
     const waiting = await h.client('late');
     await waiting.createPlan({ title: 'L', steps: ['a'] });
     await expect(

@@ -58,7 +58,11 @@ describe('cross-agent coordination across three server processes', () => {
     expect(unblocked).toMatchObject({
       source_agent: 'parent',
       source_step_id: dep.step_id,
-      payload: { received_outputs: ['implementer:step_2'], unblocked_by: 'implementer:step_2' },
+      payload: {
+        received_outputs: ['implementer:step_2'],
+        outputs: { 'implementer:step_2': output },
+        unblocked_by: { agent_id: 'implementer', step_id: 'step_2' },
+      },
     });
     const status = await parent.getPlanStatus({});
     expect(status.steps.find((s) => s.step_id === dep.step_id)).toMatchObject({

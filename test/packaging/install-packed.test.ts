@@ -62,7 +62,7 @@ describe('the packed SDK in a fresh npm project', () => {
     expect(report.event).toMatchObject({
       event_type: 'step_unblocked',
       source_agent: 'parent',
-      payload: { unblocked_by: 'subagent:step_1' },
+      payload: { unblocked_by: { agent_id: 'subagent', step_id: 'step_1' } },
     });
     expect(report.received).toEqual({ 'subagent:step_1': { facts: ['packaged', 'plain node'] } });
   });

@@ -33,7 +33,7 @@ describe.each(STORE_KINDS)('identities that look alike (%s store)', (store) => {
     expect(woken).toMatchObject({
       source_agent: waiter,
       source_step_id: 'step_2',
-      payload: { unblocked_by: `${worker}:step_1`, unblocked_by_agent: worker },
+      payload: { unblocked_by: { agent_id: worker, step_id: 'step_1' }, unblocked_by_agent: worker },
     });
   });
 

@@ -24,7 +24,14 @@ export const isEcho = (viewer: Pick<Caller, 'agent_id' | 'role'>, event: EventEn
   if (event.event_type !== 'step_unblocked') return true;
   // By exact identity: agent ids may contain ":", so "a:x:step_1" cannot tell agent "a" from agent "a:x". An event
   // without the field (logged before it existed) is delivered: a duplicate wake-up is harmless, a lost one hangs.
-  return event.payload.unblocked_by_agent === viewer.agent_id;
+  return unblockingAgent(event.payload) === viewer.agent_id;
+};
+
+/** The agent whose step unblocked: `unblocked_by.agent_id`, or `unblocked_by_agent` in events of the string form. */
+const unblockingAgent = (payload: EventEnvelope['payload']): unknown => {
+  const by = payload.unblocked_by;
+  if (typeof by === 'object' && by !== null && 'agent_id' in by) return by.agent_id;
+  return payload.unblocked_by_agent;
 };
 
 /** Whether a connection of `viewer` with these subscriptions receives `event` as a push. */

@@ -48,4 +48,6 @@ export const counterKeys = {
   taskIds: () => 'task-ids',
   /** Entries in a plan's `waiters:` documents (other plans' steps waiting on its steps): the waitersPerPlan count. */
   waitersOn: (planId: string) => `waiters-on:${planId}`,
+  /** Entries in the `waiters:` documents of steps no plan holds yet (waits by agent and step id): pendingWaiters. */
+  pendingWaiters: () => 'waiters-pending',
 } as const;

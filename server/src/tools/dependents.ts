@@ -1,5 +1,6 @@
 import type { Plan, Step, Waiter } from '@planhub/shared';
 import { stepNode } from '../core/dependencies/attach.ts';
+import { pendingNode } from '../core/dependencies/nodes.ts';
 import { decideFanIn, isSamePlan } from '../core/dependencies/fan-in.ts';
 import { applyResolution } from '../core/dependencies/resolve.ts';
 import { randomId } from '../core/random-id.ts';
@@ -8,7 +9,7 @@ import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
-import { loadWaiters, dropWaiters } from './waiters-doc.ts';
+import { loadWaitersOf, dropWaiters, removeWaiter, waiterCounter } from './waiters-doc.ts';
 
 /** Stands in a call's answer for a waiter that a fan-in unblocks; the store puts the waiter or null there. */
 export type PendingUnblock = string & { readonly pendingUnblock: unique symbol };
@@ -31,22 +32,32 @@ type Ended = { agent_id: string; plan_id: string; step: Step };
  * and the delivery that empties the set announces step_unblocked with every output's key. Returns the stand-in of
  * `w` in the call's answer, or undefined when the step no longer waits.
  */
-const deliver = (tx: Tx, waiting: Plan, w: Waiter, ended: Ended, now: string): PendingUnblock | undefined => {
+const deliver = (
+  tx: Tx,
+  waiting: Plan,
+  w: Waiter,
+  ended: Ended & { member: string },
+  now: string,
+): PendingUnblock | undefined => {
   const node = stepNode(w.plan_id, w.step_id);
-  const summary = token('keys');
-  const decision = decideFanIn(waiting, w.step_id, ended, now, summary);
+  const keys = token('keys');
+  const values = token('values');
+  const decision = decideFanIn(waiting, w.step_id, ended, now, { keys, values });
   if (!decision) return undefined;
   const answer = token('unblocked') as PendingUnblock;
   tx.fanIn({
     set: setKeys.outstanding(node),
-    member: stepNode(ended.plan_id, ended.step.id),
+    member: ended.member,
     record: { hash: hashKeys.received(node), fields: encodeReceived(decision.record) },
     then: {
       reads: [],
       writes: [],
       ops: [],
       events: decision.whenLast,
-      fills: [{ token: summary, hash: hashKeys.received(node), as: 'keys' }],
+      fills: [
+        { token: keys, hash: hashKeys.received(node), as: 'keys' },
+        { token: values, hash: hashKeys.received(node), as: 'object' },
+      ],
     },
     answer: { token: answer, value: w },
   });
@@ -64,7 +75,7 @@ const settleSamePlan = async (tx: Tx, target: Plan, step: Step, now: string): Pr
   delete target.waiters[step.id];
   const self = stepNode(target.plan_id, step.id);
   const settled: Settled = { now: [], pending: [] };
-  const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step };
+  const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step, member: self };
   for (const w of waiters) {
     const node = stepNode(w.plan_id, w.step_id);
     tx.op({ op: 'srem', key: setKeys.edges(node), members: [self] });
@@ -96,28 +107,46 @@ const settleSamePlan = async (tx: Tx, target: Plan, step: Step, now: string): Pr
  */
 export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: string): Promise<Settled> => {
   const self = stepNode(target.plan_id, step.id);
-  if ((step.depends_on ?? []).length > 0 || (step.blocked_by ?? []).length > 0)
+  if ((step.depends_on ?? []).length > 0 || (step.blocked_by ?? []).length > 0) {
     tx.op(
       { op: 'del', kind: 'set', key: setKeys.outstanding(self) },
       { op: 'del', kind: 'set', key: setKeys.edges(self) },
       { op: 'del', kind: 'hash', key: hashKeys.received(self) },
+      { op: 'srem', key: setKeys.edges(pendingNode(target.agent_id, step.id)), members: [self] },
     );
+    await releaseFutureWaits(tx, target, step);
+  }
   const same = await settleSamePlan(tx, target, step, now);
-  const registered = await loadWaiters(tx, self);
+  // Waits named by plan, and waits by agent and step id registered before any plan of this agent had the step.
+  const future = pendingNode(target.agent_id, step.id);
+  const [byPlan = [], byAgent = []] = await loadWaitersOf(tx, [self, future]);
+  if (byPlan.length > 0) dropWaiters(tx, { counter: waiterCounter(target.plan_id), node: self }, byPlan.length);
+  if (byAgent.length > 0) dropWaiters(tx, { counter: waiterCounter(undefined), node: future }, byAgent.length);
+  const registered = [...byPlan.map((w) => ({ w, member: self })), ...byAgent.map((w) => ({ w, member: future }))];
   if (registered.length === 0) return same;
-  dropWaiters(tx, { planId: target.plan_id, node: self }, registered.length);
-  const planIds = [...new Set(registered.map((w) => w.plan_id))];
+  const planIds = [...new Set(registered.map(({ w }) => w.plan_id))];
   const keys = planIds.map(docKeys.plan);
   // Read, not checked: a waiting plan's owner may change it meanwhile without this commit conflicting.
   const plans = new Map((await tx.peek(keys)).map((doc, i) => [planIds[i], documents.plan.decode(keys[i] ?? '', doc)]));
-  const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step };
-  for (const w of registered) {
-    tx.op({ op: 'srem', key: setKeys.edges(stepNode(w.plan_id, w.step_id)), members: [self] });
+  for (const { w, member } of registered) {
+    tx.op({ op: 'srem', key: setKeys.edges(stepNode(w.plan_id, w.step_id)), members: [member] });
     const waiting = plans.get(w.plan_id);
+    const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step, member };
     const pending = waiting && deliver(tx, waiting, w, ended, now);
     if (pending) same.pending.push(pending);
   }
   return same;
+};
+
+/**
+ * A step that ends while it still waits on steps no plan had yet gives those waits up: they leave the waiter lists
+ * and the workspace's pendingWaiters count, so abandoned waits never pile up.
+ */
+const releaseFutureWaits = async (tx: Tx, plan: Plan, step: Step): Promise<void> => {
+  const waiter: Waiter = { agent_id: plan.agent_id, plan_id: plan.plan_id, step_id: step.id };
+  for (const d of step.blocked_by ?? [])
+    if (d.plan_id === undefined)
+      await removeWaiter(tx, { counter: waiterCounter(undefined), node: pendingNode(d.agent_id, d.step_id) }, waiter);
 };
 
 /** Whether a step waits on steps of other plans (then its dependency state lives in per-step keys). */

@@ -5,7 +5,7 @@ import type { Store } from '../store/store.ts';
 import type { Tx } from '../store/transaction.ts';
 import { transact } from '../store/transaction.ts';
 import { encodeReceived } from './live-plans.ts';
-import { addWaiters } from './waiters-doc.ts';
+import { addWaiters, waiterCounter } from './waiters-doc.ts';
 
 /** Workspaces seen without a legacy graph, per store: nothing writes one any more, so they stay upgraded. */
 const upgraded = new WeakMap<Store, Set<string>>();
@@ -42,7 +42,7 @@ const upgradeGraph = async (tx: Tx, done: () => void): Promise<void> => {
       tx.op({ op: 'hset', key: hashKeys.received(from), fields: encodeReceived(step.received_outputs) });
     const waiter: Waiter = { agent_id: waiting.agent_id, plan_id: waiting.plan_id, step_id: step.id };
     for (const to of across) {
-      await addWaiters(tx, { planId: planOf(to), node: to }, [waiter]);
+      await addWaiters(tx, { counter: waiterCounter(planOf(to)), node: to }, [waiter]);
       const target = plans.get(planOf(to));
       const list = target?.waiters[stepOf(to)];
       if (!target || !list) continue;

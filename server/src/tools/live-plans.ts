@@ -1,11 +1,10 @@
-import type { DependencyRef, Plan } from '@planhub/shared';
+import type { Plan } from '@planhub/shared';
 import { stepNode } from '../core/dependencies/attach.ts';
+import { dependencyNode } from '../core/dependencies/nodes.ts';
 import { isSamePlan, liveStep } from '../core/dependencies/fan-in.ts';
 import { documents } from '../store/documents/documents.ts';
 import { hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
-
-const refNode = (ref: DependencyRef) => stepNode(ref.plan_id ?? '', ref.step_id);
 
 const waitsAcross = (plan: Plan, step: Plan['steps'][number]) =>
   step.status === 'blocked' && (step.blocked_by ?? []).some((d) => !isSamePlan(plan, d));
@@ -38,7 +37,7 @@ export const livePlans = async <P extends Plan | undefined>(tx: Tx, plans: reado
     if (!plan || !plan.steps.some((s) => waitsAcross(plan, s))) return plan;
     const steps = plan.steps.map((s) => {
       const live = state.get(stepNode(plan.plan_id, s.id));
-      return live && waitsAcross(plan, s) ? liveStep(s, live.outstanding, live.received, refNode) : s;
+      return live && waitsAcross(plan, s) ? liveStep(s, live.outstanding, live.received, dependencyNode) : s;
     });
     return { ...plan, steps };
   });

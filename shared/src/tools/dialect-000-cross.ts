@@ -89,7 +89,8 @@ export const addDependentStep = defineTool({
   description:
     "Add a step that waits for other agents' steps ({agent_id, step_id}); it is created blocked and unblocks by " +
     'itself, exactly once, when every dependency has ended, with their outputs in received_outputs. Pass ' +
-    'step_id instead of description to make one of your existing steps wait. Do not poll; wait for step_unblocked.',
+    'step_id instead of description to make one of your existing steps wait. A step that does not exist yet (an ' +
+    'agent you just spawned) is waited for. Do not poll; wait for step_unblocked.',
   input: z.union([NewDependentStep, AttachDependencies]),
   output: z
     .object({

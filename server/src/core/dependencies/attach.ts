@@ -5,16 +5,31 @@ import { planEvent } from '../plans/plan-events.ts';
 import { findStep } from '../plans/plan-guards.ts';
 import type { DependencyEdges } from './graph.ts';
 import { addEdge, findCycle } from './graph.ts';
-import { deliveredValue, dependencyKey } from './resolve.ts';
+import { dependencyNode, describeNode, pendingNode, stepNode } from './nodes.ts';
+import { deliveredValue, dependencyKey, unblockedEvent } from './resolve.ts';
 
-/** A step's node in the workspace dependency graph: the key of its waiters, outstanding set and edges. */
-export const stepNode = (planId: string, stepId: string): string => `${planId}:${stepId}`;
+export { stepNode } from './nodes.ts';
 
 /** Where a dependency points, found by the caller: the plan that holds the step (any agent's) and the step. */
 export interface DependencyTarget {
   plan: Plan;
   step_id: string;
 }
+
+/**
+ * A dependency on a step that does not exist yet: of an agent with no plan that has it (`plan` absent: it matches
+ * that agent's step in any of its plans, later ones included), or of a named plan that lacks it so far.
+ */
+export interface FutureTarget {
+  future: true;
+  agent_id: string;
+  step_id: string;
+  plan?: Plan | undefined;
+}
+
+export type AnyTarget = DependencyTarget | FutureTarget;
+
+export const isFuture = (t: AnyTarget): t is FutureTarget => 'future' in t;
 
 /**
  * What a target step hands its dependents right now, or undefined while it still runs. A step left open in a plan
@@ -30,6 +45,8 @@ export const endedOutcome = (plan: Plan, step: Step): Step | undefined => {
 export interface Registration {
   /** The target step's node. */
   target: string;
+  /** The plan holding the target, whose waiter count it joins; absent for a step of no plan yet (its own budget). */
+  plan_id?: string | undefined;
   waiter: Waiter;
 }
 
@@ -55,13 +72,7 @@ const sameWaiter = (a: Waiter, b: Waiter) =>
   a.agent_id === b.agent_id && a.plan_id === b.plan_id && a.step_id === b.step_id;
 
 const describeCycle = (path: readonly string[], owners: ReadonlyMap<string, string>): string =>
-  path
-    .map((node) => {
-      const [planId = '', stepId = ''] = node.split(':');
-      const owner = owners.get(planId);
-      return owner === undefined ? `${stepId} of plan ${planId}` : `${owner}:${stepId} (plan ${planId})`;
-    })
-    .join(' → ');
+  path.map((node) => describeNode(node, owners)).join(' → ');
 
 /**
  * Makes `stepId` of the waiting plan depend on `targets` (the engine's "add"). Every target that already ended is
@@ -72,7 +83,7 @@ const describeCycle = (path: readonly string[], owners: ReadonlyMap<string, stri
 export const attachDependencies = (
   waiting: Plan,
   stepId: string,
-  targets: readonly DependencyTarget[],
+  targets: readonly AnyTarget[],
   edges: DependencyEdges,
   now: string,
 ): AttachOutcome => {
@@ -87,14 +98,53 @@ export const attachDependencies = (
   const copies = new Map<string, Plan>([[plan.plan_id, plan]]);
   const owners = new Map<string, string>([[plan.plan_id, plan.agent_id]]);
   const from = stepNode(plan.plan_id, step.id);
-  let graph = edges;
+  // A wait on "this agent's step of this id, in any plan" reaches this step: the cycle check follows that alias.
+  const alias = { from: pendingNode(plan.agent_id, step.id), to: from };
+  let graph = addEdge(edges, alias.from, alias.to);
   const registrations: Registration[] = [];
   const newEdges: Array<{ from: string; to: string }> = [];
   const resolvedNow: DependencyRef[] = [];
   const added: DependencyRef[] = [];
   const events: NewEvent[] = [];
 
+  const refuseCycle = (ref: DependencyRef, to: string) => {
+    const cycle = findCycle(graph, from, to);
+    if (cycle)
+      fail(
+        'FAILED_PRECONDITION',
+        `Refused: ${plan.agent_id}:${step.id} waiting on ${ref.agent_id}:${ref.step_id} would close a dependency ` +
+          `cycle (${describeCycle(cycle, owners)}), and no step in a cycle could ever unblock. ` +
+          'Restructure the work so the dependencies run one way.',
+      );
+    graph = addEdge(graph, from, to);
+    newEdges.push({ from, to });
+  };
+  const wait = (ref: DependencyRef, holder: Plan | undefined, to: string) => {
+    step.blocked_by = [...(step.blocked_by ?? []), ref];
+    const waiter: Waiter = { agent_id: plan.agent_id, plan_id: plan.plan_id, step_id: step.id };
+    if (holder === plan) {
+      const list = plan.waiters[ref.step_id] ?? [];
+      if (!list.some((w) => sameWaiter(w, waiter))) plan.waiters[ref.step_id] = [...list, waiter];
+    } else registrations.push({ target: to, plan_id: holder?.plan_id, waiter });
+    added.push(ref);
+  };
+
   for (const target of targets) {
+    if (isFuture(target)) {
+      const holder = target.plan && (copies.get(target.plan.plan_id) ?? target.plan);
+      if (holder) owners.set(holder.plan_id, holder.agent_id);
+      const ref: DependencyRef = {
+        agent_id: target.agent_id,
+        step_id: target.step_id,
+        ...(holder ? { plan_id: holder.plan_id } : {}),
+      };
+      if ((step.blocked_by ?? []).some((d) => sameRef(d, ref))) continue;
+      if (!(step.depends_on ?? []).some((d) => sameRef(d, ref))) step.depends_on = [...(step.depends_on ?? []), ref];
+      const to = dependencyNode(ref);
+      refuseCycle(ref, to);
+      wait(ref, holder, to);
+      continue;
+    }
     // Only the waiting plan changes: a wait on another plan is a registration, never a write to that plan.
     const holder = copies.get(target.plan.plan_id) ?? target.plan;
     copies.set(holder.plan_id, holder);
@@ -112,26 +162,18 @@ export const attachDependencies = (
       continue;
     }
     const to = stepNode(holder.plan_id, targetStep.id);
-    const cycle = findCycle(graph, from, to);
-    if (cycle)
-      fail(
-        'FAILED_PRECONDITION',
-        `Refused: ${plan.agent_id}:${step.id} waiting on ${ref.agent_id}:${ref.step_id} would close a dependency ` +
-          `cycle (${describeCycle(cycle, owners)}), and no step in a cycle could ever unblock. ` +
-          'Restructure the work so the dependencies run one way.',
-      );
-    graph = addEdge(graph, from, to);
-    newEdges.push({ from, to });
-    step.blocked_by = [...(step.blocked_by ?? []), ref];
-    const waiter: Waiter = { agent_id: plan.agent_id, plan_id: plan.plan_id, step_id: step.id };
-    if (holder === plan) {
-      const list = holder.waiters[targetStep.id] ?? [];
-      if (!list.some((w) => sameWaiter(w, waiter))) holder.waiters[targetStep.id] = [...list, waiter];
-    } else registrations.push({ target: to, waiter });
-    added.push(ref);
+    refuseCycle(ref, to);
+    wait(ref, holder, to);
   }
 
   if (added.length > 0 || resolvedNow.length > 0) plan.updated_at = now;
+  if (added.length > 0) newEdges.push(alias);
+  const last = resolvedNow.at(-1);
+  if (added.length === 0 && last && (step.blocked_by ?? []).length === 0) {
+    // Ready at once, yet announced like any other unblock: a waiting agent has one wake-up to wait for, always.
+    step.status = 'pending';
+    events.push(unblockedEvent(plan, step, last, now));
+  }
   if (added.length > 0) {
     step.status = 'blocked';
     events.push(

@@ -1,6 +1,6 @@
 import type { DependencyRef, NewEvent, Plan, Step } from '@planhub/shared';
 import { planEvent } from '../plans/plan-events.ts';
-import { deliveredValue, dependencyKey } from './resolve.ts';
+import { deliveredValue, dependencyKey, unblockedPayload } from './resolve.ts';
 
 /** What one ended step delivers to one waiting step of another plan, decided here and applied by the store. */
 export interface FanInDecision {
@@ -15,15 +15,15 @@ export const isSamePlan = (plan: Pick<Plan, 'plan_id'>, ref: DependencyRef): boo
 /**
  * The delivery of `ended` to `stepId` of the waiting plan, or undefined when that step no longer waits (it ended, or
  * its owner gave up on it). Pure: the caller turns it into the store's fan-in, whose outstanding set (every open
- * dependency of the step) decides whether this delivery is the last. `outputsSummary` stands for the list of every received output's key, which only
- * the store knows once all deliveries are in.
+ * dependency of the step) decides whether this delivery is the last. `outputs` stands for every received output
+ * (`keys`: their keys, `values`: key → value), which only the store knows once all deliveries are in.
  */
 export const decideFanIn = (
   waiting: Plan,
   stepId: string,
   ended: { agent_id: string; plan_id: string; step: Step },
   now: string,
-  outputsSummary: unknown,
+  outputs: { keys: unknown; values: unknown },
 ): FanInDecision | undefined => {
   const step = waiting.steps.find((s) => s.id === stepId);
   if (!step || step.status !== 'blocked') return undefined;
@@ -32,13 +32,7 @@ export const decideFanIn = (
   const record: Record<string, unknown> = { [dependencyKey(ref)]: value };
   if (ended.step.provides !== undefined) record[ended.step.provides] = value;
   const whenLast = [
-    planEvent(
-      waiting,
-      'step_unblocked',
-      step,
-      { received_outputs: outputsSummary, unblocked_by: dependencyKey(ref), unblocked_by_agent: ref.agent_id },
-      now,
-    ),
+    planEvent(waiting, 'step_unblocked', step, unblockedPayload(outputs.keys, outputs.values, ref), now),
   ];
   return { record, whenLast };
 };

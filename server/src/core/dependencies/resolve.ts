@@ -15,6 +15,31 @@ export const deliveredValue = (step: Step): unknown =>
     ? step.output
     : { status: step.status, result: step.result ?? null, error: step.error ?? null };
 
+/** Which ended step a `step_unblocked` names: the dependency whose end made the step ready. */
+export const unblockedBy = (ref: DependencyRef) => ({
+  agent_id: ref.agent_id,
+  plan_id: ref.plan_id ?? null,
+  step_id: ref.step_id,
+});
+
+/**
+ * The `step_unblocked` payload: the keys of every received output, the outputs themselves (so the waiting agent
+ * needs no second read) and the dependency that ended last. `unblocked_by_agent` is kept for readers of the earlier
+ * payload (and for exact echo checks: agent ids may contain ":").
+ */
+export const unblockedPayload = (receivedKeys: unknown, outputs: unknown, by: DependencyRef) => ({
+  received_outputs: receivedKeys,
+  outputs,
+  unblocked_by: unblockedBy(by),
+  unblocked_by_agent: by.agent_id,
+});
+
+/** `step_unblocked` for a step whose received outputs are all known here. */
+export const unblockedEvent = (plan: Plan, step: Step, by: DependencyRef, now: string): NewEvent => {
+  const received = step.received_outputs ?? {};
+  return planEvent(plan, 'step_unblocked', step, unblockedPayload(Object.keys(received), received, by), now);
+};
+
 /**
  * Applies one ended dependency to a waiting step of `plan` (its step list is changed in place: the caller works on a
  * copy).
@@ -41,17 +66,5 @@ export const applyResolution = (
   plan.updated_at = now;
   if (step.blocked_by.length > 0 || step.status !== 'blocked') return [];
   step.status = 'pending';
-  return [
-    planEvent(
-      plan,
-      'step_unblocked',
-      step,
-      {
-        received_outputs: Object.keys(step.received_outputs),
-        unblocked_by: dependencyKey(ref),
-        unblocked_by_agent: ref.agent_id,
-      },
-      now,
-    ),
-  ];
+  return [unblockedEvent(plan, step, ref, now)];
 };

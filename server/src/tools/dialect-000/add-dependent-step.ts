@@ -1,7 +1,8 @@
 import type { NewEvent, Plan } from '@planhub/shared';
 import { fail } from '@planhub/shared';
-import type { DependencyTarget } from '../../core/dependencies/attach.ts';
-import { attachDependencies, endedOutcome, stepNode } from '../../core/dependencies/attach.ts';
+import type { AnyTarget } from '../../core/dependencies/attach.ts';
+import { attachDependencies, endedOutcome, isFuture, stepNode } from '../../core/dependencies/attach.ts';
+import { dependencyNode } from '../../core/dependencies/nodes.ts';
 import { addStep } from '../../core/plans/add-step.ts';
 import { clonePlan } from '../../core/plans/plan-factory.ts';
 import { stepAnswer } from '../../core/plans/plan-views.ts';
@@ -15,7 +16,7 @@ import { encodeReceived } from '../live-plans.ts';
 import { resolvePlan, savePlan } from '../plan-access.ts';
 import type { DependencyArg } from './dependency-targets.ts';
 import { findDependencyTarget } from './dependency-targets.ts';
-import { addWaiters, checkWaiterBound } from '../waiters-doc.ts';
+import { addWaiters, checkPendingBound, checkWaiterBound, waiterCounter } from '../waiters-doc.ts';
 
 const unique = (deps: readonly DependencyArg[]): DependencyArg[] => {
   const seen = new Set<string>();
@@ -27,7 +28,12 @@ const unique = (deps: readonly DependencyArg[]): DependencyArg[] => {
   });
 };
 
-const stillRunning = (t: DependencyTarget) => !endedOutcome(t.plan, findStep(t.plan, t.step_id));
+const stillRunning = (t: AnyTarget) => isFuture(t) || !endedOutcome(t.plan, findStep(t.plan, t.step_id));
+
+const targetNode = (t: AnyTarget) =>
+  isFuture(t)
+    ? dependencyNode({ agent_id: t.agent_id, step_id: t.step_id, plan_id: t.plan?.plan_id })
+    : stepNode(t.plan.plan_id, t.step_id);
 
 /**
  * The waits on other plans' steps go to per-step keys: the target's waiter list, and the waiting step's outstanding
@@ -37,23 +43,23 @@ const stillRunning = (t: DependencyTarget) => !endedOutcome(t.plan, findStep(t.p
 const registerWaits = async (
   tx: Tx,
   outcome: ReturnType<typeof attachDependencies>,
-  targets: readonly DependencyTarget[],
-  waitersPerPlan: number,
+  limits: { waitersPerPlan: number; pendingWaiters: number },
 ): Promise<void> => {
   recordEdges(tx, outcome.newEdges);
-  const planOf = new Map(targets.map((t) => [stepNode(t.plan.plan_id, t.step_id), t.plan.plan_id]));
   const added = new Map<string, number>();
+  let pending = 0;
   for (const r of outcome.registrations) {
-    const planId = planOf.get(r.target) ?? '';
-    const fresh = await addWaiters(tx, { planId, node: r.target }, [r.waiter]);
-    added.set(planId, (added.get(planId) ?? 0) + fresh);
+    const fresh = await addWaiters(tx, { counter: waiterCounter(r.plan_id), node: r.target }, [r.waiter]);
+    if (r.plan_id === undefined) pending += fresh;
+    else added.set(r.plan_id, (added.get(r.plan_id) ?? 0) + fresh);
   }
-  await checkWaiterBound(tx, added, waitersPerPlan);
+  await checkWaiterBound(tx, added, limits.waitersPerPlan);
+  await checkPendingBound(tx, pending, limits.pendingWaiters);
   const { plan, step } = outcome;
   if (!waitsAcross(plan, step)) return;
   // Every open dependency, its own plan's too: one set decides when the step is ready, whoever ends last.
   const self = stepNode(plan.plan_id, step.id);
-  const open = (step.blocked_by ?? []).map((d) => stepNode(d.plan_id ?? '', d.step_id));
+  const open = (step.blocked_by ?? []).map(dependencyNode);
   tx.op({ op: 'sadd', key: setKeys.outstanding(self), members: open });
   if (step.received_outputs)
     tx.op({ op: 'hset', key: hashKeys.received(self), fields: encodeReceived(step.received_outputs) });
@@ -70,7 +76,7 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
     const current = await resolvePlan(tx, ctx.caller, { plan_id: args.plan_id }, 'write');
     requireRunning(current);
     const deps = unique(args.depends_on);
-    const targets: DependencyTarget[] = [];
+    const targets: AnyTarget[] = [];
     for (const dep of deps) targets.push(await findDependencyTarget(tx, dep));
 
     let waiting: Plan;
@@ -105,12 +111,9 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
     }
 
     await claimGraph(tx);
-    const edges = await loadReachableEdges(
-      tx,
-      targets.map((t) => stepNode(t.plan.plan_id, t.step_id)),
-    );
+    const edges = await loadReachableEdges(tx, targets.map(targetNode));
     const outcome = attachDependencies(waiting, stepId, targets, edges, now);
-    await registerWaits(tx, outcome, targets, ctx.services.config.limits.waitersPerPlan);
+    await registerWaits(tx, outcome, ctx.services.config.limits);
     await savePlan(tx, outcome.plan);
     tx.emit(...events, ...outcome.events);
 
@@ -119,14 +122,20 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
     const received = step.received_outputs ?? {};
     const ended = outcome.resolvedNow.length;
     const count = deps.length;
+    const unknown = targets.filter(isFuture).map((t) => `${t.agent_id}:${t.step_id}`);
     const subject =
       'description' in args ? `Step added with ${count} dependencies` : `Added ${count} dependencies to existing step`;
     const message =
       step.status === 'blocked'
         ? `${subject} (BLOCKED)` +
           (ended > 0 ? `; ${ended} had already ended and their outputs are in received_outputs` : '') +
+          (unknown.length > 0
+            ? `; ${unknown.join(', ')} do not exist yet and are waited for (they resolve once created and ended; ` +
+              'check the ids if no such step is coming)'
+            : '') +
           '. It unblocks by itself, exactly once, when the others end: wait for its step_unblocked event, do not poll.'
-        : `${subject}; all had already ended, so the step is ready (pending) with their outputs in received_outputs.`;
+        : `${subject}; all had already ended, so the step is ready (pending) with their outputs in received_outputs ` +
+          '(step_unblocked announces it as usual).';
     return {
       ...stepAnswer(outcome.plan, step, message),
       blocked_by: blockedBy,

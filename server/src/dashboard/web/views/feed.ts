@@ -5,11 +5,19 @@ import { FEED_GROUPS, type DashboardState } from '../state.ts';
 
 const SHOWN = 200;
 
+/** `agent:step` of the step that unblocked, from the object form or the earlier string form. */
+const unblockedByText = (by: unknown): string => {
+  if (typeof by === 'string') return by;
+  if (typeof by !== 'object' || by === null) return '';
+  const { agent_id: agent, step_id: step } = by as { agent_id?: unknown; step_id?: unknown };
+  return typeof agent === 'string' && typeof step === 'string' ? `${agent}:${step}` : '';
+};
+
 const detailOf = (e: EventEnvelope): string => {
   const p = e.payload;
   const pick = (k: string) => (typeof p[k] === 'string' && p[k] ? String(p[k]) : '');
   if (e.event_type === 'step_unblocked' && Array.isArray(p.received_outputs))
-    return `received ${p.received_outputs.length} output(s); last from ${pick('unblocked_by')}`;
+    return `received ${p.received_outputs.length} output(s); last from ${unblockedByText(p.unblocked_by)}`;
   if (e.event_type === 'step_blocked' && Array.isArray(p.blocked_by))
     return `waits on ${(p.blocked_by as { agent_id?: string; step_id?: string }[]).map((d) => `${d.agent_id}:${d.step_id}`).join(', ')}`;
   if (e.event_type === 'step_stalled' && typeof p.stalled_for_ms === 'number')

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { startCluster, type Cluster } from '../helpers/cluster.ts';
+import { spawnRaceRound } from '../helpers/spawn-race.ts';
+import { rounds } from '../helpers/stress.ts';
+
+const ROUNDS = rounds(3);
+
+/**
+ * Spawn-then-depend raced across three server processes on one Redis: the parent on one node adds dependencies on
+ * subagents that connect to the other nodes and create and finish their plans meanwhile.
+ */
+describe('spawn-then-depend across three server processes', () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster({ env: { PLANHUB_APPROVAL_POLICY: 'auto', LOG_LEVEL: 'warn' } });
+  });
+  afterAll(async () => cluster?.close());
+
+  it(`unblocks every waiting step exactly once with every output (${ROUNDS} rounds)`, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      let next = 0;
+      // A workspace per round; agents go to the nodes in turn, the parent on node 0.
+      const connect = (id: string) => cluster.client(id, { node: next++ % 3, workspace: `spawn-${round}` });
+      await spawnRaceRound(connect, { tag: `r${round}`, subs: 5, waits: 3 });
+    }
+  });
+});
