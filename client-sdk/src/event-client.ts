@@ -31,7 +31,11 @@ export abstract class EventClient extends Emitter<ClientEvents> {
     (count) =>
       this.emit(
         'error',
-        new PlanHubError('RESOURCE_EXHAUSTED', `${count} events were dropped: no listener took them (attach one)`),
+        new PlanHubError(
+          'RESOURCE_EXHAUSTED',
+          `${count} held event(s) dropped, and older ones will be: no listener takes their type. Attach one with ` +
+            "on('event') or onEvent(type), or unsubscribe from types you do not need.",
+        ),
       ),
   );
   protected subscriptionInfo: SubscriptionStateInfo = { state: 'idle', attempt: 0 };

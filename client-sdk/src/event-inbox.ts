@@ -1,8 +1,11 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
 
-/** How many events are held for listeners that are not attached yet, at most; beyond it the oldest are dropped. */
-export const HELD_EVENTS_LIMIT = 10_000;
+/**
+ * How many events are held for listeners that are not attached yet, at most; beyond it the oldest are dropped (an
+ * application that subscribes to types it never listens to must not grow without bound).
+ */
+export const HELD_EVENTS_LIMIT = 1_000;
 
 /**
  * The events the application receives: each once, in log order, and none lost to a listener attached late.
@@ -19,6 +22,7 @@ export class EventInbox {
   private anyType = 0;
   private readonly byType = new Map<string, number>();
   private flushQueued = false;
+  private droppedBefore = false;
 
   constructor(
     private readonly hand: (event: EventEnvelope) => void,
@@ -36,7 +40,12 @@ export class EventInbox {
       return;
     }
     this.held.push(event);
-    if (this.held.length > this.limit) this.onDropped(this.held.splice(0, this.held.length - this.limit).length);
+    if (this.held.length > this.limit) {
+      const dropped = this.held.splice(0, this.held.length - this.limit).length;
+      // Said once: an application that never listens to a type it subscribed to would otherwise hear it per event.
+      if (!this.droppedBefore) this.onDropped(dropped);
+      this.droppedBefore = true;
+    }
     if (this.wanted(event.event_type)) this.queueFlush();
   }
 

@@ -52,7 +52,7 @@ export class Renewal {
           if (this.stopped) return;
           await deps.subscribe(filter);
         }
-        if (!this.stopped) deps.report({ state: 'live', attempt: 0 });
+        if (!this.stopped) deps.report({ state: deps.filters().length > 0 ? 'live' : 'idle', attempt: 0 });
         return;
       } catch (err) {
         if (this.stopped) return;
