@@ -61,6 +61,9 @@ export abstract class EventClient extends Emitter<ClientEvents> {
   }
 
   protected reportSubscriptions(info: SubscriptionStateInfo): void {
+    // A lost connection already said `renewing`; the renewal starting on the next one is no news.
+    const current = this.subscriptionInfo;
+    if (info.state === current.state && info.attempt === current.attempt && info.error === current.error) return;
     const first = info.state === 'failed-retrying' && info.attempt === 1;
     this.subscriptionInfo = info;
     this.emit('subscriptions', info);

@@ -42,7 +42,7 @@ describe('subscribing while events are committed on another node', () => {
   });
 
   const client = async (agentId: string, node: number) => {
-    const c = await connect({ url: urls[node]!, agentId, workspace: 'ws' });
+    const c = await connect({ url: [urls[node]!, ...urls.filter((_, i) => i !== node)], agentId, workspace: 'ws' });
     clients.push(c);
     return c;
   };
@@ -89,5 +89,26 @@ describe('subscribing while events are committed on another node', () => {
         `subscriber ${i}`,
       ).toEqual(expected);
     }
+  });
+
+  it('resumes on the other node after the last delivered event, not after the old stream position', async () => {
+    const planner = await client('planner', 1);
+    const parent = await client('parent', 0);
+    const seen = recordEvents(parent);
+    const states: string[] = [];
+    parent.on('subscriptions', (info) => states.push(info.state));
+    await parent.subscribeToTasks({ agent_id: 'planner', event_types: ['plan_created'] });
+    await startedPlan(planner, 'First', ['a']);
+    const first = await seen.next((e) => e.event_type === 'plan_created');
+    // Events the parent does not subscribe to move its old stream forward, not its cursor.
+    await planner.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    await planner.completePlan({ status: 'completed', summary: 'done' });
+    await servers[0]!.close();
+    await eventually(() => expect(parent.subscriptionState.state).toBe('live'));
+    expect(states).toEqual(['live', 'renewing', 'live']);
+    expect(parent.lastEventId).toBe(first.event_id);
+    await planner.createPlan({ title: 'Second', steps: ['b'] });
+    await seen.next((e) => e.source_plan_title === 'Second');
+    expect(seen.events.map((e) => e.source_plan_title)).toEqual(['First', 'Second']);
   });
 });
