@@ -87,6 +87,8 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
     ...(sub.step_id !== undefined ? { step_id: sub.step_id } : {}),
     replayed: stream.replayed,
     last_event_id: stream.last_event_id,
+    // The history this call could not push (the stream was already running): getTaskEvents reads it from here.
+    ...(skipped !== undefined ? { history_after: skipped } : {}),
     message:
       `Subscribed to ${sub.event_types.length} event type(s). Events will be delivered inline. ` +
       `${existed ? 'You were already subscribed' : 'Subscription'} ${sub.subscription_id}: ${describe(sub)}. ` +
