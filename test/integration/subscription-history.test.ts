@@ -92,4 +92,18 @@ describe.each(STORE_KINDS)('subscription history and late listeners (%s store)',
     expect(parent.lastEventId).toBe(created.event_id);
     expect(parent.subscriptionState).toMatchObject({ state: 'live' });
   });
+
+  it('names where a later subscription on a running stream finds the history it could not push', async () => {
+    await start();
+    const sub = await h.client('sub');
+    const parent = await h.client('parent');
+    await parent.subscribeToTasks({ event_types: ['step_failed'] });
+    await startedPlan(sub, 'Already planned', ['a']);
+    const late = await parent.subscribeToTasks({ agent_id: 'sub', event_types: ['plan_created'] });
+    expect(late.replayed).toBe(0);
+    const after = (late as { history_after?: string }).history_after;
+    expect(after).toBeDefined();
+    const history = await parent.getTaskEvents({ agent_id: 'sub', event_types: ['plan_created'], after_event: after });
+    expect(history.events.map((e) => e.source_plan_title)).toEqual(['Already planned']);
+  });
 });
