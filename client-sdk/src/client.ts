@@ -1,20 +1,11 @@
-import type { CallAck, EventEnvelope, EventType, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import { PlanHubError, TOOLS, compareEventIds, longPollMs, waitsForDecision } from '@planhub/shared';
+import type { CallAck, EventEnvelope, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
+import { PlanHubError, TOOLS, longPollMs, waitsForDecision } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
 import { backoffDelay } from './backoff.ts';
-import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './connect-options.ts';
+import type { CallOptions, ConnectOptions, ConnectionState } from './connect-options.ts';
 import { emitCall } from './emit-call.ts';
-import { Emitter } from './emitter.ts';
+import { EventClient } from './event-client.ts';
 import { attemptFailure, causeOf } from './refusal.ts';
-import { SubscriptionTracker } from './subscriptions.ts';
-
-type ClientEvents = {
-  state: [ConnectionState, StateInfo];
-  event: [EventEnvelope];
-  reconnected: [];
-  /** A failure the application did not call for: renewing subscriptions after a reconnect. */
-  error: [PlanHubError];
-};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -22,10 +13,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * The connection: a small state machine over socket.io-client with its own reconnection (so it can rotate
  * between nodes), typed calls that retry safely with a request_id, and in-order, de-duplicated events.
  */
-export class PlanHubClientCore extends Emitter<ClientEvents> {
+export class PlanHubClientCore extends EventClient {
   state: ConnectionState = 'connecting';
-  /** The last event delivered to the application; events at or before it are dropped as duplicates. */
-  lastEventId: string | undefined;
   private socket: Socket | undefined;
   private urlIndex = 0;
   private attempt = 0;
@@ -38,10 +27,8 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
   /** Why the client closed itself (a final refusal), for whoever waits on it. */
   private closedBy: PlanHubError | undefined;
   private readonly urls: readonly string[];
-  private readonly subscriptions = new SubscriptionTracker();
-
   constructor(readonly options: ConnectOptions) {
-    super();
+    super(options.renewalBackoff);
     this.urls = typeof options.url === 'string' ? [options.url] : options.url;
     if (this.urls.length === 0) throw new PlanHubError('INVALID_ARGUMENT', 'connect() needs at least one url');
     if (options.onState) this.on('state', options.onState);
@@ -124,11 +111,11 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
       this.everConnected = true;
       this.setState('connected', { url });
       if (again) {
-        void this.resubscribe();
+        this.resubscribe();
         this.emit('reconnected');
       }
     });
-    socket.on('event', (event: EventEnvelope) => this.deliver(event));
+    socket.on('event', (event: EventEnvelope) => this.inbox.accept(event));
     socket.on('connect_error', (err: Error & { data?: unknown; description?: unknown }) => {
       // socket.active is false when the node itself refused the handshake; otherwise nothing answered at all.
       const failure = attemptFailure(err, !socket.active);
@@ -151,6 +138,7 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
     this.socket = undefined;
     if (this.state === 'closed' || this.reconnectTimer) return;
     this.setState('disconnected', { reason });
+    if (this.subscriptionInfo.state === 'live') this.reportSubscriptions({ state: 'renewing', attempt: 0 });
     this.urlIndex += 1;
     const delay = Math.max(
       notBeforeMs,
@@ -160,47 +148,6 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
       this.reconnectTimer = undefined;
       void this.dial();
     }, delay);
-  }
-
-  private deliver(event: EventEnvelope): void {
-    if (this.lastEventId !== undefined && compareEventIds(event.event_id, this.lastEventId) <= 0) return;
-    this.lastEventId = event.event_id;
-    this.emit('event', event);
-  }
-
-  /**
-   * After a reconnect (to any node) each subscription is renewed with the last event id seen: the node replays what
-   * was missed, then goes live, and `deliver` drops anything already seen, so each event reaches the application
-   * once, in order.
-   */
-  private async resubscribe(): Promise<void> {
-    for (const filter of this.subscriptions.filters()) {
-      try {
-        await this.call('subscribeToTasks', filter);
-      } catch (err) {
-        this.emit('error', err instanceof PlanHubError ? err : new PlanHubError('INTERNAL', String(err)));
-      }
-    }
-  }
-
-  /** Bookkeeping of the calls that shape the event stream. */
-  private observe(tool: ToolName, args: unknown, result: unknown): void {
-    if (tool === 'subscribeToTasks') {
-      const answer = result as ToolResult<'subscribeToTasks'>;
-      this.subscriptions.record(args as ToolArgs<'subscribeToTasks'>, answer);
-      // Every event up to the stream's position was pushed before the answer: resuming from there loses nothing.
-      if (this.lastEventId === undefined || compareEventIds(answer.last_event_id, this.lastEventId) > 0)
-        this.lastEventId = answer.last_event_id;
-    } else if (tool === 'unsubscribe') {
-      this.subscriptions.forget(args as ToolArgs<'unsubscribe'>);
-    }
-  }
-
-  /** Listens to one event type; returns the unsubscribe. */
-  onEvent<T extends EventType>(type: T, listener: (event: EventEnvelope & { event_type: T }) => void): () => void {
-    return this.on('event', (event) => {
-      if (event.event_type === type) listener(event as EventEnvelope & { event_type: T });
-    });
   }
 
   private waitConnected(deadline: number): Promise<Socket> {
@@ -249,7 +196,7 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
       (definition && waitsForDecision(definition, args)
         ? undefined
         : (this.options.timeoutMs ?? 15_000) + (definition ? longPollMs(definition, args) : 0));
-    const retries = this.options.retries ?? 5;
+    const retries = options.retries ?? this.options.retries ?? 5;
     for (let attempt = 0; ; attempt++) {
       try {
         const ack = await this.callOnce(
@@ -275,6 +222,7 @@ export class PlanHubClientCore extends Emitter<ClientEvents> {
 
   close(reason = 'closed by the application'): void {
     if (this.state === 'closed') return;
+    this.renewal?.stop();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     this.socket?.removeAllListeners();

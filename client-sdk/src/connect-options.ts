@@ -25,9 +25,13 @@ export interface ConnectOptions {
   /** How often a retryable failure (UNAVAILABLE, DEADLINE_EXCEEDED) is retried. Default 5. */
   retries?: number;
   backoff?: BackoffOptions;
+  /** Between failed renewals of the subscriptions after a reconnect (retried until they succeed). Default 250 ms–5 s. */
+  renewalBackoff?: BackoffOptions;
 }
 
 export interface CallOptions {
   timeoutMs?: number;
   requestId?: string;
+  /** How often a retryable failure of this call is retried (default: the client's `retries`). */
+  retries?: number;
 }

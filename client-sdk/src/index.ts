@@ -3,6 +3,8 @@ export type { ConnectOptions, CallOptions, ConnectionState, StateInfo } from './
 export { connect, createClient, attachToolMethods } from './connect.ts';
 export type { PlanHubClient, ReservedName } from './connect.ts';
 export { backoffDelay } from './backoff.ts';
+export type { SubscriptionState, SubscriptionStateInfo } from './renewal.ts';
+export { HELD_EVENTS_LIMIT } from './event-inbox.ts';
 export { PlanHubError, renderPlanText } from '@planhub/shared';
 export type { EventEnvelope, EventType, ErrorCode, ToolArgs, ToolResult, ToolName } from '@planhub/shared';
 export * from './llm/index.ts';

@@ -29,9 +29,9 @@ export class SubscriptionTracker {
    */
   resuming(args: unknown, lastEventId: string | undefined): unknown {
     const call = args as ToolArgs<'subscribeToTasks'>;
-    return this.started || lastEventId === undefined || call.after_event !== undefined
-      ? args
-      : { ...call, after_event: lastEventId };
+    // "$" (live only) would start this connection's stream at its head, skipping what the client missed meanwhile.
+    const explicit = call.after_event !== undefined && call.after_event !== '$';
+    return this.started || lastEventId === undefined || explicit ? args : { ...call, after_event: lastEventId };
   }
 
   record(args: ToolArgs<'subscribeToTasks'>, result: ToolResult<'subscribeToTasks'>): void {

@@ -141,6 +141,7 @@ describe.each(STORE_KINDS)('seed 000 subscriptions and events (%s store)', (stor
     const late = await reader.subscribeToTasks({ event_types: ['plan_started'], after_event: '0-0' });
     expect(late.replayed).toBe(0);
     expect(late.message).toContain('read earlier events with getTaskEvents(after_event="0-0")');
+    expect(late).toMatchObject({ history_after: '0-0' });
     const fresh = await h.client('fresh');
     const first = await fresh.subscribeToTasks({ event_types: ['plan_created'], after_event: '0-0' });
     expect(first.replayed).toBe(1);

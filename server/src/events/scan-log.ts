@@ -96,3 +96,29 @@ export const scanBackward = async (
   }
   return { events: found.reverse(), cursor: newest, scanned, nextBefore: oldest, complete: false };
 };
+
+/** The id just before `id` in log order: replaying "after" it includes `id` itself. */
+export const precedingId = (id: string): string => {
+  const dash = id.indexOf('-');
+  const ms = Number(id.slice(0, dash));
+  const seq = Number(id.slice(dash + 1));
+  if (seq > 0) return `${ms}-${seq - 1}`;
+  return ms > 0 ? `${ms - 1}-${Number.MAX_SAFE_INTEGER}` : '0-0';
+};
+
+/**
+ * Where a subscription's default history replay starts: just before the oldest event matching it among the newest
+ * `budget` log entries, or the log's newest entry when none matches (so an event committed while the stream starts
+ * is still replayed, never skipped). A replay from there reads at most about `budget` entries (plus what is committed
+ * meanwhile), so subscribing costs the same bounded scan as one getTaskEvents call, whatever the log's length.
+ */
+export const historyStart = async (
+  store: Store,
+  workspace: string,
+  match: (e: EventEnvelope) => boolean,
+  budget: number,
+): Promise<{ after: string; scanned: number }> => {
+  const scan = await scanBackward(store, workspace, undefined, budget, match, budget);
+  const oldest = scan.events[0];
+  return { after: oldest ? precedingId(oldest.event_id) : (scan.cursor ?? '0-0'), scanned: scan.scanned };
+};

@@ -44,15 +44,18 @@ export const subscribeToTasks = defineTool({
     "Receive other agents' task events as they happen. Subscribe BEFORE spawning subagents. agent_id: one agent or " +
     '"*" (any). event_types: which of plan_created, plan_started, plan_completed, plan_failed, plan_cancelled, ' +
     'step_added, step_started, step_completed, step_failed, step_skipped, step_blocked, step_unblocked (and the ' +
-    'other PlanHub types). Without after_event you get live events from now on; with after_event (the last event id ' +
-    'you saw, or "0-0" for all retained history) the matching history after it is replayed once, then live events ' +
-    'follow, never both for one event. Do not poll.',
+    'other PlanHub types). The matching recent history is replayed once (so plan_created of a subagent that started ' +
+    'before you subscribed still arrives), then live events follow, never both for one event. after_event: the last ' +
+    'event id you saw (replay starts after it; "0-0" for all retained history), or "$" for live events only. Do not ' +
+    'poll.',
   input: z.object({
     agent_id: IdArg.optional(),
     event_types: z.array(EventTypeSchema).min(1).max(64),
     plan_id: IdArg.optional(),
     step_id: IdArg.optional(),
-    after_event: EventIdSchema.optional().describe('Resume after this event id (replay starts after it).'),
+    after_event: EventIdSchema.or(z.literal('$'))
+      .optional()
+      .describe('Resume after this event id (replay starts after it); "$" for live events only.'),
   }),
   output: z
     .object({
@@ -60,6 +63,7 @@ export const subscribeToTasks = defineTool({
       agent_id: z.string(),
       event_types: z.array(z.string()),
       filter: SubscriptionFilterView,
+      /** Events pushed from the history before this answer (0 when the stream was already running). */
       replayed: z.number().int(),
       /** Position of this connection's event stream: resume with after_event set to it (or to a later event id). */
       last_event_id: z.string(),

@@ -1,8 +1,9 @@
 import type { Subscription } from '@planhub/shared';
 import { compareEventIds, fail } from '@planhub/shared';
-import { canonicalFilter, sameFilter } from '../../events/match.ts';
+import { canonicalFilter, isEcho, matchesFilter, sameFilter } from '../../events/match.ts';
+import { SCAN_BUDGET, historyStart, scanCost } from '../../events/scan-log.ts';
 import { subscriptionFilter } from '../../events/subscription-views.ts';
-import type { CallContext, ToolHandlers } from '../context.ts';
+import type { CallContext, ConnectionHooks, ToolHandlers } from '../context.ts';
 import { loadSubscriptionsDoc, saveSubscriptions } from '../subscriptions-doc.ts';
 
 const describe = (sub: Subscription) =>
@@ -14,9 +15,38 @@ const describe = (sub: Subscription) =>
 const logHead = async (ctx: CallContext): Promise<string> =>
   (await ctx.services.store.readEvents(ctx.caller.workspace, { count: 1 })).at(-1)?.event_id ?? '0-0';
 
+/** Live events only: the caller asked for nothing from before this call. */
+const LIVE_ONLY = '$';
+
+/**
+ * A session that reads its events through one cursor (MCP's waitForEvents) would hand out earlier events again if
+ * every subscription rewound it to its own history: there the default stays live-only, history is read on request.
+ */
+const rewindsOneCursor = (connection: ConnectionHooks | undefined): boolean => connection?.noLongWaits !== undefined;
+
+/**
+ * Where the stream starts: after the caller's cursor, at the log's head for "$", and by default just before the
+ * matching recent history (bounded by SCAN_BUDGET log entries, charged to the caller like a getTaskEvents scan).
+ */
+const replayFrom = async (ctx: CallContext, sub: Subscription, afterEvent: string | undefined) => {
+  if (afterEvent === LIVE_ONLY) return undefined;
+  if (afterEvent !== undefined || !ctx.connection?.onSubscribed || rewindsOneCursor(ctx.connection)) return afterEvent;
+  const viewer = ctx.caller;
+  const start = await historyStart(
+    ctx.services.store,
+    viewer.workspace,
+    (e) => matchesFilter(sub, e) && !isEcho(viewer, e),
+    SCAN_BUDGET,
+  );
+  // The stream reads the same window again while replaying it.
+  await ctx.chargeWork?.(scanCost(2 * start.scanned));
+  return start.after;
+};
+
 /**
  * Stores the subscription (an identical filter returns the existing one, so resubscribing after a reconnect never
- * duplicates it), then lets the connection replay history after `after_event` and go live.
+ * duplicates it), then lets the connection replay the history (after `after_event`, or the recent matching history
+ * when it is absent) and go live.
  */
 export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, args) => {
   const { caller, services } = ctx;
@@ -41,14 +71,13 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
     saveSubscriptions(tx, caller.agent_id, { ...doc, subscriptions: [...subs, created] });
     return { sub: created, existed: false };
   });
+  const from = await replayFrom(ctx, sub, args.after_event);
   const stream = ctx.connection?.onSubscribed
-    ? await ctx.connection.onSubscribed(sub, args.after_event)
+    ? await ctx.connection.onSubscribed(sub, from)
     : { replayed: 0, last_event_id: await logHead(ctx), already_live: false };
   // An ordered stream cannot go back: say so, or a model expecting the replay it asked for would wait in vain.
   const skipped =
-    stream.already_live &&
-    args.after_event !== undefined &&
-    compareEventIds(args.after_event, stream.last_event_id) < 0;
+    stream.already_live && from !== undefined && compareEventIds(from, stream.last_event_id) < 0 ? from : undefined;
   return {
     subscription_id: sub.subscription_id,
     agent_id: sub.agent_id,
@@ -58,13 +87,15 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
     ...(sub.step_id !== undefined ? { step_id: sub.step_id } : {}),
     replayed: stream.replayed,
     last_event_id: stream.last_event_id,
+    // The history this call could not push (the stream was already running): getTaskEvents reads it from here.
+    ...(skipped !== undefined ? { history_after: skipped } : {}),
     message:
       `Subscribed to ${sub.event_types.length} event type(s). Events will be delivered inline. ` +
       `${existed ? 'You were already subscribed' : 'Subscription'} ${sub.subscription_id}: ${describe(sub)}. ` +
       (stream.replayed > 0 ? `${stream.replayed} earlier events were replayed. ` : '') +
-      (skipped
+      (skipped !== undefined
         ? `This connection already receives events (up to ${stream.last_event_id}), so nothing before that was ` +
-          `replayed: read earlier events with getTaskEvents(after_event="${args.after_event}"). `
+          `replayed: read earlier events with getTaskEvents(after_event="${skipped}"). `
         : '') +
       'Matching events arrive by themselves as "event" pushes: do not poll.',
   };
