@@ -3,7 +3,7 @@ import { applyFill, fillAnswer, fillText } from '../fill.ts';
 import { encodeRemembered } from '../request-fingerprint.ts';
 import type { Commit, CommitOutcome, DocRead, DocWrite, FanIn, StoreOp } from '../store.ts';
 import { commitBytes, textBytes } from '../workspace-bytes.ts';
-import { eventKey, requestEntryKey, workspaceRange } from './file-keys.ts';
+import { eventKey, expiryKey, requestEntryKey, workspaceRange } from './file-keys.ts';
 import { decodeRequest, encodeRequest, type Tables } from './file-state.ts';
 import { WorkspaceView } from './workspace-view.ts';
 
@@ -127,10 +127,11 @@ export const commitInTransaction = (
   const counters: number[] = [];
   write(w, commit.writes, (doc) => JSON.stringify(doc.value));
   apply(w, commit.ops ?? [], counters);
+  const expires = now + (commit.request?.ttl_ms ?? 0);
   const request =
     commit.request &&
     encodeRequest(
-      now + commit.request.ttl_ms,
+      expires,
       encodeRemembered(
         commit.request.fingerprint,
         fillAnswer(JSON.stringify(commit.request.answer ?? null), fanIns, fires),
@@ -152,7 +153,10 @@ export const commitInTransaction = (
     return { envelope, key: eventKey(workspace, ms, seq), json: JSON.stringify(envelope) };
   });
   // Nothing above wrote to the engine; from here on only writes.
-  if (reqKey !== undefined && request !== undefined) tables.requests.put(reqKey, request);
+  if (reqKey !== undefined && request !== undefined) {
+    tables.requests.put(reqKey, request);
+    tables.expiries.put(expiryKey(expires, reqKey), '');
+  }
   for (const e of events) {
     tables.events.put(e.key, e.json);
     w.meta.events += 1;

@@ -33,3 +33,11 @@ export const parseEventId = (id: string): [number, number] => {
   const dash = id.indexOf('-');
   return [Number(id.slice(0, dash)), Number(id.slice(dash + 1))];
 };
+
+/** A remembered answer's place in the expiry index: the index sorts by expiry, then by the request's key. */
+export const expiryKey = (expires: number, requestKey: string): string => `${part(expires)}${SEP}${requestKey}`;
+
+/** The index's range of entries expired at `now` (the end is exclusive: `now + 1` in fixed width). */
+export const expiredRange = (now: number) => ({ end: part(now + 1) });
+
+export const requestKeyOfExpiry = (key: string): string => key.slice(key.indexOf(SEP) + 1);

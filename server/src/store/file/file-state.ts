@@ -37,6 +37,8 @@ export interface Tables {
   counters: Table;
   events: Table;
   requests: Table;
+  /** `<expires, fixed width>\0<request entry key>` → '': the request log by expiry, for the sweep. */
+  expiries: Table;
   meta: Table;
 }
 

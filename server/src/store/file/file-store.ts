@@ -10,7 +10,8 @@ import type { CommitOutcome, EventListener, LoadedDoc, Store } from '../store.ts
 import { commitInTransaction } from './file-commit.ts';
 import { readEventRange } from './file-event-log.ts';
 import { entryKey, requestEntryKey } from './file-keys.ts';
-import { decodeDoc, decodeRequest, type Table, type Tables } from './file-state.ts';
+import { decodeDoc, decodeRequest, type Table } from './file-state.ts';
+import { openTables } from './file-tables.ts';
 import { createFileRevocations } from './file-revocations.ts';
 import { takeNodeLock } from './node-lock.ts';
 import { createOrderedDelivery } from './ordered-delivery.ts';
@@ -64,23 +65,16 @@ export const createFileStore = (options: FileStoreOptions): Store => {
       `storage_path ${dir} could not be opened as a PlanHub file store: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const table = (name: string) => root.openDB({ name, encoding: 'string' }) as unknown as Table;
-  const tables: Tables = {
-    docs: table('docs'),
-    sets: table('sets'),
-    hashes: table('hashes'),
-    counters: table('counters'),
-    events: table('events'),
-    requests: table('requests'),
-    meta: table('meta'),
-  };
-  const revoked = table('revoked');
+  const { revoked, ...tables } = openTables(root);
   const now = options.now ?? Date.now;
   const settings = { eventRetention: options.eventRetention, workspaceBytes: options.workspaceBytes, now };
   const listeners = new Set<EventListener>();
   const deliver = createOrderedDelivery(listeners, options.onListenerError);
   const write = <T>(fn: () => T): Promise<T> => root.transaction(fn);
-  const sweeper = setInterval(() => void sweepRequests(tables.requests, write, now), options.sweepMs ?? 60_000);
+  let sweeping: Promise<void> | undefined;
+  const sweeper = setInterval(() => {
+    sweeping ??= sweepRequests(tables, write, now).finally(() => (sweeping = undefined));
+  }, options.sweepMs ?? 60_000);
   sweeper.unref();
   let closed = false;
   /** A read answered as a promise: a closed store, or an engine error, rejects rather than throws. */
@@ -154,6 +148,7 @@ export const createFileStore = (options: FileStoreOptions): Store => {
       closed = true;
       clearInterval(sweeper);
       listeners.clear();
+      await sweeping;
       try {
         await root.close();
       } finally {

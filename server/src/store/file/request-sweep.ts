@@ -1,26 +1,34 @@
-import { decodeRequest, type Table } from './file-state.ts';
+import { expiredRange, requestKeyOfExpiry } from './file-keys.ts';
+import { decodeRequest, type Tables } from './file-state.ts';
 
-/** Expired entries deleted per sweep, so one sweep never holds the write transaction long. */
+/** Index entries handled per transaction, so one sweep never holds the write lock long. */
 const BATCH = 1000;
 
 /**
- * Deletes remembered answers past their expiry (a lookup already ignores them; this only frees the space). The
- * scan reads committed state; each entry is checked again inside the transaction, since the same request key may
- * have been written afresh in between.
+ * Deletes remembered answers past their expiry (a lookup already ignores them; this frees the space), reading the
+ * expiry index from its oldest entry. Each request is checked again inside the transaction: the same request key
+ * may have been written afresh, with a later expiry, since its old index entry was made.
  */
 export const sweepRequests = async (
-  requests: Table,
+  tables: Pick<Tables, 'requests' | 'expiries'>,
   write: (fn: () => void) => Promise<unknown>,
   now: () => number,
 ): Promise<void> => {
   const at = now();
-  const expired: string[] = [];
-  for (const { key, value } of requests.getRange({})) {
-    if ((decodeRequest(value)?.expires ?? 0) <= at) expired.push(key as string);
-    if (expired.length >= BATCH) break;
+  for (;;) {
+    const expired = [...tables.expiries.getRange({ ...expiredRange(at), limit: BATCH })].map((e) => e.key as string);
+    if (expired.length === 0) return;
+    try {
+      await write(() => {
+        for (const key of expired) {
+          tables.expiries.remove(key);
+          const requestKey = requestKeyOfExpiry(key);
+          if ((decodeRequest(tables.requests.get(requestKey))?.expires ?? 0) <= at) tables.requests.remove(requestKey);
+        }
+      });
+    } catch {
+      return; // the next sweep tries again
+    }
+    if (expired.length < BATCH) return;
   }
-  if (expired.length === 0) return;
-  await write(() => {
-    for (const key of expired) if ((decodeRequest(requests.get(key))?.expires ?? 0) <= at) requests.remove(key);
-  }).catch(() => undefined);
 };
