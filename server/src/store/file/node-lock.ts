@@ -37,6 +37,15 @@ const alive = (pid: number): boolean => {
   }
 };
 
+/** Whether a live pid is a node process at all; after a crash its pid may belong to anything. Unknown: yes. */
+const runsNode = (pid: number): boolean => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('node');
+  } catch {
+    return true;
+  }
+};
+
 const readOwner = (path: string): Owner | undefined => {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as Owner;
@@ -47,12 +56,13 @@ const readOwner = (path: string): Owner | undefined => {
 
 /**
  * Whether the lock's owner still runs. On this host the process table says so (our own pid is a previous life of
- * this process id, e.g. pid 1 in a restarted container); another host sharing the directory is trusted while it
+ * this process id, e.g. pid 1 in a restarted container; a pid reused by a process other than node is stale too);
+ * another host sharing the directory is trusted while it
  * keeps touching the lock.
  */
 const held = (path: string, owner: Owner | undefined): boolean => {
   if (!owner) return false;
-  if (owner.host === hostname()) return owner.pid !== process.pid && alive(owner.pid);
+  if (owner.host === hostname()) return owner.pid !== process.pid && alive(owner.pid) && runsNode(owner.pid);
   try {
     return Date.now() - statSync(path).mtimeMs < STALE_MS;
   } catch {
