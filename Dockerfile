@@ -32,6 +32,10 @@ WORKDIR /app
 COPY --from=build /out/package.json ./package.json
 COPY --from=build /out/node_modules ./node_modules
 COPY --from=build /out/dist ./dist
+# The file store's directory (PLANHUB_STORE=file PLANHUB_STORAGE_PATH=/data), owned by the process's user so a
+# named volume mounted here is writable. Unused with the memory or Redis store. lmdb's native binary ships in its
+# npm package (@lmdb/lmdb-linux-*), for glibc images such as this one.
+RUN mkdir /data && chown node:node /data
 # The official image's unprivileged user (uid 1000).
 USER node
 EXPOSE 4000

@@ -20,6 +20,8 @@ const ALLOWED: Record<string, string> = {
   host: 'an address or host name to bind, e.g. 127.0.0.1 or 0.0.0.0',
   redisUrl: 'a redis:// or rediss:// URL, e.g. redis://redis:6379 (unset it for the in-memory store)',
   redisPrefix: 'a non-empty key prefix without { or }',
+  storageType: 'one of memory, redis, file, hybrid (file and hybrid keep state durably in storagePath)',
+  storagePath: 'a directory path (created if missing)',
   secret: 'at least 16 characters, not only whitespace',
   metricsToken: 'at least 16 characters, not only whitespace',
   logLevel: 'one of fatal, error, warn, info, debug, trace, silent',

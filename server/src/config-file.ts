@@ -6,7 +6,8 @@ import { ReporterConfigSchema, type ReporterConfig } from './reporters/reporter-
 
 /**
  * planhub.json: seed 000's todo.json options, mapped onto PlanHub. `reporter_type` + `reporter_config` (the seed's
- * form) or `reporters` (several at once); `storage_type` memory | redis with `storage_config.url` / `.prefix`.
+ * form) or `reporters` (several at once); `storage_type` memory | redis with `storage_config.url` / `.prefix`, or
+ * file | hybrid with `storage_path` (the durable single-node store; default `.jaato/plans.json`, as the seed's).
  * A webhook secret may be given as `secret_env`, the name of an environment variable that holds it.
  */
 const FileSchema = z
@@ -14,7 +15,8 @@ const FileSchema = z
     reporter_type: z.enum(['console', 'file', 'webhook']).optional(),
     reporter_config: z.record(z.string(), z.unknown()).default({}),
     reporters: z.array(z.record(z.string(), z.unknown())).optional(),
-    storage_type: z.enum(['memory', 'redis']).optional(),
+    storage_type: z.enum(['memory', 'redis', 'file', 'hybrid']).optional(),
+    storage_path: z.string().min(1).optional(),
     storage_config: z.object({ url: z.string().optional(), prefix: z.string().optional() }).strict().default({}),
   })
   .strict();
@@ -23,13 +25,20 @@ export interface FileConfig {
   reporters?: ReporterConfig[];
   redisUrl?: string;
   redisPrefix?: string;
+  storageType?: 'memory' | 'redis' | 'file' | 'hybrid';
+  storagePath?: string;
 }
+
+/** The seed's default `storage_path`, used when `storage_type` is file or hybrid and no path is given. */
+export const DEFAULT_STORAGE_PATH = '.jaato/plans.json';
 
 /** The file's own name for each setting it can supply, so an error names the key the operator wrote. */
 const FILE_KEYS: Record<keyof FileConfig, string> = {
   reporters: 'reporters',
   redisUrl: 'storage_config.url',
   redisPrefix: 'storage_config.prefix',
+  storageType: 'storage_type',
+  storagePath: 'storage_path',
 };
 
 const configPath = (env: NodeJS.ProcessEnv, cwd: string) =>
@@ -77,8 +86,12 @@ export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): Fil
     : [reporterFrom({ ...file.reporter_config, type: file.reporter_type ?? 'console' }, 'reporter_config', path, env)];
   if (file.storage_type === 'redis' && !file.storage_config.url && !env.REDIS_URL)
     throw problem(path, 'storage_type "redis" needs storage_config.url (or REDIS_URL in the environment)');
+  const durable = file.storage_type === 'file' || file.storage_type === 'hybrid';
   return {
     reporters,
+    ...(file.storage_type ? { storageType: file.storage_type } : {}),
+    // Relative to the working directory, as the seed's plugin read it.
+    ...(durable ? { storagePath: resolve(cwd, file.storage_path ?? DEFAULT_STORAGE_PATH) } : {}),
     ...(file.storage_type === 'redis' && file.storage_config.url ? { redisUrl: file.storage_config.url } : {}),
     ...(file.storage_config.prefix ? { redisPrefix: file.storage_config.prefix } : {}),
   };

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseTtl } from '@planhub/shared';
 import { z } from 'zod';
 import { ConfigError, explainIssues } from './config-error.ts';
@@ -76,6 +77,14 @@ export const ServerConfigSchema = z.object({
   host: z.string().default('127.0.0.1'),
   // ioredis would take an http:// URL and then fail on every call; the scheme is checked before anything starts.
   redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  /**
+   * Which store: unset picks redis when redisUrl is set, else memory. `file` is the durable single-node store in
+   * `storagePath`; `hybrid` (seed 000's name for memory plus file) is the same store: reads at memory speed from
+   * the engine's memory map, every write durable.
+   */
+  storageType: z.enum(['memory', 'redis', 'file', 'hybrid']).optional(),
+  /** The file store's directory (created if missing); setting it alone selects the file store. */
+  storagePath: z.string().min(1).optional(),
   /** Redis key prefix, so several deployments (or tests) can share one Redis. */
   redisPrefix: z
     .string()
@@ -137,6 +146,8 @@ const ENV_NAMES: Record<string, string> = {
   host: 'HOST',
   redisUrl: 'REDIS_URL',
   redisPrefix: 'REDIS_PREFIX',
+  storageType: 'PLANHUB_STORE',
+  storagePath: 'PLANHUB_STORAGE_PATH',
   secret: 'PLANHUB_SECRET',
   metricsToken: 'PLANHUB_METRICS_TOKEN',
   logLevel: 'LOG_LEVEL',
@@ -177,6 +188,32 @@ const checkSecretStrength = (env: NodeJS.ProcessEnv) => {
   }
 };
 
+/** The store a configuration selects (docs/operations.md, "Storage"). */
+export const storeKindOf = (config: Pick<ServerConfig, 'storageType' | 'redisUrl' | 'storagePath'>) => {
+  if (config.storageType === 'file' || config.storageType === 'hybrid') return 'file';
+  if (config.storageType === undefined && config.storagePath !== undefined) return 'file';
+  if (config.storageType === 'redis' || (config.storageType === undefined && config.redisUrl !== undefined))
+    return 'redis';
+  return 'memory';
+};
+
+/** Store settings that contradict each other: refused rather than one of them silently ignored. */
+export const checkStorage = (config: ServerConfig, nameOf: (key: string) => string = (key) => key): void => {
+  const kind = storeKindOf(config);
+  if (kind === 'file' && config.redisUrl !== undefined)
+    throw new ConfigError(
+      `${nameOf('redisUrl')} is set, but ${nameOf(config.storageType === undefined ? 'storagePath' : 'storageType')} ` +
+        `selects the file store (one node, no Redis); unset one of them.`,
+    );
+  if (kind === 'file' && config.storagePath === undefined)
+    throw new ConfigError(
+      `${nameOf('storageType')} is "${config.storageType}", which needs a directory: set ` +
+        `${nameOf('storagePath')} (e.g. PLANHUB_STORAGE_PATH=/var/lib/planhub or storage_path in planhub.json).`,
+    );
+  if (kind === 'redis' && config.redisUrl === undefined)
+    throw new ConfigError(`${nameOf('storageType')} is "redis", which needs REDIS_URL (or storage_config.url).`);
+};
+
 /**
  * The only reader of the environment (main.ts calls it); planhub.json fills in what the environment leaves unset.
  * Every refusal is a ConfigError naming the variable (or the file's key) and what is allowed.
@@ -187,6 +224,8 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     host: env.HOST || undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.REDIS_PREFIX || undefined,
+    storageType: env.PLANHUB_STORE || undefined,
+    storagePath: env.PLANHUB_STORAGE_PATH ? resolve(env.PLANHUB_STORAGE_PATH) : undefined,
     secret: env.PLANHUB_SECRET || undefined,
     metricsToken: env.PLANHUB_METRICS_TOKEN || undefined,
     logLevel: env.LOG_LEVEL || undefined,
@@ -208,5 +247,6 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
       return fromFile(head ?? '') ?? ENV_NAMES[head ?? ''] ?? path.join('.');
     });
   checkSecretStrength(env);
+  checkStorage(parsed.data, (key) => fromFile(key) ?? ENV_NAMES[key] ?? key);
   return parsed.data;
 };

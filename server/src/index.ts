@@ -4,6 +4,8 @@ export { parseConfig, configFromEnv } from './config.ts';
 export type { ServerConfig, ServerConfigInput } from './config.ts';
 export { createMemoryStore } from './store/memory-store.ts';
 export { createRedisStore } from './store/redis/redis-store.ts';
+export { createFileStore } from './store/file/file-store.ts';
+export type { FileStoreOptions } from './store/file/file-store.ts';
 export type { RedisStoreOptions } from './store/redis/redis-store.ts';
 export type { FanIn, Store } from './store/store.ts';
 export { createLogger } from './logger.ts';

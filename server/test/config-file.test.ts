@@ -42,6 +42,7 @@ describe('planhub.json', () => {
     const dir = dirWith({ storage_type: 'redis', storage_config: { url: 'redis://10.0.0.5:6379', prefix: 'team' } });
     expect(readConfigFile({}, dir)).toEqual({
       reporters: [{ type: 'console', level: 'info' }],
+      storageType: 'redis',
       redisUrl: 'redis://10.0.0.5:6379',
       redisPrefix: 'team',
     });

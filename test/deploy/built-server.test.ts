@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { connect } from '@planhub/client-sdk';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -40,6 +42,28 @@ describe('the built server (what the image runs)', () => {
     }
     expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
     expect(node.stderr.join('\n')).not.toMatch(/development-only package/);
+  });
+
+  it('runs the file store, whose native engine ships prebuilt in its npm package, under the bundle', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'planhub-built-file-'));
+    const durable = runMain({ PLANHUB_STORE: 'file', PLANHUB_STORAGE_PATH: dir }, [
+      '--import',
+      `${ROOT}test/deploy/forbid-dev-deps.mjs`,
+      `${DIST}main.js`,
+    ]);
+    try {
+      const started = JSON.parse(await durable.line(/PlanHub listening/)) as { url: string; store: string };
+      expect(started.store).toBe('file');
+      const agent = await connect({ url: started.url, workspace: 'built', agentId: 'main' });
+      try {
+        expect((await agent.createPlan({ title: 'Durable', steps: ['One'] })).steps).toHaveLength(1);
+      } finally {
+        agent.close();
+      }
+    } finally {
+      await durable.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('serves the dashboard prebuilt at build time, byte for byte', async () => {

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ConnectOptions, PlanHubClient } from '@planhub/client-sdk';
 import { connect } from '@planhub/client-sdk';
 import type { PlanHubServer, ServerConfigInput } from '@planhub/server';
@@ -7,6 +10,8 @@ import { inject } from 'vitest';
 
 export type StoreKind = 'memory' | 'redis';
 export const STORE_KINDS: readonly StoreKind[] = ['memory', 'redis'];
+/** What an in-process server can run on: the kinds above, and the durable file store in a fresh directory. */
+export type HarnessStoreKind = StoreKind | 'file';
 
 /** Every test gets its own key prefix on the shared test Redis, so tests never see each other's data. */
 export const uniquePrefix = () => `t-${randomUUID().slice(0, 8)}`;
@@ -19,11 +24,13 @@ export interface Harness {
 }
 
 /** An in-process server on port 0 plus clients; close() tears all of it down. */
-export const startHarness = async (store: StoreKind, config: ServerConfigInput = {}): Promise<Harness> => {
+export const startHarness = async (store: HarnessStoreKind, config: ServerConfigInput = {}): Promise<Harness> => {
+  const storagePath = store === 'file' ? mkdtempSync(join(tmpdir(), 'planhub-harness-')) : undefined;
   const server = createServer({
     port: 0,
     logLevel: 'silent',
     ...(store === 'redis' ? { redisUrl: inject('redisUrl'), redisPrefix: uniquePrefix() } : {}),
+    ...(storagePath ? { storageType: 'file' as const, storagePath } : {}),
     ...config,
   });
   const { url } = await server.listen();
@@ -39,6 +46,7 @@ export const startHarness = async (store: StoreKind, config: ServerConfigInput =
     async close() {
       for (const c of clients) c.close();
       await server.close();
+      if (storagePath) rmSync(storagePath, { recursive: true, force: true });
     },
   };
 };

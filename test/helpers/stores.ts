@@ -1,15 +1,28 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Store } from '@planhub/server';
-import { createLogger, createMemoryStore, createRedisStore } from '@planhub/server';
+import { createFileStore, createLogger, createMemoryStore, createRedisStore } from '@planhub/server';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { inject } from 'vitest';
-import { uniquePrefix, type StoreKind } from './servers.ts';
+import { STORE_KINDS, uniquePrefix, type StoreKind } from './servers.ts';
+
+/** The store kinds the store suites run on: the server suites' kinds plus the durable file store. */
+export type StoreFixtureKind = StoreKind | 'file';
+export const STORE_FIXTURE_KINDS: readonly StoreFixtureKind[] = [...STORE_KINDS, 'file'];
+
+/** A fresh directory for a file store, deleted by the caller. */
+export const tempStorageDir = (): string => mkdtempSync(join(tmpdir(), 'planhub-file-store-'));
 
 export interface StoreFixture {
-  kind: StoreKind;
+  kind: StoreFixtureKind;
   /** The Redis key prefix (unused by memory stores). */
   prefix: string;
-  /** A store; for Redis each call is another node on this fixture's prefix (same data), for memory a new store. */
+  /**
+   * A store; for Redis each call is another node on this fixture's prefix (same data), for memory a new store, for
+   * file a new store in a directory of its own (one node per directory).
+   */
   open(options?: { eventRetention?: number; workspaceBytes?: number; log?: Logger }): Store;
   /** Closes every store opened and deletes this fixture's keys. */
   close(): Promise<void>;
@@ -33,8 +46,14 @@ export const deletePrefix = async (url: string, prefix: string): Promise<void> =
 };
 
 /** Stores of one kind for one test, with cleanup. */
-export const storeFixture = (kind: StoreKind): StoreFixture => {
+export const storeFixture = (kind: StoreFixtureKind): StoreFixture => {
   const opened: Store[] = [];
+  const dirs: string[] = [];
+  const fileStore = (eventRetention: number, quota: { workspaceBytes?: number }) => {
+    const path = tempStorageDir();
+    dirs.push(path);
+    return createFileStore({ path, eventRetention, ...quota });
+  };
   const prefix = uniquePrefix();
   return {
     kind,
@@ -45,12 +64,21 @@ export const storeFixture = (kind: StoreKind): StoreFixture => {
       const store =
         kind === 'memory'
           ? createMemoryStore({ eventRetention, ...quota })
-          : createRedisStore({ url: inject('redisUrl'), prefix, eventRetention, log: options.log ?? silent, ...quota });
+          : kind === 'file'
+            ? fileStore(eventRetention, quota)
+            : createRedisStore({
+                url: inject('redisUrl'),
+                prefix,
+                eventRetention,
+                log: options.log ?? silent,
+                ...quota,
+              });
       opened.push(store);
       return store;
     },
     async close() {
       await Promise.all(opened.map((s) => s.close()));
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
       if (kind === 'redis') await deletePrefix(inject('redisUrl'), prefix);
     },
   };

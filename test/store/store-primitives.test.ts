@@ -1,6 +1,6 @@
 import type { FanIn, Store } from '@planhub/server';
 import { describe, expect, vi } from 'vitest';
-import { STORE_KINDS } from '../helpers/servers.ts';
+import { STORE_FIXTURE_KINDS } from '../helpers/stores.ts';
 import { rounds } from '../helpers/stress.ts';
 import { WS, collect, event, storeTest } from './conformance-support.ts';
 
@@ -31,7 +31,7 @@ const outstanding = async (store: Store, members: string[]) => {
 };
 
 /** Sets, hashes, counters and the fan-in conditional: the same semantics on every store. */
-describe.each(STORE_KINDS)('the %s store’s commutative operations', (kind) => {
+describe.each(STORE_FIXTURE_KINDS)('the %s store’s commutative operations', (kind) => {
   const it = storeTest(kind);
 
   it('adds and removes set members, sets hash fields and counts, all read back in one call', async ({ store }) => {

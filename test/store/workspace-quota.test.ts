@@ -1,6 +1,6 @@
 import type { Store } from '@planhub/server';
 import { describe, expect } from 'vitest';
-import { STORE_KINDS } from '../helpers/servers.ts';
+import { STORE_FIXTURE_KINDS } from '../helpers/stores.ts';
 import { WS, event, storeTest } from './conformance-support.ts';
 
 const QUOTA = 20_000;
@@ -9,7 +9,7 @@ const put = (store: Store, key: string, value: unknown, workspace = WS) =>
   store.commit(workspace, { reads: [], writes: [{ key, value }], events: [] });
 
 /** Every workspace holds at most its quota of stored bytes; the check is part of the atomic commit. */
-describe.each(STORE_KINDS)('the %s store’s workspace byte quota', (kind) => {
+describe.each(STORE_FIXTURE_KINDS)('the %s store’s workspace byte quota', (kind) => {
   const it = storeTest(kind);
 
   it('refuses the commit that would pass the quota, writes nothing, and takes writes again once documents are deleted', async ({

@@ -136,7 +136,7 @@ export interface EventRange {
 export type EventListener = (event: EventEnvelope) => void;
 
 export interface Store {
-  readonly kind: 'memory' | 'redis';
+  readonly kind: 'memory' | 'redis' | 'file';
   /** Where rate limits and connection leases keep their counts (shared by every node on Redis). */
   readonly limits: LimitBackend;
   /** Who is connected where, shared by the nodes of a deployment (presence, stalls, the workspace index). */

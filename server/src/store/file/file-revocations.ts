@@ -1,0 +1,29 @@
+import { entryKey } from './file-keys.ts';
+import type { Revocations } from '../revocations/revocations.ts';
+import type { Table } from './file-state.ts';
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Revoked token ids kept in the store's own file, so a revocation outlives a restart of the node as the state
+ * does. Each entry lives until the token's own expiry; expired ones are dropped when another token is revoked.
+ */
+export const createFileRevocations = (table: Table, write: (fn: () => void) => Promise<unknown>): Revocations => {
+  const listeners = new Set<(jti: string) => void>();
+  return {
+    async revoke(jti, expSeconds) {
+      const now = nowSeconds();
+      await write(() => {
+        for (const { key, value } of [...table.getRange({})]) if (Number(value) < now) table.remove(key as string);
+        table.put(entryKey('revoked', jti), String(expSeconds));
+      });
+      for (const listener of listeners) listener(jti);
+    },
+    isRevoked: (jti) => Promise.resolve(Number(table.get(entryKey('revoked', jti)) ?? -1) >= nowSeconds()),
+    onRevoked(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    close: () => listeners.clear(),
+  };
+};

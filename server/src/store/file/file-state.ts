@@ -1,0 +1,62 @@
+/**
+ * How the file store lays a workspace out in its engine, one named database per kind (all in one environment, so a
+ * commit writes them in one transaction): documents as `<version> <json>`, a set as the JSON array of its members, a
+ * hash as a JSON object, a counter as its number, an event as its envelope's JSON, a remembered request as
+ * `<expires ms> <text>`, and one meta record per workspace with the log's clock and the quota's byte counts.
+ */
+export interface WorkspaceMeta {
+  /** The last event id given out, `<lastMs>-<lastSeq>`: ids keep growing across restarts, whatever the clock. */
+  lastMs: number;
+  lastSeq: number;
+  /** Events kept in the log, and their JSON bytes. */
+  events: number;
+  eventBytes: number;
+  /** UTF-8 bytes of the documents' JSON. */
+  docBytes: number;
+}
+
+export const emptyMeta = (): WorkspaceMeta => ({ lastMs: 0, lastSeq: -1, events: 0, eventBytes: 0, docBytes: 0 });
+
+/** The engine's databases as the store reads and writes them (string values throughout). */
+export interface Table {
+  get(key: string): string | undefined;
+  put(key: string, value: string): unknown;
+  remove(key: string): unknown;
+  getRange(options: {
+    start?: string;
+    end?: string;
+    reverse?: boolean;
+    limit?: number;
+  }): Iterable<{ key: unknown; value: string }>;
+}
+
+export interface Tables {
+  docs: Table;
+  sets: Table;
+  hashes: Table;
+  counters: Table;
+  events: Table;
+  requests: Table;
+  /** `<expires, fixed width>\0<request entry key>` → '': the request log by expiry, for the sweep. */
+  expiries: Table;
+  meta: Table;
+}
+
+export const encodeDoc = (version: number, json: string): string => `${version} ${json}`;
+
+export const decodeDoc = (text: string | undefined): { version: number; json: string } | undefined => {
+  if (text === undefined) return undefined;
+  const space = text.indexOf(' ');
+  return { version: Number(text.slice(0, space)), json: text.slice(space + 1) };
+};
+
+export const encodeRequest = (expires: number, text: string): string => `${expires} ${text}`;
+
+export const decodeRequest = (value: string | undefined): { expires: number; text: string } | undefined => {
+  if (value === undefined) return undefined;
+  const space = value.indexOf(' ');
+  return { expires: Number(value.slice(0, space)), text: value.slice(space + 1) };
+};
+
+export const readMeta = (text: string | undefined): WorkspaceMeta =>
+  text === undefined ? emptyMeta() : { ...emptyMeta(), ...(JSON.parse(text) as Partial<WorkspaceMeta>) };

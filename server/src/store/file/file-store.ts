@@ -1,0 +1,159 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EventEnvelope } from '@planhub/shared';
+import { open, type RootDatabase } from 'lmdb';
+import { ConfigError } from '../../config-error.ts';
+import { createMemoryLimits } from '../limits/memory-limits.ts';
+import { createMemoryPresence } from '../presence/memory-presence.ts';
+import { decodeRemembered } from '../request-fingerprint.ts';
+import type { CommitOutcome, EventListener, LoadedDoc, Store } from '../store.ts';
+import { commitInTransaction } from './file-commit.ts';
+import { readEventRange } from './file-event-log.ts';
+import { entryKey, requestEntryKey } from './file-keys.ts';
+import { decodeDoc, decodeRequest, type Table } from './file-state.ts';
+import { openTables } from './file-tables.ts';
+import { createFileRevocations } from './file-revocations.ts';
+import { takeNodeLock } from './node-lock.ts';
+import { createOrderedDelivery } from './ordered-delivery.ts';
+import { sweepRequests } from './request-sweep.ts';
+
+export interface FileStoreOptions {
+  /** The directory the store keeps its files in (created if missing). */
+  path: string;
+  /** Events kept per workspace log (oldest trimmed first). */
+  eventRetention: number;
+  /** Stored bytes (documents + events kept) one workspace may hold; unbounded when absent. */
+  workspaceBytes?: number;
+  now?: () => number;
+  /** Told of a listener that threw (the commit stands); default: rethrown in a microtask, as the memory store does. */
+  onListenerError?: (err: unknown, event: EventEnvelope) => void;
+  /** How often expired remembered answers are deleted. */
+  sweepMs?: number;
+}
+
+/** The directory, created if missing; a regular file there is a config error, not a crash. */
+const storageDir = (path: string): string => {
+  try {
+    if (!statSync(path).isDirectory())
+      throw new ConfigError(
+        `storage_path ${path} is a file; the file store keeps a directory of its own there. Point storage_path ` +
+          `at a directory (it is created if missing), e.g. .jaato/plans.`,
+      );
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    mkdirSync(path, { recursive: true });
+  }
+  return path;
+};
+
+/**
+ * The durable single-node store: the memory store's semantics on LMDB, an embedded ACID engine. Each commit runs
+ * inside one engine write transaction (its checks see every commit before it) and is answered only once that
+ * transaction is synced to disk: `overlappingSync` is off, so the commit promise resolves after the fsync.
+ * Concurrent commits share one transaction and one fsync (the engine batches what is queued in one event turn).
+ * Readers see committed state only, and events reach listeners after they are durable, in log order.
+ */
+export const createFileStore = (options: FileStoreOptions): Store => {
+  const dir = storageDir(options.path);
+  const lock = takeNodeLock(dir);
+  let root: RootDatabase;
+  try {
+    root = open({ path: join(dir, 'data'), overlappingSync: false, noSync: false, maxDbs: 16 });
+  } catch (err) {
+    lock.release();
+    throw new ConfigError(
+      `storage_path ${dir} could not be opened as a PlanHub file store: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  const { revoked, ...tables } = openTables(root);
+  const now = options.now ?? Date.now;
+  const settings = { eventRetention: options.eventRetention, workspaceBytes: options.workspaceBytes, now };
+  const listeners = new Set<EventListener>();
+  const deliver = createOrderedDelivery(listeners, options.onListenerError);
+  const write = <T>(fn: () => T): Promise<T> => root.transaction(fn);
+  let sweeping: Promise<void> | undefined;
+  const sweeper = setInterval(() => {
+    sweeping ??= sweepRequests(tables, write, now).finally(() => (sweeping = undefined));
+  }, options.sweepMs ?? 60_000);
+  sweeper.unref();
+  let closed = false;
+  /** A read answered as a promise: a closed store, or an engine error, rejects rather than throws. */
+  const read = <T>(fn: () => T): Promise<T> => {
+    if (closed) return Promise.reject(new Error('store closed'));
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  };
+
+  return {
+    kind: 'file',
+    limits: createMemoryLimits(),
+    presence: createMemoryPresence(),
+    revocations: () => createFileRevocations(revoked, write),
+    load(workspace, keys) {
+      return read(() =>
+        keys.map((key): LoadedDoc => {
+          const doc = decodeDoc(tables.docs.get(entryKey(workspace, key)));
+          return doc
+            ? { value: JSON.parse(doc.json) as unknown, version: doc.version }
+            : { value: undefined, version: 0 };
+        }),
+      );
+    },
+    loadCollections(workspace, wanted) {
+      const get = (t: Table, key: string) => t.get(entryKey(workspace, key));
+      return read(() => ({
+        sets: (wanted.sets ?? []).map((key) => JSON.parse(get(tables.sets, key) ?? '[]') as string[]),
+        hashes: (wanted.hashes ?? []).map(
+          (key) => JSON.parse(get(tables.hashes, key) ?? '{}') as Record<string, string>,
+        ),
+        counters: (wanted.counters ?? []).map((key) => Number(get(tables.counters, key) ?? 0)),
+      }));
+    },
+    async commit(workspace, commit) {
+      if (closed) throw new Error('store closed');
+      const ticket = deliver.ticket();
+      let outcome: CommitOutcome;
+      try {
+        outcome = await write(() => commitInTransaction(tables, workspace, commit, settings));
+      } catch (err) {
+        deliver.skip(ticket);
+        throw err;
+      }
+      deliver.done(ticket, outcome.ok ? outcome.events : []);
+      return outcome;
+    },
+    requestAnswer(workspace, agentId, requestId) {
+      return read(() => {
+        const entry = decodeRequest(tables.requests.get(requestEntryKey(workspace, agentId, requestId)));
+        return entry && entry.expires > now() ? decodeRemembered(entry.text) : undefined;
+      });
+    },
+    readEvents(workspace, range) {
+      return read(() => readEventRange(tables.events, workspace, range));
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    ping() {
+      return closed ? Promise.reject(new Error('store closed')) : Promise.resolve();
+    },
+    // The engine grows its file as needed; a full disk fails the commit, which answers an error and changes nothing.
+    writeHealth: () => Promise.resolve({ ok: true }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweeper);
+      listeners.clear();
+      await sweeping;
+      try {
+        await root.close();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+};

@@ -1,0 +1,18 @@
+import type { RootDatabase } from 'lmdb';
+import type { Table, Tables } from './file-state.ts';
+
+/** The store's named databases in one LMDB environment (one commit writes several of them in one transaction). */
+export const openTables = (root: RootDatabase): Tables & { revoked: Table } => {
+  const table = (name: string) => root.openDB({ name, encoding: 'string' }) as unknown as Table;
+  return {
+    docs: table('docs'),
+    sets: table('sets'),
+    hashes: table('hashes'),
+    counters: table('counters'),
+    events: table('events'),
+    requests: table('requests'),
+    expiries: table('request-expiries'),
+    meta: table('meta'),
+    revoked: table('revoked'),
+  };
+};

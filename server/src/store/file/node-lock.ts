@@ -1,0 +1,126 @@
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '../../config-error.ts';
+
+/** How often the owner touches its lock, and how long an untouched lock of another host is honoured. */
+const BEAT_MS = 2_000;
+const STALE_MS = 5 * BEAT_MS;
+
+interface Owner {
+  host: string;
+  pid: number;
+  started: string;
+}
+
+const LOCK_FILE = 'planhub.lock';
+/** Directories locked by this process: the pid test cannot tell two stores of one process apart. */
+const lockedHere = new Set<string>();
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Whether a live pid is a node process at all; after a crash its pid may belong to anything. Unknown: yes. */
+const runsNode = (pid: number): boolean => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('node');
+  } catch {
+    return true;
+  }
+};
+
+const readOwner = (path: string): Owner | undefined => {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Owner;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Whether the lock's owner still runs. On this host the process table says so (our own pid is a previous life of
+ * this process id, e.g. pid 1 in a restarted container; a pid reused by a process other than node is stale too);
+ * another host sharing the directory is trusted while it
+ * keeps touching the lock.
+ */
+const held = (path: string, owner: Owner | undefined): boolean => {
+  if (!owner) return false;
+  if (owner.host === hostname()) return owner.pid !== process.pid && alive(owner.pid) && runsNode(owner.pid);
+  try {
+    return Date.now() - statSync(path).mtimeMs < STALE_MS;
+  } catch {
+    return false;
+  }
+};
+
+export interface NodeLock {
+  release(): void;
+}
+
+/**
+ * One node per storage directory: two nodes writing one store would each believe they serialize every commit. The
+ * engine itself lets several processes share a file, so the store takes this lock first and refuses to start when
+ * another live node holds it; a lock left by a killed node is taken over.
+ */
+export const takeNodeLock = (dir: string): NodeLock => {
+  const path = join(realpathSync(dir), LOCK_FILE);
+  if (lockedHere.has(path))
+    throw new ConfigError(`storage_path ${dir} is already open in this process; the file store serves one node.`);
+  const mine: Owner = { host: hostname(), pid: process.pid, started: new Date().toISOString() };
+  const text = JSON.stringify(mine);
+  try {
+    closeSync(openSync(path, 'wx'));
+    writeFileSync(path, text);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const owner = readOwner(path);
+    if (held(path, owner))
+      throw new ConfigError(
+        `storage_path ${dir} is in use by another PlanHub node (pid ${owner?.pid} on ${owner?.host}, started ` +
+          `${owner?.started}); the file store serves one node. Stop that node, give this one another storage_path, ` +
+          `or use the Redis store (REDIS_URL) to run several nodes.`,
+      );
+    const temp = `${path}.${process.pid}`;
+    writeFileSync(temp, text);
+    renameSync(temp, path);
+  }
+  // Two nodes taking over the same stale lock at once: the last rename wins, the other one sees it and stops.
+  if (readFileSync(path, 'utf8') !== text)
+    throw new ConfigError(
+      `storage_path ${dir} was just taken by another PlanHub node; the file store serves one node.`,
+    );
+  const beat = setInterval(() => {
+    const now = new Date();
+    try {
+      utimesSync(path, now, now);
+    } catch {
+      // The next beat tries again; a lock that stays untouched only matters to a node on another host.
+    }
+  }, BEAT_MS);
+  beat.unref();
+  lockedHere.add(path);
+  return {
+    release() {
+      clearInterval(beat);
+      lockedHere.delete(path);
+      if (readOwner(path)?.started === mine.started && readOwner(path)?.pid === mine.pid) rmSync(path, { force: true });
+    },
+  };
+};
