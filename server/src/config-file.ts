@@ -6,7 +6,8 @@ import { ReporterConfigSchema, type ReporterConfig } from './reporters/reporter-
 
 /**
  * planhub.json: seed 000's todo.json options, mapped onto PlanHub. `reporter_type` + `reporter_config` (the seed's
- * form) or `reporters` (several at once); `storage_type` memory | redis with `storage_config.url` / `.prefix`.
+ * form) or `reporters` (several at once); `storage_type` memory | redis with `storage_config.url` / `.prefix`, or `.cluster_nodes` (seed nodes host:port
+ * of a Redis Cluster) instead of `.url`, and `.wait_replicas`.
  * A webhook secret may be given as `secret_env`, the name of an environment variable that holds it.
  */
 const FileSchema = z
@@ -15,7 +16,15 @@ const FileSchema = z
     reporter_config: z.record(z.string(), z.unknown()).default({}),
     reporters: z.array(z.record(z.string(), z.unknown())).optional(),
     storage_type: z.enum(['memory', 'redis']).optional(),
-    storage_config: z.object({ url: z.string().optional(), prefix: z.string().optional() }).strict().default({}),
+    storage_config: z
+      .object({
+        url: z.string().optional(),
+        prefix: z.string().optional(),
+        cluster_nodes: z.array(z.string()).optional(),
+        wait_replicas: z.number().optional(),
+      })
+      .strict()
+      .default({}),
   })
   .strict();
 
@@ -23,6 +32,8 @@ export interface FileConfig {
   reporters?: ReporterConfig[];
   redisUrl?: string;
   redisPrefix?: string;
+  redisClusterNodes?: string[];
+  redisWaitReplicas?: number;
 }
 
 /** The file's own name for each setting it can supply, so an error names the key the operator wrote. */
@@ -30,6 +41,8 @@ const FILE_KEYS: Record<keyof FileConfig, string> = {
   reporters: 'reporters',
   redisUrl: 'storage_config.url',
   redisPrefix: 'storage_config.prefix',
+  redisClusterNodes: 'storage_config.cluster_nodes',
+  redisWaitReplicas: 'storage_config.wait_replicas',
 };
 
 const configPath = (env: NodeJS.ProcessEnv, cwd: string) =>
@@ -75,11 +88,19 @@ export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): Fil
   const reporters = file.reporters
     ? file.reporters.map((r, i) => reporterFrom(r, `reporters.${i}`, path, env))
     : [reporterFrom({ ...file.reporter_config, type: file.reporter_type ?? 'console' }, 'reporter_config', path, env)];
-  if (file.storage_type === 'redis' && !file.storage_config.url && !env.REDIS_URL)
-    throw problem(path, 'storage_type "redis" needs storage_config.url (or REDIS_URL in the environment)');
+  const storage = file.storage_config;
+  const redis = file.storage_type === 'redis';
+  if (redis && !storage.url && !storage.cluster_nodes && !env.REDIS_URL && !env.PLANHUB_REDIS_CLUSTER_NODES)
+    throw problem(
+      path,
+      'storage_type "redis" needs storage_config.url or storage_config.cluster_nodes (or REDIS_URL / ' +
+        'PLANHUB_REDIS_CLUSTER_NODES in the environment)',
+    );
   return {
     reporters,
-    ...(file.storage_type === 'redis' && file.storage_config.url ? { redisUrl: file.storage_config.url } : {}),
+    ...(redis && storage.url ? { redisUrl: storage.url } : {}),
+    ...(redis && storage.cluster_nodes ? { redisClusterNodes: storage.cluster_nodes } : {}),
+    ...(redis && storage.wait_replicas !== undefined ? { redisWaitReplicas: storage.wait_replicas } : {}),
     ...(file.storage_config.prefix ? { redisPrefix: file.storage_config.prefix } : {}),
   };
 };

@@ -1,12 +1,19 @@
 import type { Store } from '@planhub/server';
 import { createLogger, createMemoryStore, createRedisStore } from '@planhub/server';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { inject } from 'vitest';
 import { uniquePrefix, type StoreKind } from './servers.ts';
 
+/** A store kind, or the Redis store on the suite's Redis Cluster (same code, cluster connection). */
+export type StoreBackend = StoreKind | 'redis-cluster';
+export const STORE_BACKENDS: readonly StoreBackend[] = ['memory', 'redis', 'redis-cluster'];
+
+/** The suite's shared Redis Cluster's seed nodes (host:port). */
+export const testClusterNodes = () => inject('redisClusterNodes').split(',');
+
 export interface StoreFixture {
-  kind: StoreKind;
+  kind: StoreBackend;
   /** The Redis key prefix (unused by memory stores). */
   prefix: string;
   /** A store; for Redis each call is another node on this fixture's prefix (same data), for memory a new store. */
@@ -32,8 +39,29 @@ export const deletePrefix = async (url: string, prefix: string): Promise<void> =
   }
 };
 
+/** deletePrefix on a Redis Cluster: every master's keys under the prefix (each key on its own slot's master). */
+export const deleteClusterPrefix = async (nodes: readonly string[], prefix: string): Promise<void> => {
+  const cluster = new Cluster(nodes.map((n) => ({ host: n.split(':')[0], port: Number(n.split(':')[1]) })));
+  try {
+    await new Promise((resolve, reject) => {
+      cluster.once('ready', resolve);
+      cluster.once('error', reject);
+    });
+    for (const master of cluster.nodes('master')) {
+      let cursor = '0';
+      do {
+        const [next, found] = await master.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        await Promise.all(found.map((key) => cluster.unlink(key)));
+      } while (cursor !== '0');
+    }
+  } finally {
+    cluster.disconnect();
+  }
+};
+
 /** Stores of one kind for one test, with cleanup. */
-export const storeFixture = (kind: StoreKind): StoreFixture => {
+export const storeFixture = (kind: StoreBackend): StoreFixture => {
   const opened: Store[] = [];
   const prefix = uniquePrefix();
   return {
@@ -42,16 +70,20 @@ export const storeFixture = (kind: StoreKind): StoreFixture => {
     open(options = {}) {
       const eventRetention = options.eventRetention ?? 10_000;
       const quota = options.workspaceBytes === undefined ? {} : { workspaceBytes: options.workspaceBytes };
+      const log = options.log ?? silent;
       const store =
         kind === 'memory'
           ? createMemoryStore({ eventRetention, ...quota })
-          : createRedisStore({ url: inject('redisUrl'), prefix, eventRetention, log: options.log ?? silent, ...quota });
+          : kind === 'redis'
+            ? createRedisStore({ url: inject('redisUrl'), prefix, eventRetention, log, ...quota })
+            : createRedisStore({ target: { clusterNodes: testClusterNodes() }, prefix, eventRetention, log, ...quota });
       opened.push(store);
       return store;
     },
     async close() {
       await Promise.all(opened.map((s) => s.close()));
       if (kind === 'redis') await deletePrefix(inject('redisUrl'), prefix);
+      if (kind === 'redis-cluster') await deleteClusterPrefix(testClusterNodes(), prefix);
     },
   };
 };

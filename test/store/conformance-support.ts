@@ -1,8 +1,7 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import type { Store } from '@planhub/server';
 import { test } from 'vitest';
-import type { StoreKind } from '../helpers/servers.ts';
-import { storeFixture, type StoreFixture } from '../helpers/stores.ts';
+import { storeFixture, type StoreBackend, type StoreFixture } from '../helpers/stores.ts';
 
 /** Shared by the store conformance suites (documents and requests; the event log). */
 export const WS = 'ws-a';
@@ -37,7 +36,7 @@ export const collect = (store: Store) => {
  * `it` of the suites of one store kind: each test gets a fresh `store`, and its `fixture` to open more stores (for
  * Redis, more nodes on the same data); both are closed, and the Redis keys deleted, after the test.
  */
-export const storeTest = (kind: StoreKind) =>
+export const storeTest = (kind: StoreBackend) =>
   test.extend<{ fixture: StoreFixture; store: Store }>({
     // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's own dependencies from this pattern
     fixture: async ({}, use) => {

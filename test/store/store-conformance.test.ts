@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
-import { STORE_KINDS } from '../helpers/servers.ts';
+import { STORE_BACKENDS } from '../helpers/stores.ts';
 import { WS, append, collect, event, storeTest } from './conformance-support.ts';
 
 /** Documents, requests, atomicity and lifecycle of every store; store-event-log.test.ts covers its event log. */
-describe.each(STORE_KINDS)('the %s store', (kind) => {
+describe.each(STORE_BACKENDS)('the %s store', (kind) => {
   const it = storeTest(kind);
 
   describe('documents', () => {

@@ -1,10 +1,10 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { EventIdSchema, compareEventIds } from '@planhub/shared';
 import { describe, expect } from 'vitest';
-import { STORE_KINDS } from '../helpers/servers.ts';
+import { STORE_BACKENDS } from '../helpers/stores.ts';
 import { WS, append, collect, event, storeTest } from './conformance-support.ts';
 
-describe.each(STORE_KINDS)('the %s store', (kind) => {
+describe.each(STORE_BACKENDS)('the %s store', (kind) => {
   const it = storeTest(kind);
 
   describe('the event log', () => {

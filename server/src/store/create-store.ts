@@ -4,9 +4,9 @@ import { createMemoryStore } from './memory-store.ts';
 import { createRedisStore } from './redis/redis-store.ts';
 import type { Store } from './store.ts';
 
-/** memory unless REDIS_URL is set (docs/state-model.md). */
+/** memory unless REDIS_URL or a Redis Cluster's seed nodes are set (docs/state-model.md). */
 export const createStore = (config: ServerConfig, log: Logger): Store =>
-  config.redisUrl === undefined
+  config.redisUrl === undefined && config.redisClusterNodes === undefined
     ? createMemoryStore({
         eventRetention: config.eventRetention,
         eventBytes: config.memoryEventBytes,
@@ -16,7 +16,8 @@ export const createStore = (config: ServerConfig, log: Logger): Store =>
           log.child({ module: 'memory-store' }).error({ err, event_id: event.event_id }, 'event listener failed'),
       })
     : createRedisStore({
-        url: config.redisUrl,
+        target: config.redisClusterNodes ? { clusterNodes: config.redisClusterNodes } : { url: config.redisUrl ?? '' },
+        waitReplicas: config.redisWaitReplicas,
         prefix: config.redisPrefix,
         eventRetention: config.eventRetention,
         workspaceBytes: config.limits.workspaceBytes,
