@@ -77,7 +77,7 @@ export const ServerConfigSchema = z
     redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
     /** Seed nodes of a Redis Cluster (host:port); set instead of redisUrl to run on a Cluster. */
     redisClusterNodes: z
-      .array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/\[\]]+):\d{1,5}$/, 'must be host:port'))
+      .array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/, 'must be host:port'))
       .min(1)
       .optional(),
     /** Replicas a commit must reach (WAIT) before it is acknowledged; 0 = Redis' asynchronous replication only. */
