@@ -28,6 +28,8 @@ export interface ClusterOptions {
   /** 'redis-cluster': the nodes use the suite's Redis Cluster (or `clusterNodes`) instead of one Redis. */
   backend?: RedisBackend;
   clusterNodes?: string[];
+  /** The key prefix (default: a fresh one), e.g. to compute a workspace's slot before the nodes start. */
+  prefix?: string;
 }
 
 export interface ClusterClientOptions extends Partial<ConnectOptions> {
@@ -135,7 +137,7 @@ export const startCluster = async (options: ClusterOptions = {}): Promise<Cluste
   const redisUrl = options.redisUrl ?? inject('redisUrl');
   const clusterNodes = options.clusterNodes ?? (options.backend === 'redis-cluster' ? testClusterNodes() : undefined);
   const target: StoreTarget = clusterNodes ? { clusterNodes } : { url: redisUrl };
-  const prefix = uniquePrefix();
+  const prefix = options.prefix ?? uniquePrefix();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...(clusterNodes

@@ -11,7 +11,7 @@ import { createRedisRevocations } from '../revocations/revocations.ts';
 import { redisKeys } from './redis-keys.ts';
 import { storeFailure, unavailable } from './redis-errors.ts';
 import { connectRedis, type CommandConnection, type RedisTarget } from './connect.ts';
-import { commitReplicated } from './replicated-commit.ts';
+import { createReplicatedCommits } from './replicated-commit.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
 
@@ -77,6 +77,15 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     connectionName: `planhub:${options.prefix}`,
   });
   const client = defineStoreCommands(connections.commands);
+  const replicated = options.waitReplicas
+    ? createReplicatedCommits({
+        client,
+        replicas: options.waitReplicas,
+        // Well inside the command timeout, so the call still answers in time.
+        waitMs: Math.min(1000, Math.floor((options.commandTimeoutMs ?? 5000) / 2)),
+        log,
+      })
+    : undefined;
   let closing: Promise<void> | undefined;
   const subscriber = connections.subscriber({ connectionName: `planhub-sub:${options.prefix}` });
   const isClosing = () => closing !== undefined;
@@ -152,8 +161,8 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
           retention: options.eventRetention,
           ...(options.workspaceBytes !== undefined ? { quota: options.workspaceBytes } : {}),
         });
-        const reply = options.waitReplicas
-          ? await commitReplicated(client, packed, options.waitReplicas, options.commandTimeoutMs ?? 5000)
+        const reply = replicated
+          ? await replicated.commit(workspace, packed)
           : await client.phCommit(packed.keys.length, ...packed.keys, packed.arg);
         return unpackOutcome(commit, reply);
       }),
