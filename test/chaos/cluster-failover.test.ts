@@ -109,7 +109,7 @@ describe('a Redis Cluster master killed mid-load', () => {
       expect(status.steps.map((s) => s.status)).toEqual(Array.from({ length: STEPS }, () => 'completed'));
       expect(acked.filter((a) => a.startsWith(`writer-${w}:`))).toHaveLength(STEPS);
     }
-    for (const [i, child] of children.entries())
+    for (const child of children)
       expect((await child.getPlanStatus({})).steps.map((s) => s.status)).toEqual(['completed', 'completed']);
 
     // 2. Every waiting parent wakes, and its step shows the child's output.
