@@ -214,6 +214,10 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     tokenMaxLifetimeSeconds: lifetimeFromEnv(env.PLANHUB_TOKEN_MAX_LIFETIME),
     limits: limitsFromEnv(env),
   });
+  // The environment's choice of Redis replaces the file's whole choice: a URL from one and seed nodes from the other
+  // would otherwise be refused as two stores.
+  if (env.REDIS_URL && fromFile('redisClusterNodes')) delete merged.redisClusterNodes;
+  if (env.PLANHUB_REDIS_CLUSTER_NODES && fromFile('redisUrl')) delete merged.redisUrl;
   const parsed = ServerConfigSchema.safeParse(merged);
   if (!parsed.success)
     throw explainIssues(parsed.error, merged, (path) => {
