@@ -17,7 +17,7 @@ export interface StoreFixture {
   /** The Redis key prefix (unused by memory stores). */
   prefix: string;
   /** A store; for Redis each call is another node on this fixture's prefix (same data), for memory a new store. */
-  open(options?: { eventRetention?: number; workspaceBytes?: number; log?: Logger }): Store;
+  open(options?: { eventRetention?: number; workspaceBytes?: number; log?: Logger; waitReplicas?: number }): Store;
   /** Closes every store opened and deletes this fixture's keys. */
   close(): Promise<void>;
 }
@@ -69,7 +69,10 @@ export const storeFixture = (kind: StoreBackend): StoreFixture => {
     prefix,
     open(options = {}) {
       const eventRetention = options.eventRetention ?? 10_000;
-      const quota = options.workspaceBytes === undefined ? {} : { workspaceBytes: options.workspaceBytes };
+      const quota = {
+        ...(options.workspaceBytes === undefined ? {} : { workspaceBytes: options.workspaceBytes }),
+        ...(options.waitReplicas === undefined ? {} : { waitReplicas: options.waitReplicas }),
+      };
       const log = options.log ?? silent;
       const store =
         kind === 'memory'
