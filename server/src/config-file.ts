@@ -6,8 +6,9 @@ import { ReporterConfigSchema, type ReporterConfig } from './reporters/reporter-
 
 /**
  * planhub.json: seed 000's todo.json options, mapped onto PlanHub. `reporter_type` + `reporter_config` (the seed's
- * form) or `reporters` (several at once); `storage_type` memory | redis with `storage_config.url` / `.prefix`, or
- * file | hybrid with `storage_path` (the durable single-node store; default `.jaato/plans.json`, as the seed's).
+ * form) or `reporters` (several at once); `storage_type` memory | redis with `storage_config.url` / `.prefix` (or
+ * `.cluster_nodes`, seed nodes host:port of a Redis Cluster, instead of `.url`, and `.wait_replicas`), or file |
+ * hybrid with `storage_path` (the durable single-node store; default `.jaato/plans.json`, as the seed's).
  * A webhook secret may be given as `secret_env`, the name of an environment variable that holds it.
  */
 const FileSchema = z
@@ -17,7 +18,15 @@ const FileSchema = z
     reporters: z.array(z.record(z.string(), z.unknown())).optional(),
     storage_type: z.enum(['memory', 'redis', 'file', 'hybrid']).optional(),
     storage_path: z.string().min(1).optional(),
-    storage_config: z.object({ url: z.string().optional(), prefix: z.string().optional() }).strict().default({}),
+    storage_config: z
+      .object({
+        url: z.string().optional(),
+        prefix: z.string().optional(),
+        cluster_nodes: z.array(z.string()).optional(),
+        wait_replicas: z.number().optional(),
+      })
+      .strict()
+      .default({}),
   })
   .strict();
 
@@ -27,6 +36,8 @@ export interface FileConfig {
   redisPrefix?: string;
   storageType?: 'memory' | 'redis' | 'file' | 'hybrid';
   storagePath?: string;
+  redisClusterNodes?: string[];
+  redisWaitReplicas?: number;
 }
 
 /** The seed's default `storage_path`, used when `storage_type` is file or hybrid and no path is given. */
@@ -39,6 +50,8 @@ const FILE_KEYS: Record<keyof FileConfig, string> = {
   redisPrefix: 'storage_config.prefix',
   storageType: 'storage_type',
   storagePath: 'storage_path',
+  redisClusterNodes: 'storage_config.cluster_nodes',
+  redisWaitReplicas: 'storage_config.wait_replicas',
 };
 
 const configPath = (env: NodeJS.ProcessEnv, cwd: string) =>
@@ -84,15 +97,23 @@ export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): Fil
   const reporters = file.reporters
     ? file.reporters.map((r, i) => reporterFrom(r, `reporters.${i}`, path, env))
     : [reporterFrom({ ...file.reporter_config, type: file.reporter_type ?? 'console' }, 'reporter_config', path, env)];
-  if (file.storage_type === 'redis' && !file.storage_config.url && !env.REDIS_URL)
-    throw problem(path, 'storage_type "redis" needs storage_config.url (or REDIS_URL in the environment)');
+  const storage = file.storage_config;
+  const redis = file.storage_type === 'redis';
+  if (redis && !storage.url && !storage.cluster_nodes && !env.REDIS_URL && !env.PLANHUB_REDIS_CLUSTER_NODES)
+    throw problem(
+      path,
+      'storage_type "redis" needs storage_config.url or storage_config.cluster_nodes (or REDIS_URL / ' +
+        'PLANHUB_REDIS_CLUSTER_NODES in the environment)',
+    );
   const durable = file.storage_type === 'file' || file.storage_type === 'hybrid';
   return {
     reporters,
     ...(file.storage_type ? { storageType: file.storage_type } : {}),
     // Relative to the working directory, as the seed's plugin read it.
     ...(durable ? { storagePath: resolve(cwd, file.storage_path ?? DEFAULT_STORAGE_PATH) } : {}),
-    ...(file.storage_type === 'redis' && file.storage_config.url ? { redisUrl: file.storage_config.url } : {}),
+    ...(redis && storage.url ? { redisUrl: storage.url } : {}),
+    ...(redis && storage.cluster_nodes ? { redisClusterNodes: storage.cluster_nodes } : {}),
+    ...(redis && storage.wait_replicas !== undefined ? { redisWaitReplicas: storage.wait_replicas } : {}),
     ...(file.storage_config.prefix ? { redisPrefix: file.storage_config.prefix } : {}),
   };
 };

@@ -72,61 +72,73 @@ const limitsFromEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
   return limits;
 };
 
-export const ServerConfigSchema = z.object({
-  port: z.coerce.number().int().min(0).max(65535).default(4000),
-  host: z.string().default('127.0.0.1'),
-  // ioredis would take an http:// URL and then fail on every call; the scheme is checked before anything starts.
-  redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
-  /**
-   * Which store: unset picks redis when redisUrl is set, else memory. `file` is the durable single-node store in
-   * `storagePath`; `hybrid` (seed 000's name for memory plus file) is the same store: reads at memory speed from
-   * the engine's memory map, every write durable.
-   */
-  storageType: z.enum(['memory', 'redis', 'file', 'hybrid']).optional(),
-  /** The file store's directory (created if missing); setting it alone selects the file store. */
-  storagePath: z.string().min(1).optional(),
-  /** Redis key prefix, so several deployments (or tests) can share one Redis. */
-  redisPrefix: z
-    .string()
-    .regex(/^[^{}]+$/, 'must not be empty or contain { or }')
-    .default('ph'),
-  secret: z
-    .string()
-    .min(16)
-    .refine((s) => s.trim() !== '', 'must not be only whitespace')
-    .optional(),
-  /** A static bearer token for /metrics (see ops/metrics-auth.ts); unset: role user or dashboard tokens. */
-  metricsToken: z
-    .string()
-    .min(16)
-    .refine((s) => s.trim() !== '', 'must not be only whitespace')
-    .optional(),
-  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  approvalPolicy: z.enum(['owner-or-user', 'user', 'auto']).default('owner-or-user'),
-  /** Events kept per workspace log. */
-  eventRetention: int(10_000),
-  /** Memory store: JSON bytes of events kept across all workspaces (PLANHUB_MEMORY_EVENT_BYTES), so heap is bounded. */
-  memoryEventBytes: int(256 * 1024 * 1024),
-  /** How long a request_id's first answer is remembered. */
-  requestTtlMs: int(10 * 60 * 1000),
-  limits: LimitsSchema.default(LimitsSchema.parse({})),
-  /** Where this node reports the events it commits (planhub.json: reporter_type / reporters). */
-  reporters: z.array(ReporterConfigSchema).default([]),
-  /** Origins whose pages may connect besides the node's own (PLANHUB_ALLOWED_ORIGINS, comma-separated). */
-  allowedOrigins: z.array(z.url()).default([]),
-  /** Host names requests may be addressed to besides loopback ones (PLANHUB_ALLOWED_HOSTS, comma-separated). */
-  allowedHosts: z.array(z.string().min(1)).default([]),
-  /** Longest token accepted (exp - iat), in seconds (PLANHUB_TOKEN_MAX_LIFETIME, e.g. 30d). */
-  tokenMaxLifetimeSeconds: int(30 * 24 * 3600),
-  /** How often a node reads the shared revoked-token list to close live connections revoked on another node. */
-  revocationCheckMs: int(2000),
-  /** How long close() lets running calls finish before it disconnects the clients. */
-  shutdownGraceMs: int(10_000),
-  /** A step in progress whose plan has not changed for this long is flagged stalled (step_stalled, getWorkspace). */
-  stallAfterMs: int(10 * 60 * 1000),
-  /** How often a node renews its presence; its agents read as offline 3 beats after it dies. */
-  presenceHeartbeatMs: int(2_000),
-});
+export const ServerConfigSchema = z
+  .object({
+    port: z.coerce.number().int().min(0).max(65535).default(4000),
+    host: z.string().default('127.0.0.1'),
+    // ioredis would take an http:// URL and then fail on every call; the scheme is checked before anything starts.
+    redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+    /** Seed nodes of a Redis Cluster (host:port); set instead of redisUrl to run on a Cluster. */
+    redisClusterNodes: z
+      .array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/, 'must be host:port'))
+      .min(1)
+      .optional(),
+    /** Replicas a commit must reach (WAIT) before it is acknowledged; 0 = Redis' asynchronous replication only. */
+    redisWaitReplicas: z.coerce.number().int().min(0).max(16).default(0),
+    /**
+     * Which store: unset picks redis when redisUrl (or a Cluster) is set, else memory. `file` is the durable
+     * single-node store in `storagePath`; `hybrid` (seed 000's name for memory plus file) is the same store: reads at
+     * memory speed from the engine's memory map, every write durable.
+     */
+    storageType: z.enum(['memory', 'redis', 'file', 'hybrid']).optional(),
+    /** The file store's directory (created if missing); setting it alone selects the file store. */
+    storagePath: z.string().min(1).optional(),
+    /** Redis key prefix, so several deployments (or tests) can share one Redis. */
+    redisPrefix: z
+      .string()
+      .regex(/^[^{}]+$/, 'must not be empty or contain { or }')
+      .default('ph'),
+    secret: z
+      .string()
+      .min(16)
+      .refine((s) => s.trim() !== '', 'must not be only whitespace')
+      .optional(),
+    /** A static bearer token for /metrics (see ops/metrics-auth.ts); unset: role user or dashboard tokens. */
+    metricsToken: z
+      .string()
+      .min(16)
+      .refine((s) => s.trim() !== '', 'must not be only whitespace')
+      .optional(),
+    logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    approvalPolicy: z.enum(['owner-or-user', 'user', 'auto']).default('owner-or-user'),
+    /** Events kept per workspace log. */
+    eventRetention: int(10_000),
+    /** Memory store: JSON bytes of events kept across all workspaces (PLANHUB_MEMORY_EVENT_BYTES), so heap is bounded. */
+    memoryEventBytes: int(256 * 1024 * 1024),
+    /** How long a request_id's first answer is remembered. */
+    requestTtlMs: int(10 * 60 * 1000),
+    limits: LimitsSchema.default(LimitsSchema.parse({})),
+    /** Where this node reports the events it commits (planhub.json: reporter_type / reporters). */
+    reporters: z.array(ReporterConfigSchema).default([]),
+    /** Origins whose pages may connect besides the node's own (PLANHUB_ALLOWED_ORIGINS, comma-separated). */
+    allowedOrigins: z.array(z.url()).default([]),
+    /** Host names requests may be addressed to besides loopback ones (PLANHUB_ALLOWED_HOSTS, comma-separated). */
+    allowedHosts: z.array(z.string().min(1)).default([]),
+    /** Longest token accepted (exp - iat), in seconds (PLANHUB_TOKEN_MAX_LIFETIME, e.g. 30d). */
+    tokenMaxLifetimeSeconds: int(30 * 24 * 3600),
+    /** How often a node reads the shared revoked-token list to close live connections revoked on another node. */
+    revocationCheckMs: int(2000),
+    /** How long close() lets running calls finish before it disconnects the clients. */
+    shutdownGraceMs: int(10_000),
+    /** A step in progress whose plan has not changed for this long is flagged stalled (step_stalled, getWorkspace). */
+    stallAfterMs: int(10 * 60 * 1000),
+    /** How often a node renews its presence; its agents read as offline 3 beats after it dies. */
+    presenceHeartbeatMs: int(2_000),
+  })
+  .refine((c) => c.redisUrl === undefined || c.redisClusterNodes === undefined, {
+    path: ['redisClusterNodes'],
+    message: 'a Redis Cluster (seed nodes) and a single Redis (REDIS_URL) cannot both be set; keep one',
+  });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
 
@@ -148,6 +160,8 @@ const ENV_NAMES: Record<string, string> = {
   redisPrefix: 'REDIS_PREFIX',
   storageType: 'PLANHUB_STORE',
   storagePath: 'PLANHUB_STORAGE_PATH',
+  redisClusterNodes: 'PLANHUB_REDIS_CLUSTER_NODES',
+  redisWaitReplicas: 'PLANHUB_REDIS_WAIT_REPLICAS',
   secret: 'PLANHUB_SECRET',
   metricsToken: 'PLANHUB_METRICS_TOKEN',
   logLevel: 'LOG_LEVEL',
@@ -189,20 +203,22 @@ const checkSecretStrength = (env: NodeJS.ProcessEnv) => {
 };
 
 /** The store a configuration selects (docs/operations.md, "Storage"). */
-export const storeKindOf = (config: Pick<ServerConfig, 'storageType' | 'redisUrl' | 'storagePath'>) => {
+export const storeKindOf = (
+  config: Pick<ServerConfig, 'storageType' | 'redisUrl' | 'redisClusterNodes' | 'storagePath'>,
+) => {
   if (config.storageType === 'file' || config.storageType === 'hybrid') return 'file';
   if (config.storageType === undefined && config.storagePath !== undefined) return 'file';
-  if (config.storageType === 'redis' || (config.storageType === undefined && config.redisUrl !== undefined))
-    return 'redis';
+  const redis = config.redisUrl !== undefined || config.redisClusterNodes !== undefined;
+  if (config.storageType === 'redis' || (config.storageType === undefined && redis)) return 'redis';
   return 'memory';
 };
 
 /** Store settings that contradict each other: refused rather than one of them silently ignored. */
 export const checkStorage = (config: ServerConfig, nameOf: (key: string) => string = (key) => key): void => {
   const kind = storeKindOf(config);
-  if (kind === 'file' && config.redisUrl !== undefined)
+  if (kind === 'file' && (config.redisUrl !== undefined || config.redisClusterNodes !== undefined))
     throw new ConfigError(
-      `${nameOf('redisUrl')} is set, but ${nameOf(config.storageType === undefined ? 'storagePath' : 'storageType')} ` +
+      `${nameOf(config.redisUrl !== undefined ? 'redisUrl' : 'redisClusterNodes')} is set, but ${nameOf(config.storageType === undefined ? 'storagePath' : 'storageType')} ` +
         `selects the file store (one node, no Redis); unset one of them.`,
     );
   if (kind === 'file' && config.storagePath === undefined)
@@ -210,8 +226,11 @@ export const checkStorage = (config: ServerConfig, nameOf: (key: string) => stri
       `${nameOf('storageType')} is "${config.storageType}", which needs a directory: set ` +
         `${nameOf('storagePath')} (e.g. PLANHUB_STORAGE_PATH=/var/lib/planhub or storage_path in planhub.json).`,
     );
-  if (kind === 'redis' && config.redisUrl === undefined)
-    throw new ConfigError(`${nameOf('storageType')} is "redis", which needs REDIS_URL (or storage_config.url).`);
+  if (kind === 'redis' && config.redisUrl === undefined && config.redisClusterNodes === undefined)
+    throw new ConfigError(
+      `${nameOf('storageType')} is "redis", which needs REDIS_URL (or storage_config.url) or a Redis Cluster's ` +
+        'seed nodes (PLANHUB_REDIS_CLUSTER_NODES).',
+    );
 };
 
 /**
@@ -226,6 +245,8 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     redisPrefix: env.REDIS_PREFIX || undefined,
     storageType: env.PLANHUB_STORE || undefined,
     storagePath: env.PLANHUB_STORAGE_PATH ? resolve(env.PLANHUB_STORAGE_PATH) : undefined,
+    redisClusterNodes: listFromEnv(env.PLANHUB_REDIS_CLUSTER_NODES),
+    redisWaitReplicas: env.PLANHUB_REDIS_WAIT_REPLICAS || undefined,
     secret: env.PLANHUB_SECRET || undefined,
     metricsToken: env.PLANHUB_METRICS_TOKEN || undefined,
     logLevel: env.LOG_LEVEL || undefined,
@@ -239,6 +260,10 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     tokenMaxLifetimeSeconds: lifetimeFromEnv(env.PLANHUB_TOKEN_MAX_LIFETIME),
     limits: limitsFromEnv(env),
   });
+  // The environment's choice of Redis replaces the file's whole choice: a URL from one and seed nodes from the other
+  // would otherwise be refused as two stores.
+  if (env.REDIS_URL && fromFile('redisClusterNodes')) delete merged.redisClusterNodes;
+  if (env.PLANHUB_REDIS_CLUSTER_NODES && fromFile('redisUrl')) delete merged.redisUrl;
   const parsed = ServerConfigSchema.safeParse(merged);
   if (!parsed.success)
     throw explainIssues(parsed.error, merged, (path) => {

@@ -48,6 +48,29 @@ describe('planhub.json', () => {
     });
   });
 
+  it('maps storage_config.cluster_nodes and wait_replicas to a Redis Cluster, or takes them from the environment', () => {
+    const dir = dirWith({
+      storage_type: 'redis',
+      storage_config: { cluster_nodes: ['10.0.0.5:7000', '10.0.0.6:7000'], wait_replicas: 1 },
+    });
+    const config = configFromEnv({ PLANHUB_CONFIG: join(dir, 'planhub.json') });
+    expect(config).toMatchObject({ redisClusterNodes: ['10.0.0.5:7000', '10.0.0.6:7000'], redisWaitReplicas: 1 });
+    expect(config.redisUrl).toBeUndefined();
+    // The environment's single Redis replaces the file's Cluster, and the other way round.
+    const fromEnv = configFromEnv({ PLANHUB_CONFIG: join(dir, 'planhub.json'), REDIS_URL: 'redis://env:2' });
+    expect(fromEnv.redisUrl).toBe('redis://env:2');
+    expect(fromEnv.redisClusterNodes).toBeUndefined();
+    expect(
+      configFromEnv({ PLANHUB_REDIS_CLUSTER_NODES: ' a:1, [::1]:2 ', PLANHUB_REDIS_WAIT_REPLICAS: '2' }),
+    ).toMatchObject({ redisClusterNodes: ['a:1', '[::1]:2'], redisWaitReplicas: 2 });
+    expect(() => configFromEnv({ PLANHUB_REDIS_CLUSTER_NODES: 'redis://a:1' })).toThrow(
+      /PLANHUB_REDIS_CLUSTER_NODES.*host:port/,
+    );
+    expect(() => configFromEnv({ PLANHUB_REDIS_CLUSTER_NODES: 'a:1', REDIS_URL: 'redis://b:2' })).toThrow(
+      /cannot both be set/,
+    );
+  });
+
   it('lets the environment win over the file and uses PLANHUB_CONFIG when set', () => {
     const dir = dirWith({
       reporters: [{ type: 'file', path: '/tmp/x.log' }],

@@ -6,7 +6,14 @@ import { connect } from '@planhub/client-sdk';
 import { inject } from 'vitest';
 import { freePort } from './free-port.ts';
 import { uniquePrefix } from './servers.ts';
-import { deletePrefix } from './stores.ts';
+import { deleteClusterPrefix, deletePrefix, testClusterNodes } from './stores.ts';
+
+/** The Redis the nodes share: the suite's single redis-server, or its Redis Cluster (3 masters + 3 replicas). */
+export type RedisBackend = 'redis' | 'redis-cluster';
+export const REDIS_BACKENDS: readonly RedisBackend[] = ['redis', 'redis-cluster'];
+
+/** What createRedisStore needs to open another view of a backend's data. */
+export type StoreTarget = { url: string } | { clusterNodes: string[] };
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const READY_TIMEOUT_MS = 30_000;
@@ -18,6 +25,11 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** Defaults to the suite's private redis-server. */
   redisUrl?: string;
+  /** 'redis-cluster': the nodes use the suite's Redis Cluster (or `clusterNodes`) instead of one Redis. */
+  backend?: RedisBackend;
+  clusterNodes?: string[];
+  /** The key prefix (default: a fresh one), e.g. to compute a workspace's slot before the nodes start. */
+  prefix?: string;
 }
 
 export interface ClusterClientOptions extends Partial<ConnectOptions> {
@@ -27,7 +39,10 @@ export interface ClusterClientOptions extends Partial<ConnectOptions> {
 
 export interface Cluster {
   readonly prefix: string;
+  /** The single Redis' URL (meaningless on a Cluster backend: use `target`). */
   readonly redisUrl: string;
+  /** Where the nodes' data is, for a test's own read-only store. */
+  readonly target: StoreTarget;
   /** Every node's URL, by index; stable across kill and restart. */
   readonly urls: readonly string[];
   /** The URL list an SDK client uses to start at `node` and fail over to the others in order. */
@@ -120,10 +135,14 @@ const spawnOnFreePort = async (env: NodeJS.ProcessEnv): Promise<Node> => {
 /** N real PlanHub processes on one Redis with a fresh key prefix. close() stops them and deletes the keys. */
 export const startCluster = async (options: ClusterOptions = {}): Promise<Cluster> => {
   const redisUrl = options.redisUrl ?? inject('redisUrl');
-  const prefix = uniquePrefix();
+  const clusterNodes = options.clusterNodes ?? (options.backend === 'redis-cluster' ? testClusterNodes() : undefined);
+  const target: StoreTarget = clusterNodes ? { clusterNodes } : { url: redisUrl };
+  const prefix = options.prefix ?? uniquePrefix();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    REDIS_URL: redisUrl,
+    ...(clusterNodes
+      ? { PLANHUB_REDIS_CLUSTER_NODES: clusterNodes.join(','), REDIS_URL: '' }
+      : { REDIS_URL: redisUrl }),
     REDIS_PREFIX: prefix,
     LOG_LEVEL: 'warn',
     ...options.env,
@@ -147,6 +166,7 @@ export const startCluster = async (options: ClusterOptions = {}): Promise<Cluste
   return {
     prefix,
     redisUrl,
+    target,
     urls,
     urlsFrom,
     async client(agentId, { node: first = 0, ...rest } = {}) {
@@ -179,7 +199,8 @@ export const startCluster = async (options: ClusterOptions = {}): Promise<Cluste
           clearTimeout(timer);
         }),
       );
-      await deletePrefix(redisUrl, prefix);
+      if (clusterNodes) await deleteClusterPrefix(clusterNodes, prefix);
+      else await deletePrefix(redisUrl, prefix);
     },
   };
 };

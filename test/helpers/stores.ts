@@ -3,17 +3,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '@planhub/server';
 import { createFileStore, createLogger, createMemoryStore, createRedisStore } from '@planhub/server';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { inject } from 'vitest';
 import { STORE_KINDS, uniquePrefix, type StoreKind } from './servers.ts';
 
 /** The store kinds the store suites run on: the server suites' kinds plus the durable file store. */
-export type StoreFixtureKind = StoreKind | 'file';
-export const STORE_FIXTURE_KINDS: readonly StoreFixtureKind[] = [...STORE_KINDS, 'file'];
+export type StoreFixtureKind = StoreKind | 'file' | 'redis-cluster';
+export const STORE_FIXTURE_KINDS: readonly StoreFixtureKind[] = [...STORE_KINDS, 'redis-cluster', 'file'];
 
 /** A fresh directory for a file store, deleted by the caller. */
 export const tempStorageDir = (): string => mkdtempSync(join(tmpdir(), 'planhub-file-store-'));
+
+/** A store kind, or the Redis store on the suite's Redis Cluster (same code, cluster connection). */
+export type StoreBackend = StoreKind | 'redis-cluster';
+export const STORE_BACKENDS: readonly StoreBackend[] = ['memory', 'redis', 'redis-cluster'];
+
+/** The suite's shared Redis Cluster's seed nodes (host:port). */
+export const testClusterNodes = () => inject('redisClusterNodes').split(',');
 
 export interface StoreFixture {
   kind: StoreFixtureKind;
@@ -23,7 +30,7 @@ export interface StoreFixture {
    * A store; for Redis each call is another node on this fixture's prefix (same data), for memory a new store, for
    * file a new store in a directory of its own (one node per directory).
    */
-  open(options?: { eventRetention?: number; workspaceBytes?: number; log?: Logger }): Store;
+  open(options?: { eventRetention?: number; workspaceBytes?: number; log?: Logger; waitReplicas?: number }): Store;
   /** Closes every store opened and deletes this fixture's keys. */
   close(): Promise<void>;
 }
@@ -45,6 +52,27 @@ export const deletePrefix = async (url: string, prefix: string): Promise<void> =
   }
 };
 
+/** deletePrefix on a Redis Cluster: every master's keys under the prefix (each key on its own slot's master). */
+export const deleteClusterPrefix = async (nodes: readonly string[], prefix: string): Promise<void> => {
+  const cluster = new Cluster(nodes.map((n) => ({ host: n.split(':')[0], port: Number(n.split(':')[1]) })));
+  try {
+    await new Promise((resolve, reject) => {
+      cluster.once('ready', resolve);
+      cluster.once('error', reject);
+    });
+    for (const master of cluster.nodes('master')) {
+      let cursor = '0';
+      do {
+        const [next, found] = await master.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        await Promise.all(found.map((key) => cluster.unlink(key)));
+      } while (cursor !== '0');
+    }
+  } finally {
+    cluster.disconnect();
+  }
+};
+
 /** Stores of one kind for one test, with cleanup. */
 export const storeFixture = (kind: StoreFixtureKind): StoreFixture => {
   const opened: Store[] = [];
@@ -60,19 +88,25 @@ export const storeFixture = (kind: StoreFixtureKind): StoreFixture => {
     prefix,
     open(options = {}) {
       const eventRetention = options.eventRetention ?? 10_000;
-      const quota = options.workspaceBytes === undefined ? {} : { workspaceBytes: options.workspaceBytes };
+      const quota = {
+        ...(options.workspaceBytes === undefined ? {} : { workspaceBytes: options.workspaceBytes }),
+        ...(options.waitReplicas === undefined ? {} : { waitReplicas: options.waitReplicas }),
+      };
+      const log = options.log ?? silent;
       const store =
         kind === 'memory'
           ? createMemoryStore({ eventRetention, ...quota })
           : kind === 'file'
             ? fileStore(eventRetention, quota)
-            : createRedisStore({
-                url: inject('redisUrl'),
-                prefix,
-                eventRetention,
-                log: options.log ?? silent,
-                ...quota,
-              });
+            : kind === 'redis'
+              ? createRedisStore({ url: inject('redisUrl'), prefix, eventRetention, log, ...quota })
+              : createRedisStore({
+                  target: { clusterNodes: testClusterNodes() },
+                  prefix,
+                  eventRetention,
+                  log,
+                  ...quota,
+                });
       opened.push(store);
       return store;
     },
@@ -80,6 +114,7 @@ export const storeFixture = (kind: StoreFixtureKind): StoreFixture => {
       await Promise.all(opened.map((s) => s.close()));
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
       if (kind === 'redis') await deletePrefix(inject('redisUrl'), prefix);
+      if (kind === 'redis-cluster') await deleteClusterPrefix(testClusterNodes(), prefix);
     },
   };
 };

@@ -1,15 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startCluster, type Cluster } from '../helpers/cluster.ts';
+import { REDIS_BACKENDS, startCluster, type Cluster } from '../helpers/cluster.ts';
 import { runFanIn } from './fan-in.ts';
 import { mcpClient } from './mcp-clients.ts';
 
 /** MCP sessions live on the node that opened them; the events that join them come from the shared Redis log. */
-describe('MCP across two server processes on one Redis', () => {
+describe.each(REDIS_BACKENDS)('MCP across two server processes on one Redis (%s)', (backend) => {
   let cluster: Cluster;
   const clients: Client[] = [];
   beforeAll(async () => {
-    cluster = await startCluster({ nodes: 2, env: { PLANHUB_APPROVAL_POLICY: 'auto' } });
+    cluster = await startCluster({ backend, nodes: 2, env: { PLANHUB_APPROVAL_POLICY: 'auto' } });
   });
   afterAll(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));

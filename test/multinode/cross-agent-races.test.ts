@@ -2,7 +2,7 @@ import type { PlanHubClient } from '@planhub/client-sdk';
 import type { Store } from '@planhub/server';
 import { createLogger, createRedisStore } from '@planhub/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../helpers/cluster.ts';
+import { REDIS_BACKENDS, startCluster, type Cluster } from '../helpers/cluster.ts';
 import { startedPlan } from '../helpers/event-log.ts';
 import { rounds } from '../helpers/stress.ts';
 
@@ -10,14 +10,14 @@ import { rounds } from '../helpers/stress.ts';
  * docs/invariants.md: invariants 1, 2 and 7, raced across three real server processes on one Redis. Agents are reused
  * across rounds (a fresh plan each round) so the rounds measure the races, not connection setup.
  */
-describe('cross-agent races across three server processes', () => {
+describe.each(REDIS_BACKENDS)('cross-agent races across three server processes (%s)', (backend) => {
   let cluster: Cluster;
   /** Read-only view of the cluster's documents, for what the API does not show (waiter lists, the graph). */
   let store: Store;
   beforeAll(async () => {
-    cluster = await startCluster({ env: { PLANHUB_APPROVAL_POLICY: 'auto', LOG_LEVEL: 'warn' } });
+    cluster = await startCluster({ backend, env: { PLANHUB_APPROVAL_POLICY: 'auto', LOG_LEVEL: 'warn' } });
     store = createRedisStore({
-      url: cluster.redisUrl,
+      target: cluster.target,
       prefix: cluster.prefix,
       eventRetention: 10_000,
       log: createLogger('silent'),

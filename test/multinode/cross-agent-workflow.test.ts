@@ -1,17 +1,17 @@
 import type { EventEnvelope, PlanHubClient } from '@planhub/client-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../helpers/cluster.ts';
+import { REDIS_BACKENDS, startCluster, type Cluster } from '../helpers/cluster.ts';
 import { recordEvents, startedPlan } from '../helpers/event-log.ts';
 
 /**
  * Seed 000's cross-agent workflow with every agent on a different one of three real server processes sharing one
  * Redis. Each test works in its own workspace of the one cluster.
  */
-describe('cross-agent coordination across three server processes', () => {
+describe.each(REDIS_BACKENDS)('cross-agent coordination across three server processes (%s)', (backend) => {
   let cluster: Cluster;
   let workspaceNo = 0;
   beforeAll(async () => {
-    cluster = await startCluster({ env: { PLANHUB_APPROVAL_POLICY: 'auto' } });
+    cluster = await startCluster({ backend, env: { PLANHUB_APPROVAL_POLICY: 'auto' } });
   });
   afterAll(async () => cluster?.close());
   const workspace = () => `w${++workspaceNo}`;

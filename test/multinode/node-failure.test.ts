@@ -1,13 +1,13 @@
 import type { EventEnvelope } from '@planhub/client-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../helpers/cluster.ts';
+import { REDIS_BACKENDS, startCluster, type Cluster } from '../helpers/cluster.ts';
 import { recordEvents, startedPlan } from '../helpers/event-log.ts';
 
 /** What a client sees when the node it is connected to is SIGKILLed (the tests run in order and share the nodes). */
-describe('a node dying under its clients', () => {
+describe.each(REDIS_BACKENDS)('a node dying under its clients (%s)', (backend) => {
   let cluster: Cluster;
   beforeAll(async () => {
-    cluster = await startCluster({ env: { PLANHUB_APPROVAL_POLICY: 'auto' } });
+    cluster = await startCluster({ backend, env: { PLANHUB_APPROVAL_POLICY: 'auto' } });
   });
   afterAll(async () => cluster?.close());
 

@@ -1,13 +1,14 @@
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startCluster, type Cluster } from '../helpers/cluster.ts';
+import { REDIS_BACKENDS, startCluster, type Cluster } from '../helpers/cluster.ts';
 
 /** An agent whose node is killed shows offline on the other node within a few heartbeats, reported once. */
-describe('presence when a node dies', () => {
+describe.each(REDIS_BACKENDS)('presence when a node dies (%s)', (backend) => {
   let cluster: Cluster;
   const clients: PlanHubClient[] = [];
   beforeAll(async () => {
     cluster = await startCluster({
+      backend,
       nodes: 2,
       env: { PLANHUB_APPROVAL_POLICY: 'auto', PLANHUB_PRESENCE_HEARTBEAT_MS: '300' },
     });

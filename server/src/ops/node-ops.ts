@@ -39,10 +39,16 @@ export const createNodeOps = (config: ServerConfig, log: Logger, rawStore: Store
   });
   let gate: ReturnType<typeof createCallGate> | undefined;
   const dashboard = serveDashboard(log);
-  const storeName = config.redisUrl === undefined ? 'The store' : `Redis at ${withoutPassword(config.redisUrl)}`;
+  const storeName = config.redisClusterNodes
+    ? `Redis Cluster at ${config.redisClusterNodes.join(',')}`
+    : config.redisUrl === undefined
+      ? 'The store'
+      : `Redis at ${withoutPassword(config.redisUrl)}`;
   // The raw store: the monitor's own checks are not calls, and must not move planhub_store_errors_total.
   const monitor =
-    config.redisUrl === undefined ? undefined : monitorStore({ ping: () => rawStore.ping(), log, name: storeName });
+    config.redisUrl === undefined && config.redisClusterNodes === undefined
+      ? undefined
+      : monitorStore({ ping: () => rawStore.ping(), log, name: storeName });
   monitor?.start();
 
   const routes: Record<string, Route> = {

@@ -6,7 +6,7 @@ import { createMemoryStore } from './memory-store.ts';
 import { createRedisStore } from './redis/redis-store.ts';
 import type { Store } from './store.ts';
 
-/** memory unless REDIS_URL is set or the file store is chosen (docs/state-model.md, docs/operations.md). */
+/** memory unless REDIS_URL or a Redis Cluster's seed nodes are set, or the file store is chosen (docs/state-model.md, docs/operations.md). */
 export const createStore = (config: ServerConfig, log: Logger): Store => {
   // As the Redis store's event feed does: the commit stands, the fault is logged.
   const onListenerError = (module: string) => (err: unknown, event: { event_id: string }) =>
@@ -23,9 +23,11 @@ export const createStore = (config: ServerConfig, log: Logger): Store => {
     });
   }
   if (kind === 'redis') {
-    if (config.redisUrl === undefined) throw new ConfigError('storageType "redis" needs redisUrl (REDIS_URL).');
+    if (config.redisUrl === undefined && config.redisClusterNodes === undefined)
+      throw new ConfigError('storageType "redis" needs redisUrl (REDIS_URL) or redisClusterNodes.');
     return createRedisStore({
-      url: config.redisUrl,
+      target: config.redisClusterNodes ? { clusterNodes: config.redisClusterNodes } : { url: config.redisUrl ?? '' },
+      waitReplicas: config.redisWaitReplicas,
       prefix: config.redisPrefix,
       eventRetention: config.eventRetention,
       workspaceBytes: config.limits.workspaceBytes,

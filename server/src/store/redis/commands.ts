@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { CommandConnection } from './connect.ts';
 
 /** The store's Lua scripts, by ioredis command name (EVALSHA, falling back to EVAL after a Redis restart). */
 const SCRIPTS = { phLoad: 'load.lua', phCommit: 'commit.lua' } as const;
@@ -20,7 +20,7 @@ const loadSources = () =>
   });
 
 /** Registers the scripts on a connection (once per connection). */
-export const defineStoreCommands = (client: Redis): Redis & StoreCommands => {
+export const defineStoreCommands = (client: CommandConnection): CommandConnection & StoreCommands => {
   for (const [name, lua] of Object.entries(loadSources())) client.defineCommand(name, { lua });
-  return client as Redis & StoreCommands;
+  return client as CommandConnection & StoreCommands;
 };

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { CommandConnection } from './connect.ts';
 import type { ConnectionCounter, ConnectionLeaseOptions } from '../limits/limit-backend.ts';
 import { createMemoryConnectionCounter } from '../limits/memory-limits.ts';
 import { firstReady } from './first-ready.ts';
 
-type WithAcquire = Redis & {
+type WithAcquire = CommandConnection & {
   phConnAcquire(key: string, now: number, expiry: number, id: string, max: number): Promise<number>;
 };
 
@@ -16,7 +16,7 @@ type WithAcquire = Redis & {
  * While Redis is unreachable, admission falls back to this node's own count (a soft limit rather than refusing).
  */
 export const createRedisConnectionCounter = (
-  client: Redis,
+  client: CommandConnection,
   prefix: string,
   options: ConnectionLeaseOptions,
 ): ConnectionCounter => {
@@ -37,12 +37,15 @@ export const createRedisConnectionCounter = (
   const renew = async () => {
     if (held.size === 0) return;
     const expiry = Date.now() + leaseMs;
-    const pipeline = redis.pipeline();
-    for (const [key, ids] of held) {
+    // One pipeline per agent: on a Redis Cluster a pipeline may only hold keys of one slot.
+    const renewals = [...held].map(([key, ids]) => {
+      const pipeline = redis.pipeline();
       for (const id of ids) pipeline.zadd(redisKey(key), 'XX', expiry, id);
       pipeline.pexpireat(redisKey(key), expiry);
-    }
-    await pipeline.exec();
+      return pipeline.exec();
+    });
+    const failed = (await Promise.allSettled(renewals)).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   };
   const timer = setInterval(() => {
     renew().catch((err: unknown) =>

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { CommandConnection } from './connect.ts';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { LimitBackend } from '../limits/limit-backend.ts';
 import { createRedisConnectionCounter } from './redis-connection-counter.ts';
@@ -8,7 +8,7 @@ import { createRedisConnectionCounter } from './redis-connection-counter.ts';
  * Redis is unreachable the call budget falls back to a per-node budget of the same size (the insurance limiter)
  * rather than refusing or waving everything through.
  */
-export const createRedisLimits = (client: Redis, prefix: string): LimitBackend => ({
+export const createRedisLimits = (client: CommandConnection, prefix: string): LimitBackend => ({
   rateLimiter: ({ points, duration }) => {
     const keyPrefix = `${prefix}:rl`;
     return new RateLimiterRedis({

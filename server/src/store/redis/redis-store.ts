@@ -1,5 +1,4 @@
 import type { EventEnvelope } from '@planhub/shared';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Commit, CommitOutcome, LoadedDoc, Store } from '../store.ts';
 import { corruptDocument } from '../documents/define.ts';
@@ -11,11 +10,20 @@ import { createRedisPresence } from '../presence/redis-presence.ts';
 import { createRedisRevocations } from '../revocations/revocations.ts';
 import { redisKeys } from './redis-keys.ts';
 import { storeFailure, unavailable } from './redis-errors.ts';
+import { connectRedis, type CommandConnection, type RedisTarget } from './connect.ts';
+import { createReplicatedCommits } from './replicated-commit.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
 
 export interface RedisStoreOptions {
-  url: string;
+  /** One Redis by URL, or a Redis Cluster by its seed nodes (`target` wins over `url`, kept for existing callers). */
+  target?: RedisTarget;
+  url?: string;
+  /**
+   * Replicas a commit must reach before it is acknowledged (WAIT after the commit script, same round trip); 0 does
+   * not wait. Redis replicates asynchronously, so without it a failover may lose acknowledged commits.
+   */
+  waitReplicas?: number;
   /** Namespace of every key and of the channel, so deployments (or tests) can share one Redis. */
   prefix: string;
   /** Events kept per workspace stream (trimmed exactly, so the trimmed events' bytes leave the quota). */
@@ -64,20 +72,22 @@ const within = (promise: Promise<unknown>, ms: number) =>
 export const createRedisStore = (options: RedisStoreOptions): Store => {
   const log = options.log.child({ module: 'redis-store' });
   const keys = redisKeys(options.prefix);
-  const client = defineStoreCommands(
-    new Redis(options.url, {
-      enableOfflineQueue: false,
-      // In-flight commands fail on disconnect instead of being resent: the caller retries with its request_id.
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-      commandTimeout: options.commandTimeoutMs ?? 5000,
-      retryStrategy: (attempt) => Math.min(50 * attempt, 1000),
-      // Named so an operator can tell PlanHub's connections apart in CLIENT LIST.
-      connectionName: `planhub:${options.prefix}`,
-    }),
-  );
+  const connections = connectRedis(options.target ?? { url: options.url ?? 'redis://127.0.0.1:6379' }, {
+    commandTimeoutMs: options.commandTimeoutMs ?? 5000,
+    connectionName: `planhub:${options.prefix}`,
+  });
+  const client = defineStoreCommands(connections.commands);
+  const replicated = options.waitReplicas
+    ? createReplicatedCommits({
+        client,
+        replicas: options.waitReplicas,
+        // Well inside the command timeout, so the call still answers in time.
+        waitMs: Math.min(1000, Math.floor((options.commandTimeoutMs ?? 5000) / 2)),
+        log,
+      })
+    : undefined;
   let closing: Promise<void> | undefined;
-  const subscriber = client.duplicate({ autoResubscribe: false, connectionName: `planhub-sub:${options.prefix}` });
+  const subscriber = connections.subscriber({ connectionName: `planhub-sub:${options.prefix}` });
   const isClosing = () => closing !== undefined;
   watch(client, log, 'commands', isClosing);
   watch(subscriber, log, 'subscriber', isClosing);
@@ -151,7 +161,10 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
           retention: options.eventRetention,
           ...(options.workspaceBytes !== undefined ? { quota: options.workspaceBytes } : {}),
         });
-        return unpackOutcome(commit, await client.phCommit(packed.keys.length, ...packed.keys, packed.arg));
+        const reply = replicated
+          ? await replicated.commit(workspace, packed)
+          : await client.phCommit(packed.keys.length, ...packed.keys, packed.arg);
+        return unpackOutcome(commit, reply);
       }),
 
     requestAnswer: (workspace, agentId, requestId) =>
@@ -206,7 +219,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 };
 
 /** Every connection has an error handler (an unhandled 'error' would crash the node); outages log once. */
-const watch = (connection: Redis, log: Logger, name: string, isClosing: () => boolean) => {
+const watch = (connection: CommandConnection, log: Logger, name: string, isClosing: () => boolean) => {
   let up = false;
   connection.on('ready', () => {
     if (!up) log.info({ connection: name }, 'Redis connected');

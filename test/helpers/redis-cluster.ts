@@ -1,0 +1,143 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { freePort } from './free-port.ts';
+
+const run = promisify(execFile);
+const STARTUP_TIMEOUT_MS = 15_000;
+
+export interface ClusterNode {
+  port: number;
+  /** host:port, as PLANHUB_REDIS_CLUSTER_NODES takes it. */
+  address: string;
+  /** SIGKILL (a crash): the cluster notices after cluster-node-timeout and promotes its replica. */
+  kill(): Promise<void>;
+  alive(): boolean;
+}
+
+export interface RedisCluster {
+  nodes: ClusterNode[];
+  /** Every node's host:port (seed nodes for the store). */
+  addresses: string[];
+  /** The live master serving `slot` now. */
+  masterOf(slot: number): Promise<ClusterNode>;
+  /** Resolves once every live node reports cluster_state:ok and every slot has a live master. */
+  waitHealthy(timeoutMs?: number): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+const info = async (port: number, ...args: string[]) =>
+  (await run('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8' })).stdout;
+
+/** Redis' own key → slot mapping (CLUSTER KEYSLOT), so a test can find the master that owns a workspace. */
+export const keySlot = async (port: number, key: string) =>
+  Number((await info(port, 'CLUSTER', 'KEYSLOT', key)).trim());
+
+const startNode = async (dir: string, nodeTimeoutMs: number) => {
+  // The bus port is set explicitly: the default (port + 10000) may be past 65535 for an ephemeral port.
+  const [port, busPort] = [await freePort(), await freePort()];
+  const proc = spawn(
+    'redis-server',
+    [
+      ...['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--dir', dir],
+      ...['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`)],
+      ...['--cluster-node-timeout', String(nodeTimeoutMs), '--save', '', '--appendonly', 'no'],
+      // Replicas sync at once instead of after the default 5 s wait for more replicas to join the transfer.
+      ...['--repl-diskless-sync-delay', '0'],
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start on ${port}: ${out}`)), 10_000);
+    proc.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        proc.stdout.removeAllListeners('data');
+        proc.stdout.resume();
+        resolve();
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}: ${out}`));
+    });
+  });
+  return { port, proc };
+};
+
+const killProc = async (proc: ChildProcess) => {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  proc.kill('SIGKILL');
+  await exited;
+};
+
+/**
+ * A real local Redis Cluster: 3 masters and 3 replicas (`redis-server --cluster-enabled yes`, joined by
+ * `redis-cli --cluster create`), nothing persisted, in a temporary directory removed by dispose().
+ */
+export const startRedisCluster = async (options: { nodeTimeoutMs?: number } = {}): Promise<RedisCluster> => {
+  const dir = mkdtempSync(join(tmpdir(), 'planhub-cluster-'));
+  const started: { port: number; proc: ChildProcess }[] = [];
+  const dispose = async () => {
+    await Promise.all(started.map((n) => killProc(n.proc)));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const node of await Promise.all(
+      Array.from({ length: 6 }, () => startNode(dir, options.nodeTimeoutMs ?? 2000)),
+    ))
+      started.push(node);
+    const addresses = started.map((n) => `127.0.0.1:${n.port}`);
+    await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'], {
+      encoding: 'utf8',
+      timeout: STARTUP_TIMEOUT_MS,
+    });
+    const nodes: ClusterNode[] = started.map((n) => ({
+      port: n.port,
+      address: `127.0.0.1:${n.port}`,
+      kill: () => killProc(n.proc),
+      alive: () => n.proc.exitCode === null && n.proc.signalCode === null,
+    }));
+    const masterOf = async (slot: number) => {
+      const probe = nodes.find((n) => n.alive());
+      if (!probe) throw new Error('no live node');
+      const redis = new Redis({ port: probe.port, lazyConnect: true });
+      try {
+        const ranges = (await redis.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
+        const range = ranges.find(([from, to]) => slot >= from && slot <= to);
+        const node = nodes.find((n) => n.port === range?.[2][1]);
+        if (!node) throw new Error(`no master serves slot ${slot}`);
+        return node;
+      } finally {
+        redis.disconnect();
+      }
+    };
+    const healthy = async () => {
+      for (const node of nodes.filter((n) => n.alive())) {
+        const state = await info(node.port, 'CLUSTER', 'INFO');
+        if (!/cluster_state:ok/.test(state) || !/cluster_slots_ok:16384/.test(state)) return false;
+        const role = await info(node.port, 'INFO', 'replication');
+        if (/role:slave/.test(role) && !/master_link_status:up/.test(role)) return false;
+      }
+      return true;
+    };
+    const waitHealthy = async (timeoutMs = STARTUP_TIMEOUT_MS) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!(await healthy())) {
+        if (Date.now() > deadline) throw new Error('the Redis Cluster did not become healthy in time');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    await waitHealthy();
+    return { nodes, addresses, masterOf, waitHealthy, dispose };
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
+};
