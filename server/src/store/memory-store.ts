@@ -1,5 +1,5 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
-import { compareEventIds } from '@planhub/shared';
+import { compareEventIds, serializedBytes } from '@planhub/shared';
 import { createEventByteBudget } from './event-byte-budget.ts';
 import { commitBytes, textBytes } from './workspace-bytes.ts';
 import { applyFill, fillAnswer, fillText } from './fill.ts';
@@ -207,14 +207,29 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         (reqKey !== undefined && liveRequest(w, reqKey))
       )
         return Promise.resolve({ ok: false, reason: 'conflict' });
+      // Each document's JSON is made once: the quota counts it and the store keeps it.
+      const texts = new Map<DocWrite, string>();
+      for (const doc of commit.writes)
+        if (doc.value !== null)
+          try {
+            texts.set(doc, JSON.stringify(doc.value));
+          } catch {
+            // Not JSON (a BigInt): the quota counts it as infinitely large, as serializedBytes does.
+          }
+      const textOf = (doc: DocWrite) => texts.get(doc) ?? JSON.stringify(doc.value);
       if (options.workspaceBytes !== undefined) {
-        const needed = commitBytes(commit, fires, (key) => docJsonBytes(w, key));
+        const needed = commitBytes(
+          commit,
+          fires,
+          (key) => docJsonBytes(w, key),
+          (doc) => (texts.has(doc) ? textBytes(textOf(doc)) : serializedBytes(doc.value)),
+        );
         const used = w.docBytes + budget.bytes(workspace);
         if (needed > 0 && used + needed > options.workspaceBytes)
           return Promise.resolve({ ok: false, reason: 'quota', used, needed, limit: options.workspaceBytes });
       }
       const counters: number[] = [];
-      write(w, commit.writes, (doc) => JSON.stringify(doc.value));
+      write(w, commit.writes, textOf);
       apply(w, commit.ops ?? [], counters);
       if (commit.request && reqKey !== undefined) {
         w.requests.set(reqKey, {
