@@ -154,7 +154,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
           retention: options.eventRetention,
           ...(options.workspaceBytes !== undefined ? { quota: options.workspaceBytes } : {}),
         });
-        return unpackOutcome(commit, await client.phCommit(packed.keys.length, ...packed.keys, packed.arg));
+        return unpackOutcome(commit, await client.phCommit(packed.keys.length, ...packed.keys, ...packed.args));
       }),
 
     requestAnswer: (workspace, agentId, requestId) =>
