@@ -1,7 +1,7 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { compareEventIds, serializedBytes } from '@planhub/shared';
 import { createEventByteBudget } from './event-byte-budget.ts';
-import { commitBytes, textBytes } from './workspace-bytes.ts';
+import { commitBytes, textBytes, writeTexts } from './workspace-bytes.ts';
 import { applyFill, fillAnswer, fillText } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
 import { decodeRemembered, encodeRemembered } from './request-fingerprint.ts';
@@ -207,15 +207,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         (reqKey !== undefined && liveRequest(w, reqKey))
       )
         return Promise.resolve({ ok: false, reason: 'conflict' });
-      // Each document's JSON is made once: the quota counts it and the store keeps it.
-      const texts = new Map<DocWrite, string>();
-      for (const doc of commit.writes)
-        if (doc.value !== null)
-          try {
-            texts.set(doc, JSON.stringify(doc.value));
-          } catch {
-            // Not JSON (a BigInt): the quota counts it as infinitely large, as serializedBytes does.
-          }
+      const texts = writeTexts(commit.writes);
       const textOf = (doc: DocWrite) => texts.get(doc) ?? JSON.stringify(doc.value);
       if (options.workspaceBytes !== undefined) {
         const needed = commitBytes(

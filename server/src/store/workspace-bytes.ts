@@ -27,3 +27,20 @@ export const commitBytes = (
     writes(commit.writes) + events(commit.events),
   );
 };
+
+/**
+ * Each written document's JSON, made once per commit: the quota counts it and the store keeps it. A value JSON
+ * cannot hold (a BigInt) is left out, so the quota counts it as infinitely large, as `serializedBytes` does.
+ */
+export const writeTexts = (writes: readonly DocWrite[]): Map<DocWrite, string> => {
+  const texts = new Map<DocWrite, string>();
+  for (const doc of writes) {
+    if (doc.value === null) continue;
+    try {
+      texts.set(doc, JSON.stringify(doc.value));
+    } catch {
+      // Left out: see above.
+    }
+  }
+  return texts;
+};
