@@ -78,8 +78,14 @@ export const EventEnvelopeSchema = z.object({
 });
 export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>;
 
-const envelopeOf = <T extends EventType>(type: T) =>
+const buildEnvelope = <T extends EventType>(type: T) =>
   z.object({ ...envelopeFields, event_type: z.literal(type), payload: EVENT_PAYLOAD_SCHEMAS[type] });
+
+// Built once per type: zod compiles a schema on its first parse, and a schema made per call compiles on every call.
+const ENVELOPES = new Map<EventType, ReturnType<typeof buildEnvelope<EventType>>>(
+  EVENT_TYPES.map((type) => [type, buildEnvelope(type)]),
+);
+const envelopeOf = <T extends EventType>(type: T) => ENVELOPES.get(type) as ReturnType<typeof buildEnvelope<T>>;
 
 /**
  * The envelope as a discriminated union on event_type: narrowing on the type gives the payload's fields. A new event

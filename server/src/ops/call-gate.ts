@@ -29,13 +29,21 @@ export const createCallGate = (dispatch: Dispatch, metrics: Metrics) => {
   let onIdle: (() => void) | undefined;
   const held = new Set<() => void>();
   const hold = () => new Promise<CallAck>((resolve) => held.add(() => resolve(SHUTTING_DOWN)));
+  // One combined signal per caller signal (a socket's lives as long as its connection): AbortSignal.any per call
+  // costs an allocation and leaves a dependent on the connection's signal until a GC, which its abort then walks.
+  const combined = new WeakMap<AbortSignal, AbortSignal>();
+  const signalOf = (signal: AbortSignal) => {
+    let both = combined.get(signal);
+    if (!both) combined.set(signal, (both = AbortSignal.any([signal, shutdown.signal])));
+    return both;
+  };
 
   const gated: Dispatch = async (site, raw) => {
     if (shutdown.signal.aborted) return hold();
     inflight += 1;
     const started = performance.now();
     try {
-      const ack = await dispatch({ ...site, signal: AbortSignal.any([site.signal, shutdown.signal]) }, raw);
+      const ack = await dispatch({ ...site, signal: signalOf(site.signal) }, raw);
       if (shutdown.signal.aborted && !ack.ok && ack.error.code === 'UNAVAILABLE') return hold();
       metrics.observeCall(toolLabel(raw), ack.ok ? 'OK' : ack.error.code, (performance.now() - started) / 1000);
       return ack;

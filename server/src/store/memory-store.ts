@@ -1,7 +1,7 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
-import { compareEventIds } from '@planhub/shared';
+import { compareEventIds, serializedBytes } from '@planhub/shared';
 import { createEventByteBudget } from './event-byte-budget.ts';
-import { commitBytes, textBytes } from './workspace-bytes.ts';
+import { commitBytes, textBytes, writeTexts } from './workspace-bytes.ts';
 import { applyFill, fillAnswer, fillText } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
 import { decodeRemembered, encodeRemembered } from './request-fingerprint.ts';
@@ -207,14 +207,21 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         (reqKey !== undefined && liveRequest(w, reqKey))
       )
         return Promise.resolve({ ok: false, reason: 'conflict' });
+      const texts = writeTexts(commit.writes);
+      const textOf = (doc: DocWrite) => texts.get(doc) ?? JSON.stringify(doc.value);
       if (options.workspaceBytes !== undefined) {
-        const needed = commitBytes(commit, fires, (key) => docJsonBytes(w, key));
+        const needed = commitBytes(
+          commit,
+          fires,
+          (key) => docJsonBytes(w, key),
+          (doc) => (texts.has(doc) ? textBytes(textOf(doc)) : serializedBytes(doc.value)),
+        );
         const used = w.docBytes + budget.bytes(workspace);
         if (needed > 0 && used + needed > options.workspaceBytes)
           return Promise.resolve({ ok: false, reason: 'quota', used, needed, limit: options.workspaceBytes });
       }
       const counters: number[] = [];
-      write(w, commit.writes, (doc) => JSON.stringify(doc.value));
+      write(w, commit.writes, textOf);
       apply(w, commit.ops ?? [], counters);
       if (commit.request && reqKey !== undefined) {
         w.requests.set(reqKey, {

@@ -15,6 +15,8 @@ export class Tx {
   readonly events: NewEvent[] = [];
   private readonly ops: StoreOp[] = [];
   private readonly fanIns: FanIn[] = [];
+  /** Each document checked once per attempt: a call reads its plan and agent index several times. */
+  private readonly decoded = new Map<string, { raw: unknown; kind: object; value: unknown }>();
 
   constructor(
     private readonly store: Store,
@@ -44,14 +46,23 @@ export class Tx {
   async read<T, A extends unknown[]>(kind: DocumentKind<T, A>, ...args: A): Promise<T | undefined> {
     const key = kind.key(...args);
     const [raw] = await this.getMany([key]);
-    return kind.decode(key, raw);
+    return this.decode(kind, key, raw);
   }
 
   /** Several documents of one kind in one round trip, checked like `read`. */
   async readMany<T, A extends unknown[]>(kind: DocumentKind<T, A>, args: readonly A[]): Promise<Array<T | undefined>> {
     const keys = args.map((a) => kind.key(...a));
     const raws = await this.getMany(keys);
-    return raws.map((raw, i) => kind.decode(keys[i] ?? '', raw));
+    return raws.map((raw, i) => this.decode(kind, keys[i] ?? '', raw));
+  }
+
+  /** A document read again as the same kind, unchanged and not written since, is not checked again. */
+  private decode<T, A extends unknown[]>(kind: DocumentKind<T, A>, key: string, raw: unknown): T | undefined {
+    const seen = this.decoded.get(key);
+    if (seen && seen.raw === raw && seen.kind === kind) return seen.value as T | undefined;
+    const value = kind.decode(key, raw);
+    if (typeof raw === 'object' && raw !== null) this.decoded.set(key, { raw, kind, value });
+    return value;
   }
 
   /** Sets, hashes and counters (unversioned: only commutative operations change them, so reading adds no check). */
@@ -69,10 +80,12 @@ export class Tx {
 
   put(key: string, value: unknown): void {
     this.written.set(key, value);
+    this.decoded.delete(key);
   }
 
   delete(key: string): void {
     this.written.set(key, null);
+    this.decoded.delete(key);
   }
 
   emit(...events: NewEvent[]): void {

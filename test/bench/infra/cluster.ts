@@ -26,6 +26,8 @@ const planhubEnv = (redisUrl: string): NodeJS.ProcessEnv => ({
   // The load's agents start their plans themselves; approval by a person is not what is measured.
   PLANHUB_APPROVAL_POLICY: 'auto',
   PLANHUB_SECRET: '',
+  // The many-plans workspace is seeded far past the default per-workspace quota; the quota is not what is measured.
+  PLANHUB_LIMIT_WORKSPACE_BYTES: String(2 ** 40),
 });
 
 /**

@@ -81,7 +81,7 @@ export const spawnLogged = (name: string, command: string, args: readonly string
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Polls GET /healthz until it answers 200; fails at once if the process exits, naming its log. */
-export const waitHealthy = async (spawned: Spawned, port: number, timeoutMs = 30_000): Promise<void> => {
+export const waitHealthy = async (spawned: Spawned, port: number, timeoutMs = 120_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   void spawned.exited.then(() => (exited = true));

@@ -7,8 +7,8 @@ const SCRIPTS = { phLoad: 'load.lua', phCommit: 'commit.lua' } as const;
 export interface StoreCommands {
   /** load.lua: `numKeys` document keys → flat `[v1, d1, v2, d2, …]`. */
   phLoad(numKeys: number, ...keys: string[]): Promise<Array<string | null>>;
-  /** commit.lua: every key it touches, then the commit as one JSON argument (see its header). */
-  phCommit(numKeys: number, ...keysAndArg: string[]): Promise<string[]>;
+  /** commit.lua: every key it touches, then the commit as JSON and the texts it names (see its header). */
+  phCommit(numKeys: number, ...keysAndArgs: string[]): Promise<string[]>;
 }
 
 let sources: Record<keyof typeof SCRIPTS, string> | undefined;

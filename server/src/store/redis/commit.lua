@@ -6,14 +6,16 @@
   KEYS     every key the commit touches (declared for Redis Cluster; all share the workspace's hash tag)
   ARGV[1]  the commit as JSON (built by redis-commit.ts), Redis keys in full:
            { channel, workspace, retention, bytes (the workspace's stored-byte counter), quota or absent,
-             request = { key, ttl, answer } or absent,
-             reads = { { key, version } }, writes = { { key, json or '' to delete } },
+             request = { key, ttl, answer (an ARGV index) } or absent,
+             reads = { { key, version } }, writes = { { key, ARGV index of the JSON, or 0 to delete } },
              ops = { op }, fanins = { fanin }, events = { json } }
            op:    { 'sadd' | 'srem', key, { member } } | { 'hset' | 'hsetnx', key, { field, value, ... } }
                   | { 'incr', key, by } | { 'del', key }
            fanin: { set, member, record = { hash, { field, value, ... } } or absent,
                     reads, writes, ops, events, fills = { { token_json, hash, 'object' | 'keys' } },
                     answer = { token_json, value_json } or false }
+  ARGV[2..] the texts ARGV[1] names by index: each written document's JSON (fan-ins' writes too) and the remembered
+           answer, passed as they are rather than escaped into ARGV[1]
 
   Returns { 'ok', n, id1 .. idn, c, counter1 .. counterc, f, fired1 .. firedf ('1' or '0'), then id, json for
   each event of a fired fan-in }, or
@@ -67,11 +69,19 @@ local function doc_bytes(key)
   return redis.call('HSTRLEN', key, 'd')
 end
 
+-- A write's new JSON, '' for a deletion.
+local function text_of(w)
+  if w[2] == 0 then
+    return ''
+  end
+  return ARGV[w[2]]
+end
+
 if c.quota then
   local needed = 0
   local function writes_bytes(writes)
     for _, w in ipairs(writes) do
-      needed = needed + #w[2] - doc_bytes(w[1])
+      needed = needed + #text_of(w) - doc_bytes(w[1])
     end
   end
   local function events_bytes(events)
@@ -98,10 +108,10 @@ local stored = 0
 local function write(writes, filled)
   for _, w in ipairs(writes) do
     stored = stored - doc_bytes(w[1])
-    if w[2] == '' then
+    if w[2] == 0 then
       redis.call('DEL', w[1])
     else
-      local text = filled(w[2])
+      local text = filled(ARGV[w[2]])
       stored = stored + #text
       redis.call('HINCRBY', w[1], 'v', 1)
       redis.call('HSET', w[1], 'd', text)
@@ -168,7 +178,7 @@ end
 write(c.writes, same)
 apply(c.ops)
 if c.request then
-  local answer = c.request[3]
+  local answer = ARGV[c.request[3]]
   for i, f in ipairs(c.fanins) do
     if f[9] then
       answer = replace(answer, f[9][1], fires[i] and f[9][2] or 'null')

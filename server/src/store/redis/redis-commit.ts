@@ -3,10 +3,14 @@ import type { Commit, CommitOutcome, DocRead, DocWrite, StoreOp } from '../store
 import { encodeRemembered } from '../request-fingerprint.ts';
 import type { RedisKeys } from './redis-keys.ts';
 
-/** The one JSON argument of commit.lua (its header describes the shape) and the keys it touches. */
+/**
+ * The arguments of commit.lua (its header describes the shape) and the keys it touches: the commit as JSON first,
+ * then each document's and the remembered answer's JSON text as an argument of its own, named by its position in the
+ * JSON. Text passed as is is neither escaped into the JSON here nor unescaped by the script.
+ */
 export interface PackedCommit {
   keys: string[];
-  arg: string;
+  args: string[];
 }
 
 /** Packs a commit for commit.lua: every key in full, arrays by position as the script's header names them. */
@@ -18,9 +22,12 @@ export const packCommit = (
 ): PackedCommit => {
   const touched = new Set<string>([keys.events(workspace), keys.bytes(workspace)]);
   const touch = (key: string) => (touched.add(key), key);
+  const args = [''];
+  /** ARGV index of `text` in the script. */
+  const pass = (text: string) => args.push(text);
   const reads = (list: readonly DocRead[]) => list.map((r) => [touch(keys.doc(workspace, r.key)), String(r.version)]);
   const writes = (list: readonly DocWrite[]) =>
-    list.map((w) => [touch(keys.doc(workspace, w.key)), w.value === null ? '' : JSON.stringify(w.value)]);
+    list.map((w) => [touch(keys.doc(workspace, w.key)), w.value === null ? 0 : pass(JSON.stringify(w.value))]);
   const ops = (list: readonly StoreOp[]) =>
     list.flatMap((op): unknown[] => {
       switch (op.op) {
@@ -49,7 +56,7 @@ export const packCommit = (
           request: [
             touch(keys.request(workspace, commit.request.agent_id, commit.request.request_id)),
             commit.request.ttl_ms,
-            encodeRemembered(commit.request.fingerprint, JSON.stringify(commit.request.answer ?? null)),
+            pass(encodeRemembered(commit.request.fingerprint, JSON.stringify(commit.request.answer ?? null))),
           ],
         }
       : {}),
@@ -69,7 +76,8 @@ export const packCommit = (
     ]),
     events: events(commit.events),
   };
-  return { keys: [...touched], arg: JSON.stringify(packed) };
+  args[0] = JSON.stringify(packed);
+  return { keys: [...touched], args };
 };
 
 /** Reads commit.lua's reply: the commit's own events' ids, the counters, then each fired fan-in event. */

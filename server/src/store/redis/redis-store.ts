@@ -163,7 +163,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
         });
         const reply = replicated
           ? await replicated.commit(workspace, packed)
-          : await client.phCommit(packed.keys.length, ...packed.keys, packed.arg);
+          : await client.phCommit(packed.keys.length, ...packed.keys, ...packed.args);
         return unpackOutcome(commit, reply);
       }),
 

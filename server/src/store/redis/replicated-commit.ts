@@ -47,7 +47,7 @@ export const createReplicatedCommits = (options: {
 
   return {
     async commit(workspace, packed) {
-      const args = [packed.keys.length, ...packed.keys, packed.arg] as const;
+      const args = [packed.keys.length, ...packed.keys, ...packed.args] as const;
       if (degraded(workspace, Date.now())) return client.phCommit(...args);
       const pipeline = client.pipeline() as ReturnType<CommandConnection['pipeline']> & {
         phCommit(numKeys: number, ...keysAndArg: string[]): unknown;
