@@ -6,7 +6,10 @@ export const docKeys = {
   agent: (agentId: string) => `agent:${agentId}`,
   /** Legacy: the agent index as one document; read (never written) until the set below holds everything. */
   agentIndex: () => 'agents',
+  /** A plan's header (everything but its steps, and their order); a plan of the earlier layout is whole here. */
   plan: (planId: string) => `plan:${planId}`,
+  /** One step of a plan, with the same-plan steps waiting on it. */
+  planStep: (planId: string, stepId: string) => `step:${planId}:${stepId}`,
   subscriptions: (agentId: string) => `subs:${agentId}`,
   todos001: (agentId: string) => `todo001:${agentId}`,
   todos002: (agentId: string) => `todo002:${agentId}`,

@@ -3,11 +3,11 @@ import { stepNode } from '../core/dependencies/attach.ts';
 import { decideFanIn, isSamePlan } from '../core/dependencies/fan-in.ts';
 import { applyResolution } from '../core/dependencies/resolve.ts';
 import { randomId } from '../core/random-id.ts';
-import { documents } from '../store/documents/documents.ts';
-import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
+import { hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
+import { peekWaitingPlans } from './plan-repository.ts';
 import { loadWaiters, dropWaiters } from './waiters-doc.ts';
 
 /** Stands in a call's answer for a waiter that a fan-in unblocks; the store puts the waiter or null there. */
@@ -106,10 +106,8 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
   const registered = await loadWaiters(tx, self);
   if (registered.length === 0) return same;
   dropWaiters(tx, { planId: target.plan_id, node: self }, registered.length);
-  const planIds = [...new Set(registered.map((w) => w.plan_id))];
-  const keys = planIds.map(docKeys.plan);
   // Read, not checked: a waiting plan's owner may change it meanwhile without this commit conflicting.
-  const plans = new Map((await tx.peek(keys)).map((doc, i) => [planIds[i], documents.plan.decode(keys[i] ?? '', doc)]));
+  const plans = await peekWaitingPlans(tx, registered);
   const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step };
   for (const w of registered) {
     tx.op({ op: 'srem', key: setKeys.edges(stepNode(w.plan_id, w.step_id)), members: [self] });

@@ -11,26 +11,33 @@ import type { CallContext } from '../context.ts';
 import type { Settled } from '../dependents.ts';
 import { isWaiter, settleDependents } from '../dependents.ts';
 import { loadAgent, resolvePlan, savePlan } from '../plan-access.ts';
+import { planReadKeys } from '../plan-repository.ts';
 import { currentPlanHint } from './current-plan-hint.ts';
 
 const ENDS = new Set<StepChange['status']>(['completed', 'failed', 'skipped']);
 
 /**
- * Everything the change reads, in one round trip: the plan, the owner's index that savePlan updates (and that names
- * the current plan when no plan_id is given), and, when the step ends, who waits on it. Without a plan_id the plan is
- * guessed from what the index named last time on this node; a wrong guess costs a second round trip.
+ * Everything the change reads, in one round trip: the plan's header and steps, the owner's index when no plan_id
+ * names the plan, and, when the step ends, who waits on it. Without a plan_id the plan is guessed from what the
+ * index named last time on this node; a wrong guess costs a second round trip.
  */
 const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | undefined, change: StepChange) => {
   const guess = planId ?? currentPlanHint.get(store, tx.workspace, agentId);
-  const keysOf = (target: string) => [
-    docKeys.plan(target),
-    ...(ENDS.has(change.status) ? [docKeys.waiters(stepNode(target, change.step_id))] : []),
-  ];
-  await tx.getMany([docKeys.agent(agentId), ...(guess === undefined ? [] : keysOf(guess))]);
+  const keysOf = (target: string) => {
+    const keys = planReadKeys(tx.workspace, target);
+    const waiters = ENDS.has(change.status) ? [docKeys.waiters(stepNode(target, change.step_id))] : [];
+    return { checked: [...keys.checked, ...waiters], unchecked: keys.unchecked };
+  };
+  const first = guess === undefined ? { checked: [], unchecked: [] } : keysOf(guess);
+  const index = planId === undefined ? [docKeys.agent(agentId)] : [];
+  await tx.prefetch([...index, ...first.checked], first.unchecked);
+  if (planId !== undefined) return;
   const current = currentPlanId(await loadAgent(tx, agentId));
   currentPlanHint.set(store, tx.workspace, agentId, current);
-  const target = planId ?? current;
-  if (target !== undefined && target !== guess) await tx.getMany(keysOf(target));
+  if (current !== undefined && current !== guess) {
+    const second = keysOf(current);
+    await tx.prefetch(second.checked, second.unchecked);
+  }
 };
 
 /** setStepStatus and completeStepWithOutput: the step changes, and when it ends its dependents settle atomically. */
