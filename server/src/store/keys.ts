@@ -40,6 +40,11 @@ export const setKeys = {
 export const hashKeys = {
   /** Every agent that has used the workspace (getWorkspace's starting point): agent → when it first appeared. */
   agents: () => 'agents',
+  /**
+   * A plan's steps in brief (step id → JSON [status, sequence, description]), kept with every step write and by the
+   * fan-in that unblocks a step: a step change reads it instead of every sibling step's document.
+   */
+  stepBriefs: (planId: string) => `steps:${planId}`,
   /** Outputs a waiting step received while blocked: field = JSON-encoded key, value = JSON. */
   received: (node: string) => `recv:${node}`,
 } as const;

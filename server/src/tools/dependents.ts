@@ -3,6 +3,8 @@ import { stepNode } from '../core/dependencies/attach.ts';
 import { decideFanIn, isSamePlan } from '../core/dependencies/fan-in.ts';
 import { applyResolution } from '../core/dependencies/resolve.ts';
 import { randomId } from '../core/random-id.ts';
+import { encodeBrief } from '../core/plans/step-brief.ts';
+import type { StoreOp } from '../store/store.ts';
 import { hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { encodeReceived, readPlans } from './live-plans.ts';
@@ -26,6 +28,13 @@ const token = (what: string) => `@@planhub:${what}:${randomId()}@@`;
 
 type Ended = { agent_id: string; plan_id: string; step: Step };
 
+const briefOps = (waiting: Plan, w: Waiter): StoreOp[] => {
+  const step = waiting.steps.find((s) => s.id === w.step_id);
+  if (!step) return [];
+  const fields = { [w.step_id]: encodeBrief({ ...step, status: 'pending' }) };
+  return [{ op: 'hset', key: hashKeys.stepBriefs(w.plan_id), fields }];
+};
+
 /**
  * Delivers `ended` to the waiting step `w` by the store's fan-in on its outstanding set: the output is recorded,
  * and the delivery that empties the set announces step_unblocked with every output's key. Returns the stand-in of
@@ -44,7 +53,8 @@ const deliver = (tx: Tx, waiting: Plan, w: Waiter, ended: Ended, now: string): P
     then: {
       reads: [],
       writes: [],
-      ops: [],
+      // The step's brief follows its live state (pending once nothing is outstanding) for its owner's step changes.
+      ops: briefOps(waiting, w),
       events: decision.whenLast,
       fills: [{ token: summary, hash: hashKeys.received(node), as: 'keys' }],
     },

@@ -6,6 +6,7 @@ import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
 import { readPlan } from './live-plans.ts';
 import { type ReadRef, writePlan } from './plan-repository.ts';
+import { readPlanForStep } from './plan-step-read.ts';
 import { registerAgent } from './planhub/agent-index.ts';
 import type { Tx } from '../store/transaction.ts';
 
@@ -53,7 +54,22 @@ export const resolvePlan = async (
       );
     plan = await loadPlan(tx, planId);
   }
-  if (mode === 'write' && plan.agent_id !== caller.agent_id)
+  return mode === 'write' ? ownPlan(plan, caller) : plan;
+};
+
+/** The caller's own plan `planId` as a change of its step `stepId` needs it (see plan-step-read.ts). */
+export const resolvePlanForStep = async (tx: Tx, caller: Caller, planId: string, stepId: string): Promise<Plan> => {
+  const plan =
+    (await readPlanForStep(tx, planId, stepId)) ??
+    fail(
+      'NOT_FOUND',
+      `Plan ${planId} does not exist in this workspace. Call getPlanStatus without plan_id for your current plan.`,
+    );
+  return ownPlan(plan, caller);
+};
+
+const ownPlan = (plan: Plan, caller: Caller): Plan => {
+  if (plan.agent_id !== caller.agent_id)
     fail(
       'PERMISSION_DENIED',
       `Plan ${plan.plan_id} belongs to agent ${plan.agent_id}; you (${caller.agent_id}) can only change your own plans.`,

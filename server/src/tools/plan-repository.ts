@@ -1,9 +1,10 @@
 import type { Plan, PlanStatus, Waiter } from '@planhub/shared';
 import { corruptDocument } from '../store/documents/define.ts';
 import { planDocuments, type PlanStepDoc } from '../store/documents/plan-documents.ts';
-import { docKeys } from '../store/keys.ts';
+import { docKeys, hashKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { assemblePlan, headerContent, headerOf, stepContent, stepDocOf } from '../core/plans/plan-split.ts';
+import { encodeBrief } from '../core/plans/step-brief.ts';
 import { stepIdsHint } from './plan-shape-hint.ts';
 
 /**
@@ -20,6 +21,8 @@ interface ReadState {
   steps: Map<string, string>;
   status: PlanStatus;
   working_dir: string | undefined;
+  /** Steps read only in brief (plan-step-read.ts): the call must not change them. */
+  briefOnly: ReadonlySet<string>;
 }
 
 /** What each call's transaction read of each plan, as it read it (the live view): what its write is compared to. */
@@ -33,7 +36,7 @@ export const planReadKeys = (workspace: string, planId: string) => ({
   unchecked: stepKeysOf(planId, stepIdsHint.get(workspace, planId) ?? []),
 });
 
-const decodeStep = (key: string, raw: unknown): PlanStepDoc => {
+export const decodeStep = (key: string, raw: unknown): PlanStepDoc => {
   const doc = planDocuments.planStep.decode(key, raw);
   if (!doc) throw corruptDocument(key, 'plan step: the plan names this step but its document is missing');
   return doc;
@@ -76,19 +79,28 @@ export const loadStoredPlans = async (
   return { plans, whole };
 };
 
-const stateOf = (plan: Plan, whole: boolean): ReadState => ({
+const stateOf = (plan: Plan, whole: boolean, briefOnly: ReadonlySet<string> = new Set()): ReadState => ({
   whole,
+  briefOnly,
   header: headerContent(headerOf(plan, '')),
   steps: new Map(plan.steps.map((s) => [s.id, stepContent({ step: s, waiters: plan.waiters[s.id] ?? [] })])),
   status: plan.status,
   working_dir: plan.working_dir,
 });
 
-/** Records plans as a call read them; `whole` names plans stored by the earlier layout. */
-export const rememberRead = (tx: Tx, plans: ReadonlyArray<Plan | undefined>, whole: ReadonlySet<string>): void => {
+/**
+ * Records plans as a call read them; `whole` names plans stored by the earlier layout, `briefOnly` the steps of a
+ * plan read only in brief.
+ */
+export const rememberRead = (
+  tx: Tx,
+  plans: ReadonlyArray<Plan | undefined>,
+  whole: ReadonlySet<string>,
+  briefOnly?: ReadonlySet<string>,
+): void => {
   let known = reads.get(tx);
   if (!known) reads.set(tx, (known = new Map<string, ReadState>()));
-  for (const plan of plans) if (plan) known.set(plan.plan_id, stateOf(plan, whole.has(plan.plan_id)));
+  for (const plan of plans) if (plan) known.set(plan.plan_id, stateOf(plan, whole.has(plan.plan_id), briefOnly));
 };
 
 /** A plan's status and working_dir as the call read it; undefined for a plan it did not read (a new one). */
@@ -106,15 +118,21 @@ export const writePlan = (tx: Tx, plan: Plan): ReadRef | undefined => {
   const all = !before || before.whole;
   const header = headerOf(plan, plan.updated_at);
   if (all || headerContent(header) !== before.header) tx.put(docKeys.plan(plan.plan_id), header);
+  const briefs: Record<string, string> = {};
   for (const step of plan.steps) {
     const doc = stepDocOf(plan, step, plan.updated_at);
-    if (all || stepContent(doc) !== before.steps.get(step.id)) tx.put(docKeys.planStep(plan.plan_id, step.id), doc);
+    if (!all && stepContent(doc) === before.steps.get(step.id)) continue;
+    // Never reached by a correct caller: a stand-in written as the step would lose everything the brief leaves out.
+    if (before?.briefOnly.has(step.id)) throw new Error(`${plan.plan_id}:${step.id} was read in brief, not written`);
+    tx.put(docKeys.planStep(plan.plan_id, step.id), doc);
+    briefs[step.id] = encodeBrief(step);
   }
+  if (Object.keys(briefs).length > 0) tx.op({ op: 'hset', key: hashKeys.stepBriefs(plan.plan_id), fields: briefs });
   if (before && !before.whole) {
     const kept = new Set(plan.steps.map((s) => s.id));
     for (const id of before.steps.keys()) if (!kept.has(id)) tx.delete(docKeys.planStep(plan.plan_id, id));
   }
-  rememberRead(tx, [plan], new Set());
+  rememberRead(tx, [plan], new Set(), before?.briefOnly);
   return before && { status: before.status, working_dir: before.working_dir };
 };
 
