@@ -11,7 +11,7 @@ const briefReads = new WeakMap<Tx, Map<string, Promise<Record<string, string>>>>
 /** Starts reading a plan's step briefs (alongside the call's other reads); readPlanForStep picks it up. */
 export const prefetchBriefs = (tx: Tx, planId: string): Promise<Record<string, string>> => {
   let known = briefReads.get(tx);
-  if (!known) briefReads.set(tx, (known = new Map()));
+  if (!known) briefReads.set(tx, (known = new Map<string, Promise<Record<string, string>>>()));
   let read = known.get(planId);
   if (!read) {
     read = tx.collections({ hashes: [hashKeys.stepBriefs(planId)] }).then(({ hashes }) => hashes[0] ?? {});
