@@ -57,8 +57,16 @@ export const resolvePlan = async (
   return mode === 'write' ? ownPlan(plan, caller) : plan;
 };
 
-/** The caller's own plan `planId` as a change of its step `stepId` needs it (see plan-step-read.ts). */
-export const resolvePlanForStep = async (tx: Tx, caller: Caller, planId: string, stepId: string): Promise<Plan> => {
+/**
+ * The caller's own plan `planId` as a change of its step `stepId` needs it, or an append without one (see
+ * plan-step-read.ts).
+ */
+export const resolvePlanForStep = async (
+  tx: Tx,
+  caller: Caller,
+  planId: string,
+  stepId: string | undefined,
+): Promise<Plan> => {
   const plan =
     (await readPlanForStep(tx, planId, stepId)) ??
     fail(

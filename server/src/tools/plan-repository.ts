@@ -1,4 +1,4 @@
-import type { Plan, PlanStatus, Waiter } from '@planhub/shared';
+import type { Plan, PlanStatus, Step, Waiter } from '@planhub/shared';
 import { corruptDocument } from '../store/documents/define.ts';
 import { planDocuments, type PlanStepDoc } from '../store/documents/plan-documents.ts';
 import { docKeys, hashKeys } from '../store/keys.ts';
@@ -14,11 +14,20 @@ import { stepIdsHint } from './plan-shape-hint.ts';
  * with every call that read it.
  */
 
+interface ReadStep {
+  step: Step;
+  waiters: readonly Waiter[] | undefined;
+}
+
 interface ReadState {
   /** Stored whole by the earlier layout: the next write stores every part. */
   whole: boolean;
   header: string;
-  steps: Map<string, string>;
+  /**
+   * Each step and its waiters as read. Plans are values (a change works on a copy and replaces the step objects it
+   * changes), so a step still the same object as read is unchanged; any other is compared by content.
+   */
+  steps: Map<string, ReadStep>;
   status: PlanStatus;
   working_dir: string | undefined;
   /** Steps read only in brief (plan-step-read.ts): the call must not change them. */
@@ -83,10 +92,16 @@ const stateOf = (plan: Plan, whole: boolean, briefOnly: ReadonlySet<string> = ne
   whole,
   briefOnly,
   header: headerContent(headerOf(plan, '')),
-  steps: new Map(plan.steps.map((s) => [s.id, stepContent({ step: s, waiters: plan.waiters[s.id] ?? [] })])),
+  steps: new Map(plan.steps.map((s) => [s.id, { step: Object.freeze(s), waiters: plan.waiters[s.id] }])),
   status: plan.status,
   working_dir: plan.working_dir,
 });
+
+const unchanged = (plan: Plan, step: Step, read: ReadStep | undefined): boolean =>
+  read !== undefined &&
+  ((read.step === step && read.waiters === plan.waiters[step.id]) ||
+    stepContent({ step, waiters: plan.waiters[step.id] ?? [] }) ===
+      stepContent({ step: read.step, waiters: read.waiters ?? [] }));
 
 /**
  * Records plans as a call read them; `whole` names plans stored by the earlier layout, `briefOnly` the steps of a
@@ -120,8 +135,8 @@ export const writePlan = (tx: Tx, plan: Plan): ReadRef | undefined => {
   if (all || headerContent(header) !== before.header) tx.put(docKeys.plan(plan.plan_id), header);
   const briefs: Record<string, string> = {};
   for (const step of plan.steps) {
+    if (!all && unchanged(plan, step, before.steps.get(step.id))) continue;
     const doc = stepDocOf(plan, step, plan.updated_at);
-    if (!all && stepContent(doc) === before.steps.get(step.id)) continue;
     // Never reached by a correct caller: a stand-in written as the step would lose everything the brief leaves out.
     if (before?.briefOnly.has(step.id)) throw new Error(`${plan.plan_id}:${step.id} was read in brief, not written`);
     tx.put(docKeys.planStep(plan.plan_id, step.id), doc);

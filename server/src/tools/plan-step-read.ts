@@ -30,20 +30,24 @@ export const stepReadKeys = (planId: string, stepId: string): string[] => [
 /**
  * The plan as a change of one of its steps needs it, in one round trip whatever its size: the header and that step
  * in full (checked at the commit), every other step as its brief (status, sequence, description; unchecked, and the
- * call may not change them). The whole plan is read instead when the change may touch other steps (same-plan steps
- * wait on this one), when the step waits on other plans (its live state), or when a brief is missing.
+ * call may not change them). Without `stepId` every step comes in brief (appending a step). The whole plan is read
+ * instead when the change may touch other steps (same-plan steps wait on this one), when the step waits on other
+ * plans (its live state), or when a brief is missing.
  */
-export const readPlanForStep = async (tx: Tx, planId: string, stepId: string): Promise<Plan | undefined> => {
+export const readPlanForStep = async (tx: Tx, planId: string, stepId?: string): Promise<Plan | undefined> => {
   const briefs = prefetchBriefs(tx, planId);
-  const [rootRaw, stepRaw] = await tx.getMany(stepReadKeys(planId, stepId));
+  const [rootRaw, stepRaw] = await tx.getMany(
+    stepId === undefined ? [docKeys.plan(planId)] : stepReadKeys(planId, stepId),
+  );
   const root = planDocuments.planRoot.decode(docKeys.plan(planId), rootRaw);
-  if (root?.layout !== 'header' || !root.header.step_ids.includes(stepId)) return readPlan(tx, planId);
-  const own = decodeStep(docKeys.planStep(planId, stepId), stepRaw);
-  if (own.waiters.length > 0 || own.step.status === 'blocked') return readPlan(tx, planId);
+  if (root?.layout !== 'header' || (stepId !== undefined && !root.header.step_ids.includes(stepId)))
+    return readPlan(tx, planId);
+  const own = stepId === undefined ? undefined : decodeStep(docKeys.planStep(planId, stepId), stepRaw);
+  if (own && (own.waiters.length > 0 || own.step.status === 'blocked')) return readPlan(tx, planId);
   const stored = await briefs;
   const steps: Step[] = [];
   for (const id of root.header.step_ids) {
-    const step = id === stepId ? own.step : decodeBrief(id, stored[id]);
+    const step = own && id === stepId ? own.step : decodeBrief(id, stored[id]);
     if (!step) return readPlan(tx, planId);
     steps.push(step);
   }
@@ -52,7 +56,7 @@ export const readPlanForStep = async (tx: Tx, planId: string, stepId: string): P
     ...fields,
     steps,
     waiters: { ...orphans },
-    updated_at: own.updated_at > fields.updated_at ? own.updated_at : fields.updated_at,
+    updated_at: own && own.updated_at > fields.updated_at ? own.updated_at : fields.updated_at,
   };
   rememberRead(tx, [plan], new Set(), new Set(root.header.step_ids.filter((id) => id !== stepId)));
   return plan;

@@ -45,5 +45,5 @@ export const stepDocOf = (plan: Plan, step: Step, updatedAt: string): PlanStepDo
 
 /** What decides whether a stored part must be written: its content, whatever time it carries. */
 export const headerContent = (header: PlanHeader): string => JSON.stringify({ ...header, updated_at: '' });
-export const stepContent = (doc: Pick<PlanStepDoc, 'step' | 'waiters'>): string =>
+export const stepContent = (doc: { step: Step; waiters: readonly Waiter[] }): string =>
   JSON.stringify([doc.step, doc.waiters]);
