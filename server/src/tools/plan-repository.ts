@@ -171,3 +171,10 @@ export const peekWaitingPlans = async (tx: Tx, waiters: readonly Waiter[]): Prom
   });
   return plans;
 };
+
+/**
+ * Makes the commit check a step the call read unchecked, without writing it: a call that relies on the step's state
+ * (a dependency registered on a step that has not ended) must conflict with the step's concurrent change.
+ */
+export const checkStep = (tx: Tx, planId: string, stepId: string): Promise<void> =>
+  tx.prefetch([docKeys.planStep(planId, stepId)], []);

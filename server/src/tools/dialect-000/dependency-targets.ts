@@ -5,6 +5,7 @@ import type { DependencyTarget } from '../../core/dependencies/attach.ts';
 import { readPlan, readPlans } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { loadAgent } from '../plan-access.ts';
+import { checkStep } from '../plan-repository.ts';
 
 export interface DependencyArg {
   agent_id: string;
@@ -36,6 +37,14 @@ const inPlan = async (tx: Tx, dep: DependencyArg & { plan_id: string }): Promise
  * its most recent plan that has it. Nothing is guessed: no match is NOT_FOUND with what to do instead.
  */
 export const findDependencyTarget = async (tx: Tx, dep: DependencyArg): Promise<DependencyTarget> => {
+  const target = await locateTarget(tx, dep);
+  // A plan's steps are read unchecked; the target's must be checked, so its completion racing this registration
+  // conflicts with it (else the completion would not see the new waiter and the wake-up would be lost).
+  await checkStep(tx, target.plan.plan_id, target.step_id);
+  return target;
+};
+
+const locateTarget = async (tx: Tx, dep: DependencyArg): Promise<DependencyTarget> => {
   if (dep.plan_id !== undefined) return inPlan(tx, { ...dep, plan_id: dep.plan_id });
   const agent = await loadAgent(tx, dep.agent_id);
   if (agent.plans.length === 0)
