@@ -12,6 +12,7 @@ const KINDS: { key: string; value: unknown; call: (agent: PlanHubClient) => Prom
   { key: 'mode002:a', value: { goal: 7 }, call: (a) => a.plan_enter({ goal: 'Explore' }) },
   { key: 'subs:a', value: { subscriptions: 'all' }, call: (a) => a.listSubscriptions({}) },
   { key: 'plan:p', value: { plan_id: 'p', steps: 'none' }, call: (a) => a.getPlanStatus({ plan_id: 'p' }) },
+  { key: 'plan:q', value: { plan_id: 'q', step_ids: 'none' }, call: (a) => a.getPlanStatus({ plan_id: 'q' }) },
   { key: 'agents', value: { agents: 'a' }, call: (a) => a.getWorkspace({}) },
   { key: 'deps', value: { 'p:step_1': 'q:step_1' }, call: (a) => a.listSubscriptions({}) },
 ];

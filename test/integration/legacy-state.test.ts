@@ -108,8 +108,11 @@ describe.each(STORE_KINDS)('state written by an earlier version (%s store)', (ki
       received_outputs: { 'sub1:step_1': { built: true }, 'sub2:step_1': { tests: 'green' } },
     });
     // Upgraded: the workspace-wide graph is gone and the subagent's plan no longer holds the parent's wait.
-    const [graph, first] = await h.server.services.store.load('ws', ['deps', 'plan:s1']);
+    // The plan it wrote is stored as a header and one document per step.
+    const [graph, first, step] = await h.server.services.store.load('ws', ['deps', 'plan:s1', 'step:s1:step_1']);
     expect(graph?.value).toBeUndefined();
-    expect((first?.value as Plan).waiters).toEqual({});
+    expect(first?.value).toMatchObject({ plan_id: 's1', step_ids: ['step_1'] });
+    expect(first?.value).not.toHaveProperty('steps');
+    expect(step?.value).toMatchObject({ step: { id: 'step_1', status: 'completed' }, waiters: [] });
   });
 });

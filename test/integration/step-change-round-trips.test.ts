@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 /** A real memory store whose loads and commits are counted (nothing else changes). */
 const counted = (store: Store) => {
-  const calls = { load: 0, loadCollections: 0, commit: 0 };
+  const calls = { load: 0, loadCollections: 0, commit: 0, keys: 0 };
   const wrapped: Store = {
     ...store,
     limits: store.limits,
-    load: (ws, keys) => (calls.load++, store.load(ws, keys)),
+    load: (ws, keys) => (calls.load++, (calls.keys += keys.length), store.load(ws, keys)),
     loadCollections: (ws, read) => (calls.loadCollections++, store.loadCollections(ws, read)),
     commit: (ws, commit) => (calls.commit++, store.commit(ws, commit)),
   };
@@ -28,7 +28,9 @@ describe('a step change’s round trips to the store', () => {
     const { store, calls } = counted(createMemoryStore({ eventRetention: 1000 }));
     server = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto' }, { store });
     client = await connect({ url: (await server.listen()).url, agentId: 'a', workspace: 'ws' });
-    const plan = await client.createPlan({ title: 'P', steps: ['one', 'two', 'three'] });
+    // Fifty steps: a step change reads the changed step and its plan's header, not the other steps' documents.
+    const names = Array.from({ length: 50 }, (_, i) => `step ${i + 1}`);
+    const plan = await client.createPlan({ title: 'P', steps: names });
     await client.startPlan({});
 
     // Nothing has named the current plan on this node yet: the index is read first, then the plan.
@@ -39,10 +41,14 @@ describe('a step change’s round trips to the store', () => {
     const before = { ...calls };
     await client.setStepStatus({ plan_id: plan.plan_id, step_id: 'step_1', status: 'completed' });
     expect([calls.load - before.load, calls.commit - before.commit]).toEqual([1, 1]);
+    // The header, the step and who waits on it; the other steps come in brief, in one read beside it.
+    expect([calls.keys - before.keys, calls.loadCollections - before.loadCollections]).toEqual([3, 1]);
 
     const next = { ...calls };
     await client.completeStepWithOutput({ step_id: 'step_2', output: { ok: true } });
     expect([calls.load - next.load, calls.commit - next.commit]).toEqual([1, 1]);
-    expect(calls.loadCollections).toBe(next.loadCollections);
+    expect([calls.keys - next.keys, calls.loadCollections - next.loadCollections]).toEqual([4, 1]);
+    const status = await client.getPlanStatus({});
+    expect(status.progress).toMatchObject({ completed: 2, in_progress: 1, total: 50 });
   });
 });

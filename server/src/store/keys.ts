@@ -6,7 +6,10 @@ export const docKeys = {
   agent: (agentId: string) => `agent:${agentId}`,
   /** Legacy: the agent index as one document; read (never written) until the set below holds everything. */
   agentIndex: () => 'agents',
+  /** A plan's header (everything but its steps, and their order); a plan of the earlier layout is whole here. */
   plan: (planId: string) => `plan:${planId}`,
+  /** One step of a plan, with the same-plan steps waiting on it. */
+  planStep: (planId: string, stepId: string) => `step:${planId}:${stepId}`,
   subscriptions: (agentId: string) => `subs:${agentId}`,
   todos001: (agentId: string) => `todo001:${agentId}`,
   todos002: (agentId: string) => `todo002:${agentId}`,
@@ -37,6 +40,11 @@ export const setKeys = {
 export const hashKeys = {
   /** Every agent that has used the workspace (getWorkspace's starting point): agent → when it first appeared. */
   agents: () => 'agents',
+  /**
+   * A plan's steps in brief (step id → JSON [status, sequence, description]), kept with every step write and by the
+   * fan-in that unblocks a step: a step change reads it instead of every sibling step's document.
+   */
+  stepBriefs: (planId: string) => `steps:${planId}`,
   /** Outputs a waiting step received while blocked: field = JSON-encoded key, value = JSON. */
   received: (node: string) => `recv:${node}`,
   /** Seed-004 plans kept in one working_dir, by any agent of the workspace: plan_id → when it last changed. */

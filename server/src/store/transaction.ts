@@ -11,6 +11,8 @@ import type { CollectionRead, FanIn, QuotaRefusal, Store, StoreOp } from './stor
  */
 export class Tx {
   private readonly loaded = new Map<string, { value: unknown; version: number }>();
+  /** Read without a check at the commit (until the call writes the key or reads it through getMany). */
+  private readonly unchecked = new Map<string, { value: unknown; version: number }>();
   private readonly written = new Map<string, unknown>();
   readonly events: NewEvent[] = [];
   private readonly ops: StoreOp[] = [];
@@ -25,12 +27,42 @@ export class Tx {
 
   /** Loads documents in one round trip; later reads of the same key see this transaction's own writes. */
   async getMany(keys: readonly string[]): Promise<unknown[]> {
-    const missing = keys.filter((k) => !this.loaded.has(k) && !this.written.has(k));
-    if (missing.length > 0) {
-      const docs = await this.store.load(this.workspace, [...new Set(missing)]);
-      [...new Set(missing)].forEach((key, i) => this.loaded.set(key, docs[i] ?? { value: undefined, version: 0 }));
-    }
+    await this.prefetch(keys, []);
     return keys.map((k) => (this.written.has(k) ? this.written.get(k) : this.loaded.get(k)?.value));
+  }
+
+  /**
+   * Loads `checked` (as getMany) and `unchecked` (as getUnchecked) in one round trip; values come later from the
+   * cache. A key already read unchecked becomes checked, at the version it was read.
+   */
+  async prefetch(checked: readonly string[], unchecked: readonly string[]): Promise<void> {
+    for (const key of checked) this.promote(key);
+    const cached = (k: string) => this.loaded.has(k) || this.written.has(k) || this.unchecked.has(k);
+    const missing = [...new Set([...checked, ...unchecked].filter((k) => !cached(k)))];
+    if (missing.length === 0) return;
+    const docs = await this.store.load(this.workspace, missing);
+    const wanted = new Set(checked);
+    missing.forEach((key, i) =>
+      (wanted.has(key) ? this.loaded : this.unchecked).set(key, docs[i] ?? { value: undefined, version: 0 }),
+    );
+  }
+
+  /**
+   * Reads documents, cached like getMany, that the commit does not check unless the call writes them: for siblings
+   * the call only looks at (a plan's other steps), so independent changes of one plan never conflict.
+   */
+  async getUnchecked(keys: readonly string[]): Promise<unknown[]> {
+    await this.prefetch([], keys);
+    return keys.map((k) =>
+      this.written.has(k) ? this.written.get(k) : (this.loaded.get(k) ?? this.unchecked.get(k))?.value,
+    );
+  }
+
+  private promote(key: string): void {
+    const doc = this.unchecked.get(key);
+    if (doc === undefined) return;
+    this.unchecked.delete(key);
+    this.loaded.set(key, doc);
   }
 
   /**
@@ -78,12 +110,15 @@ export class Tx {
     this.fanIns.push(fanIn);
   }
 
+  /** A write is checked against the version the call read (a key read unchecked included). */
   put(key: string, value: unknown): void {
+    this.promote(key);
     this.written.set(key, value);
     this.decoded.delete(key);
   }
 
   delete(key: string): void {
+    this.promote(key);
     this.written.set(key, null);
     this.decoded.delete(key);
   }

@@ -4,11 +4,13 @@ import { pendingNode } from '../core/dependencies/nodes.ts';
 import { decideFanIn, isSamePlan } from '../core/dependencies/fan-in.ts';
 import { applyResolution } from '../core/dependencies/resolve.ts';
 import { randomId } from '../core/random-id.ts';
-import { documents } from '../store/documents/documents.ts';
-import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
+import { encodeBrief } from '../core/plans/step-brief.ts';
+import type { StoreOp } from '../store/store.ts';
+import { hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
+import { peekWaitingPlans } from './plan-repository.ts';
 import { loadWaitersOf, dropWaiters, removeWaiter, waiterCounter } from './waiters-doc.ts';
 
 /** Stands in a call's answer for a waiter that a fan-in unblocks; the store puts the waiter or null there. */
@@ -26,6 +28,13 @@ export const isWaiter = (w: unknown): w is Waiter => typeof w === 'object' && w 
 const token = (what: string) => `@@planhub:${what}:${randomId()}@@`;
 
 type Ended = { agent_id: string; plan_id: string; step: Step };
+
+const briefOps = (waiting: Plan, w: Waiter): StoreOp[] => {
+  const step = waiting.steps.find((s) => s.id === w.step_id);
+  if (!step) return [];
+  const fields = { [w.step_id]: encodeBrief({ ...step, status: 'pending' }) };
+  return [{ op: 'hset', key: hashKeys.stepBriefs(w.plan_id), fields }];
+};
 
 /**
  * Delivers `ended` to the waiting step `w` by the store's fan-in on its outstanding set: the output is recorded,
@@ -52,7 +61,8 @@ const deliver = (
     then: {
       reads: [],
       writes: [],
-      ops: [],
+      // The step's brief follows its live state (pending once nothing is outstanding) for its owner's step changes.
+      ops: briefOps(waiting, w),
       events: decision.whenLast,
       fills: [
         { token: keys, hash: hashKeys.received(node), as: 'keys' },
@@ -124,10 +134,11 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
   if (byAgent.length > 0) dropWaiters(tx, { counter: waiterCounter(undefined), node: future }, byAgent.length);
   const registered = [...byPlan.map((w) => ({ w, member: self })), ...byAgent.map((w) => ({ w, member: future }))];
   if (registered.length === 0) return same;
-  const planIds = [...new Set(registered.map(({ w }) => w.plan_id))];
-  const keys = planIds.map(docKeys.plan);
   // Read, not checked: a waiting plan's owner may change it meanwhile without this commit conflicting.
-  const plans = new Map((await tx.peek(keys)).map((doc, i) => [planIds[i], documents.plan.decode(keys[i] ?? '', doc)]));
+  const plans = await peekWaitingPlans(
+    tx,
+    registered.map(({ w }) => w),
+  );
   for (const { w, member } of registered) {
     tx.op({ op: 'srem', key: setKeys.edges(stepNode(w.plan_id, w.step_id)), members: [member] });
     const waiting = plans.get(w.plan_id);

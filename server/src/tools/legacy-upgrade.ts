@@ -4,7 +4,8 @@ import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
 import type { Store } from '../store/store.ts';
 import type { Tx } from '../store/transaction.ts';
 import { transact } from '../store/transaction.ts';
-import { encodeReceived } from './live-plans.ts';
+import { encodeReceived, readPlans } from './live-plans.ts';
+import { savePlan } from './plan-access.ts';
 import { addWaiters, waiterCounter } from './waiters-doc.ts';
 
 /** Workspaces seen without a legacy graph, per store: nothing writes one any more, so they stay upgraded. */
@@ -25,10 +26,7 @@ const upgradeGraph = async (tx: Tx, done: () => void): Promise<void> => {
   const legacy = await tx.read(documents.legacyGraph);
   if (!legacy) return done();
   const planIds = [...new Set(Object.entries(legacy).flatMap(([from, tos]) => [from, ...tos].map(planOf)))];
-  const loaded = await tx.readMany(
-    documents.plan,
-    planIds.map((id) => [id]),
-  );
+  const loaded = await readPlans(tx, planIds);
   const plans = new Map(planIds.map((id, i) => [id, loaded[i]]));
   const changed = new Set<Plan>();
   for (const [from, tos] of Object.entries(legacy)) {
@@ -53,7 +51,7 @@ const upgradeGraph = async (tx: Tx, done: () => void): Promise<void> => {
       changed.add(target);
     }
   }
-  for (const plan of changed) tx.put(docKeys.plan(plan.plan_id), plan);
+  for (const plan of changed) await savePlan(tx, plan);
   tx.delete(docKeys.dependencyGraph());
 };
 

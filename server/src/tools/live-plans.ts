@@ -2,9 +2,9 @@ import type { Plan } from '@planhub/shared';
 import { stepNode } from '../core/dependencies/attach.ts';
 import { dependencyNode } from '../core/dependencies/nodes.ts';
 import { isSamePlan, liveStep } from '../core/dependencies/fan-in.ts';
-import { documents } from '../store/documents/documents.ts';
 import { hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
+import { loadStoredPlans, rememberRead } from './plan-repository.ts';
 
 const waitsAcross = (plan: Plan, step: Plan['steps'][number]) =>
   step.status === 'blocked' && (step.blocked_by ?? []).some((d) => !isSamePlan(plan, d));
@@ -43,14 +43,15 @@ export const livePlans = async <P extends Plan | undefined>(tx: Tx, plans: reado
   });
 };
 
-/** Plans by id (undefined where missing), live. */
-export const readPlans = async (tx: Tx, planIds: readonly string[]): Promise<Array<Plan | undefined>> =>
-  livePlans(
-    tx,
-    await tx.readMany(
-      documents.plan,
-      planIds.map((id) => [id]),
-    ),
-  );
+/**
+ * Plans by id (undefined where missing), live. Their headers are checked at the commit, their steps only where the
+ * call writes them (savePlan writes what changed since this read).
+ */
+export const readPlans = async (tx: Tx, planIds: readonly string[]): Promise<Array<Plan | undefined>> => {
+  const stored = await loadStoredPlans(tx, planIds);
+  const plans = await livePlans(tx, stored.plans);
+  rememberRead(tx, plans, stored.whole);
+  return plans;
+};
 
 export const readPlan = async (tx: Tx, planId: string): Promise<Plan | undefined> => (await readPlans(tx, [planId]))[0];

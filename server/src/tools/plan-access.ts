@@ -1,10 +1,12 @@
 import type { Caller, Plan } from '@planhub/shared';
-import { fail } from '@planhub/shared';
+import { FINISHED_PLAN_STATUSES, fail } from '@planhub/shared';
 import type { AgentDoc } from '../core/agents/agent-doc.ts';
 import { defaultPlanId, currentPlanId, emptyAgent, touchPlan } from '../core/agents/agent-doc.ts';
 import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
 import { readPlan } from './live-plans.ts';
+import { type ReadRef, writePlan } from './plan-repository.ts';
+import { readPlanForStep } from './plan-step-read.ts';
 import { registerAgent } from './planhub/agent-index.ts';
 import type { Tx } from '../store/transaction.ts';
 
@@ -52,7 +54,30 @@ export const resolvePlan = async (
       );
     plan = await loadPlan(tx, planId);
   }
-  if (mode === 'write' && plan.agent_id !== caller.agent_id)
+  return mode === 'write' ? ownPlan(plan, caller) : plan;
+};
+
+/**
+ * The caller's own plan `planId` as a change of its step `stepId` needs it, or an append without one (see
+ * plan-step-read.ts).
+ */
+export const resolvePlanForStep = async (
+  tx: Tx,
+  caller: Caller,
+  planId: string,
+  stepId: string | undefined,
+): Promise<Plan> => {
+  const plan =
+    (await readPlanForStep(tx, planId, stepId)) ??
+    fail(
+      'NOT_FOUND',
+      `Plan ${planId} does not exist in this workspace. Call getPlanStatus without plan_id for your current plan.`,
+    );
+  return ownPlan(plan, caller);
+};
+
+const ownPlan = (plan: Plan, caller: Caller): Plan => {
+  if (plan.agent_id !== caller.agent_id)
     fail(
       'PERMISSION_DENIED',
       `Plan ${plan.plan_id} belongs to agent ${plan.agent_id}; you (${caller.agent_id}) can only change your own plans.`,
@@ -60,9 +85,23 @@ export const resolvePlan = async (
   return plan;
 };
 
-/** Writes a plan and keeps its owner's index current (and the workspace's agent index, for a new agent). */
+/**
+ * Whether the owner's index must change with this write: it lists each plan with whether it finished and its
+ * working_dir, so it is written when a plan appears or finishes, never by a step change; seed 004 orders plans by
+ * their last change, so its plans keep the index's change time current.
+ */
+const indexChanges = (before: ReadRef | undefined, plan: Plan): boolean =>
+  before === undefined ||
+  FINISHED_PLAN_STATUSES.has(before.status) !== FINISHED_PLAN_STATUSES.has(plan.status) ||
+  before.working_dir !== plan.working_dir ||
+  plan.dialect === '004';
+
+/**
+ * Writes what changed in a plan (see plan-repository.ts) and keeps its owner's index current (and the workspace's
+ * agent index, for a new agent).
+ */
 export const savePlan = async (tx: Tx, plan: Plan): Promise<void> => {
-  tx.put(docKeys.plan(plan.plan_id), plan);
+  if (!indexChanges(writePlan(tx, plan), plan)) return;
   const agent = await loadAgent(tx, plan.agent_id);
   if (agent.plans.length === 0) await registerAgent(tx, plan.agent_id);
   tx.put(docKeys.agent(plan.agent_id), touchPlan(agent, plan));

@@ -110,10 +110,21 @@ export const assertHealthy = async (server: Spawned & { port: number }): Promise
 /** A TypeScript entry point run the way production runs it: node --import tsx <file>. */
 export const startNodeServer = async (name: string, file: string, env: NodeJS.ProcessEnv) => {
   const port = await freePort();
-  const spawned = spawnLogged(name, process.execPath, ['--conditions=planhub-source', '--import', 'tsx', file], {
-    ...env,
-    PORT: String(port),
-  });
+  const spawned = spawnLogged(
+    name,
+    process.execPath,
+    [
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      '--conditions=planhub-source',
+      '--import',
+      'tsx',
+      file,
+    ],
+    {
+      ...env,
+      PORT: String(port),
+    },
+  );
   await waitHealthy(spawned, port);
   return { ...spawned, port, url: `http://127.0.0.1:${port}` };
 };

@@ -1,5 +1,5 @@
 import type { NewEvent, Plan, Step } from '@planhub/shared';
-import { clonePlan, newStep } from './plan-factory.ts';
+import { newStep } from './plan-factory.ts';
 import { planEvent } from './plan-events.ts';
 import { findStep, requireRunning } from './plan-guards.ts';
 
@@ -16,13 +16,14 @@ export const addStep = (
   now: string,
 ): AddStepOutcome => {
   requireRunning(current);
-  const plan = clonePlan(current);
+  // Copy on write: the steps whose sequence stays are shared with `current` (see copyForStepChange).
+  const plan: Plan = { ...current, steps: [...current.steps], waiters: { ...current.waiters } };
   const index =
     input.after_step_id === undefined ? plan.steps.length : plan.steps.indexOf(findStep(plan, input.after_step_id)) + 1;
   const step = newStep(plan.next_step_number, index + 1, input.description, input.extra ?? {});
   plan.next_step_number += 1;
   plan.steps.splice(index, 0, step);
-  plan.steps.forEach((s, i) => (s.sequence = i + 1));
+  plan.steps = plan.steps.map((s, i) => (s.sequence === i + 1 ? s : { ...s, sequence: i + 1 }));
   plan.updated_at = now;
   return {
     plan,

@@ -1,6 +1,5 @@
 import {
   DialectSchema,
-  PlanSchema,
   SubscriptionSchema,
   TaskViewSchema,
   Todo001Schema,
@@ -12,6 +11,7 @@ import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
 import type { TodoDoc001 } from '../../core/todos-001/todo-list.ts';
 import { docKeys } from '../keys.ts';
 import { defineDocument } from './define.ts';
+import { planDocuments } from './plan-documents.ts';
 
 const AgentPlanRefSchema = z.looseObject({
   plan_id: z.string(),
@@ -39,7 +39,8 @@ const asObject = (raw: unknown): Record<string, unknown> | undefined =>
 
 /** Every kind of stored document, declared once. */
 export const documents = {
-  plan: defineDocument({ name: 'plan', version: 1, key: docKeys.plan, schema: PlanSchema }),
+  /** A plan is a header plus one document per step (see plan-documents.ts and tools/plan-repository.ts). */
+  ...planDocuments,
   agent: defineDocument({
     name: 'agent',
     version: 1,

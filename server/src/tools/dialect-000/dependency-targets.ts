@@ -5,6 +5,7 @@ import type { AnyTarget } from '../../core/dependencies/attach.ts';
 import { readPlan, readPlans } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { loadAgent } from '../plan-access.ts';
+import { checkStep } from '../plan-repository.ts';
 
 export interface DependencyArg {
   agent_id: string;
@@ -41,6 +42,15 @@ const inPlan = async (tx: Tx, dep: DependencyArg & { plan_id: string }): Promise
  * or step created meanwhile re-runs the call, which then finds it.
  */
 export const findDependencyTarget = async (tx: Tx, dep: DependencyArg): Promise<AnyTarget> => {
+  const target = await locateTarget(tx, dep);
+  // A plan's steps are read unchecked; an existing target's must be checked, so its completion racing this
+  // registration conflicts with it (else the completion would not see the new waiter and the wake-up would be lost).
+  // A future target is covered by the plan header or agent index read, which its creation writes.
+  if (!('future' in target)) await checkStep(tx, target.plan.plan_id, target.step_id);
+  return target;
+};
+
+const locateTarget = async (tx: Tx, dep: DependencyArg): Promise<AnyTarget> => {
   if (dep.plan_id !== undefined) return inPlan(tx, { ...dep, plan_id: dep.plan_id });
   const future: AnyTarget = { future: true, agent_id: dep.agent_id, step_id: dep.step_id };
   const agent = await loadAgent(tx, dep.agent_id);

@@ -10,35 +10,44 @@ import type { Tx } from '../../store/transaction.ts';
 import type { CallContext } from '../context.ts';
 import type { Settled } from '../dependents.ts';
 import { isWaiter, settleDependents } from '../dependents.ts';
-import { loadAgent, resolvePlan, savePlan } from '../plan-access.ts';
+import { loadAgent, resolvePlan, resolvePlanForStep, savePlan } from '../plan-access.ts';
+import { prefetchBriefs, stepReadKeys } from '../plan-step-read.ts';
 import { currentPlanHint } from './current-plan-hint.ts';
 
 const ENDS = new Set<StepChange['status']>(['completed', 'failed', 'skipped']);
 
 /**
- * Everything the change reads, in one round trip: the plan, the owner's index that savePlan updates (and that names
- * the current plan when no plan_id is given), and, when the step ends, who waits on it. Without a plan_id the plan is
- * guessed from what the index named last time on this node; a wrong guess costs a second round trip.
+ * Everything the change reads, in one round trip (the plan's step briefs alongside): the plan's header and the
+ * step, the owner's index when no plan_id names the plan, and, when the step ends, who waits on it. Without a
+ * plan_id the plan is guessed from what the index named last time on this node; a wrong guess costs a second one.
  */
 const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | undefined, change: StepChange) => {
   const guess = planId ?? currentPlanHint.get(store, tx.workspace, agentId);
-  const keysOf = (target: string) => [
-    docKeys.plan(target),
-    ...(ENDS.has(change.status) ? [docKeys.waiters(stepNode(target, change.step_id))] : []),
-  ];
-  await tx.getMany([docKeys.agent(agentId), ...(guess === undefined ? [] : keysOf(guess))]);
+  const keysOf = (target: string) => {
+    void prefetchBriefs(tx, target);
+    return [
+      ...stepReadKeys(target, change.step_id),
+      ...(ENDS.has(change.status) ? [docKeys.waiters(stepNode(target, change.step_id))] : []),
+    ];
+  };
+  const index = planId === undefined ? [docKeys.agent(agentId)] : [];
+  await tx.prefetch([...index, ...(guess === undefined ? [] : keysOf(guess))], []);
+  if (planId !== undefined) return planId;
   const current = currentPlanId(await loadAgent(tx, agentId));
   currentPlanHint.set(store, tx.workspace, agentId, current);
-  const target = planId ?? current;
-  if (target !== undefined && target !== guess) await tx.getMany(keysOf(target));
+  if (current !== undefined && current !== guess) await tx.prefetch(keysOf(current), []);
+  return current;
 };
 
 /** setStepStatus and completeStepWithOutput: the step changes, and when it ends its dependents settle atomically. */
 export const applyStepChange = async (ctx: CallContext, planId: string | undefined, change: StepChange) => {
   const answer = await ctx.transact(async (tx) => {
     const now = ctx.services.now();
-    await prefetch(tx, ctx.services.store, ctx.caller.agent_id, planId, change);
-    const current = await resolvePlan(tx, ctx.caller, { plan_id: planId }, 'write');
+    const target = await prefetch(tx, ctx.services.store, ctx.caller.agent_id, planId, change);
+    const current =
+      target === undefined
+        ? await resolvePlan(tx, ctx.caller, {}, 'write')
+        : await resolvePlanForStep(tx, ctx.caller, target, change.step_id);
     const outcome = changeStepStatus(current, change, now);
     tx.emit(...outcome.events);
     let settled: Settled = { now: [], pending: [] };

@@ -1,0 +1,63 @@
+import type { Plan, Step } from '@planhub/shared';
+import { decodeBrief } from '../core/plans/step-brief.ts';
+import { planDocuments } from '../store/documents/plan-documents.ts';
+import { docKeys, hashKeys } from '../store/keys.ts';
+import type { Tx } from '../store/transaction.ts';
+import { readPlan } from './live-plans.ts';
+import { decodeStep, rememberRead } from './plan-repository.ts';
+
+const briefReads = new WeakMap<Tx, Map<string, Promise<Record<string, string>>>>();
+
+/** Starts reading a plan's step briefs (alongside the call's other reads); readPlanForStep picks it up. */
+export const prefetchBriefs = (tx: Tx, planId: string): Promise<Record<string, string>> => {
+  let known = briefReads.get(tx);
+  if (!known) briefReads.set(tx, (known = new Map<string, Promise<Record<string, string>>>()));
+  let read = known.get(planId);
+  if (!read) {
+    read = tx.collections({ hashes: [hashKeys.stepBriefs(planId)] }).then(({ hashes }) => hashes[0] ?? {});
+    read.catch(() => undefined);
+    known.set(planId, read);
+  }
+  return read;
+};
+
+/** The documents a step change of `stepId` reads, checked: the plan's header and the step. */
+export const stepReadKeys = (planId: string, stepId: string): string[] => [
+  docKeys.plan(planId),
+  docKeys.planStep(planId, stepId),
+];
+
+/**
+ * The plan as a change of one of its steps needs it, in one round trip whatever its size: the header and that step
+ * in full (checked at the commit), every other step as its brief (status, sequence, description; unchecked, and the
+ * call may not change them). Without `stepId` every step comes in brief (appending a step). The whole plan is read
+ * instead when the change may touch other steps (same-plan steps wait on this one), when the step waits on other
+ * plans (its live state), or when a brief is missing.
+ */
+export const readPlanForStep = async (tx: Tx, planId: string, stepId?: string): Promise<Plan | undefined> => {
+  const briefs = prefetchBriefs(tx, planId);
+  const [rootRaw, stepRaw] = await tx.getMany(
+    stepId === undefined ? [docKeys.plan(planId)] : stepReadKeys(planId, stepId),
+  );
+  const root = planDocuments.planRoot.decode(docKeys.plan(planId), rootRaw);
+  if (root?.layout !== 'header' || (stepId !== undefined && !root.header.step_ids.includes(stepId)))
+    return readPlan(tx, planId);
+  const own = stepId === undefined ? undefined : decodeStep(docKeys.planStep(planId, stepId), stepRaw);
+  if (own && (own.waiters.length > 0 || own.step.status === 'blocked')) return readPlan(tx, planId);
+  const stored = await briefs;
+  const steps: Step[] = [];
+  for (const id of root.header.step_ids) {
+    const step = own && id === stepId ? own.step : decodeBrief(id, stored[id]);
+    if (!step) return readPlan(tx, planId);
+    steps.push(step);
+  }
+  const { step_ids: _ids, orphan_waiters: orphans, ...fields } = root.header;
+  const plan: Plan = {
+    ...fields,
+    steps,
+    waiters: { ...orphans },
+    updated_at: own && own.updated_at > fields.updated_at ? own.updated_at : fields.updated_at,
+  };
+  rememberRead(tx, [plan], new Set(), new Set(root.header.step_ids.filter((id) => id !== stepId)));
+  return plan;
+};
