@@ -27,6 +27,8 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
   /** How long calls made while the store is still connecting for the first time wait for it. */
   startupWaitMs?: number;
+  /** How long a workspace's event channel stays subscribed after its last watcher left (default 10 s). */
+  feedLingerMs?: number;
 }
 
 type StreamEntry = [id: string, fields: string[]];
@@ -84,7 +86,21 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
   const readAfter = async (workspace: string, after: string, count: number) =>
     ((await client.xrange(keys.events(workspace), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope);
-  const feed = createEventFeed({ subscriber, channel: keys.channel, readAfter, log });
+  // Through run(): before the first 'ready' it waits for startup instead of failing; once started it sends at once,
+  // so the read goes out before whatever the watcher sends next.
+  const readLast = (workspace: string) =>
+    run('readLast', async () => {
+      const [newest] = (await client.xrevrange(keys.events(workspace), '+', '-', 'COUNT', 1)) as StreamEntry[];
+      return newest?.[0] ?? '0-0';
+    });
+  const feed = createEventFeed({
+    subscriber,
+    channel: (workspace) => keys.channel(workspace),
+    readLast,
+    readAfter,
+    log,
+    ...(options.feedLingerMs !== undefined ? { lingerMs: options.feedLingerMs } : {}),
+  });
 
   let started = false;
   // A node commits only once it listens, so it sees its own events (a waiter set up before a commit relies on it).
@@ -173,7 +189,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
         return newest.reverse().map(toEnvelope);
       }),
 
-    onEvent: (listener) => feed.on(listener),
+    watch: (workspace, listener) => feed.watch(workspace, listener),
 
     ping: () =>
       run('ping', async () => {
