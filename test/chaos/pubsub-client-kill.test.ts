@@ -60,7 +60,7 @@ describe('every pub/sub client killed during load', () => {
     try {
       for (let wave = 0; wave < WAVES; wave++) {
         const spaces = Array.from({ length: PER_WAVE }, (_, i) => `kill-${wave}-${i}`);
-        watchers.push(...(await Promise.all(spaces.map((ws) => watch(cluster, 0, ws, TYPES)))));
+        watchers.push(...(await Promise.all(spaces.map((ws) => watch(cluster, 0, ws, TYPES, 'agent')))));
         const producers = await Promise.all(spaces.map((ws) => clientOn(cluster, 1, `producer-${ws}`, ws)));
         load.push(...producers.map((p) => produce(p, STEPS)));
       }

@@ -34,8 +34,13 @@ export const startChaosCluster = async (nodes = 2): Promise<ChaosCluster> => {
 };
 
 /** A client that knows only `node`: it never fails over, so what it receives is what that node delivered. */
-export const clientOn = (cluster: Cluster, node: number, agentId: string, workspace: string) =>
-  cluster.client(agentId, { node, workspace, url: [cluster.urls[node] as string] });
+export const clientOn = (
+  cluster: Cluster,
+  node: number,
+  agentId: string,
+  workspace: string,
+  role: 'agent' | 'dashboard' = 'agent',
+) => cluster.client(agentId, { node, workspace, role, url: [cluster.urls[node] as string] });
 
 export interface Watcher {
   workspace: string;
@@ -43,14 +48,18 @@ export interface Watcher {
   log: EventLog;
 }
 
-/** Subscribes a client of `node` to `types` in a workspace nobody has written to yet. */
+/**
+ * Subscribes a client of `node` to `types` in a workspace. A dashboard's connection writes nothing (an agent's
+ * records it online), so a dashboard can watch a workspace that has no event at all yet.
+ */
 export const watch = async (
   cluster: Cluster,
   node: number,
   workspace: string,
   types: readonly string[],
+  role: 'agent' | 'dashboard' = 'dashboard',
 ): Promise<Watcher> => {
-  const client = await clientOn(cluster, node, `watcher-${workspace}`, workspace);
+  const client = await clientOn(cluster, node, `watcher-${workspace}`, workspace, role);
   const log = recordEvents(client);
   await client.subscribeToTasks({ event_types: [...types] } as Parameters<PlanHubClient['subscribeToTasks']>[0]);
   return { workspace, client, log };
