@@ -121,5 +121,5 @@ describe('a paused node cut off by the pub/sub output-buffer limit', () => {
       JSON.stringify(reports),
     );
     expect(reports.filter((r) => r.lost > 0 || r.duplicated > 0 || r.outOfOrder)).toEqual([]);
-  });
+  }, 120_000);
 });

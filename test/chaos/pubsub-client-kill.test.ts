@@ -85,5 +85,5 @@ describe('every pub/sub client killed during load', () => {
       }),
     );
     expect(reports.filter((r) => r.lost > 0 || r.duplicated > 0 || r.outOfOrder)).toEqual([]);
-  });
+  }, 120_000);
 });
