@@ -27,7 +27,7 @@ export const startBusyWorkspace = async (url: string, workspace: string) => {
   // Held until stop(): a failed call ends the loop and is reported there, not as an unhandled rejection.
   const ended = loop.then(
     () => undefined,
-    (err: unknown) => err,
+    (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
   );
   return {
     calls: () => calls,
