@@ -30,10 +30,10 @@ describe('the memory store with a listener that throws', () => {
       onListenerError: (err, event) => failures.push({ err, event }),
     });
     const seen: EventEnvelope[] = [];
-    store.onEvent(() => {
+    store.watch('ws', () => {
       throw new Error('listener bug');
     });
-    store.onEvent((event) => seen.push(event));
+    store.watch('ws', (event) => seen.push(event));
 
     const outcome = await commitTwo(store);
 
@@ -51,7 +51,7 @@ describe('the memory store with a listener that throws', () => {
     const queued: Array<() => void> = [];
     vi.stubGlobal('queueMicrotask', (task: () => void) => queued.push(task));
     const store = createMemoryStore({ eventRetention: 100 });
-    store.onEvent(() => {
+    store.watch('ws', () => {
       throw new Error('listener bug');
     });
 

@@ -15,7 +15,12 @@ const EnvSchema = z.object({
   BENCH_MAX_PROBES: num(),
   BENCH_OUT: z.string().optional(),
   BENCH_PUBLISH: z.enum(['0', '1', '']).optional(),
-  BENCH_ONLY: z.enum(['all', 'floors', 'fanin', '']).optional(),
+  BENCH_ONLY: z.enum(['all', 'floors', 'fanin', 'isolation', '']).optional(),
+  BENCH_ISOLATION_BUSY: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'a comma-separated list of busy workspace counts, e.g. 1,5,20')
+    .optional(),
+  BENCH_ISOLATION_WINDOW_MS: num(),
   BENCH_FANIN_FLOWS: z
     .string()
     .regex(/^\d+(,\d+)*$/, 'a comma-separated list of flow counts, e.g. 100,1000')
@@ -35,6 +40,7 @@ const ARGS = {
   'fanin-children': 'BENCH_FANIN_CHILDREN',
   'fanin-in-flight': 'BENCH_FANIN_IN_FLIGHT',
   'fanin-timeout': 'BENCH_FANIN_TIMEOUT_S',
+  'isolation-busy': 'BENCH_ISOLATION_BUSY',
 } as const;
 
 const argsAsEnv = (argv: readonly string[]): Record<string, string> => {
@@ -77,9 +83,11 @@ export interface BenchConfig {
   crossRate: number;
   /** Probes per rate search after the first repetition (which gets two more, starting from a closed-loop guess). */
   maxProbes: number;
-  /** Which part runs: everything, the floor comparisons only, or the fan-in scenario only. */
-  only: 'all' | 'floors' | 'fanin';
+  /** Which part runs: everything, the floor comparisons only, the fan-in scenario only, or the isolation one only. */
+  only: 'all' | 'floors' | 'fanin' | 'isolation';
   fanin: FaninConfig;
+  /** Node B's CPU for workspaces it does not serve, at each number of busy workspaces on node A. */
+  isolation: { busy: number[]; windowMs: number };
   outFile: string;
   /** Also write docs/bench-latest.json and docs/bench.md (for the README). */
   publish: boolean;
@@ -87,7 +95,7 @@ export interface BenchConfig {
 
 /**
  * The only reader of the environment and command line in the bench. BENCH_QUICK=1 is a smoke run of about a minute;
- * `--only fanin --reps 1` runs just the fan-in scenario once.
+ * `--only fanin --reps 1` runs just the fan-in scenario once, `--only isolation` just the isolation one.
  */
 export const benchConfigFromEnv = (env: NodeJS.ProcessEnv, argv: readonly string[] = []): BenchConfig => {
   const fromEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('BENCH_')));
@@ -112,7 +120,11 @@ export const benchConfigFromEnv = (env: NodeJS.ProcessEnv, argv: readonly string
       timeoutMs: (e.BENCH_FANIN_TIMEOUT_S ?? 300) * 1000,
       graceMs: 30_000,
     },
-    outFile: e.BENCH_OUT ?? (only === 'fanin' ? '.bench/latest-fanin.json' : '.bench/latest.json'),
+    isolation: {
+      busy: (e.BENCH_ISOLATION_BUSY ?? '1,5,20').split(',').map(Number),
+      windowMs: e.BENCH_ISOLATION_WINDOW_MS ?? (quick ? 1000 : 3000),
+    },
+    outFile: e.BENCH_OUT ?? (only === 'all' || only === 'floors' ? '.bench/latest.json' : `.bench/latest-${only}.json`),
     publish: e.BENCH_PUBLISH === '1',
   };
 };

@@ -2,13 +2,15 @@
  * `pnpm bench` (docs/invariants.md, performance targets): starts its own Redis, floor servers and PlanHub nodes as separate processes, drives
  * them from this process with open-loop load, and reports PlanHub's figures as ratios to the floors measured in the
  * same run; then the fan-in scenario, PlanHub against BullMQ's FlowProducer on the same Redis. Configuration: see
- * config.ts (BENCH_QUICK=1 for a smoke run; `--only fanin --reps 1` for the fan-in alone).
+ * config.ts (BENCH_QUICK=1 for a smoke run; `--only fanin --reps 1` for the fan-in alone). The isolation scenario
+ * shows a node's CPU for workspaces it does not serve as the busy ones grow (`--only isolation`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { benchConfigFromEnv } from './config.ts';
 import { runFaninSuite } from './fanin/suite.ts';
+import { runIsolationSuite } from './isolation/suite.ts';
 import { startCluster, type Cluster } from './infra/cluster.ts';
 import { startFaninNode } from './infra/fanin-node.ts';
 import type { NodeServer } from './infra/processes.ts';
@@ -16,6 +18,7 @@ import { assertHealthy, REPO_ROOT } from './infra/processes.ts';
 import { startRedis } from './infra/redis.ts';
 import { faninRatioSpecs } from './report/fanin-ratios.ts';
 import { faninTable, faninViolations } from './report/fanin-table.ts';
+import { isolationTable } from './report/isolation-table.ts';
 import { currentLoad, machineInfo } from './report/machine.ts';
 import { renderMarkdown, type BenchReport } from './report/markdown.ts';
 import { RATIO_SPECS, ratioRows } from './report/ratio-table.ts';
@@ -29,8 +32,9 @@ const loadAtStart = currentLoad();
 const progress = (line: string) =>
   process.stderr.write(`[bench ${((Date.now() - began) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 const results = emptyResults();
-const withFloors = config.only !== 'fanin';
-const withFanin = config.only !== 'floors';
+const withFloors = config.only === 'all' || config.only === 'floors';
+const withFanin = config.only === 'all' || config.only === 'fanin';
+const withIsolation = config.only === 'all' || config.only === 'isolation';
 
 progress(
   `${config.quick ? 'quick ' : ''}run${config.only === 'all' ? '' : ` (${config.only} only)`}: ` +
@@ -39,6 +43,7 @@ progress(
       ? `${config.probeMs} ms per run, p99 target ${config.p99TargetMs} ms, ${config.storedPlans} stored plans, `
       : '') +
     (withFanin ? `fan-in ${config.fanin.flows.join(' and ')} flows × ${config.fanin.children}, ` : '') +
+    (withIsolation ? `isolation ${config.isolation.busy.join(', ')} busy workspaces, ` : '') +
     `load average ${loadAtStart}`,
 );
 const redis = await startRedis();
@@ -60,6 +65,9 @@ try {
       () => assertHealthy(node),
     );
   }
+  const isolation = withIsolation
+    ? await runIsolationSuite(redis.url, { ...config.isolation, repetitions: config.repetitions }, progress)
+    : undefined;
 
   const specs = [
     ...(withFloors ? RATIO_SPECS : []),
@@ -74,15 +82,17 @@ try {
     results,
     ratios,
     searches,
+    ...(isolation ? { isolation } : {}),
   };
   const m = report.machine;
   console.log(
     `\nPlanHub bench — ${m.cpu_model}, ${m.cores} cores, Node ${m.node}, Redis ${m.redis}, ` +
       `load average ${m.load_average.start} → ${m.load_average.end}\n`,
   );
-  console.log(ratioTable(ratios, 'text'));
+  if (ratios.length > 0) console.log(ratioTable(ratios, 'text'));
   if (withFloors) console.log(`\n${throughputTable(results, 'text')}\n\n${latencyTable(results, 'text')}`);
   if (withFanin) console.log(`\n${faninTable(results, 'text')}`);
+  if (isolation) console.log(`\n${isolationTable(isolation, 'text')}`);
   if (results.notes.length > 0) console.log(`\nNotes:\n${results.notes.map((n) => `- ${n}`).join('\n')}`);
   const violations = faninViolations(results);
   if (violations.length > 0) {

@@ -54,6 +54,8 @@ export interface Cluster {
   /** Starts a killed node again on its old port and waits until it is ready. */
   restart(node: number): Promise<void>;
   isRunning(node: number): boolean;
+  /** Sends a signal to a running node: SIGSTOP pauses it (a stuck machine, a long GC), SIGCONT resumes it. */
+  signal(node: number, signal: NodeJS.Signals): void;
   /** The node's recent log lines, for failure messages. */
   output(node: number): string;
   close(): Promise<void>;
@@ -187,12 +189,19 @@ export const startCluster = async (options: ClusterOptions = {}): Promise<Cluste
       nodes[i] = started;
     },
     isRunning: (i) => node(i).child !== undefined,
+    signal(i, signal) {
+      const child = node(i).child;
+      if (!child) throw new Error(`node ${i} is not running`);
+      child.kill(signal);
+    },
     output: (i) => node(i).lines.join('\n'),
     async close() {
       for (const c of clients) c.close();
       await Promise.all(
         nodes.map(async (n) => {
           if (!n.child) return;
+          // A paused node would never see the SIGTERM.
+          n.child.kill('SIGCONT');
           n.child.kill('SIGTERM');
           const timer = setTimeout(() => n.child?.kill('SIGKILL'), 5_000);
           await n.exited;

@@ -130,12 +130,15 @@ describe('log lines', () => {
     const { url } = await node.listen();
     await eventually(async () => expect((await fetch(`${url}/readyz`)).status).toBe(200));
     const redis = new Redis(inject('redisUrl'));
+    // A node subscribes only to the workspaces its callers watch.
+    const unlisten = node.services.hub.listen('ws', () => undefined);
     try {
-      const [channel] = (await redis.pubsub('CHANNELS', `${prefix}*`)) as string[];
-      expect(channel).toBeDefined();
-      await redis.publish(channel as string, 'not an event');
+      await eventually(async () => expect(await redis.pubsub('SHARDCHANNELS', `${prefix}*`)).toHaveLength(1));
+      const [channel] = (await redis.pubsub('SHARDCHANNELS', `${prefix}*`)) as string[];
+      await redis.spublish(channel as string, 'not an event');
       await eventually(() => expect(capture.text()).toContain('unreadable event message'));
     } finally {
+      unlisten();
       redis.disconnect();
       await node.close();
     }

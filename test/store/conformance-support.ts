@@ -26,9 +26,9 @@ export const append = async (store: Store, events: NewEvent[], workspace = WS) =
   return outcome.events;
 };
 
-export const collect = (store: Store) => {
+export const collect = (store: Store, workspace = WS) => {
   const seen: EventEnvelope[] = [];
-  const off = store.onEvent((e) => seen.push(e));
+  const off = store.watch(workspace, (e) => seen.push(e));
   return { seen, off };
 };
 

@@ -24,7 +24,7 @@ const event = (n: number): NewEvent => ({
 
 const collect = (store: Store) => {
   const seen: EventEnvelope[] = [];
-  store.onEvent((e) => seen.push(e));
+  store.watch(WS, (e) => seen.push(e));
   return seen;
 };
 

@@ -52,7 +52,7 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store', (kind) => {
       expect(await small.readEvents(WS, { count: 10 })).toEqual(committed.slice(-10));
     });
 
-    it('pushes every committed event to onEvent listeners in log order', async ({ store }) => {
+    it('pushes every committed event to watch listeners in log order', async ({ store }) => {
       const { seen, off } = collect(store);
       const committed: EventEnvelope[] = [];
       for (let i = 0; i < 10; i++) committed.push(...(await append(store, [event(2 * i), event(2 * i + 1)])));

@@ -5,35 +5,49 @@ import type { Store } from '../store/store.ts';
 type Listener = (event: EventEnvelope) => void;
 
 /**
- * This node's view of every committed event, from any node (the store pushes them in log order). Calls that wait
- * for something to happen (startPlan's decision, getTaskEvents' long-poll) and the socket push use it.
+ * This node's view of the committed events of the workspaces its callers watch, from any node (the store pushes
+ * them in log order, none missed across faults). Calls that wait for something to happen (startPlan's decision,
+ * getTaskEvents' long-poll, waitForEvents) and the socket and MCP pushes use it. The first listener of a workspace
+ * makes the store watch it and the last one to leave stops that, so a node's event traffic follows its own clients.
  */
 export class EventHub {
-  private readonly byWorkspace = new Map<string, Set<Listener>>();
-  private readonly detach: () => void;
+  private readonly byWorkspace = new Map<string, { listeners: Set<Listener>; unwatch: () => void }>();
+  private closed = false;
 
-  constructor(store: Store, onListenerError: (err: unknown) => void) {
-    this.detach = store.onEvent((event) => {
-      for (const listener of this.byWorkspace.get(event.workspace) ?? []) {
-        try {
-          listener(event);
-        } catch (err) {
-          onListenerError(err);
-        }
+  constructor(
+    private readonly store: Store,
+    private readonly onListenerError: (err: unknown) => void,
+  ) {}
+
+  /** Events of `workspace` committed from now on (what the caller reads or commits next comes after "now"). */
+  listen(workspace: string, listener: Listener): () => void {
+    let entry = this.byWorkspace.get(workspace);
+    if (!entry && !this.closed) {
+      const listeners = new Set<Listener>();
+      const unwatch = this.store.watch(workspace, (event) => this.dispatch(listeners, event));
+      this.byWorkspace.set(workspace, (entry = { listeners, unwatch }));
+    }
+    const own = entry;
+    own?.listeners.add(listener);
+    // Idempotent, and it drops only its own entry: a second call (waitFor's stop runs on both resolve and cancel)
+    // must not remove the entry a later listener of the same workspace created, which would leave that one deaf.
+    return () => {
+      if (!own?.listeners.delete(listener)) return;
+      if (own.listeners.size === 0 && this.byWorkspace.get(workspace) === own) {
+        this.byWorkspace.delete(workspace);
+        own.unwatch();
       }
-    });
+    };
   }
 
-  listen(workspace: string, listener: Listener): () => void {
-    let set = this.byWorkspace.get(workspace);
-    if (!set) this.byWorkspace.set(workspace, (set = new Set()));
-    set.add(listener);
-    // Idempotent, and it drops only its own set: a second call (waitFor's stop runs on both resolve and cancel) must
-    // not remove the set a later listener of the same workspace created, which would leave that listener deaf.
-    return () => {
-      if (!set.delete(listener)) return;
-      if (set.size === 0 && this.byWorkspace.get(workspace) === set) this.byWorkspace.delete(workspace);
-    };
+  private dispatch(listeners: Set<Listener>, event: EventEnvelope): void {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.onListenerError(err);
+      }
+    }
   }
 
   /**
@@ -75,7 +89,8 @@ export class EventHub {
   }
 
   close(): void {
-    this.detach();
+    this.closed = true;
+    for (const { unwatch } of this.byWorkspace.values()) unwatch();
     this.byWorkspace.clear();
   }
 }

@@ -17,7 +17,7 @@ export const tapStore = (store: Store, tap: StoreTap): Store => {
   // One wrapper per method, made on first use: the store is on every call's path.
   const wrappers = new Map<PropertyKey, unknown>();
   const wrap = (key: PropertyKey, method: (...args: unknown[]) => unknown) => {
-    if (key === 'onEvent' || key === 'close') return method.bind(store);
+    if (key === 'watch' || key === 'close') return method.bind(store);
     const operation = String(key);
     return (...args: unknown[]) => {
       let result: unknown;

@@ -72,7 +72,8 @@ const firing = (w: Workspace, fanIns: readonly FanIn[]): boolean[] => {
  */
 export const createMemoryStore = (options: MemoryStoreOptions): Store => {
   const workspaces = new Map<string, Workspace>();
-  const listeners = new Set<EventListener>();
+  /** Watchers by workspace: a commit tells only its own workspace's. */
+  const watchers = new Map<string, Set<EventListener>>();
   const now = options.now ?? Date.now;
   const onListenerError =
     options.onListenerError ??
@@ -248,6 +249,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         budget.removed(workspace, trimmed);
       }
       budget.added(workspace, events);
+      const listeners = [...(watchers.get(workspace) ?? [])];
       for (const event of events)
         for (const listener of listeners) {
           try {
@@ -280,9 +282,15 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       const start = events.findIndex((e) => compareEventIds(e.event_id, after) > 0);
       return Promise.resolve(start === -1 ? [] : events.slice(start, start + range.count));
     },
-    onEvent(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    watch(workspace, listener) {
+      let set = watchers.get(workspace);
+      if (!set) watchers.set(workspace, (set = new Set()));
+      set.add(listener);
+      const own = set;
+      return () => {
+        own.delete(listener);
+        if (own.size === 0 && watchers.get(workspace) === own) watchers.delete(workspace);
+      };
     },
     ping() {
       return closed ? Promise.reject(new Error('store closed')) : Promise.resolve();
@@ -291,7 +299,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     writeHealth: () => Promise.resolve({ ok: true }),
     close() {
       closed = true;
-      listeners.clear();
+      watchers.clear();
       return Promise.resolve();
     },
   };

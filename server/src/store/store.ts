@@ -151,8 +151,13 @@ export interface Store {
   requestAnswer(workspace: string, agentId: string, requestId: string): Promise<Remembered | undefined>;
   /** Events of the workspace log in order: after a cursor, or the newest `count`. */
   readEvents(workspace: string, range: EventRange): Promise<EventEnvelope[]>;
-  /** Every event committed by any node, pushed to this node in log order per workspace. */
-  onEvent(listener: EventListener): () => void;
+  /**
+   * Pushes the workspace's events committed from now on, by any node, to `listener`: in log order, each once, none
+   * missed across faults (the store reads its log back after any gap). "From now on" is the moment of the call:
+   * whatever the caller reads or commits afterwards is after it. The returned function stops it; a node only hears
+   * about the workspaces it watches.
+   */
+  watch(workspace: string, listener: EventListener): () => void;
   ping(): Promise<void>;
   /**
    * Whether the store accepts writes: `out_of_memory` (with when it began) while Redis refuses them at maxmemory.

@@ -2,6 +2,8 @@ import type { BenchConfig } from '../config.ts';
 import type { MachineInfo } from './machine.ts';
 import type { RatioRow } from './ratio-table.ts';
 import { faninTable, faninViolations } from './fanin-table.ts';
+import { isolationTable } from './isolation-table.ts';
+import type { IsolationRow } from '../isolation/suite.ts';
 import { latencyTable, ratioTable, throughputTable } from './render.ts';
 import type { BenchResults } from './results.ts';
 
@@ -15,7 +17,23 @@ export interface BenchReport {
   ratios: RatioRow[];
   /** Every probe of every rate search: [rate, p99 ms, sustained]. */
   searches: Record<string, Array<[number, number, boolean]>>;
+  /** The isolation scenario, when it ran. */
+  isolation?: IsolationRow[];
 }
+
+const isolationSection = (report: BenchReport): string[] =>
+  report.isolation === undefined
+    ? []
+    : [
+        "## Isolation: a node's CPU for workspaces it does not serve",
+        '',
+        'Node B serves one idle watcher while N busy workspaces write through node A (each with one agent completing' +
+          ' steps, one call in flight, and a dashboard on A watching it). Each workspace has its own sharded channel' +
+          ' and B subscribes only to the workspaces its clients watch, so its CPU should stay flat as N grows.',
+        '',
+        isolationTable(report.isolation, 'markdown'),
+        '',
+      ];
 
 const faninSection = (report: BenchReport): string[] => {
   if (Object.keys(report.results.fanin ?? {}).length === 0) return [];
@@ -69,6 +87,7 @@ export const renderMarkdown = (report: BenchReport): string => {
     latencyTable(report.results, 'markdown'),
     '',
     ...faninSection(report),
+    ...isolationSection(report),
     '## Running it',
     '',
     '`pnpm bench` needs `redis-server` on the PATH and starts everything itself (a private Redis on a free port,' +

@@ -28,7 +28,7 @@ export const recordingStore = (inner: Store): RecordingStore => {
     load: inner.load.bind(inner),
     requestAnswer: inner.requestAnswer.bind(inner),
     readEvents: inner.readEvents.bind(inner),
-    onEvent: inner.onEvent.bind(inner),
+    watch: inner.watch.bind(inner),
     ping: inner.ping.bind(inner),
     close: inner.close.bind(inner),
     commit: async (workspace: string, commit: Parameters<Store['commit']>[1]) => {

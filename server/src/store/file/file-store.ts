@@ -134,9 +134,13 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     readEvents(workspace, range) {
       return read(() => readEventRange(tables.events, workspace, range));
     },
-    onEvent(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    // One node per directory: every commit is this node's own, so watching is filtering, not subscribing.
+    watch(workspace, listener) {
+      const own: EventListener = (event) => {
+        if (event.workspace === workspace) listener(event);
+      };
+      listeners.add(own);
+      return () => void listeners.delete(own);
     },
     ping() {
       return closed ? Promise.reject(new Error('store closed')) : Promise.resolve();

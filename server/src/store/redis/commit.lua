@@ -5,7 +5,7 @@
 
   KEYS     every key the commit touches (declared for Redis Cluster; all share the workspace's hash tag)
   ARGV[1]  the commit as JSON (built by redis-commit.ts), Redis keys in full:
-           { channel, workspace, retention, bytes (the workspace's stored-byte counter), quota or absent,
+           { channel (the workspace's sharded channel), workspace, retention, bytes (the workspace's stored-byte counter), quota or absent,
              request = { key, ttl, answer (an ARGV index) } or absent,
              reads = { { key, version } }, writes = { { key, ARGV index of the JSON, or 0 to delete } },
              ops = { op }, fanins = { fanin }, events = { json } }
@@ -187,11 +187,20 @@ if c.request then
   redis.call('SET', c.request[1], answer, 'PX', c.request[2])
 end
 
+-- The log entry before the next one: published with each event, so a subscriber that missed a message sees it
+-- at the next one (its predecessor is not the last id it delivered) instead of at its next reconnect.
+local previous = nil
 local function publish(json)
+  if previous == nil then
+    local newest = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+    previous = newest and newest[1] or '0-0'
+  end
   local id = redis.call('XADD', KEYS[1], '*', 'e', json)
   stored = stored + #json
-  -- One channel for every workspace: a node subscribes once, whatever workspaces it serves.
-  redis.call('PUBLISH', c.channel, cjson.encode({ c.workspace, id, json }))
+  -- The workspace's own channel, in its hash tag (sharded pub/sub): only nodes whose clients watch the workspace
+  -- subscribe to it, and on Redis Cluster only the shard that holds the workspace carries it.
+  redis.call('SPUBLISH', c.channel, cjson.encode({ c.workspace, id, json, previous }))
+  previous = id
   return id
 end
 

@@ -9,7 +9,7 @@ export type CommandConnection = Redis | Cluster;
 export interface RedisConnections {
   commands: CommandConnection;
   /** A fresh pub/sub connection (pub/sub mode blocks other commands, so it is never the command connection). */
-  subscriber(options: { connectionName: string }): Redis;
+  subscriber(options: { connectionName: string }): CommandConnection;
   /** True on a Cluster (slots, failover, WAIT routed with the commit). */
   cluster: boolean;
 }
@@ -54,7 +54,6 @@ export const connectRedis = (target: RedisTarget, options: ConnectOptions): Redi
   }
   const seeds = target.clusterNodes.map(parseNode);
   const commands = new Cluster(seeds, {
-    ...pipelined,
     enableOfflineQueue: false,
     redisOptions: fastFail,
     clusterRetryStrategy: retryStrategy,
@@ -62,32 +61,29 @@ export const connectRedis = (target: RedisTarget, options: ConnectOptions): Redi
     slotsRefreshInterval: 1000,
     retryDelayOnFailover: 100,
   });
-  return { commands, cluster: true, subscriber: ({ connectionName }) => clusterSubscriber(seeds, connectionName) };
+  return {
+    commands,
+    cluster: true,
+    subscriber: ({ connectionName }) => clusterSubscriber(seeds, connectionName, options),
+  };
 };
 
 /**
- * The event channel is a plain PUBLISH, which a Cluster forwards to every node, so one connection to any node hears
- * every workspace. It is a plain connection (not the Cluster's own subscriber) so the feed sees each reconnect as a
- * 'ready' and reads back the gap; when its node dies it moves on to the next seed node instead of waiting for it.
+ * Events go out on one sharded channel per workspace (SPUBLISH), carried only by the shard that holds the
+ * workspace's slot, so the subscriber is a Cluster with one subscriber connection per shard (ioredis follows slot
+ * moves and failovers). A shard's subscriber may come back without a 'ready' on the Cluster; the store therefore
+ * also reads every followed log back on topology changes and periodically (see `clusterResync`).
  */
-const clusterSubscriber = (seeds: { host: string; port: number }[], connectionName: string): Redis => {
-  let next = 0;
-  const first = seeds[0] ?? { host: '127.0.0.1', port: 6379 };
-  const subscriber: Redis = new Redis({
-    host: first.host,
-    port: first.port,
-    connectionName,
-    autoResubscribe: false,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    retryStrategy: (attempt) => {
-      next = (next + 1) % seeds.length;
-      const seed = seeds[next] ?? first;
-      // ioredis reads host and port again on every reconnect.
-      subscriber.options.host = seed.host;
-      subscriber.options.port = seed.port;
-      return attempt <= seeds.length ? 0 : retryStrategy(attempt - seeds.length);
-    },
+const clusterSubscriber = (
+  seeds: { host: string; port: number }[],
+  connectionName: string,
+  options: ConnectOptions,
+): Cluster =>
+  new Cluster(seeds, {
+    shardedSubscribers: true,
+    enableOfflineQueue: true,
+    redisOptions: { connectionName, maxRetriesPerRequest: 0, commandTimeout: options.commandTimeoutMs },
+    clusterRetryStrategy: retryStrategy,
+    slotsRefreshInterval: 1000,
+    retryDelayOnFailover: 100,
   });
-  return subscriber;
-};

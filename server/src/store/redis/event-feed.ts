@@ -1,64 +1,99 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
-import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { EventListener } from '../store.ts';
+import { decodeMessage } from './feed-message.ts';
+
+/**
+ * What the feed needs of its subscriber connection. ioredis' `Redis` and `Cluster` both have it, so the store may
+ * hand either; the connection must not resubscribe by itself in a way that hides a reconnect (autoResubscribe off).
+ */
+export interface FeedConnection {
+  ssubscribe(...channels: string[]): Promise<unknown>;
+  sunsubscribe(...channels: string[]): Promise<unknown>;
+  on(event: 'smessage', listener: (channel: string, message: string) => void): unknown;
+  on(event: 'ready' | 'close', listener: () => void): unknown;
+}
 
 export interface EventFeedOptions {
-  /** A connection of its own (pub/sub mode blocks other commands), with ioredis' autoResubscribe off. */
-  subscriber: Redis;
-  channel: string;
+  subscriber: FeedConnection;
+  /** The sharded channel a workspace's events are published on (in the workspace's hash tag). */
+  channel(workspace: string): string;
+  /** The newest event id of a workspace log, `0-0` when it is empty: where a newly followed workspace starts. */
+  readLast(workspace: string): Promise<string>;
   /** Events of a workspace log after `after` (exclusive), oldest first. */
   readAfter(workspace: string, after: string, count: number): Promise<EventEnvelope[]>;
   log: Logger;
+  /** How long a workspace stays subscribed after its last listener left (a wait that comes and goes). */
+  lingerMs?: number;
 }
 
 export interface EventFeed {
-  on(listener: EventListener): () => void;
-  /** Resolves when the first subscription is live; never rejects. */
+  /** Pushes the workspace's events committed from now on (by any node) to `listener`, in log order, once each. */
+  watch(workspace: string, listener: EventListener): () => void;
+  /** Resolves when the subscriber connection is first ready; never rejects. */
   readonly subscribed: Promise<void>;
-  /** True while the subscription is live. */
+  /** True while the subscriber connection is up. */
   live(): boolean;
+  /** Reads back every followed workspace: for any sign that published messages may have been lost. */
+  resync(reason: string, options?: { quiet?: boolean }): void;
+  /** How many workspaces this node follows. */
+  following(): number;
   close(): void;
 }
 
-const RECOVERY_BATCH = 1000;
+interface Follow {
+  readonly channel: string;
+  readonly listeners: Set<EventListener>;
+  /** The newest id delivered; undefined until the starting point is known. */
+  last: string | undefined;
+  /** The starting point, read the moment the workspace was first watched (undefined if that read failed). */
+  start: Promise<string | undefined>;
+  /** Live messages held while the log is read back; undefined once live. */
+  held: EventEnvelope[] | undefined;
+  /** The connection generation whose SSUBSCRIBE was confirmed; only then can a read-back end. */
+  subscribedIn: number;
+  running: boolean;
+  /** Asked to read back again while a read-back was running. */
+  again: boolean;
+  linger: NodeJS.Timeout | undefined;
+}
+
+const READ_BATCH = 1000;
+const DEFAULT_LINGER_MS = 10_000;
 
 /** Unref'd: a pending retry never keeps the process alive, and a closed feed just stops at its next turn. */
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-
-/** What commit.lua publishes: `[workspace, stream id, envelope JSON without event_id]`. */
-export const decodeMessage = (message: string): { workspace: string; event: EventEnvelope } => {
-  const [workspace, id, json] = JSON.parse(message) as [string, string, string];
-  return { workspace, event: { event_id: id, ...(JSON.parse(json) as Omit<EventEnvelope, 'event_id'>) } };
-};
+const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
- * Pushes every published event to the listeners, in log order per workspace, exactly once. Pub/sub loses what is
- * published while the subscriber is disconnected, so after a reconnect each workspace seen so far is read back
- * from its stream after the last id delivered; live messages of that workspace wait in a buffer meanwhile, and ids
- * at or below the last delivered one are dropped, so the overlap between the two is neither lost nor repeated.
+ * Delivers the events of the workspaces this node's clients watch, and only those: each workspace has its own
+ * sharded channel, subscribed while it has a listener here, so a node's cost follows its own clients.
+ *
+ * Gap-free by construction. Each followed workspace has a starting point (the log's newest id, read when it was first
+ * watched, before any later read or commit of the watcher) and the last id delivered since. Whenever a message may
+ * have been lost — the workspace was just subscribed, the subscriber reconnected (a drop, `CLIENT KILL`, Redis
+ * cutting it at its output-buffer limit), or a message names a predecessor other than the last id delivered — the
+ * workspace's log is read back from its last id while live messages wait; ids at or below the last delivered one
+ * are dropped, so the overlap between the two is neither lost nor repeated.
  */
 export const createEventFeed = (options: EventFeedOptions): EventFeed => {
-  const { subscriber, channel } = options;
+  const { subscriber } = options;
   const log = options.log.child({ part: 'event-feed' });
-  const listeners = new Set<EventListener>();
-  const lastIds = new Map<string, string>();
-  /** Workspaces being read back after a reconnect, with the live events that arrived meanwhile. */
-  const recovering = new Map<string, EventEnvelope[]>();
-  const running = new Set<string>();
-  /** Successful SUBSCRIBEs so far; a recovery repeats if one happened while it read. */
-  let subscriptions = 0;
-  let isLive = false;
+  const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
+  const follows = new Map<string, Follow>();
+  /** Counts the subscriber's 'ready's: a subscription of an older generation died with its connection. */
+  let generation = 0;
+  let connected = false;
   let closed = false;
   let markSubscribed: () => void = () => {};
   const subscribed = new Promise<void>((resolve) => (markSubscribed = resolve));
+  const current = (workspace: string, follow: Follow) => !closed && follows.get(workspace) === follow;
 
-  const deliver = (workspace: string, event: EventEnvelope) => {
-    const last = lastIds.get(workspace);
-    if (last !== undefined && compareEventIds(event.event_id, last) <= 0) return;
-    lastIds.set(workspace, event.event_id);
-    for (const listener of [...listeners]) {
+  const deliver = (follow: Follow, event: EventEnvelope) => {
+    if (follow.last !== undefined && compareEventIds(event.event_id, follow.last) <= 0) return;
+    follow.last = event.event_id;
+    for (const listener of [...follow.listeners]) {
       try {
         listener(event);
       } catch (err) {
@@ -67,84 +102,164 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
     }
   };
 
-  /** Reads a workspace's stream after its last delivered id until nothing is missing, then drains its buffer. */
-  const recover = async (workspace: string): Promise<void> => {
-    for (let attempt = 0; !closed;) {
-      const generation = subscriptions;
-      try {
-        for (;;) {
-          const after = lastIds.get(workspace);
-          if (after === undefined) break;
-          const batch = await options.readAfter(workspace, after, RECOVERY_BATCH);
-          for (const event of batch) deliver(workspace, event);
-          if (batch.length < RECOVERY_BATCH) break;
+  /** Reads the log after the last delivered id until nothing is missing, then delivers what was held. */
+  const catchUp = async (workspace: string, follow: Follow): Promise<void> => {
+    if (follow.running) return void (follow.again = true);
+    follow.running = true;
+    try {
+      for (let attempt = 0; current(workspace, follow) && follow.subscribedIn === generation;) {
+        const readIn = generation;
+        follow.again = false;
+        try {
+          follow.last ??= (await follow.start) ?? (await options.readLast(workspace));
+          let read = 0;
+          for (;;) {
+            const batch = await options.readAfter(workspace, follow.last, READ_BATCH);
+            for (const event of batch) deliver(follow, event);
+            read += batch.length;
+            if (batch.length < READ_BATCH || !current(workspace, follow)) break;
+          }
+          if (read > 0) log.info({ workspace, events: read }, 'events read back from the log');
+          // A read that began before the newest subscription went live may have missed what came in between.
+          if (readIn !== generation || follow.subscribedIn !== generation || follow.again) continue;
+          const held = follow.held ?? [];
+          follow.held = undefined;
+          for (const event of held) deliver(follow, event);
+          return;
+        } catch (err) {
+          // The command connection may be down while the subscriber is back: keep holding, try again.
+          log.warn({ workspace, reason: reason(err) }, 'event read-back failed');
+          await pause(Math.min(2000, 100 * 2 ** attempt++));
         }
-        // A read that began before the newest subscription went live may have missed what came in between.
-        if (generation === subscriptions) break;
-      } catch (err) {
-        // The command connection may still be down although the subscriber is back: keep buffering, try again.
-        log.warn({ workspace, reason: err instanceof Error ? err.message : String(err) }, 'event recovery failed');
-        await pause(Math.min(2000, 100 * 2 ** attempt++));
       }
+    } finally {
+      follow.running = false;
     }
-    const buffered = recovering.get(workspace) ?? [];
-    recovering.delete(workspace);
-    for (const event of buffered) deliver(workspace, event);
   };
 
-  const startRecovery = (workspace: string) => {
-    if (running.has(workspace)) return;
-    running.add(workspace);
-    void recover(workspace).finally(() => running.delete(workspace));
+  const subscribe = (workspace: string, follow: Follow, attempt = 0) => {
+    if (!connected) return; // the next 'ready' subscribes every followed workspace
+    const subscribedOn = generation;
+    subscriber.ssubscribe(follow.channel).then(
+      () => {
+        if (!current(workspace, follow) || subscribedOn !== generation) return;
+        follow.subscribedIn = subscribedOn;
+        void catchUp(workspace, follow);
+      },
+      async (err: unknown) => {
+        log.warn({ workspace, reason: reason(err) }, 'event subscription failed');
+        await pause(Math.min(2000, 100 * 2 ** attempt));
+        if (current(workspace, follow) && subscribedOn === generation) subscribe(workspace, follow, attempt + 1);
+      },
+    );
   };
 
-  subscriber.on('message', (from: string, message: string) => {
-    if (from !== channel || closed) return;
+  const unfollow = (workspace: string, follow: Follow) => {
+    if (!current(workspace, follow)) return;
+    follows.delete(workspace);
+    if (connected)
+      subscriber
+        .sunsubscribe(follow.channel)
+        .catch((err: unknown) => log.debug({ workspace, reason: reason(err) }, 'event unsubscribe failed'));
+  };
+
+  const follow = (workspace: string): Follow => {
+    const created: Follow = {
+      channel: options.channel(workspace),
+      listeners: new Set(),
+      last: undefined,
+      // Issued now, before any command the watcher sends next: everything it commits or reads later is after it.
+      start: options.readLast(workspace).catch((err: unknown) => {
+        log.warn({ workspace, reason: reason(err) }, 'could not read where the event log ends');
+        return undefined;
+      }),
+      held: [],
+      subscribedIn: -1,
+      running: false,
+      again: false,
+      linger: undefined,
+    };
+    follows.set(workspace, created);
+    subscribe(workspace, created);
+    return created;
+  };
+
+  subscriber.on('smessage', (channel: string, message: string) => {
+    if (closed) return;
     let decoded: ReturnType<typeof decodeMessage>;
     try {
       decoded = decodeMessage(message);
     } catch (err) {
-      log.error({ err }, 'unreadable event message');
+      log.error({ err, channel }, 'unreadable event message');
       return;
     }
-    const buffer = recovering.get(decoded.workspace);
-    if (buffer) buffer.push(decoded.event);
-    else deliver(decoded.workspace, decoded.event);
+    const { workspace, event, previous } = decoded;
+    const follow = follows.get(workspace);
+    if (!follow || follow.channel !== channel) return;
+    if (follow.held) return void follow.held.push(event);
+    const last = follow.last;
+    if (last === undefined || compareEventIds(event.event_id, last) <= 0) return;
+    if (previous !== undefined && previous !== last) {
+      log.warn({ workspace, expected: last, previous, event_id: event.event_id }, 'event gap detected; reading back');
+      follow.held = [event];
+      void catchUp(workspace, follow);
+      return;
+    }
+    deliver(follow, event);
   });
 
   subscriber.on('ready', () => {
-    // Mark the gaps before subscribing: a live message may arrive before the SUBSCRIBE reply's continuation runs.
-    if (subscriptions > 0)
-      for (const workspace of lastIds.keys()) if (!recovering.has(workspace)) recovering.set(workspace, []);
-    subscriber.subscribe(channel).then(
-      () => {
-        subscriptions += 1;
-        isLive = true;
-        markSubscribed();
-        if (recovering.size > 0)
-          log.info({ workspaces: recovering.size }, 'event subscription restored; reading back the gap');
-        // Only now: the subscription is live, so whatever the stream read misses arrives as a live message.
-        for (const workspace of recovering.keys()) startRecovery(workspace);
-      },
-      // The connection dropped again; the next 'ready' subscribes anew and the gaps stay marked.
-      (err: unknown) => log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'subscribe failed'),
-    );
+    generation += 1;
+    connected = true;
+    markSubscribed();
+    if (generation > 1 && follows.size > 0)
+      log.info({ workspaces: follows.size }, 'event subscription restored; reading back the gap');
+    // Hold before subscribing: a live message may arrive before the SSUBSCRIBE reply's continuation runs.
+    for (const [workspace, follow] of follows) {
+      follow.held ??= [];
+      subscribe(workspace, follow);
+    }
   });
   subscriber.on('close', () => {
-    isLive = false;
+    connected = false;
   });
 
   return {
     subscribed,
-    on(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    watch(workspace, listener) {
+      if (closed) return () => {};
+      const entry = follows.get(workspace) ?? follow(workspace);
+      clearTimeout(entry.linger);
+      entry.linger = undefined;
+      entry.listeners.add(listener);
+      let attached = true;
+      return () => {
+        if (!attached) return;
+        attached = false;
+        entry.listeners.delete(listener);
+        if (entry.listeners.size > 0 || !current(workspace, entry)) return;
+        clearTimeout(entry.linger);
+        entry.linger = setTimeout(() => {
+          if (entry.listeners.size === 0) unfollow(workspace, entry);
+        }, lingerMs).unref();
+      };
     },
-    live: () => isLive,
+    live: () => connected,
+    resync(why, { quiet = false } = {}) {
+      if (follows.size > 0 && !quiet)
+        log.info({ workspaces: follows.size, reason: why }, 'reading back every followed log');
+      for (const [workspace, follow] of follows) {
+        // A read-back already running covers this one (it reads to the end of the log).
+        if (quiet && follow.running) continue;
+        follow.held ??= [];
+        void catchUp(workspace, follow);
+      }
+    },
+    following: () => follows.size,
     close() {
       closed = true;
-      listeners.clear();
-      recovering.clear();
+      for (const follow of follows.values()) clearTimeout(follow.linger);
+      follows.clear();
     },
   };
 };

@@ -46,7 +46,7 @@ export const packCommit = (
     });
   const events = (list: readonly NewEvent[]) => list.map((e) => JSON.stringify(e));
   const packed = {
-    channel: keys.channel,
+    channel: keys.channel(workspace),
     workspace,
     retention: settings.retention,
     bytes: keys.bytes(workspace),

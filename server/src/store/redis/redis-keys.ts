@@ -20,8 +20,8 @@ export interface RedisKeys {
   events(workspace: string): string;
   /** A remembered request answer (string, expires by PX). */
   request(workspace: string, agentId: string, requestId: string): string;
-  /** The one pub/sub channel every node listens on. */
-  readonly channel: string;
+  /** The workspace's sharded pub/sub channel (SPUBLISH/SSUBSCRIBE), in its hash tag so it lives on its slot. */
+  channel(workspace: string): string;
 }
 
 export const redisKeys = (prefix: string): RedisKeys => {
@@ -35,6 +35,6 @@ export const redisKeys = (prefix: string): RedisKeys => {
     events: (workspace) => `${ws(workspace)}:events`,
     bytes: (workspace) => `${ws(workspace)}:bytes`,
     request: (workspace, agentId, requestId) => `${ws(workspace)}:req:${part(agentId)}:${requestId}`,
-    channel: `${prefix}:events`,
+    channel: (workspace) => `${ws(workspace)}:feed`,
   };
 };

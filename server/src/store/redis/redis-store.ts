@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Commit, CommitOutcome, LoadedDoc, Store } from '../store.ts';
 import { corruptDocument } from '../documents/define.ts';
 import { defineStoreCommands } from './commands.ts';
+import { clusterResync } from './cluster-resync.ts';
 import { createEventFeed } from './event-feed.ts';
 import { packCommit, unpackOutcome } from './redis-commit.ts';
 import { createRedisLimits } from './redis-limits.ts';
@@ -35,6 +36,8 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
   /** How long calls made while the store is still connecting for the first time wait for it. */
   startupWaitMs?: number;
+  /** How long a workspace's event channel stays subscribed after its last watcher left (default 10 s). */
+  feedLingerMs?: number;
 }
 
 type StreamEntry = [id: string, fields: string[]];
@@ -94,7 +97,22 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
   const readAfter = async (workspace: string, after: string, count: number) =>
     ((await client.xrange(keys.events(workspace), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope);
-  const feed = createEventFeed({ subscriber, channel: keys.channel, readAfter, log });
+  // Through run(): before the first 'ready' it waits for startup instead of failing; once started it sends at once,
+  // so the read goes out before whatever the watcher sends next.
+  const readLast = (workspace: string) =>
+    run('readLast', async () => {
+      const [newest] = (await client.xrevrange(keys.events(workspace), '+', '-', 'COUNT', 1)) as StreamEntry[];
+      return newest?.[0] ?? '0-0';
+    });
+  const feed = createEventFeed({
+    subscriber,
+    channel: (workspace) => keys.channel(workspace),
+    readLast,
+    readAfter,
+    log,
+    ...(options.feedLingerMs !== undefined ? { lingerMs: options.feedLingerMs } : {}),
+  });
+  const stopResync = connections.cluster ? clusterResync(subscriber, feed) : () => {};
 
   let started = false;
   // A node commits only once it listens, so it sees its own events (a waiter set up before a commit relies on it).
@@ -186,7 +204,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
         return newest.reverse().map(toEnvelope);
       }),
 
-    onEvent: (listener) => feed.on(listener),
+    watch: (workspace, listener) => feed.watch(workspace, listener),
 
     ping: () =>
       run('ping', async () => {
@@ -208,6 +226,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
     close: () =>
       (closing ??= (async () => {
+        stopResync();
         feed.close();
         // quit() lets in-flight replies arrive; during an outage it fails at once and disconnect() ends the retries.
         await Promise.allSettled([client.quit(), subscriber.quit()]);

@@ -1,0 +1,108 @@
+import type { EventEnvelope, NewEvent } from '@planhub/shared';
+import type { Store } from '@planhub/server';
+import { createLogger, createRedisStore } from '@planhub/server';
+import { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { eventually } from '../helpers/eventually.ts';
+import { uniquePrefix } from '../helpers/servers.ts';
+import { deletePrefix } from '../helpers/stores.ts';
+
+const event = (workspace: string, n: number): NewEvent => ({
+  event_type: 'step_completed',
+  timestamp: '2025-01-01T00:00:00.000Z',
+  workspace,
+  source_agent: 'agent-1',
+  source_plan_id: null,
+  source_plan_title: null,
+  source_step_id: `step_${n}`,
+  source_step_description: null,
+  source_step_sequence: n,
+  payload: { n },
+});
+
+/** The Redis store's event feed: one sharded channel per workspace, subscribed while watched, and no gap. */
+describe('the Redis event feed', () => {
+  let prefix: string;
+  let admin: Redis;
+  const stores: Store[] = [];
+  const open = () => {
+    const store = createRedisStore({
+      url: inject('redisUrl'),
+      prefix,
+      eventRetention: 1000,
+      log: createLogger('silent'),
+      feedLingerMs: 0,
+    });
+    stores.push(store);
+    return store;
+  };
+  const append = async (store: Store, workspace: string, n: number) => {
+    const outcome = await store.commit(workspace, { reads: [], writes: [], events: [event(workspace, n)] });
+    if (!outcome.ok) throw new Error('append conflicted');
+    return outcome.events;
+  };
+  const collect = (store: Store, workspace: string) => {
+    const seen: EventEnvelope[] = [];
+    const off = store.watch(workspace, (e) => seen.push(e));
+    return { seen, off };
+  };
+  const shardChannels = async () => ((await admin.pubsub('SHARDCHANNELS', `${prefix}:*`)) as string[]).sort();
+  beforeEach(() => {
+    prefix = uniquePrefix();
+    admin = new Redis(inject('redisUrl'));
+  });
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    admin.disconnect();
+    await deletePrefix(inject('redisUrl'), prefix);
+  });
+
+  it('subscribes to a workspace only while it is watched, on a channel in its hash tag', async () => {
+    const store = open();
+    await store.ping();
+    expect(await shardChannels()).toEqual([]);
+    const a = collect(store, 'ws-a');
+    const b = collect(store, 'ws-b');
+    await eventually(async () =>
+      expect(await shardChannels()).toEqual([`${prefix}:{ws-a}:feed`, `${prefix}:{ws-b}:feed`]),
+    );
+    a.off();
+    await eventually(async () => expect(await shardChannels()).toEqual([`${prefix}:{ws-b}:feed`]));
+    // A workspace nobody watches here is not delivered here, and costs nothing.
+    await append(store, 'ws-a', 1);
+    const [mine] = await append(store, 'ws-b', 2);
+    await eventually(() => expect(b.seen).toEqual([mine]));
+    expect(a.seen).toEqual([]);
+  });
+
+  it('delivers what a new workspace commits while the subscriber is down, before it delivered anything of it', async () => {
+    const listener = open();
+    const writer = open();
+    await Promise.all([listener.ping(), writer.ping()]);
+    const { seen } = collect(listener, 'fresh');
+    await eventually(async () => expect(await shardChannels()).toHaveLength(1));
+    await admin.client('KILL', 'TYPE', 'pubsub');
+    const committed: EventEnvelope[] = [];
+    for (let n = 1; n <= 5; n++) committed.push(...(await append(writer, 'fresh', n)));
+    await eventually(() => expect(seen).toEqual(committed));
+  });
+
+  it('reads back a message lost without a reconnect when the next one names another predecessor', async () => {
+    const listener = open();
+    const writer = open();
+    const { seen } = collect(listener, 'ws-gap');
+    const first = await append(writer, 'ws-gap', 1);
+    await eventually(() => expect(seen).toEqual(first));
+    // An entry that reaches the log but whose message never arrives (as if dropped on the way).
+    const lostId = (await admin.xadd(
+      `${prefix}:{ws-gap}:events`,
+      '*',
+      'e',
+      JSON.stringify(event('ws-gap', 2)),
+    )) as string;
+    const third = await append(writer, 'ws-gap', 3);
+    await eventually(() =>
+      expect(seen.map((e) => e.event_id)).toEqual([first[0]?.event_id, lostId, third[0]?.event_id]),
+    );
+  });
+});
