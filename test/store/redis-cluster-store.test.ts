@@ -1,5 +1,5 @@
 import { createLogger } from '@planhub/server';
-import { Cluster } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import { testClusterNodes } from '../helpers/stores.ts';
 import { captureLog } from '../security/support/capture-log.ts';
@@ -47,14 +47,17 @@ describe('the Redis store on a Redis Cluster', () => {
       expect(outcome).toEqual({ ok: true, events: [] });
       const key = `${fixture.prefix}:{${ws}}:doc:doc`;
       const slot = Number(await raw.call('CLUSTER', 'KEYSLOT', key));
-      const replicas = raw.nodes('slave');
+      // The slot's replicas as the Cluster itself reports them (the client's own node list may still be filling).
+      const ranges = (await raw.call('CLUSTER', 'SLOTS')) as [number, number, ...[string, number][]][];
+      const [, , , ...replicas] = ranges.find(([from, to]) => slot >= from && slot <= to) ?? [];
       const holders = await Promise.all(
-        replicas.map(async (replica) => {
-          await replica.call('READONLY');
+        replicas.map(async ([host, port]) => {
+          const replica = new Redis({ host, port, lazyConnect: true });
           try {
+            await replica.call('READONLY');
             return await replica.hget(key, 'd');
-          } catch {
-            return null; // MOVED: this replica serves another slot.
+          } finally {
+            replica.disconnect();
           }
         }),
       );
