@@ -1,4 +1,4 @@
-import { parseTtl } from '@planhub/shared';
+import { MAX_EVENT_BYTES, parseTtl } from '@planhub/shared';
 import { z } from 'zod';
 import { ConfigError, explainIssues } from './config-error.ts';
 import { withConfigFile } from './config-file.ts';
@@ -48,6 +48,15 @@ export const LimitsSchema = z.object({
   waitersPerPlan: int(200),
   /** Stored bytes of one workspace (documents as JSON plus the events kept), checked inside each commit. */
   workspaceBytes: int(64 * 1024 * 1024),
+  /**
+   * Bytes queued for one connection (events it has not read yet) before the node cuts it as a slow consumer; it
+   * reconnects and resumes from its cursor. At least two of the largest events, so one big event never cuts a reader.
+   */
+  outboundBytes: z.coerce
+    .number()
+    .int()
+    .min(2 * MAX_EVENT_BYTES)
+    .default(8 * 1024 * 1024),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 
@@ -113,6 +122,11 @@ export const ServerConfigSchema = z.object({
   shutdownGraceMs: int(10_000),
   /** A step in progress whose plan has not changed for this long is flagged stalled (step_stalled, getWorkspace). */
   stallAfterMs: int(10 * 60 * 1000),
+  /**
+   * How long a connection cut as a slow consumer keeps its transport, so a client that reads again learns why
+   * (the `disconnect_reason` event); then it is destroyed. What it holds meanwhile is bounded by outboundBytes.
+   */
+  slowConsumerGraceMs: int(5_000),
   /** How often a node renews its presence; its agents read as offline 3 beats after it dies. */
   presenceHeartbeatMs: int(2_000),
 });
