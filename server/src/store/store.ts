@@ -133,6 +133,13 @@ export interface EventRange {
   count: number;
 }
 
+/** The store was found wiped after this node started (see redis/store-epoch.ts). */
+export interface DataLoss {
+  /** When this node noticed (epoch ms). */
+  since: number;
+  message: string;
+}
+
 export type EventListener = (event: EventEnvelope) => void;
 
 export interface Store {
@@ -158,6 +165,8 @@ export interface Store {
    * Whether the store accepts writes: `out_of_memory` (with when it began) while Redis refuses them at maxmemory.
    * Cheap while no refusal was seen; otherwise it probes with one small expiring write.
    */
+  /** Set once the store was found wiped since this node started; absent for stores that cannot lose data alone. */
+  dataLoss?(): DataLoss | undefined;
   writeHealth(): Promise<{ ok: true } | { ok: false; reason: 'out_of_memory'; since: number }>;
   close(): Promise<void>;
 }

@@ -22,6 +22,8 @@ export interface RedisKeys {
   request(workspace: string, agentId: string, requestId: string): string;
   /** The one pub/sub channel every node listens on. */
   readonly channel: string;
+  /** The store's epoch: a random id written once into an empty store, to notice a wiped Redis. */
+  readonly epoch: string;
 }
 
 export const redisKeys = (prefix: string): RedisKeys => {
@@ -36,5 +38,6 @@ export const redisKeys = (prefix: string): RedisKeys => {
     bytes: (workspace) => `${ws(workspace)}:bytes`,
     request: (workspace, agentId, requestId) => `${ws(workspace)}:req:${part(agentId)}:${requestId}`,
     channel: `${prefix}:events`,
+    epoch: `${prefix}:epoch`,
   };
 };
