@@ -105,6 +105,11 @@ export const ServerConfigSchema = z.object({
   eventRetention: int(10_000),
   /** Memory store: JSON bytes of events kept across all workspaces (PLANHUB_MEMORY_EVENT_BYTES), so heap is bounded. */
   memoryEventBytes: int(256 * 1024 * 1024),
+  /**
+   * One deadline per call for all its store round trips (PLANHUB_STORE_DEADLINE_MS): a hung Redis answers the call
+   * UNAVAILABLE after this long, however many round trips it needed. Also each Redis command's own timeout.
+   */
+  storeDeadlineMs: int(5_000),
   /** How long a request_id's first answer is remembered. */
   requestTtlMs: int(10 * 60 * 1000),
   limits: LimitsSchema.default(LimitsSchema.parse({})),
@@ -157,6 +162,7 @@ const ENV_NAMES: Record<string, string> = {
   stallAfterMs: 'PLANHUB_STALL_AFTER_MS',
   presenceHeartbeatMs: 'PLANHUB_PRESENCE_HEARTBEAT_MS',
   memoryEventBytes: 'PLANHUB_MEMORY_EVENT_BYTES',
+  storeDeadlineMs: 'PLANHUB_STORE_DEADLINE_MS',
   allowedOrigins: 'PLANHUB_ALLOWED_ORIGINS',
   allowedHosts: 'PLANHUB_ALLOWED_HOSTS',
   tokenMaxLifetimeSeconds: 'PLANHUB_TOKEN_MAX_LIFETIME',
@@ -207,6 +213,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     stallAfterMs: env.PLANHUB_STALL_AFTER_MS || undefined,
     presenceHeartbeatMs: env.PLANHUB_PRESENCE_HEARTBEAT_MS || undefined,
     memoryEventBytes: env.PLANHUB_MEMORY_EVENT_BYTES || undefined,
+    storeDeadlineMs: env.PLANHUB_STORE_DEADLINE_MS || undefined,
     allowedOrigins: listFromEnv(env.PLANHUB_ALLOWED_ORIGINS),
     allowedHosts: listFromEnv(env.PLANHUB_ALLOWED_HOSTS),
     tokenMaxLifetimeSeconds: lifetimeFromEnv(env.PLANHUB_TOKEN_MAX_LIFETIME),

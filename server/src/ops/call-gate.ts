@@ -1,5 +1,6 @@
 import type { CallAck } from '@planhub/shared';
 import { TOOLS, isToolName } from '@planhub/shared';
+import { withCallBudget } from '../store/call-budget.ts';
 import { dataLossError } from '../store/data-loss.ts';
 import type { DataLoss } from '../store/store.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
@@ -44,7 +45,12 @@ const toolLabel = (raw: unknown): string => {
  * calls doing work finish. Held and ended-by-shutdown calls are never answered on this node: their clients see the
  * disconnect that follows and retry on another node (startPlan and request_id retries are safe by design).
  */
-export const createCallGate = (dispatch: Dispatch, metrics: Metrics, loss?: DataLossWatch) => {
+export const createCallGate = (
+  dispatch: Dispatch,
+  metrics: Metrics,
+  options: { storeDeadlineMs?: number; loss?: DataLossWatch } = {},
+) => {
+  const { loss } = options;
   const shutdown = new AbortController();
   // Ends waiting calls (long-polls, approvals) when the store is found wiped: what they wait for is gone.
   const lost = new AbortController();
@@ -68,7 +74,10 @@ export const createCallGate = (dispatch: Dispatch, metrics: Metrics, loss?: Data
     inflight += 1;
     const started = performance.now();
     try {
-      let ack = await dispatch({ ...site, signal: AbortSignal.any([site.signal, shutdown.signal, lost.signal]) }, raw);
+      const signal = AbortSignal.any([site.signal, shutdown.signal, lost.signal]);
+      const run = () => dispatch({ ...site, signal }, raw);
+      // One deadline for all the call's store round trips (see store/call-budget.ts).
+      let ack = await (options.storeDeadlineMs === undefined ? run() : withCallBudget(options.storeDeadlineMs, run));
       if (shutdown.signal.aborted && !ack.ok && ack.error.code === 'UNAVAILABLE') return hold();
       if (!ack.ok && ack.error.code === 'DATA_LOSS') noticeLoss();
       // A wait cut short by the loss (or a read of the emptied store) must not pass for a normal answer.

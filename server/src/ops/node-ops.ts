@@ -95,7 +95,7 @@ export const createNodeOps = (config: ServerConfig, log: Logger, rawStore: Store
     routes,
     /** Measures every call and holds them back during shutdown. */
     gate(dispatch: Dispatch): Dispatch {
-      gate = createCallGate(dispatch, metrics, loss);
+      gate = createCallGate(dispatch, metrics, { storeDeadlineMs: config.storeDeadlineMs, loss });
       return gate.dispatch;
     },
     watch(server: IoServer): void {

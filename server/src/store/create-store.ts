@@ -20,5 +20,6 @@ export const createStore = (config: ServerConfig, log: Logger): Store =>
         prefix: config.redisPrefix,
         eventRetention: config.eventRetention,
         workspaceBytes: config.limits.workspaceBytes,
+        commandTimeoutMs: config.storeDeadlineMs,
         log,
       });

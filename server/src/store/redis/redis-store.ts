@@ -14,6 +14,7 @@ import { storeFailure, unavailable } from './redis-errors.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
 import { createStoreEpoch } from './store-epoch.ts';
+import { withinBudget } from '../call-budget.ts';
 import { randomUUID } from 'node:crypto';
 
 export interface RedisStoreOptions {
@@ -102,7 +103,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     if (op !== 'ping') epoch.refuseIfLost();
     if (!started && !(await within(startup, options.startupWaitMs ?? 3000))) throw unavailable();
     try {
-      return await body();
+      return await withinBudget(body);
     } catch (err) {
       if (isOutOfMemory(err)) memory.refused(op);
       throw storeFailure(err, log, op);
