@@ -49,6 +49,12 @@ export const LimitsSchema = z.object({
   /** Stored bytes of one workspace (documents as JSON plus the events kept), checked inside each commit. */
   workspaceBytes: int(64 * 1024 * 1024),
   /**
+   * Answers remembered for request_id retries per agent and workspace (for requestTtlMs); past it the oldest is
+   * forgotten, so a flood of distinct request_ids cannot grow the store. At the default call rate that is still
+   * about 50 s of retries at full speed, and the whole TTL at any normal pace.
+   */
+  requestsPerAgent: int(10_000),
+  /**
    * Bytes queued for one connection (events it has not read yet) before the node cuts it as a slow consumer; it
    * reconnects and resumes from its cursor. At least two of the largest events, so one big event never cuts a reader.
    */

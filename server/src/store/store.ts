@@ -89,6 +89,11 @@ export interface Commit {
     ttl_ms: number;
     /** The tool and arguments the request_id is bound to (`request-fingerprint.ts`). */
     fingerprint?: string;
+    /**
+     * At most this many answers are remembered per agent and workspace: the oldest is forgotten first, so a flood
+     * of distinct request_ids cannot grow the store within the TTL. Unbounded when absent.
+     */
+    keep?: number;
   };
 }
 

@@ -71,6 +71,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
                       agent_id: site.caller.agent_id,
                       request_id: requestId,
                       ttl_ms: services.config.requestTtlMs,
+                      keep: services.config.limits.requestsPerAgent,
                       fingerprint: requestFingerprint(tool, args.data),
                     },
                   }

@@ -20,6 +20,8 @@ export interface RedisKeys {
   events(workspace: string): string;
   /** A remembered request answer (string, expires by PX). */
   request(workspace: string, agentId: string, requestId: string): string;
+  /** An agent's remembered request_ids by when they were answered (sorted set): what bounds their number. */
+  requestIndex(workspace: string, agentId: string): string;
   /** The one pub/sub channel every node listens on. */
   readonly channel: string;
   /** The store's epoch: a random id written once into an empty store, to notice a wiped Redis. */
@@ -37,6 +39,7 @@ export const redisKeys = (prefix: string): RedisKeys => {
     events: (workspace) => `${ws(workspace)}:events`,
     bytes: (workspace) => `${ws(workspace)}:bytes`,
     request: (workspace, agentId, requestId) => `${ws(workspace)}:req:${part(agentId)}:${requestId}`,
+    requestIndex: (workspace, agentId) => `${ws(workspace)}:reqs:${part(agentId)}`,
     channel: `${prefix}:events`,
     epoch: `${prefix}:epoch`,
   };
