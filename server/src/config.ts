@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseTtl } from '@planhub/shared';
+import { MAX_EVENT_BYTES, parseTtl } from '@planhub/shared';
 import { z } from 'zod';
 import { ConfigError, explainIssues } from './config-error.ts';
 import { withConfigFile } from './config-file.ts';
@@ -51,6 +51,21 @@ export const LimitsSchema = z.object({
   pendingWaiters: int(1000),
   /** Stored bytes of one workspace (documents as JSON plus the events kept), checked inside each commit. */
   workspaceBytes: int(64 * 1024 * 1024),
+  /**
+   * Answers remembered for request_id retries per agent and workspace (for requestTtlMs); past it the oldest is
+   * forgotten, so a flood of distinct request_ids cannot grow the store. At the default call rate that is still
+   * about 50 s of retries at full speed, and the whole TTL at any normal pace.
+   */
+  requestsPerAgent: int(10_000),
+  /**
+   * Bytes queued for one connection (events it has not read yet) before the node cuts it as a slow consumer; it
+   * reconnects and resumes from its cursor. At least two of the largest events, so one big event never cuts a reader.
+   */
+  outboundBytes: z.coerce
+    .number()
+    .int()
+    .min(2 * MAX_EVENT_BYTES)
+    .default(8 * 1024 * 1024),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 
@@ -115,6 +130,11 @@ export const ServerConfigSchema = z
     eventRetention: int(10_000),
     /** Memory store: JSON bytes of events kept across all workspaces (PLANHUB_MEMORY_EVENT_BYTES), so heap is bounded. */
     memoryEventBytes: int(256 * 1024 * 1024),
+    /**
+     * One deadline per call for all its store round trips (PLANHUB_STORE_DEADLINE_MS): a hung Redis answers the call
+     * UNAVAILABLE after this long, however many round trips it needed. Also each Redis command's own timeout.
+     */
+    storeDeadlineMs: int(5_000),
     /** How long a request_id's first answer is remembered. */
     requestTtlMs: int(10 * 60 * 1000),
     limits: LimitsSchema.default(LimitsSchema.parse({})),
@@ -132,6 +152,11 @@ export const ServerConfigSchema = z
     shutdownGraceMs: int(10_000),
     /** A step in progress whose plan has not changed for this long is flagged stalled (step_stalled, getWorkspace). */
     stallAfterMs: int(10 * 60 * 1000),
+    /**
+     * How long a connection cut as a slow consumer keeps its transport, so a client that reads again learns why
+     * (the `disconnect_reason` event); then it is destroyed. What it holds meanwhile is bounded by outboundBytes.
+     */
+    slowConsumerGraceMs: int(5_000),
     /** How often a node renews its presence; its agents read as offline 3 beats after it dies. */
     presenceHeartbeatMs: int(2_000),
   })
@@ -170,6 +195,7 @@ const ENV_NAMES: Record<string, string> = {
   stallAfterMs: 'PLANHUB_STALL_AFTER_MS',
   presenceHeartbeatMs: 'PLANHUB_PRESENCE_HEARTBEAT_MS',
   memoryEventBytes: 'PLANHUB_MEMORY_EVENT_BYTES',
+  storeDeadlineMs: 'PLANHUB_STORE_DEADLINE_MS',
   allowedOrigins: 'PLANHUB_ALLOWED_ORIGINS',
   allowedHosts: 'PLANHUB_ALLOWED_HOSTS',
   tokenMaxLifetimeSeconds: 'PLANHUB_TOKEN_MAX_LIFETIME',
@@ -255,6 +281,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     stallAfterMs: env.PLANHUB_STALL_AFTER_MS || undefined,
     presenceHeartbeatMs: env.PLANHUB_PRESENCE_HEARTBEAT_MS || undefined,
     memoryEventBytes: env.PLANHUB_MEMORY_EVENT_BYTES || undefined,
+    storeDeadlineMs: env.PLANHUB_STORE_DEADLINE_MS || undefined,
     allowedOrigins: listFromEnv(env.PLANHUB_ALLOWED_ORIGINS),
     allowedHosts: listFromEnv(env.PLANHUB_ALLOWED_HOSTS),
     tokenMaxLifetimeSeconds: lifetimeFromEnv(env.PLANHUB_TOKEN_MAX_LIFETIME),

@@ -82,7 +82,15 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
       createOriginPolicy(config),
     ),
   );
-  const io = attachSocketServer(http, { config, log, dispatch, authenticate: authenticatorFor(config), hub, store });
+  const io = attachSocketServer(http, {
+    config,
+    log,
+    dispatch,
+    authenticate: authenticatorFor(config),
+    hub,
+    store,
+    outbound: ops.metrics.outbound,
+  });
   const connections = store.limits.connectionCounter({ log });
   if (config.secret !== undefined)
     enforceTokens(io, { revocations, maxLifetimeSeconds: config.tokenMaxLifetimeSeconds, log });

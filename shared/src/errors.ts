@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'UNAVAILABLE',
   'DEADLINE_EXCEEDED',
   'INTERNAL',
+  /** The store lost its data (Redis wiped or restarted empty) since this node started: see docs/operations.md. */
+  'DATA_LOSS',
 ] as const;
 
 export const ErrorCodeSchema = z.enum(ERROR_CODES);

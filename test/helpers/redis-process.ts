@@ -11,6 +11,8 @@ export interface RedisProcess {
   kill(): Promise<void>;
   /** Starts it again on the same port and data directory. */
   start(): Promise<void>;
+  /** Sends a signal to redis-server (SIGSTOP hangs it: connections stay open, nothing answers; SIGCONT resumes). */
+  signal(signal: NodeJS.Signals): void;
   /** Kills it and removes its data. */
   dispose(): Promise<void>;
 }
@@ -85,6 +87,7 @@ export const startRedisProcess = async (
     url: `redis://127.0.0.1:${port}`,
     kill,
     start,
+    signal: (signal) => void child?.kill(signal),
     async dispose() {
       await kill();
       rmSync(dir, { recursive: true, force: true });

@@ -59,7 +59,14 @@ describe('the Redis store on a shared Redis', () => {
     });
     const p = fixture.prefix;
     expect((await admin.keys(`${p}:*`)).sort()).toEqual(
-      [`${p}:{ws-a}:doc:plan:abc`, `${p}:{ws-a}:events`, `${p}:{ws-a}:req:agent-1:req-1`, `${p}:{ws-a}:bytes`].sort(),
+      [
+        `${p}:{ws-a}:doc:plan:abc`,
+        `${p}:{ws-a}:events`,
+        `${p}:{ws-a}:req:agent-1:req-1`,
+        `${p}:{ws-a}:bytes`,
+        // The store's epoch, written by the first node to reach it.
+        `${p}:epoch`,
+      ].sort(),
     );
     expect(await admin.hgetall(`${p}:{ws-a}:doc:plan:abc`)).toEqual({ v: '1', d: '{"title":"T"}' });
     expect(await admin.pttl(`${p}:{ws-a}:req:agent-1:req-1`)).toBeGreaterThan(0);

@@ -1,3 +1,4 @@
+import { withinBudget } from '../store/call-budget.ts';
 import type { Caller } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import type { Logger } from 'pino';
@@ -36,7 +37,8 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
   return {
     async consume(caller, cost = 1) {
       try {
-        await limiter.consume(`${caller.workspace}\u0000${caller.agent_id}`, cost);
+        // On Redis, a round trip like the store's: it shares the call's one deadline.
+        await withinBudget(() => limiter.consume(`${caller.workspace}\u0000${caller.agent_id}`, cost));
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
         const retryAfterMs = Math.max(1, Math.ceil(res.msBeforeNext));

@@ -8,6 +8,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   RESOURCE_EXHAUSTED: 429,
   UNAVAILABLE: 503,
+  DATA_LOSS: 503,
 };
 
 /**

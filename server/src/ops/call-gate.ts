@@ -1,7 +1,29 @@
 import type { CallAck } from '@planhub/shared';
-import { isToolName } from '@planhub/shared';
+import { TOOLS, isToolName } from '@planhub/shared';
+import { withCallBudget } from '../store/call-budget.ts';
+import { dataLossError } from '../store/data-loss.ts';
+import type { DataLoss } from '../store/store.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import type { Metrics } from './metrics.ts';
+
+export interface DataLossWatch {
+  /** The store's loss, once seen (see store/redis/store-epoch.ts). */
+  dataLoss: () => DataLoss | undefined;
+  /** Told once, when this gate first sees the loss. */
+  onLoss: () => void;
+}
+
+const planIdOf = (raw: unknown): string | undefined => {
+  const planId = (raw as { args?: { plan_id?: unknown } } | null)?.args?.plan_id;
+  return typeof planId === 'string' || typeof planId === 'number' ? String(planId).slice(0, 128) : undefined;
+};
+
+const dataLossAck = (raw: unknown): CallAck => ({ ok: false, error: dataLossError(planIdOf(raw)).toShape() });
+
+const isReadOnly = (raw: unknown): boolean => {
+  const tool = (raw as { tool?: unknown } | null)?.tool;
+  return typeof tool === 'string' && isToolName(tool) && TOOLS[tool].readOnly;
+};
 
 const SHUTTING_DOWN: CallAck = {
   ok: false,
@@ -23,8 +45,20 @@ const toolLabel = (raw: unknown): string => {
  * calls doing work finish. Held and ended-by-shutdown calls are never answered on this node: their clients see the
  * disconnect that follows and retry on another node (startPlan and request_id retries are safe by design).
  */
-export const createCallGate = (dispatch: Dispatch, metrics: Metrics) => {
+export const createCallGate = (
+  dispatch: Dispatch,
+  metrics: Metrics,
+  options: { storeDeadlineMs?: number; loss?: DataLossWatch } = {},
+) => {
+  const { loss } = options;
   const shutdown = new AbortController();
+  // Ends waiting calls (long-polls, approvals) when the store is found wiped: what they wait for is gone.
+  const lost = new AbortController();
+  const noticeLoss = () => {
+    if (lost.signal.aborted) return;
+    lost.abort();
+    loss?.onLoss();
+  };
   let inflight = 0;
   let onIdle: (() => void) | undefined;
   const held = new Set<() => void>();
@@ -34,17 +68,28 @@ export const createCallGate = (dispatch: Dispatch, metrics: Metrics) => {
   const combined = new WeakMap<AbortSignal, AbortSignal>();
   const signalOf = (signal: AbortSignal) => {
     let both = combined.get(signal);
-    if (!both) combined.set(signal, (both = AbortSignal.any([signal, shutdown.signal])));
+    if (!both) combined.set(signal, (both = AbortSignal.any([signal, shutdown.signal, lost.signal])));
     return both;
   };
 
   const gated: Dispatch = async (site, raw) => {
     if (shutdown.signal.aborted) return hold();
+    if (lost.signal.aborted || loss?.dataLoss() !== undefined) {
+      noticeLoss();
+      metrics.observeCall(toolLabel(raw), 'DATA_LOSS', 0);
+      return dataLossAck(raw);
+    }
     inflight += 1;
     const started = performance.now();
     try {
-      const ack = await dispatch({ ...site, signal: signalOf(site.signal) }, raw);
+      const signal = signalOf(site.signal);
+      const run = () => dispatch({ ...site, signal }, raw);
+      // One deadline for all the call's store round trips (see store/call-budget.ts).
+      let ack = await (options.storeDeadlineMs === undefined ? run() : withCallBudget(options.storeDeadlineMs, run));
       if (shutdown.signal.aborted && !ack.ok && ack.error.code === 'UNAVAILABLE') return hold();
+      if (!ack.ok && ack.error.code === 'DATA_LOSS') noticeLoss();
+      // A wait cut short by the loss (or a read of the emptied store) must not pass for a normal answer.
+      if (lost.signal.aborted && (!ack.ok || isReadOnly(raw))) ack = dataLossAck(raw);
       metrics.observeCall(toolLabel(raw), ack.ok ? 'OK' : ack.error.code, (performance.now() - started) / 1000);
       return ack;
     } finally {
@@ -55,6 +100,8 @@ export const createCallGate = (dispatch: Dispatch, metrics: Metrics) => {
 
   return {
     dispatch: gated,
+    /** The store was found wiped: waiting calls end with DATA_LOSS, and every later call answers it. */
+    noticeLoss,
     get draining(): boolean {
       return shutdown.signal.aborted;
     },

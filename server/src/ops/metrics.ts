@@ -85,8 +85,31 @@ export const createMetrics = () => {
     registers: [registry],
   });
 
+  const slowConsumers = new Counter({
+    name: 'planhub_slow_consumers_cut_total',
+    help: 'Connections cut because they stopped reading and their queue passed outboundBytes.',
+    registers: [registry],
+  });
+  let outboundPeak = 0;
+  new Gauge({
+    name: 'planhub_outbound_peak_bytes',
+    help: 'The most bytes ever queued for one connection of this node (bounded by outboundBytes plus one event).',
+    registers: [registry],
+    collect() {
+      this.set(outboundPeak);
+    },
+  });
+
   return {
     registry,
+    outbound: {
+      peak(bytes: number) {
+        if (bytes > outboundPeak) outboundPeak = bytes;
+      },
+      cut() {
+        slowConsumers.inc();
+      },
+    },
     observeCall(tool: string, code: string, seconds: number) {
       calls.inc({ tool, code });
       latency.observe({ tool }, seconds);

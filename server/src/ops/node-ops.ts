@@ -45,10 +45,26 @@ export const createNodeOps = (config: ServerConfig, log: Logger, rawStore: Store
       ? 'The store'
       : `Redis at ${withoutPassword(config.redisUrl)}`;
   // The raw store: the monitor's own checks are not calls, and must not move planhub_store_errors_total.
+  const dataLoss = () => rawStore.dataLoss?.();
+  let io: IoServer | undefined;
+  const loss = {
+    dataLoss,
+    // Subscribers waiting for events that will never come are disconnected: their clients reconnect, renew their
+    // subscriptions and are told DATA_LOSS.
+    onLoss: () => setImmediate(() => io?.disconnectSockets(true)),
+  };
   const monitor =
     config.redisUrl === undefined && config.redisClusterNodes === undefined
       ? undefined
-      : monitorStore({ ping: () => rawStore.ping(), log, name: storeName });
+      : monitorStore({
+          ping: () => rawStore.ping(),
+          log,
+          name: storeName,
+          // The ping reads the store's epoch: a loss found by it ends waiting calls at once, not at their next call.
+          checked: () => {
+            if (dataLoss() !== undefined) gate?.noticeLoss();
+          },
+        });
   monitor?.start();
 
   const routes: Record<string, Route> = {
@@ -59,6 +75,7 @@ export const createNodeOps = (config: ServerConfig, log: Logger, rawStore: Store
       storeName,
       downSince: () => monitor?.health().downSince,
       writeHealth: () => rawStore.writeHealth(),
+      dataLoss,
     }),
     '/metrics': async (req, res) => {
       const refusal = await metricsRefusal(config, req);
@@ -82,11 +99,12 @@ export const createNodeOps = (config: ServerConfig, log: Logger, rawStore: Store
     routes,
     /** Measures every call and holds them back during shutdown. */
     gate(dispatch: Dispatch): Dispatch {
-      gate = createCallGate(dispatch, metrics);
+      gate = createCallGate(dispatch, metrics, { storeDeadlineMs: config.storeDeadlineMs, loss });
       return gate.dispatch;
     },
-    watch(io: IoServer): void {
-      countConnections(io, (role, delta) => metrics.connection(role, delta));
+    watch(server: IoServer): void {
+      io = server;
+      countConnections(server, (role, delta) => metrics.connection(role, delta));
     },
     /**
      * First half of a graceful shutdown: /readyz answers 503, no new connections are accepted, waiting calls end,

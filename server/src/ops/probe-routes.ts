@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.ts';
+import type { DataLoss, Store } from '../store/store.ts';
 import type { Route } from '../transport/http-routes.ts';
 
 export interface Readiness {
@@ -10,6 +10,8 @@ export interface Readiness {
   downSince: () => number | undefined;
   /** Whether the store accepts writes (Redis at maxmemory with noeviction does not). */
   writeHealth: Store['writeHealth'];
+  /** Set once the store was found wiped since this node started. */
+  dataLoss: () => DataLoss | undefined;
 }
 
 const json = (res: Parameters<Route>[1], status: number, body: object) =>
@@ -19,7 +21,7 @@ const json = (res: Parameters<Route>[1], status: number, body: object) =>
 
 /**
  * /readyz: 200 `{ "status": "ready" }`, or 503 with a machine-readable reason (`shutting_down`,
- * `store_unreachable`, `store_out_of_memory`) and a sentence for the person looking at the load balancer's health page.
+ * `store_unreachable`, `store_out_of_memory`, `store_data_lost`) and a sentence for the person looking at the load balancer's health page.
  */
 export const readinessRoute =
   (readiness: Readiness): Route =>
@@ -36,6 +38,17 @@ export const readinessRoute =
       () => true,
       () => false,
     );
+    // After the ping: it reads the store's epoch, so a wipe shows here on the first probe after it.
+    const loss = readiness.dataLoss();
+    if (loss) {
+      json(res, 503, {
+        status: 'unavailable',
+        reason: 'store_data_lost',
+        message: `${readiness.storeName} lost its data since this node started (wiped or restarted empty); calls answer DATA_LOSS until the node is restarted.`,
+        since: new Date(loss.since).toISOString(),
+      });
+      return;
+    }
     if (reachable) {
       const writes = await readiness.writeHealth();
       if (writes.ok) json(res, 200, { status: 'ready' });

@@ -10,6 +10,8 @@ export interface StoreMonitorOptions {
   /** While the store stays unreachable, one summary line per this period. */
   summaryMs?: number;
   now?: () => number;
+  /** Called after every check (the ping reads the store's epoch too: see node-ops.ts). */
+  checked?: () => void;
 }
 
 export interface StoreHealth {
@@ -41,6 +43,7 @@ export const monitorStore = (options: StoreMonitorOptions) => {
       () => false,
     );
     if (stopped) return;
+    options.checked?.();
     const at = now();
     if (ok) {
       if (state === 'down')

@@ -28,6 +28,7 @@ export const createStore = (config: ServerConfig, log: Logger): Store => {
     return createRedisStore({
       target: config.redisClusterNodes ? { clusterNodes: config.redisClusterNodes } : { url: config.redisUrl ?? '' },
       waitReplicas: config.redisWaitReplicas,
+      commandTimeoutMs: config.storeDeadlineMs,
       prefix: config.redisPrefix,
       eventRetention: config.eventRetention,
       workspaceBytes: config.limits.workspaceBytes,

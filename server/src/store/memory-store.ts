@@ -5,6 +5,7 @@ import { commitBytes, textBytes, writeTexts } from './workspace-bytes.ts';
 import { applyFill, fillAnswer, fillText } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
 import { decodeRemembered, encodeRemembered } from './request-fingerprint.ts';
+import { createRequestIndex } from './request-index.ts';
 import { createMemoryPresence } from './presence/memory-presence.ts';
 import { createMemoryRevocations } from './revocations/revocations.ts';
 import type {
@@ -27,6 +28,7 @@ interface Workspace {
   counters: Map<string, number>;
   events: EventEnvelope[];
   requests: Map<string, { text: string; expires: number }>;
+  requestIndex: ReturnType<typeof createRequestIndex>;
   lastMs: number;
   lastSeq: number;
   /** UTF-8 bytes of the documents' JSON (the quota's document part; events are counted by the byte budget). */
@@ -95,6 +97,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         counters: new Map(),
         events: [],
         requests: new Map(),
+        requestIndex: createRequestIndex(),
         lastMs: 0,
         lastSeq: -1,
         docBytes: 0,
@@ -232,6 +235,9 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
           ),
           expires: now() + commit.request.ttl_ms,
         });
+        const { agent_id, keep, ttl_ms } = commit.request;
+        for (const key of w.requestIndex.remembered(agent_id, reqKey, now() + ttl_ms, keep, now()))
+          w.requests.delete(key);
       }
       const newEvents: NewEvent[] = [...commit.events];
       for (const fanIn of fanIns) {

@@ -89,6 +89,11 @@ export interface Commit {
     ttl_ms: number;
     /** The tool and arguments the request_id is bound to (`request-fingerprint.ts`). */
     fingerprint?: string;
+    /**
+     * At most this many answers are remembered per agent and workspace: the oldest is forgotten first, so a flood
+     * of distinct request_ids cannot grow the store within the TTL. Unbounded when absent.
+     */
+    keep?: number;
   };
 }
 
@@ -133,6 +138,13 @@ export interface EventRange {
   count: number;
 }
 
+/** The store was found wiped after this node started (see redis/store-epoch.ts). */
+export interface DataLoss {
+  /** When this node noticed (epoch ms). */
+  since: number;
+  message: string;
+}
+
 export type EventListener = (event: EventEnvelope) => void;
 
 export interface Store {
@@ -163,6 +175,8 @@ export interface Store {
    * Whether the store accepts writes: `out_of_memory` (with when it began) while Redis refuses them at maxmemory.
    * Cheap while no refusal was seen; otherwise it probes with one small expiring write.
    */
+  /** Set once the store was found wiped since this node started; absent for stores that cannot lose data alone. */
+  dataLoss?(): DataLoss | undefined;
   writeHealth(): Promise<{ ok: true } | { ok: false; reason: 'out_of_memory'; since: number }>;
   close(): Promise<void>;
 }

@@ -152,7 +152,7 @@ export class Tx {
 
 export interface TransactOptions {
   /** `fingerprint`: the tool and arguments the request_id is bound to (`request-fingerprint.ts`). */
-  request?: { agent_id: string; request_id: string; ttl_ms: number; fingerprint?: string };
+  request?: { agent_id: string; request_id: string; ttl_ms: number; fingerprint?: string; keep?: number };
   maxAttempts?: number;
 }
 

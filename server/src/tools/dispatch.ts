@@ -71,6 +71,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
                       agent_id: site.caller.agent_id,
                       request_id: requestId,
                       ttl_ms: services.config.requestTtlMs,
+                      keep: services.config.limits.requestsPerAgent,
                       fingerprint: requestFingerprint(tool, args.data),
                     },
                   }
@@ -87,7 +88,9 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
       const error = toPlanHubError(err);
       const entry = { tool, code: error.code, agent_id: site.caller.agent_id, workspace: site.caller.workspace };
       if (error.code === 'INTERNAL') log.error({ ...entry, err }, 'call failed');
-      else if (error.code === 'UNAVAILABLE') log.warn({ ...entry, err }, 'call unavailable');
+      // debug: an outage is logged once per change of state by the store monitor, not once per call (a 40 s outage
+      // wrote ~49k lines); planhub_calls_total{code="UNAVAILABLE"} still counts every one.
+      else if (error.code === 'UNAVAILABLE') log.debug({ ...entry, message: error.message }, 'call unavailable');
       else if (isRateLimited(error)) log.debug({ ...entry, message: error.message }, 'call refused');
       else log.info({ ...entry, message: error.message }, 'call refused');
       return { ok: false, error: clippedShape(error) };

@@ -14,9 +14,17 @@ import { createCallAdmission } from './call-admission.ts';
 import { capConnections } from './connection-caps.ts';
 import { guardedParser } from './frame-guard.ts';
 import { createOriginPolicy } from './origin-policy.ts';
+import { guardOutbound, type DisconnectReason } from './outbound-limit.ts';
+
+/** What the node's operations learn of outbound queues (metrics). */
+export interface OutboundObserver {
+  peak(bytes: number): void;
+  cut(reason: DisconnectReason): void;
+}
 
 interface ServerToClient {
   event: (event: EventEnvelope) => void;
+  disconnect_reason: (reason: DisconnectReason) => void;
 }
 
 interface SocketData {
@@ -33,6 +41,7 @@ export const attachSocketServer = (
     authenticate: Authenticate;
     hub: EventHub;
     store: Store;
+    outbound?: OutboundObserver;
   },
 ) => {
   const log = deps.log.child({ module: 'socket' });
@@ -67,11 +76,22 @@ export const attachSocketServer = (
   io.on('connection', (socket) => {
     const { caller } = socket.data;
     const abort = new AbortController();
+    const outbound = guardOutbound(socket, {
+      maxBytes: deps.config.limits.outboundBytes,
+      graceMs: deps.config.slowConsumerGraceMs,
+      onCut: (reason) => {
+        log.warn({ agent_id: caller.agent_id, socket: socket.id, queued_bytes: reason.queued_bytes }, reason.message);
+        deps.outbound?.cut(reason);
+      },
+    });
     const stream = new EventStream({
       viewer: caller,
       hub: deps.hub,
       store: deps.store,
-      send: (event) => socket.emit('event', event),
+      send: (event) => {
+        outbound.send(() => socket.emit('event', event));
+        deps.outbound?.peak(outbound.peak);
+      },
       loadSubscriptions: () => readSubscriptions(deps.store, caller.workspace, caller.agent_id),
     });
     log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, socket: socket.id }, 'connected');

@@ -6,7 +6,8 @@
   KEYS     every key the commit touches (declared for Redis Cluster; all share the workspace's hash tag)
   ARGV[1]  the commit as JSON (built by redis-commit.ts), Redis keys in full:
            { channel (the workspace's sharded channel), workspace, retention, bytes (the workspace's stored-byte counter), quota or absent,
-             request = { key, ttl, answer (an ARGV index) } or absent,
+             request = { key, ttl, answer (an ARGV index) [, index, keep, request_id, key prefix, now] } or absent
+                       (with an index: at most `keep` answers per agent, the oldest forgotten first),
              reads = { { key, version } }, writes = { { key, ARGV index of the JSON, or 0 to delete } },
              ops = { op }, fanins = { fanin }, events = { json } }
            op:    { 'sadd' | 'srem', key, { member } } | { 'hset' | 'hsetnx', key, { field, value, ... } }
@@ -185,6 +186,20 @@ if c.request then
     end
   end
   redis.call('SET', c.request[1], answer, 'PX', c.request[2])
+  if c.request[4] then
+    -- Bounded per agent: the oldest remembered answers beyond the cap (and the expired ones) are forgotten.
+    local index, keep, now = c.request[4], c.request[5], c.request[8]
+    redis.call('ZREMRANGEBYSCORE', index, '-inf', now - c.request[2])
+    redis.call('ZADD', index, now, c.request[6])
+    local over = redis.call('ZCARD', index) - keep
+    if over > 0 then
+      local popped = redis.call('ZPOPMIN', index, over)
+      for i = 1, #popped, 2 do
+        redis.call('DEL', c.request[7] .. popped[i])
+      end
+    end
+    redis.call('PEXPIRE', index, c.request[2])
+  end
 end
 
 -- The log entry before the next one: published with each event, so a subscriber that missed a message sees it

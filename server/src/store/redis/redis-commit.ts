@@ -57,6 +57,15 @@ export const packCommit = (
             touch(keys.request(workspace, commit.request.agent_id, commit.request.request_id)),
             commit.request.ttl_ms,
             pass(encodeRemembered(commit.request.fingerprint, JSON.stringify(commit.request.answer ?? null))),
+            ...(commit.request.keep !== undefined
+              ? [
+                  touch(keys.requestIndex(workspace, commit.request.agent_id)),
+                  commit.request.keep,
+                  commit.request.request_id,
+                  keys.request(workspace, commit.request.agent_id, ''),
+                  Date.now(),
+                ]
+              : []),
           ],
         }
       : {}),

@@ -22,6 +22,10 @@ export interface RedisKeys {
   request(workspace: string, agentId: string, requestId: string): string;
   /** The workspace's sharded pub/sub channel (SPUBLISH/SSUBSCRIBE), in its hash tag so it lives on its slot. */
   channel(workspace: string): string;
+  /** An agent's remembered request_ids by when they were answered (sorted set): what bounds their number. */
+  requestIndex(workspace: string, agentId: string): string;
+  /** The store's epoch: a random id written once into an empty store, to notice a wiped Redis. */
+  readonly epoch: string;
 }
 
 export const redisKeys = (prefix: string): RedisKeys => {
@@ -36,5 +40,7 @@ export const redisKeys = (prefix: string): RedisKeys => {
     bytes: (workspace) => `${ws(workspace)}:bytes`,
     request: (workspace, agentId, requestId) => `${ws(workspace)}:req:${part(agentId)}:${requestId}`,
     channel: (workspace) => `${ws(workspace)}:feed`,
+    requestIndex: (workspace, agentId) => `${ws(workspace)}:reqs:${part(agentId)}`,
+    epoch: `${prefix}:epoch`,
   };
 };

@@ -15,6 +15,9 @@ import { connectRedis, type CommandConnection, type RedisTarget } from './connec
 import { createReplicatedCommits } from './replicated-commit.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
+import { createStoreEpoch } from './store-epoch.ts';
+import { withinBudget } from '../call-budget.ts';
+import { randomUUID } from 'node:crypto';
 
 export interface RedisStoreOptions {
   /** One Redis by URL, or a Redis Cluster by its seed nodes (`target` wins over `url`, kept for existing callers). */
@@ -94,6 +97,9 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   const isClosing = () => closing !== undefined;
   watch(client, log, 'commands', isClosing);
   watch(subscriber, log, 'subscriber', isClosing);
+  // Adopted at the first connection, checked at every reconnect (a restarted Redis may come back empty).
+  const epoch = createStoreEpoch({ client, key: keys.epoch, newId: randomUUID, log });
+  client.on('ready', () => void epoch.verify().catch(() => undefined));
 
   const readAfter = async (workspace: string, after: string, count: number) =>
     ((await client.xrange(keys.events(workspace), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope);
@@ -122,9 +128,10 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
   const run = async <T>(op: string, body: () => Promise<T>): Promise<T> => {
     if (closing) throw unavailable();
+    if (op !== 'ping') epoch.refuseIfLost();
     if (!started && !(await within(startup, options.startupWaitMs ?? 3000))) throw unavailable();
     try {
-      return await body();
+      return await withinBudget(body);
     } catch (err) {
       if (isOutOfMemory(err)) memory.refused(op);
       throw storeFailure(err, log, op);
@@ -141,7 +148,10 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
       docKeys.length === 0
         ? Promise.resolve([])
         : run('load', async () => {
-            const flat = await client.phLoad(docKeys.length, ...docKeys.map((k) => keys.doc(workspace, k)));
+            const [flat] = await Promise.all([
+              client.phLoad(docKeys.length, ...docKeys.map((k) => keys.doc(workspace, k))),
+              epoch.verify(),
+            ]);
             return docKeys.map((_, i): LoadedDoc => {
               const version = flat[2 * i];
               const json = flat[2 * i + 1];
@@ -187,30 +197,44 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
     requestAnswer: (workspace, agentId, requestId) =>
       run('requestAnswer', async () => {
-        const json = await client.get(keys.request(workspace, agentId, requestId));
+        // An answer missing from a wiped store must not let the request run again as new work.
+        const [json] = await Promise.all([client.get(keys.request(workspace, agentId, requestId)), epoch.verify()]);
         return json === null ? undefined : decodeRemembered(json);
       }),
 
     readEvents: (workspace, range) =>
       run('readEvents', async () => {
-        if (range.after !== undefined) return readAfter(workspace, range.after, range.count);
-        const newest = (await client.xrevrange(
-          keys.events(workspace),
-          range.before === undefined ? '+' : `(${range.before}`,
-          '-',
-          'COUNT',
-          range.count,
-        )) as StreamEntry[];
-        return newest.reverse().map(toEnvelope);
+        const read = async () => {
+          if (range.after !== undefined) return readAfter(workspace, range.after, range.count);
+          const newest = (await client.xrevrange(
+            keys.events(workspace),
+            range.before === undefined ? '+' : `(${range.before}`,
+            '-',
+            'COUNT',
+            range.count,
+          )) as StreamEntry[];
+          return newest.reverse().map(toEnvelope);
+        };
+        // A wiped log reads as "no events": only the epoch tells the two apart.
+        const [events] = await Promise.all([read(), epoch.verify()]);
+        return events;
       }),
 
     watch: (workspace, listener) => feed.watch(workspace, listener),
 
     ping: () =>
       run('ping', async () => {
-        await client.ping();
+        // The epoch rides on the monitor's and /readyz's pings; a loss is reported by dataLoss(), not as an outage.
+        await Promise.all([
+          client.ping(),
+          epoch.verify().catch((err: unknown) => {
+            if (!epoch.lost()) throw err;
+          }),
+        ]);
         if (!feed.live()) throw unavailable();
       }),
+
+    dataLoss: () => epoch.lost(),
 
     writeHealth: async () => {
       if (memory.since() === undefined) return { ok: true };

@@ -1,0 +1,55 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { PlanHubError } from '@planhub/shared';
+
+interface Budget {
+  /** Milliseconds this call may still spend waiting on the store. */
+  left: number;
+  readonly total: number;
+}
+
+const current = new AsyncLocalStorage<Budget>();
+
+const exhausted = (total: number) =>
+  new PlanHubError(
+    'UNAVAILABLE',
+    `The store did not answer within this call's deadline (${total / 1000} s of store time): Redis is hung or ` +
+      'overloaded. Retry the call in a few seconds with the same request_id: if this attempt did apply, the retry ' +
+      'is answered from the request log, never applied twice.',
+    { kind: 'store_deadline', deadline_ms: total },
+  );
+
+/**
+ * One deadline per call for everything it asks of the store. A call makes several round trips (load, request-log
+ * lookup, commit, retries after a conflict); with a timeout per command, a hung Redis cost the caller one timeout per
+ * round trip in series. Here the call's store operations share one budget: each waits at most what is left of it,
+ * the time it took is taken off, and once it is spent every further operation fails at once. Waiting for events or
+ * an approval is not store time, so long-polls keep their own timeouts.
+ */
+export const withCallBudget = <T>(ms: number, body: () => Promise<T>): Promise<T> =>
+  current.run({ left: ms, total: ms }, body);
+
+/** Runs one store operation within the calling call's budget (unbounded outside a call: startup, monitors). */
+export const withinBudget = <T>(operation: () => Promise<T>): Promise<T> => {
+  const budget = current.getStore();
+  if (budget === undefined) return operation();
+  if (budget.left <= 0) return Promise.reject(exhausted(budget.total));
+  const started = performance.now();
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      budget.left = 0;
+      reject(exhausted(budget.total));
+    }, budget.left);
+    const settle = () => {
+      clearTimeout(timer);
+      budget.left -= performance.now() - started;
+    };
+    operation().then(
+      (value) => (settle(), resolve(value)),
+      (err: unknown) => {
+        settle();
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passes the operation's own failure on
+        reject(err);
+      },
+    );
+  });
+};
