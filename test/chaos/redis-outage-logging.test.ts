@@ -46,6 +46,8 @@ describe('a Redis outage in the logs', () => {
         failed += outcomes.filter((o) => o.status === 'rejected').length;
       }
       await eventually(async () => expect(await ready()).toBe(503));
+      // The monitor's own check must see the outage too (calls may fail faster than its interval).
+      await eventually(() => expect(lines.some((line) => line.includes('is unreachable'))).toBe(true));
       await redis.start();
       await eventually(async () => expect(await ready()).toBe(200));
       // The monitor's own next check logs the recovery, once.

@@ -41,13 +41,14 @@ describe('a step change’s round trips to the store', () => {
     const before = { ...calls };
     await client.setStepStatus({ plan_id: plan.plan_id, step_id: 'step_1', status: 'completed' });
     expect([calls.load - before.load, calls.commit - before.commit]).toEqual([1, 1]);
-    // The header, the step and who waits on it; the other steps come in brief, in one read beside it.
-    expect([calls.keys - before.keys, calls.loadCollections - before.loadCollections]).toEqual([3, 1]);
+    // The header, the step and who waits on it (by plan, and by agent and step id for waits registered before the
+    // step existed); the other steps come in brief, in one read beside it.
+    expect([calls.keys - before.keys, calls.loadCollections - before.loadCollections]).toEqual([4, 1]);
 
     const next = { ...calls };
     await client.completeStepWithOutput({ step_id: 'step_2', output: { ok: true } });
     expect([calls.load - next.load, calls.commit - next.commit]).toEqual([1, 1]);
-    expect([calls.keys - next.keys, calls.loadCollections - next.loadCollections]).toEqual([4, 1]);
+    expect([calls.keys - next.keys, calls.loadCollections - next.loadCollections]).toEqual([5, 1]);
     const status = await client.getPlanStatus({});
     expect(status.progress).toMatchObject({ completed: 2, in_progress: 1, total: 50 });
   });

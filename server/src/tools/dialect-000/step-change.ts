@@ -1,5 +1,6 @@
 import { currentPlanId } from '../../core/agents/agent-doc.ts';
 import { stepNode } from '../../core/dependencies/attach.ts';
+import { pendingNode } from '../../core/dependencies/nodes.ts';
 import { stepMessage } from '../../core/plans/instruction.ts';
 import { stepAnswer } from '../../core/plans/plan-views.ts';
 import type { StepChange } from '../../core/plans/step-status.ts';
@@ -27,7 +28,10 @@ const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | 
     void prefetchBriefs(tx, target);
     return [
       ...stepReadKeys(target, change.step_id),
-      ...(ENDS.has(change.status) ? [docKeys.waiters(stepNode(target, change.step_id))] : []),
+      // Who waits on the step: by plan, and by agent and step id (registered before this plan had the step).
+      ...(ENDS.has(change.status)
+        ? [docKeys.waiters(stepNode(target, change.step_id)), docKeys.waiters(pendingNode(agentId, change.step_id))]
+        : []),
     ];
   };
   const index = planId === undefined ? [docKeys.agent(agentId)] : [];
