@@ -2,10 +2,10 @@ import type { ImplementationPlan, Plan } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import { checkPlanSteps, planFromImplementationPlan } from '../src/core/plan-mode/build-plan.ts';
-import { blockedToolsIn, deriveMode, findStep002, progress002 } from '../src/core/plan-mode/mode.ts';
+import { blockedToolsIn, deriveMode, findPlanModeStep, planModeProgress } from '../src/core/plan-mode/mode.ts';
 import { decideModification, requestModification } from '../src/core/plan-mode/modification.ts';
 import { renderPlanMarkdown } from '../src/core/plan-mode/plan-markdown.ts';
-import { completeStep002, openSteps } from '../src/core/plan-mode/step-complete.ts';
+import { completePlanModeStep, openSteps } from '../src/core/plan-mode/step-complete.ts';
 import { decideApproval, requestApproval } from '../src/core/plans/plan-lifecycle.ts';
 import { applyResolution } from '../src/core/dependencies/resolve.ts';
 
@@ -88,27 +88,29 @@ describe('002 plan mode core', () => {
   it('finds steps by their plan number first, by step_N for steps other dialects added', () => {
     const plan = running();
     plan.steps.push({ id: 'step_4', step_id: 'step_4', sequence: 4, description: 'added', status: 'pending' });
-    expect(findStep002(plan, 20).id).toBe('step_2');
-    expect(findStep002(plan, 4).id).toBe('step_4');
-    expect(errorOf(() => findStep002(plan, 2))).toMatchObject({ code: 'NOT_FOUND' });
-    expect(errorOf(() => findStep002(plan, 2)).message).toMatch(/its steps are 10, 20, 30, 4/);
+    expect(findPlanModeStep(plan, 20).id).toBe('step_2');
+    expect(findPlanModeStep(plan, 4).id).toBe('step_4');
+    expect(errorOf(() => findPlanModeStep(plan, 2))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(errorOf(() => findPlanModeStep(plan, 2)).message).toMatch(/its steps are 10, 20, 30, 4/);
   });
 
   it('completes a ready step, refuses unready, duplicate and under-modification ones', () => {
     const plan = running();
-    expect(errorOf(() => completeStep002(plan, 20, 'v', T1)).message).toMatch(/Step 20 depends on step 10 \(pending\)/);
-    const done = completeStep002(plan, 10, 'all green', T1);
+    expect(errorOf(() => completePlanModeStep(plan, 20, 'v', T1)).message).toMatch(
+      /Step 20 depends on step 10 \(pending\)/,
+    );
+    const done = completePlanModeStep(plan, 10, 'all green', T1);
     expect(done.step).toMatchObject({ status: 'completed', result: 'all green' });
     expect(done.step.details).toMatchObject({ verification_result: 'all green' });
     expect(done.events.map((e) => e.event_type)).toEqual(['step_completed']);
-    expect(errorOf(() => completeStep002(done.plan, 10, 'v', T1)).message).toBe('Step 10 already completed.');
+    expect(errorOf(() => completePlanModeStep(done.plan, 10, 'v', T1)).message).toBe('Step 10 already completed.');
     // What settleDependents does for a waiter of the same plan: step 20 becomes ready.
     expect(applyResolution(done.plan, 'step_2', { agent_id: 'main', plan_id: 'p1', step: done.step }, T1)).toHaveLength(
       1,
     );
-    expect(progress002(done.plan)).toEqual({ total_steps: 3, completed_steps: 1, next_step: 20 });
+    expect(planModeProgress(done.plan)).toEqual({ total_steps: 3, completed_steps: 1, next_step: 20 });
     const modified = requestModification(done.plan, { step_id: 20, reason: 'r', new_description: 'new' }, 'main', T1);
-    expect(errorOf(() => completeStep002(modified.plan, 20, 'v', T1)).message).toMatch(/modification waiting/);
+    expect(errorOf(() => completePlanModeStep(modified.plan, 20, 'v', T1)).message).toMatch(/modification waiting/);
     expect(openSteps(modified.plan).map((s) => s.id)).toEqual(['step_2', 'step_3']);
   });
 
@@ -150,7 +152,7 @@ describe('002 plan mode core', () => {
     expect(errorOf(() => decideModification(rejected.plan, true, { by: 'a', role: 'user' }, T1)).code).toBe(
       'FAILED_PRECONDITION',
     );
-    const ended = completeStep002(plan, 10, 'v', T1).plan;
+    const ended = completePlanModeStep(plan, 10, 'v', T1).plan;
     expect(
       errorOf(() => requestModification(ended, { step_id: 10, reason: 'r', new_description: 'x' }, 'main', T1)).message,
     ).toMatch(/already ended as completed/);

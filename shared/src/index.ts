@@ -19,21 +19,21 @@ export * from './render/progress.ts';
 export * from './render/todo-box.ts';
 export * from './render/reminder.ts';
 export * from './render/neutralize.ts';
-export * from './shapes/todo-001.ts';
-export * from './shapes/task-003.ts';
-export * from './shapes/plan-004.ts';
+export * from './shapes/todo-list.ts';
+export * from './shapes/task-list.ts';
+export * from './shapes/indexed-plan.ts';
 export {
   PLAN_MODE_BLOCKED_TOOLS,
-  Mode002Schema,
+  PlanModeSchema,
   ImplementationPlanSchema,
-  PlanStep002Schema,
-  PendingModification002Schema,
-  TodoItem002Schema,
-  type Mode002,
+  PlanModeStepSchema,
+  PlanModificationRequestSchema,
+  PersistentTodoSchema,
+  type PlanMode,
   type ImplementationPlan,
-  type PlanStep002,
-  type PendingModification002,
-  type TodoItem002,
-} from './tools/dialect-002-model.ts';
+  type PlanModeStep,
+  type PlanModificationRequest,
+  type PersistentTodo,
+} from './tools/plan-mode-model.ts';
 export * from './issue-text.ts';
 export * from './event-payloads.ts';

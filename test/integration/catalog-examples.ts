@@ -19,7 +19,7 @@ const SEED_000_STEPS = [
   'Update imports in dependent files',
 ];
 
-/** Seed 004's two example plans (dialect-004.test.ts runs them end to end). */
+/** Seed 004's two example plans (indexed-plans.test.ts runs them end to end). */
 export const SEED_004_DEPLOY = {
   title: 'Deploy to production',
   steps: [

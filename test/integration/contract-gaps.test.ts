@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
 import { refusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
-import { AUTH_PLAN, enterAndPresent, watch } from './dialect-002-support.ts';
+import { AUTH_PLAN, enterAndPresent, watch } from './plan-mode-support.ts';
 
 describe.each(STORE_KINDS)('plan_reject leaves plan mode from any mode (%s store)', (store) => {
   let h: Harness;

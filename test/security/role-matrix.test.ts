@@ -34,7 +34,8 @@ afterAll(async () => server.close());
 const ownerDocs = (snap: StateSnapshot, fx: Seeded) =>
   Object.fromEntries(
     Object.entries(snap.docs).filter(
-      ([key]) => /(^|:)owner$/.test(key) || (fx.planId !== '' && key.includes(fx.planId)) || key.includes(fx.plan004),
+      ([key]) =>
+        /(^|:)owner$/.test(key) || (fx.planId !== '' && key.includes(fx.planId)) || key.includes(fx.indexedPlanId),
     ),
   );
 

@@ -11,9 +11,9 @@ export const docKeys = {
   /** One step of a plan, with the same-plan steps waiting on it. */
   planStep: (planId: string, stepId: string) => `step:${planId}:${stepId}`,
   subscriptions: (agentId: string) => `subs:${agentId}`,
-  todos001: (agentId: string) => `todo001:${agentId}`,
-  todos002: (agentId: string) => `todo002:${agentId}`,
-  mode002: (agentId: string) => `mode002:${agentId}`,
+  todoList: (agentId: string) => `todo001:${agentId}`,
+  persistentTodos: (agentId: string) => `todo002:${agentId}`,
+  planMode: (agentId: string) => `planMode:${agentId}`,
   /** Legacy: seed 003's task list as one document, split into the per-task keys below on first access. */
   tasks: () => 'tasks',
   /** One seed-003 task (its edges on both ends live on the task documents). */

@@ -1,21 +1,21 @@
 import type { ToolHandlers } from './context.ts';
 import { approvalHandlers } from './approval/handlers.ts';
-import { core000Handlers } from './dialect-000/core-handlers.ts';
-import { cross000Handlers } from './dialect-000/cross-handlers.ts';
-import { dialect001Handlers } from './dialect-001/handlers.ts';
-import { dialect002Handlers } from './dialect-002/handlers.ts';
-import { dialect003Handlers } from './dialect-003/handlers.ts';
-import { dialect004Handlers } from './dialect-004/handlers.ts';
+import { planCoreHandlers } from './plans/core-handlers.ts';
+import { crossAgentHandlers } from './plans/cross-handlers.ts';
+import { todoListHandlers } from './todo-list/handlers.ts';
+import { planModeToolHandlers } from './plan-mode/handlers.ts';
+import { taskListHandlers } from './task-list/handlers.ts';
+import { indexedPlanHandlers } from './indexed-plans/handlers.ts';
 import { planhubHandlers } from './planhub/handlers.ts';
 
 /** Every tool's handler; the type makes a tool without a handler a compile error. */
 export const HANDLERS: ToolHandlers = {
-  ...core000Handlers,
-  ...cross000Handlers,
+  ...planCoreHandlers,
+  ...crossAgentHandlers,
   ...approvalHandlers,
-  ...dialect001Handlers,
-  ...dialect002Handlers,
-  ...dialect003Handlers,
-  ...dialect004Handlers,
+  ...todoListHandlers,
+  ...planModeToolHandlers,
+  ...taskListHandlers,
+  ...indexedPlanHandlers,
   ...planhubHandlers,
 };

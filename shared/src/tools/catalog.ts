@@ -1,20 +1,20 @@
 import type { z } from 'zod';
-import * as core000 from './dialect-000-core.ts';
-import * as cross000 from './dialect-000-cross.ts';
-import * as d001 from './dialect-001.ts';
-import * as d002 from './dialect-002.ts';
-import * as d003 from './dialect-003.ts';
-import * as d004 from './dialect-004.ts';
+import * as planCoreTools from './plans-core.ts';
+import * as crossAgentTools from './plans-cross-agent.ts';
+import * as todoListTools from './todo-list.ts';
+import * as planModeTools from './plan-mode.ts';
+import * as taskListTools from './task-list.ts';
+import * as indexedPlanTools from './indexed-plans.ts';
 import * as planhub from './planhub.ts';
 
 /** Every tool of the flat namespace, by name. Adding a dialect = one spread here. */
 export const TOOLS = {
-  ...core000,
-  ...cross000,
-  ...d001,
-  ...d002,
-  ...d003,
-  ...d004,
+  ...planCoreTools,
+  ...crossAgentTools,
+  ...todoListTools,
+  ...planModeTools,
+  ...taskListTools,
+  ...indexedPlanTools,
   ...planhub,
 } as const;
 

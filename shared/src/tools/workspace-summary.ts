@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { TODO_001_STATUSES } from '../shapes/todo-001.ts';
-import { PendingModification002Schema } from './dialect-002-model.ts';
+import { TODO_LIST_STATUSES } from '../shapes/todo-list.ts';
+import { PlanModificationRequestSchema } from './plan-mode-model.ts';
 import { PlanSchema, ProgressSchema, StepSchema } from '../model.ts';
 
 /** getWorkspace's building blocks (kept apart from planhub.ts, whose every export is a tool). */
@@ -51,7 +51,7 @@ export const PendingApprovalSchema = z.object({
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 
 /** A plan_modify (002) waiting for a decision. */
-export const PendingModificationSchema = PendingModification002Schema.extend({
+export const PendingModificationSchema = PlanModificationRequestSchema.extend({
   plan_id: z.string(),
   agent_id: z.string(),
 });
@@ -60,7 +60,7 @@ export type PendingModification = z.infer<typeof PendingModificationSchema>;
 export const TodoSummarySchema = z.object({
   content: z.string(),
   /** 001 and 002 items share these three statuses, so the renderers of either apply. */
-  status: z.enum(TODO_001_STATUSES),
+  status: z.enum(TODO_LIST_STATUSES),
   active_form: z.string().optional(),
   priority: z.string().optional(),
 });

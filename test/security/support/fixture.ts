@@ -23,7 +23,7 @@ export interface Seeded {
   /** The agent's 000 plan (or its 002 plan when planMode). */
   planId: string;
   /** A seed-004 plan of the agent. */
-  plan004: string;
+  indexedPlanId: string;
   /** Task ids the agent created (003; tasks are shared by the workspace). */
   taskIds: string[];
   /** One event subscription of the agent. */
@@ -70,7 +70,7 @@ export const seedAgent = async (
   let planId: string;
   const done = async (planId: string): Promise<Seeded> => ({
     planId,
-    plan004: await plan004Of(agent, marker),
+    indexedPlanId: await indexedPlanOf(agent, marker),
     taskIds,
     subscriptionId,
   });
@@ -107,7 +107,7 @@ export const seedAgent = async (
 };
 
 /** Seed 004 plans are made last: a started 004 plan would make createPlan (000) refuse a second started plan. */
-const plan004Of = async (agent: RawClient, marker: string): Promise<string> =>
+const indexedPlanOf = async (agent: RawClient, marker: string): Promise<string> =>
   ok<{ plan_id: string }>(
     await agent.call('create_plan', {
       title: `p4 ${marker}`,

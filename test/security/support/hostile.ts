@@ -20,7 +20,7 @@ export const jsonKeysOf = (schema: unknown): string[] => {
 /** Values a real call might carry, so generated calls get past validation into the handlers. */
 export const plausibleValues = (seeded: Seeded): unknown[] => [
   seeded.planId,
-  seeded.plan004,
+  seeded.indexedPlanId,
   ...seeded.taskIds,
   'fuzzer',
   'someone-else',

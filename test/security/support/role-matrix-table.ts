@@ -174,11 +174,11 @@ export const MATRIX: Partial<Record<ToolName, Row>> = {
   TaskList: { args: () => ({}), here: ALL_OK, elsewhere: ALL_OK },
   create_plan: { args: () => ({ title: 't', steps: [{ description: 'd' }] }), here: OWN_WRITE, elsewhere: OWN_WRITE },
   update_plan: {
-    args: (fx) => ({ plan_id: fx.plan004, step_index: 0, status: 'completed' }),
+    args: (fx) => ({ plan_id: fx.indexedPlanId, step_index: 0, status: 'completed' }),
     here: OWNER_WRITE,
     elsewhere: GONE_WRITE,
   },
-  get_plan: { args: (fx) => ({ plan_id: fx.plan004 }), here: ALL_OK, elsewhere: GONE_READ },
+  get_plan: { args: (fx) => ({ plan_id: fx.indexedPlanId }), here: ALL_OK, elsewhere: GONE_READ },
   getWorkspace: { args: () => ({}), here: ALL_OK, elsewhere: ALL_OK },
   listWorkspaces: {
     args: () => ({}),

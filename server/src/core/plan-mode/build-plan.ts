@@ -1,4 +1,4 @@
-import type { DependencyRef, ImplementationPlan, Plan, PlanStep002 } from '@planhub/shared';
+import type { DependencyRef, ImplementationPlan, Plan, PlanModeStep } from '@planhub/shared';
 import { MAX_TITLE, fail } from '@planhub/shared';
 import { stepNode } from '../dependencies/attach.ts';
 import { addEdge, findCycle } from '../dependencies/graph.ts';
@@ -8,7 +8,7 @@ import { newPlan } from '../plans/plan-factory.ts';
  * What plan_exit refuses before anything is written: duplicate step ids, dependencies on steps that do not exist or
  * on the step itself, and cycles (a plan whose steps wait on each other could never finish).
  */
-export const checkPlanSteps = (steps: readonly PlanStep002[]): void => {
+export const checkPlanSteps = (steps: readonly PlanModeStep[]): void => {
   const ids = new Set<number>();
   for (const step of steps) {
     if (ids.has(step.id))

@@ -1,11 +1,11 @@
-import type { Mode002, NewEvent, Plan } from '@planhub/shared';
+import type { PlanMode, NewEvent, Plan } from '@planhub/shared';
 import { agentEvent } from '../plans/plan-events.ts';
 
 export interface ModeChange {
   workspace: string;
   agent_id: string;
-  from: Mode002;
-  to: Mode002;
+  from: PlanMode;
+  to: PlanMode;
   goal?: string | undefined;
   by: string;
   plan?: Pick<Plan, 'plan_id' | 'title'> | undefined;

@@ -1,19 +1,19 @@
-import type { Mode002, PendingModification002, Plan, Step } from '@planhub/shared';
+import type { PlanMode, PlanModificationRequest, Plan, Step } from '@planhub/shared';
 import { PLAN_MODE_BLOCKED_TOOLS, fail } from '@planhub/shared';
 
 /**
- * The per-agent document of seed 002 (docKeys.mode002). Only what no plan can tell is stored: the goal while the
+ * The per-agent document of seed 002 (docKeys.planMode). Only what no plan can tell is stored: the goal while the
  * agent explores, and which plan plan_exit made. From plan_exit on, the mode is derived from that plan's status, so
  * a decision or an ending made through any dialect (startPlan approvals, completePlan, …) moves the mode with it.
  */
-export interface Mode002Doc {
+export interface PlanModeDoc {
   goal: string;
   scope?: string;
   entered_at: string;
   plan_id?: string;
 }
 
-export const deriveMode = (doc: Mode002Doc | undefined, plan: Plan | undefined): Mode002 => {
+export const deriveMode = (doc: PlanModeDoc | undefined, plan: Plan | undefined): PlanMode => {
   if (!doc) return 'normal';
   if (doc.plan_id === undefined) return 'plan';
   if (plan?.status === 'awaiting_approval' || plan?.status === 'pending') return 'awaiting_approval';
@@ -22,7 +22,7 @@ export const deriveMode = (doc: Mode002Doc | undefined, plan: Plan | undefined):
 };
 
 /** Seed 002: plan_enter "blocks write operations … until the plan is approved" (so awaiting_approval too). */
-export const blockedToolsIn = (mode: Mode002): string[] =>
+export const blockedToolsIn = (mode: PlanMode): string[] =>
   mode === 'plan' || mode === 'awaiting_approval' ? [...PLAN_MODE_BLOCKED_TOOLS] : [];
 
 const stepNumberOf = (id: string): number | undefined => {
@@ -38,7 +38,7 @@ export const listStepIds = (plan: Plan): string =>
   plan.steps.length === 0 ? 'it has no steps' : `its steps are ${plan.steps.map(numericStepId).join(', ')}`;
 
 /** Numbers given by the plan win over the `step_N` fallback, so a step added by addStep never shadows one. */
-export const findStep002 = (plan: Plan, id: number): Step =>
+export const findPlanModeStep = (plan: Plan, id: number): Step =>
   plan.steps.find((s) => s.details?.id === id) ??
   plan.steps.find((s) => typeof s.details?.id !== 'number' && stepNumberOf(s.id) === id) ??
   fail('NOT_FOUND', `Step ${id} not found in plan ${plan.plan_id}; ${listStepIds(plan)}.`);
@@ -47,13 +47,13 @@ export const findStep002 = (plan: Plan, id: number): Step =>
  * The plan_modify request waiting for a decision. Only an executing plan has one: a plan that ended through another
  * dialect (completePlan, update_plan) with a request still open can no longer be decided, so nothing may offer it.
  */
-export const pendingModificationOf = (plan: Plan): PendingModification002 | undefined =>
+export const pendingModificationOf = (plan: Plan): PlanModificationRequest | undefined =>
   plan.status === 'in_progress'
-    ? (plan.details?.pending_modification as PendingModification002 | undefined)
+    ? (plan.details?.pending_modification as PlanModificationRequest | undefined)
     : undefined;
 
 /** Seed 002's progress: the first step still to do (in progress first, else the first pending one). */
-export const progress002 = (plan: Plan) => {
+export const planModeProgress = (plan: Plan) => {
   const next = plan.steps.find((s) => s.status === 'in_progress') ?? plan.steps.find((s) => s.status === 'pending');
   return {
     total_steps: plan.steps.length,

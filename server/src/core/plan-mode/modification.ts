@@ -1,9 +1,9 @@
-import type { NewEvent, PendingModification002, Plan } from '@planhub/shared';
+import type { NewEvent, PlanModificationRequest, Plan } from '@planhub/shared';
 import { ENDED_STEP_STATUSES, fail } from '@planhub/shared';
 import type { Decider } from '../plans/plan-lifecycle.ts';
 import { clonePlan } from '../plans/plan-factory.ts';
 import { planEvent } from '../plans/plan-events.ts';
-import { findStep002, pendingModificationOf } from './mode.ts';
+import { findPlanModeStep, pendingModificationOf } from './mode.ts';
 
 export interface ModificationRequest {
   step_id: number;
@@ -13,7 +13,7 @@ export interface ModificationRequest {
   new_verification?: string | undefined;
 }
 
-const payloadOf = (m: PendingModification002) => ({
+const payloadOf = (m: PlanModificationRequest) => ({
   step_id: m.step_id,
   reason: m.reason,
   new_description: m.new_description,
@@ -32,7 +32,7 @@ export const requestModification = (
   by: string,
   now: string,
 ): { plan: Plan; events: NewEvent[] } => {
-  const step = findStep002(current, request.step_id);
+  const step = findPlanModeStep(current, request.step_id);
   if (ENDED_STEP_STATUSES.has(step.status))
     fail(
       'FAILED_PRECONDITION',
@@ -47,7 +47,7 @@ export const requestModification = (
         'plan_modified event before requesting another.',
     );
   const plan = clonePlan(current);
-  const modification: PendingModification002 = {
+  const modification: PlanModificationRequest = {
     step_id: request.step_id,
     reason: request.reason,
     new_description: request.new_description,
@@ -80,12 +80,12 @@ export const decideModification = (
   approved: boolean,
   decider: Decider,
   now: string,
-): { plan: Plan; events: NewEvent[]; modification: PendingModification002 } => {
+): { plan: Plan; events: NewEvent[]; modification: PlanModificationRequest } => {
   const pending = pendingModificationOf(current);
   if (!pending)
     return fail('FAILED_PRECONDITION', `Plan ${current.plan_id} has no modification waiting for a decision.`);
   const plan = clonePlan(current);
-  const step = findStep002(plan, pending.step_id);
+  const step = findPlanModeStep(plan, pending.step_id);
   // plan_step_complete waits for the decision, but seed 000's and 004's tools can end the step meanwhile.
   if (approved && ENDED_STEP_STATUSES.has(step.status))
     fail(

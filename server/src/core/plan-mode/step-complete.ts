@@ -1,7 +1,7 @@
 import type { Plan, Step } from '@planhub/shared';
 import { fail } from '@planhub/shared';
 import { changeStepStatus, type StepChangeOutcome } from '../plans/step-status.ts';
-import { findStep002, numericStepId, pendingModificationOf } from './mode.ts';
+import { findPlanModeStep, numericStepId, pendingModificationOf } from './mode.ts';
 
 /** "step 2" for a step of this plan, "agent:step" for another agent's. */
 const describeDependency = (plan: Plan, ref: { agent_id: string; plan_id?: string | undefined; step_id: string }) => {
@@ -33,8 +33,13 @@ const refusal = (plan: Plan, step: Step, id: number): string | undefined => {
 };
 
 /** plan_step_complete on an executing plan: duplicate, unknown, unready or under-modification steps are refused. */
-export const completeStep002 = (plan: Plan, id: number, verificationResult: string, now: string): StepChangeOutcome => {
-  const step = findStep002(plan, id);
+export const completePlanModeStep = (
+  plan: Plan,
+  id: number,
+  verificationResult: string,
+  now: string,
+): StepChangeOutcome => {
+  const step = findPlanModeStep(plan, id);
   const reason = refusal(plan, step, id);
   if (reason !== undefined) fail('FAILED_PRECONDITION', reason);
   const outcome = changeStepStatus(plan, { step_id: step.id, status: 'completed', result: verificationResult }, now);

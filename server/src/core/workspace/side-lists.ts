@@ -1,16 +1,16 @@
-import type { PendingModification, Plan, TaskSummary, TodoItem002, TodoSummary } from '@planhub/shared';
-import type { Mode002Doc } from '../plan-mode/mode.ts';
+import type { PendingModification, Plan, TaskSummary, PersistentTodo, TodoSummary } from '@planhub/shared';
+import type { PlanModeDoc } from '../plan-mode/mode.ts';
 import { deriveMode, pendingModificationOf } from '../plan-mode/mode.ts';
 import type { TaskDoc } from '../tasks/task-model.ts';
-import type { TodoDoc001 } from '../todos-001/todo-list.ts';
+import type { TodoListDoc } from '../todo-list/todo-list.ts';
 
 /** The overview's view of what the other dialects keep per agent (001/002 todos, 002 mode) and per workspace (003). */
 export const todosOf = (
-  doc001: TodoDoc001 | undefined,
-  doc002: { todos: Pick<TodoItem002, 'content' | 'status' | 'priority'>[] } | undefined,
+  todoListDoc: TodoListDoc | undefined,
+  persistentTodosDoc: { todos: Pick<PersistentTodo, 'content' | 'status' | 'priority'>[] } | undefined,
 ): TodoSummary[] => [
-  ...(doc001?.todos ?? []).map((t) => ({ content: t.content, status: t.status, active_form: t.activeForm })),
-  ...(doc002?.todos ?? []).map((t) => ({ content: t.content, status: t.status, priority: t.priority })),
+  ...(todoListDoc?.todos ?? []).map((t) => ({ content: t.content, status: t.status, active_form: t.activeForm })),
+  ...(persistentTodosDoc?.todos ?? []).map((t) => ({ content: t.content, status: t.status, priority: t.priority })),
 ];
 
 export const tasksOf = (doc: TaskDoc | undefined): TaskSummary[] =>
@@ -25,7 +25,7 @@ export const tasksOf = (doc: TaskDoc | undefined): TaskSummary[] =>
     .sort((a, b) => Number(a.id) - Number(b.id));
 
 /** 002's mode follows the status of the plan plan_exit made, so it is derived here the way plan_status does. */
-export const modeOf = (doc: Mode002Doc | undefined, plans: ReadonlyMap<string, Plan>): string | null =>
+export const modeOf = (doc: PlanModeDoc | undefined, plans: ReadonlyMap<string, Plan>): string | null =>
   doc ? deriveMode(doc, doc.plan_id === undefined ? undefined : plans.get(doc.plan_id)) : null;
 
 export const pendingModificationsOf = (plans: readonly Plan[]): PendingModification[] =>

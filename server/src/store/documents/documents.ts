@@ -2,13 +2,13 @@ import {
   DialectSchema,
   SubscriptionSchema,
   TaskViewSchema,
-  Todo001Schema,
-  TodoItem002Schema,
+  TodoListItemSchema,
+  PersistentTodoSchema,
   WaiterSchema,
 } from '@planhub/shared';
 import { z } from 'zod';
-import type { Mode002Doc } from '../../core/plan-mode/mode.ts';
-import type { TodoDoc001 } from '../../core/todos-001/todo-list.ts';
+import type { PlanModeDoc } from '../../core/plan-mode/mode.ts';
+import type { TodoListDoc } from '../../core/todo-list/todo-list.ts';
 import { docKeys } from '../keys.ts';
 import { defineDocument } from './define.ts';
 import { planDocuments } from './plan-documents.ts';
@@ -30,9 +30,9 @@ const SubscriptionsDocSchema = z.object({
 /** An agent's subscriptions live in one document, so any node it reconnects to finds them. */
 export type SubscriptionsDoc = z.infer<typeof SubscriptionsDocSchema>;
 
-const Todos002DocSchema = z.object({ todos: z.array(TodoItem002Schema) });
+const PersistentTodosDocSchema = z.object({ todos: z.array(PersistentTodoSchema) });
 /** One agent's seed-002 todo list. */
-export type Todos002Doc = z.infer<typeof Todos002DocSchema>;
+export type PersistentTodosDoc = z.infer<typeof PersistentTodosDocSchema>;
 
 const asObject = (raw: unknown): Record<string, unknown> | undefined =>
   typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
@@ -60,17 +60,22 @@ export const documents = {
     schema: z.object({ n: z.number().int() }),
   }),
   task: defineDocument({ name: 'task', version: 1, key: docKeys.task, schema: TaskViewSchema }),
-  todos001: defineDocument<TodoDoc001, [string]>({
+  todoList: defineDocument<TodoListDoc, [string]>({
     name: 'todo list (001)',
     version: 1,
-    key: docKeys.todos001,
-    schema: z.looseObject({ agent_id: z.string(), todos: z.array(Todo001Schema), updated_at: z.string() }),
+    key: docKeys.todoList,
+    schema: z.looseObject({ agent_id: z.string(), todos: z.array(TodoListItemSchema), updated_at: z.string() }),
   }),
-  todos002: defineDocument({ name: 'todo list (002)', version: 1, key: docKeys.todos002, schema: Todos002DocSchema }),
-  mode002: defineDocument<Mode002Doc, [string]>({
+  persistentTodos: defineDocument({
+    name: 'todo list (002)',
+    version: 1,
+    key: docKeys.persistentTodos,
+    schema: PersistentTodosDocSchema,
+  }),
+  planMode: defineDocument<PlanModeDoc, [string]>({
     name: 'plan mode (002)',
     version: 1,
-    key: docKeys.mode002,
+    key: docKeys.planMode,
     schema: z.looseObject({
       goal: z.string(),
       scope: z.string().optional(),
@@ -89,7 +94,7 @@ export const documents = {
       return doc && !('removed' in doc) ? { ...doc, removed: [] } : raw;
     },
   }),
-  /** Read only to split it into per-task documents (see dialect-003/task-upgrade.ts). */
+  /** Read only to split it into per-task documents (see task-list/task-upgrade.ts). */
   legacyTasks: defineDocument({
     name: 'legacy task list',
     version: 0,

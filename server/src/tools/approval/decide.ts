@@ -46,7 +46,7 @@ const leavesPlanMode = (caller: Caller, target: DecisionTarget, err: unknown): b
 /** The owner's 002 mode follows its plan: when the decided plan is the one plan_exit made, announce the change. */
 const modeEvents = async (tx: Tx, before: Plan, after: Plan, decider: Decider, now: string) => {
   if (after.dialect !== '002') return { events: [], mode: undefined };
-  const doc = await tx.read(documents.mode002, after.agent_id);
+  const doc = await tx.read(documents.planMode, after.agent_id);
   if (doc?.plan_id !== after.plan_id) return { events: [], mode: undefined };
   const to = deriveMode(doc, after);
   const change = {

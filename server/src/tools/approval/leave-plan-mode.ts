@@ -2,7 +2,7 @@ import type { Caller } from '@planhub/shared';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
-import { loadModeState } from '../dialect-002/mode-access.ts';
+import { loadModeState } from '../plan-mode/mode-access.ts';
 import { finishPlan } from '../finish-plan.ts';
 
 /**
@@ -18,7 +18,7 @@ export const leavePlanMode = async (tx: Tx, caller: Caller, reason: string | und
     await finishPlan(tx, state.plan, 'cancelled', `rejected by ${caller.agent_id}${why}`, now);
     cancelled = state.plan.plan_id;
   }
-  if (state.doc) tx.delete(docKeys.mode002(caller.agent_id));
+  if (state.doc) tx.delete(docKeys.planMode(caller.agent_id));
   const change = {
     workspace: caller.workspace,
     agent_id: caller.agent_id,

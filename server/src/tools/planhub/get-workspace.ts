@@ -3,8 +3,8 @@ import type { AgentDoc } from '../../core/agents/agent-doc.ts';
 import { emptyAgent } from '../../core/agents/agent-doc.ts';
 import { currentPlanOf, overviewPlanIds, pendingApproval, planSummary } from '../../core/workspace/overview.ts';
 import { modeOf, pendingModificationsOf, tasksOf, todosOf } from '../../core/workspace/side-lists.ts';
-import { loadTaskCounts } from '../dialect-003/task-state.ts';
-import { ensureTasksUpgraded } from '../dialect-003/task-upgrade.ts';
+import { loadTaskCounts } from '../task-list/task-state.ts';
+import { ensureTasksUpgraded } from '../task-list/task-upgrade.ts';
 import { documents } from '../../store/documents/documents.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
@@ -28,7 +28,12 @@ export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
     // The task documents come with the agents' documents, in the same round trip.
     const [docs, taskDocs] = await Promise.all([
       tx.getMany(
-        agentIds.flatMap((id) => [docKeys.agent(id), docKeys.todos001(id), docKeys.todos002(id), docKeys.mode002(id)]),
+        agentIds.flatMap((id) => [
+          docKeys.agent(id),
+          docKeys.todoList(id),
+          docKeys.persistentTodos(id),
+          docKeys.planMode(id),
+        ]),
       ),
       tx.readMany(
         documents.task,
@@ -40,9 +45,9 @@ export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
       tasks: Object.fromEntries(taskDocs.filter((t) => t !== undefined).map((t) => [t.id, t])),
     });
     const perAgent = agentIds.map((id, i) => {
-      const [agent, todos001, todos002, mode] = docs.slice(i * 4, i * 4 + 4);
+      const [agent, todoList, persistentTodos, mode] = docs.slice(i * 4, i * 4 + 4);
       const agentDoc: AgentDoc = documents.agent.decode(docKeys.agent(id), agent) ?? emptyAgent(id);
-      const modeDoc = documents.mode002.decode(docKeys.mode002(id), mode);
+      const modeDoc = documents.planMode.decode(docKeys.planMode(id), mode);
       const planIds = overviewPlanIds(agentDoc, args.plans_per_agent);
       return {
         agent: agentDoc,
@@ -50,8 +55,8 @@ export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
         // 002's mode is derived from the plan plan_exit made, which may be older than the plans shown.
         wanted: modeDoc?.plan_id && !planIds.includes(modeDoc.plan_id) ? [...planIds, modeDoc.plan_id] : planIds,
         todos: todosOf(
-          documents.todos001.decode(docKeys.todos001(id), todos001),
-          documents.todos002.decode(docKeys.todos002(id), todos002),
+          documents.todoList.decode(docKeys.todoList(id), todoList),
+          documents.persistentTodos.decode(docKeys.persistentTodos(id), persistentTodos),
         ),
         modeDoc,
       };

@@ -1,0 +1,61 @@
+import type { PersistentTodo } from '@planhub/shared';
+import { fail } from '@planhub/shared';
+
+/** An item as the agent sends it; timestamps are PlanHub's (ISO-8601 UTC), so the agent's are ignored. */
+export interface TodoInput {
+  id: string;
+  content: string;
+  status: PersistentTodo['status'];
+  priority: PersistentTodo['priority'];
+}
+
+export interface TodoWriteOutcome {
+  todos: PersistentTodo[];
+  /** ids of stored items the new list left out, kept as completed. */
+  preserved: string[];
+  /** ids of preserved items dropped (oldest first) to stay within the list limit. */
+  dropped: string[];
+  cleared: boolean;
+}
+
+const sameContent = (a: TodoInput, b: PersistentTodo) =>
+  a.content === b.content && a.status === b.status && a.priority === b.priority;
+
+/**
+ * Seed 002's todo_write: the new list replaces the old one; stored items it omits are kept as completed and placed
+ * first, unless every new item is completed (a clean slate); an empty list clears. `created_at` survives for ids the
+ * list already had, `updated_at` moves only when an item actually changed.
+ */
+export const writeTodos = (
+  stored: readonly PersistentTodo[],
+  incoming: readonly TodoInput[],
+  now: string,
+  limit: number,
+): TodoWriteOutcome => {
+  if (incoming.length > limit)
+    fail('RESOURCE_EXHAUSTED', `A todo list holds at most ${limit} items; you sent ${incoming.length}.`);
+  if (incoming.length === 0) return { todos: [], preserved: [], dropped: [], cleared: stored.length > 0 };
+  const old = new Map(stored.map((t) => [t.id, t]));
+  const next = incoming.map((item): PersistentTodo => {
+    const before = old.get(item.id);
+    return {
+      id: item.id,
+      content: item.content,
+      status: item.status,
+      priority: item.priority,
+      created_at: before?.created_at ?? now,
+      updated_at: before && sameContent(item, before) ? before.updated_at : now,
+    };
+  });
+  const cleanSlate = incoming.every((t) => t.status === 'completed');
+  const ids = new Set(incoming.map((t) => t.id));
+  let kept = cleanSlate
+    ? []
+    : stored
+        .filter((t) => !ids.has(t.id))
+        .map((t): PersistentTodo => (t.status === 'completed' ? t : { ...t, status: 'completed', updated_at: now }));
+  const room = limit - next.length;
+  const dropped = kept.length > room ? kept.slice(0, kept.length - room).map((t) => t.id) : [];
+  if (dropped.length > 0) kept = kept.slice(kept.length - room);
+  return { todos: [...kept, ...next], preserved: kept.map((t) => t.id), dropped, cleared: false };
+};

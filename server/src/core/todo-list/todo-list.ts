@@ -1,0 +1,92 @@
+import type { NewEvent, TodoListItem } from '@planhub/shared';
+import { MAX_DESCRIPTION, TODO_LIST_ACTIONS, TODO_LIST_STATUSES, fail } from '@planhub/shared';
+import { agentEvent } from '../plans/plan-events.ts';
+
+/** One agent's seed-001 list. `updated_at` is the agent's own last write (only the owner writes its list). */
+export interface TodoListDoc {
+  agent_id: string;
+  todos: TodoListItem[];
+  updated_at: string;
+}
+
+export interface TodoCounts {
+  count: number;
+  pending: number;
+  in_progress: number;
+  completed: number;
+}
+
+/** Counts by status; 002's todo_write shares it (its items have the same three statuses). */
+export const countTodos = (todos: readonly Pick<TodoListItem, 'status'>[]): TodoCounts => ({
+  count: todos.length,
+  pending: todos.filter((t) => t.status === 'pending').length,
+  in_progress: todos.filter((t) => t.status === 'in_progress').length,
+  completed: todos.filter((t) => t.status === 'completed').length,
+});
+
+const REQUIRED = ['content', 'status', 'activeForm'] as const;
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStatus = (s: unknown): s is TodoListItem['status'] => (TODO_LIST_STATUSES as readonly unknown[]).includes(s);
+
+/** Seed 001's schema check, with its messages; items keep any extra keys the model sent. */
+export const validateTodos = (raw: readonly unknown[]): TodoListItem[] =>
+  raw.map((value, i) => {
+    const item = isRecord(value) ? value : {};
+    if (!REQUIRED.every((k) => Object.hasOwn(item, k)))
+      fail('INVALID_ARGUMENT', `Todo ${i} missing required fields (content, status, activeForm)`);
+    if (!isStatus(item.status))
+      fail(
+        'INVALID_ARGUMENT',
+        `Todo ${i} has invalid status: ${typeof item.status === 'string' ? item.status : JSON.stringify(item.status)}`,
+      );
+    for (const field of ['content', 'activeForm'] as const) {
+      const value = item[field];
+      if (typeof value !== 'string') fail('INVALID_ARGUMENT', `Todo ${i} field ${field} must be a string`);
+      else if (value.length > MAX_DESCRIPTION)
+        fail('INVALID_ARGUMENT', `Todo ${i} field ${field} is too long (at most ${MAX_DESCRIPTION} characters)`);
+    }
+    return item as TodoListItem;
+  });
+
+export interface TodoCall {
+  action: string;
+  todos?: readonly unknown[] | undefined;
+}
+
+export interface TodoOutcome {
+  /** The new document, when the call writes one. */
+  doc?: TodoListDoc;
+  result: { status: 'created' | 'updated' | 'listed'; todos: TodoListItem[] } & TodoCounts;
+  events: NewEvent[];
+}
+
+const PAST = { create: 'created', update: 'updated' } as const;
+
+/** Seed 001's `todo` tool: create and update replace the whole list; list reads it. */
+export const applyTodo = (
+  current: TodoListDoc | undefined,
+  call: TodoCall,
+  ctx: { workspace: string; agent_id: string; now: string; limit: number },
+): TodoOutcome => {
+  const existing = current?.todos ?? [];
+  if (call.action === 'list')
+    return { result: { status: 'listed', ...countTodos(existing), todos: existing }, events: [] };
+  if (call.action !== 'create' && call.action !== 'update')
+    return fail(
+      'INVALID_ARGUMENT',
+      `Unknown action: ${call.action.slice(0, 64)}. Valid actions: ${TODO_LIST_ACTIONS.join(', ')}`,
+    );
+  if (call.todos === undefined)
+    fail('INVALID_ARGUMENT', `todos is required for ${call.action}: send the full list (an empty list clears it).`);
+  const raw = call.todos ?? [];
+  if (raw.length > ctx.limit)
+    fail('RESOURCE_EXHAUSTED', `A todo list holds at most ${ctx.limit} items; you sent ${raw.length}.`);
+  const todos = validateTodos(raw);
+  const counts = countTodos(todos);
+  const status = PAST[call.action];
+  return {
+    doc: { agent_id: ctx.agent_id, todos, updated_at: ctx.now },
+    result: { status, ...counts, todos },
+    events: [agentEvent(ctx, 'todos_updated', { dialect: '001', action: call.action, ...counts, todos })],
+  };
+};

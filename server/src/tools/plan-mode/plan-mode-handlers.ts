@@ -1,0 +1,179 @@
+import { fail, PLAN_MODE_BLOCKED_TOOLS } from '@planhub/shared';
+import { planFromImplementationPlan, planEdges } from '../../core/plan-mode/build-plan.ts';
+import type { PlanModeDoc } from '../../core/plan-mode/mode.ts';
+import { blockedToolsIn, deriveMode, pendingModificationOf, planModeProgress } from '../../core/plan-mode/mode.ts';
+import { modeChanged } from '../../core/plan-mode/mode-events.ts';
+import { renderPlanMarkdown } from '../../core/plan-mode/plan-markdown.ts';
+import { planEvent } from '../../core/plans/plan-events.ts';
+import { requestApproval, stepList } from '../../core/plans/plan-lifecycle.ts';
+import { docKeys } from '../../store/keys.ts';
+import type { ToolHandlers } from '../context.ts';
+import { recordEdges } from '../dependency-graph.ts';
+import { loadAgent, savePlan } from '../plan-access.ts';
+import { registerAgent } from '../planhub/agent-index.ts';
+import { loadModeState } from './mode-access.ts';
+
+const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const { caller, services } = ctx;
+    const now = services.now();
+    const state = await loadModeState(tx, caller.agent_id);
+    if (state.mode === 'plan')
+      fail(
+        'FAILED_PRECONDITION',
+        `Already in plan mode (goal: "${state.doc?.goal ?? ''}"). Keep exploring with read-only tools, then present ` +
+          'your plan with plan_exit.',
+      );
+    if (state.mode === 'awaiting_approval')
+      fail(
+        'FAILED_PRECONDITION',
+        `Plan ${state.plan?.plan_id ?? ''} is awaiting the user's approval. Approve or reject it before entering plan ` +
+          'mode again; wait for the plan_approved or plan_rejected event.',
+      );
+    if (state.mode === 'executing')
+      fail(
+        'FAILED_PRECONDITION',
+        `You are executing plan ${state.plan?.plan_id ?? ''} ("${state.plan?.title ?? ''}"). Change a step with ` +
+          'plan_modify, or finish it with plan_complete (listing deviations) before planning something new.',
+      );
+    const doc: PlanModeDoc = {
+      goal: args.goal,
+      ...(args.scope !== undefined ? { scope: args.scope } : {}),
+      entered_at: now,
+    };
+    tx.put(docKeys.planMode(caller.agent_id), doc);
+    // An agent exploring in plan mode has no plan yet but belongs in the workspace overview.
+    await registerAgent(tx, caller.agent_id);
+    tx.emit(
+      ...modeChanged(
+        {
+          workspace: caller.workspace,
+          agent_id: caller.agent_id,
+          by: caller.agent_id,
+          from: state.mode,
+          to: 'plan',
+          goal: args.goal,
+        },
+        now,
+      ),
+    );
+    return {
+      status: 'entered' as const,
+      mode: 'plan' as const,
+      goal: args.goal,
+      ...(args.scope !== undefined ? { scope: args.scope } : {}),
+      blocked_tools: [...PLAN_MODE_BLOCKED_TOOLS],
+      message:
+        'Plan mode on. Explore with read-only tools only; write_file, cron_create and cron_delete stay blocked until ' +
+        'your plan is approved. Present the plan with plan_exit.',
+    };
+  });
+
+/**
+ * What plan_exit tells the model: upstream's words first (the host without a dashboard is where the user reviews the
+ * plan, so the model must present it in full), then how the decision comes back.
+ */
+const planExitMessage = (planId: string, mode: string, markdown: string): string =>
+  mode === 'awaiting_approval'
+    ? `Plan saved and awaiting approval (plan_id: ${planId}).\nIMPORTANT: You MUST now present the full plan to the ` +
+      'user in your response. Include all sections below in your message — the user cannot see tool results.\n\n' +
+      `${markdown}\n\nDo not start executing: wait for the decision (plan_approved or plan_rejected event), then ` +
+      'call plan_approve or plan_reject as the user said.'
+    : `Plan saved and approved at once (plan_id: ${planId}; approval policy "auto"). Present it to the user in your ` +
+      `response, then execute it step by step with plan_step_complete.\n\n${markdown}`;
+
+const plan_exit: ToolHandlers['plan_exit'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const { caller, services } = ctx;
+    const now = services.now();
+    const state = await loadModeState(tx, caller.agent_id);
+    if (state.mode !== 'plan' || !state.doc)
+      fail(
+        'FAILED_PRECONDITION',
+        state.mode === 'normal'
+          ? 'Not in plan mode. Call plan_enter first.'
+          : `Plan ${state.plan?.plan_id ?? ''} was already presented (mode ${state.mode}); ` +
+              (state.mode === 'executing' ? 'change a step with plan_modify.' : 'wait for the decision.'),
+      );
+    const doc = state.doc!;
+    const { limits } = services.config;
+    if (args.plan.steps.length > limits.stepsPerPlan)
+      fail(
+        'RESOURCE_EXHAUSTED',
+        `A plan holds at most ${limits.stepsPerPlan} steps; you sent ${args.plan.steps.length}.`,
+      );
+    const agent = await loadAgent(tx, caller.agent_id);
+    if (agent.plans.filter((p) => !p.finished).length + 1 > limits.plansPerAgent)
+      fail(
+        'RESOURCE_EXHAUSTED',
+        `You have too many unfinished plans (limit ${limits.plansPerAgent}); finish some first.`,
+      );
+    const created = planFromImplementationPlan({
+      plan_id: services.newId(),
+      workspace: caller.workspace,
+      agent_id: caller.agent_id,
+      goal: doc.goal,
+      scope: doc.scope,
+      plan: args.plan,
+      now,
+    });
+    const { plan, events } = requestApproval(created, args.plan.summary, services.config.approvalPolicy, now);
+    recordEdges(tx, planEdges(plan));
+    await savePlan(tx, plan);
+    tx.put(docKeys.planMode(caller.agent_id), { ...doc, plan_id: plan.plan_id } satisfies PlanModeDoc);
+    const mode = deriveMode({ ...doc, plan_id: plan.plan_id }, plan);
+    tx.emit(
+      planEvent(created, 'plan_created', null, { steps: stepList(created), dialect: '002' }, now),
+      ...events,
+      ...modeChanged(
+        {
+          workspace: caller.workspace,
+          agent_id: caller.agent_id,
+          by: caller.agent_id,
+          from: 'plan',
+          to: mode,
+          goal: doc.goal,
+          plan,
+        },
+        now,
+      ),
+    );
+    const markdown = renderPlanMarkdown(plan);
+    return {
+      status: 'plan_presented' as const,
+      mode,
+      plan_id: plan.plan_id,
+      awaiting_approval: mode === 'awaiting_approval',
+      markdown,
+      steps: stepList(plan),
+      message: planExitMessage(plan.plan_id, mode, markdown),
+    };
+  });
+
+const plan_status: ToolHandlers['plan_status'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const state = await loadModeState(tx, args.agent_id ?? ctx.caller.agent_id);
+    const { doc, plan, mode } = state;
+    const pending = plan ? pendingModificationOf(plan) : undefined;
+    const progress = plan ? planModeProgress(plan) : undefined;
+    return {
+      agent_id: state.agent_id,
+      mode,
+      blocked_tools: blockedToolsIn(mode),
+      ...(mode !== 'normal' && doc ? { goal: doc.goal, ...(doc.scope !== undefined ? { scope: doc.scope } : {}) } : {}),
+      ...(plan ? { plan_id: plan.plan_id, plan_status: plan.status } : {}),
+      ...(mode === 'executing' && plan && progress
+        ? {
+            active_plan_id: plan.plan_id,
+            active_plan_progress: {
+              total_steps: progress.total_steps,
+              completed_steps: progress.completed_steps,
+              current_step: progress.next_step,
+            },
+          }
+        : {}),
+      ...(pending && mode === 'executing' ? { pending_modification: pending } : {}),
+    };
+  });
+
+export const planModeHandlers = { plan_enter, plan_exit, plan_status } satisfies Partial<ToolHandlers>;

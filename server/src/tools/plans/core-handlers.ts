@@ -1,0 +1,115 @@
+import type { Caller } from '@planhub/shared';
+import { fail, progressOf } from '@planhub/shared';
+import { currentPlanId } from '../../core/agents/agent-doc.ts';
+import { addStep as addStepToPlan } from '../../core/plans/add-step.ts';
+import { isValidationStep, newPlan } from '../../core/plans/plan-factory.ts';
+import { activePlanExists } from '../../core/plans/plan-guards.ts';
+import { stepList } from '../../core/plans/plan-lifecycle.ts';
+import { planEvent } from '../../core/plans/plan-events.ts';
+import { planEndAnswer, planView, stepAnswer, stepView } from '../../core/plans/plan-views.ts';
+import { nextInstruction } from '../../core/plans/instruction.ts';
+import type { Tx } from '../../store/transaction.ts';
+import type { CallContext, ToolHandlers } from '../context.ts';
+import { finishPlan } from '../finish-plan.ts';
+import { loadAgent, loadPlan, resolvePlan, resolvePlanForStep, savePlan } from '../plan-access.ts';
+import { startPlan } from './start-plan.ts';
+import { applyStepChange } from './step-change.ts';
+
+const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const { caller, services } = ctx;
+    const now = services.now();
+    const agent = await loadAgent(tx, caller.agent_id);
+    const open = await Promise.all(agent.plans.filter((p) => !p.finished).map((p) => loadPlan(tx, p.plan_id)));
+    const started = open.find((p) => p.status === 'in_progress' || p.status === 'awaiting_approval');
+    if (started) activePlanExists(started);
+    if (args.steps.length > services.config.limits.stepsPerPlan)
+      fail(
+        'RESOURCE_EXHAUSTED',
+        `A plan holds at most ${services.config.limits.stepsPerPlan} steps; you sent ${args.steps.length}.`,
+      );
+    // A plan that was never started is superseded, so "current plan" keeps meaning the newest one. Afterwards the new
+    // plan is the agent's only unfinished one, so plansPerAgent cannot be exceeded here.
+    for (const old of open) await finishPlan(tx, old, 'cancelled', 'superseded by a new plan', now);
+    const plan = newPlan({
+      plan_id: services.newId(),
+      workspace: caller.workspace,
+      agent_id: caller.agent_id,
+      title: args.title,
+      dialect: '000',
+      steps: args.steps.map((description) => ({ description, validation_required: isValidationStep(description) })),
+      now,
+    });
+    await savePlan(tx, plan);
+    tx.emit(planEvent(plan, 'plan_created', null, { steps: stepList(plan), dialect: plan.dialect }, now));
+    return {
+      plan_id: plan.plan_id,
+      title: plan.title,
+      status: plan.status,
+      steps: plan.steps.map(stepView),
+      progress: progressOf(plan.steps),
+      message: 'Plan created. Call startPlan to request approval.',
+    };
+  });
+
+const setStepStatus: ToolHandlers['setStepStatus'] = (ctx, args) =>
+  applyStepChange(ctx, args.plan_id, {
+    step_id: args.step_id,
+    status: args.status,
+    ...(args.result !== undefined ? { result: args.result } : {}),
+    ...(args.error !== undefined ? { error: args.error } : {}),
+  }).then(({ unblocked: _unblocked, ...rest }) => rest);
+
+const getPlanStatus: ToolHandlers['getPlanStatus'] = (ctx, args) =>
+  ctx.transact(async (tx) => planView(await resolvePlan(tx, ctx.caller, args, 'read')));
+
+const completePlan: ToolHandlers['completePlan'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const now = ctx.services.now();
+    const plan = await finishPlan(tx, await resolvePlan(tx, ctx.caller, args, 'write'), args.status, args.summary, now);
+    return planEndAnswer(plan);
+  });
+
+/** The plan an append goes to: the named one, else the caller's current plan (undefined: none, resolvePlan says so). */
+const appendTarget = async (tx: Tx, caller: Caller, planId: string | undefined) =>
+  planId ?? currentPlanId(await loadAgent(tx, caller.agent_id));
+
+const addStep: ToolHandlers['addStep'] = (ctx, args) =>
+  ctx.transact(async (tx) => {
+    const now = ctx.services.now();
+    // Appending reads the other steps in brief; inserting re-sequences them, so it reads the whole plan.
+    const appendTo = args.after_step_id === undefined ? await appendTarget(tx, ctx.caller, args.plan_id) : undefined;
+    const current =
+      appendTo === undefined
+        ? await resolvePlan(tx, ctx.caller, args, 'write')
+        : await resolvePlanForStep(tx, ctx.caller, appendTo, undefined);
+    if (current.steps.length + 1 > ctx.services.config.limits.stepsPerPlan)
+      fail(
+        'RESOURCE_EXHAUSTED',
+        `Plan ${current.plan_id} already has ${current.steps.length} steps (limit ${ctx.services.config.limits.stepsPerPlan}).`,
+      );
+    const { plan, step, events } = addStepToPlan(
+      current,
+      { description: args.description, after_step_id: args.after_step_id },
+      now,
+    );
+    await savePlan(tx, plan);
+    tx.emit(...events);
+    return {
+      ...stepAnswer(plan, step, `Step added as ${step.id} at position ${step.sequence} of ${plan.steps.length}.`),
+      instruction: nextInstruction(plan),
+    };
+  });
+
+const listTools: ToolHandlers['listTools'] = (ctx: CallContext, args) =>
+  Promise.resolve(ctx.services.catalog(args.dialect));
+
+export const planCoreHandlers = {
+  createPlan,
+  startPlan,
+  setStepStatus,
+  getPlanStatus,
+  completePlan,
+  addStep,
+  listTools,
+} satisfies Partial<ToolHandlers>;

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { MAX_ARRAY, MAX_ID, MAX_RESULT } from '../limits.ts';
+import { PlanStatusSchema } from '../model.ts';
+import { INDEXED_PLAN_STATUSES } from '../shapes/indexed-plan.ts';
+import { DescriptionArg, TitleArg } from './common.ts';
+import { defineTool } from './define.ts';
+
+const IndexedStatus = z.enum(INDEXED_PLAN_STATUSES, {
+  error: (issue) =>
+    `Invalid status ${JSON.stringify(issue.input)}. Valid statuses: ${INDEXED_PLAN_STATUSES.join(', ')}.`,
+});
+const WorkingDir = z
+  .string()
+  .min(1)
+  .max(1024)
+  .describe('Groups your plans the way a project folder does; get_plan without plan_id looks in it.');
+const Notes = z.string().max(MAX_RESULT);
+
+export const create_plan = defineTool({
+  name: 'create_plan',
+  dialect: '004',
+  readOnly: false,
+  description:
+    'Create a plan: a title and ordered steps, to break a multi-step task into parts and track them. It is active ' +
+    'at once (no approval step). Steps may carry a status (pending by default; in_progress, completed, skipped) and ' +
+    'notes. Keep the returned plan_id and mark steps with update_plan as you go; never recreate a plan to change it.',
+  input: z.object({
+    title: TitleArg.describe('Title of the plan.'),
+    steps: z
+      .array(
+        z.object({
+          description: DescriptionArg.describe('Description of this step.'),
+          status: IndexedStatus.optional().describe('pending (default), in_progress, completed or skipped.'),
+          notes: Notes.optional().describe('Optional notes for this step.'),
+        }),
+      )
+      .max(MAX_ARRAY)
+      .describe('The ordered steps.'),
+    working_dir: WorkingDir.optional(),
+  }),
+  output: z
+    .object({ ok: z.literal(true), plan_id: z.string(), title: z.string(), steps_count: z.number().int() })
+    .loose(),
+});
+
+export const update_plan = defineTool({
+  name: 'update_plan',
+  dialect: '004',
+  readOnly: false,
+  description:
+    'Set the status (default completed) and optionally the notes of one step, by zero-based step_index. Mark a step ' +
+    'completed only when it is fully done; in_progress when you start it; skipped when it is no longer needed. Use ' +
+    'notes for results, durations and issues. When every step is completed or skipped the plan is completed.',
+  input: z.object({
+    plan_id: z.string().min(1).max(MAX_ID).describe('ID of the plan to update.'),
+    step_index: z.number().int().describe('Zero-based index of the step (the first step is 0).'),
+    status: IndexedStatus.default('completed').describe('pending, in_progress, completed (default) or skipped.'),
+    notes: Notes.optional().describe('Notes to record on the step.'),
+    working_dir: WorkingDir.optional(),
+  }),
+  output: z
+    .object({
+      ok: z.literal(true),
+      plan_id: z.string(),
+      step_description: z.string(),
+      new_status: z.string(),
+      plan_status: PlanStatusSchema,
+    })
+    .loose(),
+});
+
+export const get_plan = defineTool({
+  name: 'get_plan',
+  dialect: '004',
+  readOnly: true,
+  description:
+    'Read a plan by plan_id, or without it your most recently changed plan (within working_dir when given): every ' +
+    'step with its index, status and notes, and how many are completed.',
+  input: z.object({
+    plan_id: z.string().min(1).max(MAX_ID).optional().describe('ID of the plan; omit for your most recent plan.'),
+    working_dir: WorkingDir.optional(),
+  }),
+  output: z
+    .object({
+      ok: z.literal(true),
+      plan_id: z.string(),
+      title: z.string(),
+      status: PlanStatusSchema,
+      steps: z.array(
+        z.object({ index: z.number().int(), description: z.string(), status: z.string(), notes: z.string() }).loose(),
+      ),
+      completed_count: z.number().int(),
+      total_count: z.number().int(),
+    })
+    .loose(),
+});

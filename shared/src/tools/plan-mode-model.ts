@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { MAX_ARRAY, MAX_DESCRIPTION, MAX_ID, MAX_NOTE_BYTES, MAX_RESULT, fitsBytes } from '../limits.ts';
+import { DescriptionArg, ResultArg } from './common.ts';
+
+/** Seed 002's data shapes, shared by its tools, the server and the SDK (no tools here: catalog.ts spreads tool files). */
+
+/** Tools a host must refuse while the agent is planning (seed 002: until the plan is approved). */
+export const PLAN_MODE_BLOCKED_TOOLS = ['write_file', 'cron_create', 'cron_delete'] as const;
+
+export const PlanModeSchema = z.enum(['normal', 'plan', 'awaiting_approval', 'executing']);
+export type PlanMode = z.infer<typeof PlanModeSchema>;
+
+export const PathArg = z.string().min(1).max(1000);
+export const Paths = z.array(PathArg).max(MAX_ARRAY);
+/** Free text, or a small object (e.g. `{ risk, mitigation }`): upstream takes strings, models often send objects. */
+export const Note = z.union([
+  z.string().max(MAX_DESCRIPTION),
+  z
+    .record(z.string(), z.unknown())
+    .refine(fitsBytes(MAX_NOTE_BYTES), { message: `a note object may be at most ${MAX_NOTE_BYTES} bytes as JSON` }),
+]);
+export const Notes = z.array(Note).max(MAX_ARRAY);
+export const StepNumber = z.number().int().min(0).max(1_000_000);
+
+export const PlanModeStepSchema = z.object({
+  id: StepNumber.describe('The step number, unique within the plan (1, 2, 3, …).'),
+  description: DescriptionArg.describe('What this step does.'),
+  files: Paths.optional().describe('Files this step creates or changes.'),
+  depends_on: z
+    .array(StepNumber)
+    .max(MAX_ARRAY)
+    .optional()
+    .describe('ids of steps of this plan that must be complete before this one.'),
+  verification: ResultArg.optional().describe('How to check the step worked, e.g. the test command to run.'),
+});
+export type PlanModeStep = z.infer<typeof PlanModeStepSchema>;
+
+export const ImplementationPlanSchema = z.object({
+  summary: DescriptionArg.describe('What the plan accomplishes.'),
+  approach: z.string().trim().min(1, 'must not be empty').max(MAX_RESULT).describe('How it will be done.'),
+  alternatives_considered: Notes.optional().describe('Other approaches you evaluated, and why not.'),
+  steps: z
+    .array(PlanModeStepSchema)
+    .min(1, 'a plan needs at least one step')
+    .max(MAX_ARRAY)
+    .describe('Ordered implementation steps.'),
+  risks: Notes.optional().describe('Known risks and their mitigations.'),
+  files_to_create: Paths.optional(),
+  files_to_modify: Paths.optional(),
+  tests_to_write: Notes.optional(),
+  estimated_complexity: z.enum(['small', 'medium', 'large']).optional(),
+});
+export type ImplementationPlan = z.infer<typeof ImplementationPlanSchema>;
+
+export const PlanModificationRequestSchema = z.object({
+  step_id: z.number().int(),
+  reason: z.string(),
+  new_description: z.string(),
+  new_files: z.array(z.string()).optional(),
+  new_verification: z.string().optional(),
+  requested_by: z.string(),
+  requested_at: z.string(),
+});
+export type PlanModificationRequest = z.infer<typeof PlanModificationRequestSchema>;
+
+export const PersistentTodoStatusSchema = z.enum(['pending', 'in_progress', 'completed']);
+export const TodoPrioritySchema = z.enum(['high', 'medium', 'low']);
+
+export const PersistentTodoSchema = z.object({
+  id: z.string().min(1).max(MAX_ID),
+  content: z.string().max(MAX_DESCRIPTION),
+  status: PersistentTodoStatusSchema,
+  priority: TodoPrioritySchema,
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type PersistentTodo = z.infer<typeof PersistentTodoSchema>;

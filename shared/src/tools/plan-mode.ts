@@ -1,0 +1,272 @@
+import { z } from 'zod';
+import { MAX_ARRAY } from '../limits.ts';
+import { ProgressSchema } from '../model.ts';
+import { DescriptionArg, IdArg, ResultArg } from './common.ts';
+import { defineTool } from './define.ts';
+import {
+  ImplementationPlanSchema,
+  PlanModeSchema,
+  Notes,
+  PlanModificationRequestSchema,
+  Paths,
+  StepNumber,
+  PersistentTodoSchema,
+} from './plan-mode-model.ts';
+
+const PlanModeProgress = z.object({
+  total_steps: z.number().int(),
+  completed_steps: z.number().int(),
+  next_step: z.number().int().nullable(),
+});
+
+export const plan_enter = defineTool({
+  name: 'plan_enter',
+  dialect: '002',
+  readOnly: false,
+  description:
+    'Enter plan mode before complex work (a feature, a refactor, a change across several files); for a typo or a ' +
+    'rename, just act. In plan mode you explore with read-only tools and write_file, cron_create and cron_delete are ' +
+    'blocked until the user approves your plan. When you know what to do, present it with plan_exit.',
+  input: z.object({
+    goal: DescriptionArg.describe('What you are planning to build or change.'),
+    scope: DescriptionArg.optional().describe('Directories or modules to keep the exploration to.'),
+  }),
+  output: z
+    .object({
+      status: z.literal('entered'),
+      mode: PlanModeSchema,
+      goal: z.string(),
+      scope: z.string().optional(),
+      blocked_tools: z.array(z.string()),
+      message: z.string(),
+    })
+    .loose(),
+});
+
+export const plan_exit = defineTool({
+  name: 'plan_exit',
+  dialect: '002',
+  readOnly: false,
+  description:
+    'Leave plan mode by presenting your implementation plan for the user to approve. It does not start execution: ' +
+    'the plan waits for the decision (plan_approved or plan_rejected event). Do not poll and do not start writing; ' +
+    'when the user approves, call plan_approve, then work step by step with plan_step_complete.',
+  input: z.object({ plan: ImplementationPlanSchema.describe('The implementation plan.') }),
+  output: z
+    .object({
+      status: z.literal('plan_presented'),
+      mode: PlanModeSchema,
+      plan_id: z.string(),
+      awaiting_approval: z.boolean(),
+      markdown: z.string(),
+      message: z.string(),
+    })
+    .loose(),
+});
+
+export const plan_status = defineTool({
+  name: 'plan_status',
+  dialect: '002',
+  readOnly: true,
+  description:
+    'Your plan mode state: mode (normal, plan, awaiting_approval, executing), goal, the tools blocked right now, and ' +
+    "the active plan's progress. Users and dashboards may pass agent_id to read another agent's state.",
+  input: z.object({ agent_id: IdArg.optional().describe('Whose state to read (default: yours).') }),
+  output: z
+    .object({
+      agent_id: z.string(),
+      mode: PlanModeSchema,
+      goal: z.string().optional(),
+      scope: z.string().optional(),
+      blocked_tools: z.array(z.string()),
+      plan_id: z.string().optional(),
+      plan_status: z.string().optional(),
+      active_plan_id: z.string().optional(),
+      active_plan_progress: z
+        .object({
+          total_steps: z.number().int(),
+          completed_steps: z.number().int(),
+          current_step: z.number().int().nullable(),
+        })
+        .optional(),
+      pending_modification: PlanModificationRequestSchema.optional(),
+    })
+    .loose(),
+});
+
+const Decision = z
+  .object({
+    status: z.enum(['approved', 'rejected', 'modification_approved', 'modification_rejected']),
+    /** null when a reject only left plan mode (nothing was presented). */
+    plan_id: z.string().nullable(),
+    plan_status: z.string().nullable(),
+    mode: PlanModeSchema.optional(),
+    message: z.string(),
+  })
+  .loose();
+
+const DecisionTarget = {
+  plan_id: IdArg.optional().describe('The plan to decide (default: the one waiting for a decision).'),
+  agent_id: IdArg.optional().describe('Whose waiting plan to decide (for users deciding for an agent).'),
+  modification: z
+    .boolean()
+    .optional()
+    .describe('true: decide the pending plan_modify request; false: decide the plan itself. Default: whichever waits.'),
+};
+
+export const plan_approve = defineTool({
+  name: 'plan_approve',
+  dialect: '002',
+  readOnly: false,
+  description:
+    'Record that the user APPROVED: the plan waiting for approval starts executing, or the pending plan_modify ' +
+    'request is applied. Call it only when the user has actually approved. An agent decides its own plans (relaying ' +
+    "its user's answer); a user or dashboard names the plan (plan_id) or the agent (agent_id).",
+  input: z.object(DecisionTarget),
+  output: Decision,
+});
+
+export const plan_reject = defineTool({
+  name: 'plan_reject',
+  dialect: '002',
+  readOnly: false,
+  description:
+    'Record that the user REJECTED: the plan waiting for approval is rejected and you return to normal mode, or the ' +
+    'pending plan_modify request is dropped and the step stays as approved. Say why in reason. With nothing waiting ' +
+    'for a decision it takes you out of plan mode from any mode (an approved plan you were executing is cancelled).',
+  input: z.object({ ...DecisionTarget, reason: ResultArg.optional() }),
+  output: Decision,
+});
+
+export const plan_step_complete = defineTool({
+  name: 'plan_step_complete',
+  dialect: '002',
+  readOnly: false,
+  description:
+    'Mark one step of your approved plan complete, right after you finished and verified it. Steps whose ' +
+    'depends_on are not complete yet are refused. Only report a step complete if its verification passed; ' +
+    'if it did not, fix it or request a change with plan_modify.',
+  input: z.object({
+    step_id: StepNumber.describe('The step id (a number) from your plan.'),
+    verification_result: ResultArg.describe('Output of the verification command.'),
+  }),
+  output: z
+    .object({
+      status: z.literal('step_completed'),
+      plan_id: z.string(),
+      step_id: z.number().int(),
+      verification_result: z.string(),
+      progress: PlanModeProgress,
+      unblocked: z.array(z.number().int()),
+      message: z.string(),
+    })
+    .loose(),
+});
+
+export const plan_complete = defineTool({
+  name: 'plan_complete',
+  dialect: '002',
+  readOnly: false,
+  description:
+    'Mark the whole plan complete and return to normal mode. Every step should be complete; if some were not done, ' +
+    'say so honestly in deviations (they are recorded as skipped) instead of claiming them complete.',
+  input: z.object({
+    summary: ResultArg.min(1, 'must not be empty').describe('What was accomplished.'),
+    deviations: Notes.optional().describe('Changes from the approved plan, including steps not done and why.'),
+  }),
+  output: z
+    .object({
+      status: z.literal('plan_completed'),
+      plan_id: z.string(),
+      summary: z.string(),
+      deviations: z.array(z.unknown()),
+      mode: PlanModeSchema,
+      progress: ProgressSchema,
+      /** Set when unfinished steps were completed away without deviations saying why. */
+      warning: z.string().optional(),
+    })
+    .loose(),
+});
+
+export const plan_modify = defineTool({
+  name: 'plan_modify',
+  dialect: '002',
+  readOnly: false,
+  description:
+    'Ask to change a step of your approved plan when you discover it must be done differently. The change needs ' +
+    "the user's approval: it waits as a pending modification until plan_approve / plan_reject decide it (you get a " +
+    'plan_modified event); meanwhile you may work on other steps, not on this one. Do not poll.',
+  input: z.object({
+    step_id: StepNumber.describe('Which step needs changing.'),
+    reason: ResultArg.min(1, 'must not be empty').describe('Why the change is needed.'),
+    new_description: DescriptionArg.describe('The updated step description.'),
+    new_files: Paths.optional().describe('The updated file list.'),
+    new_verification: ResultArg.optional().describe('The updated verification command.'),
+  }),
+  output: z
+    .object({
+      status: z.enum(['modification_requested', 'modification_approved']),
+      plan_id: z.string(),
+      step_id: z.number().int(),
+      reason: z.string(),
+      new_description: z.string(),
+      awaiting_approval: z.boolean(),
+      message: z.string(),
+    })
+    .loose(),
+});
+
+const TodoItemArg = z.object({
+  id: IdArg.describe('Your unique id for the item; keep it stable across writes.'),
+  content: DescriptionArg.describe('What needs doing.'),
+  status: z.enum(['pending', 'in_progress', 'completed'], {
+    error: 'status must be pending, in_progress or completed',
+  }),
+  priority: z.enum(['high', 'medium', 'low'], { error: 'priority must be high, medium or low' }),
+  created_at: z.string().max(64).optional().describe('Ignored: PlanHub keeps the timestamps.'),
+  updated_at: z.string().max(64).optional().describe('Ignored: PlanHub keeps the timestamps.'),
+});
+
+export const todo_read = defineTool({
+  name: 'todo_read',
+  dialect: '002',
+  readOnly: true,
+  description:
+    'Read your persistent todo list (it survives sessions and restarts): every item with id, content, status, ' +
+    'priority and timestamps. Read it when you resume work. Users and dashboards may pass agent_id.',
+  input: z.object({ agent_id: IdArg.optional().describe('Whose list to read (default: yours).') }),
+  output: z.object({ todos: z.array(PersistentTodoSchema), message: z.string().optional() }).loose(),
+});
+
+export const todo_write = defineTool({
+  name: 'todo_write',
+  dialect: '002',
+  readOnly: false,
+  description:
+    'Replace your whole todo list (not a partial update). Use it only for genuinely complex work (3+ distinct ' +
+    'steps). Keep exactly one item in_progress and mark items completed as soon as they are done. Items you leave ' +
+    'out are kept as completed, unless every item you send is completed (then the list starts clean); an empty ' +
+    'list clears it.',
+  input: z.object({
+    todos: z
+      .array(TodoItemArg)
+      .max(MAX_ARRAY)
+      .superRefine((items, ctx) => {
+        const seen = new Map<string, number>();
+        items.forEach((item, i) => {
+          const first = seen.get(item.id);
+          if (first !== undefined)
+            ctx.addIssue({
+              code: 'custom',
+              path: [i, 'id'],
+              message: `duplicate id "${item.id}" (also todos.${first}); every item needs its own id`,
+            });
+          else seen.set(item.id, i);
+        });
+      })
+      .describe('The complete list of todo items.'),
+  }),
+  output: z
+    .object({ todos: z.array(PersistentTodoSchema), message: z.string().optional(), warning: z.string().optional() })
+    .loose(),
+});
