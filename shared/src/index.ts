@@ -37,3 +37,4 @@ export {
 } from './tools/plan-mode-model.ts';
 export * from './issue-text.ts';
 export * from './event-payloads.ts';
+export * from './renamed.ts';
