@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { MAX_EVENT_BYTES, parseTtl } from '@planhub/shared';
 import { z } from 'zod';
 import { ConfigError, explainIssues } from './config-error.ts';
+import { checkStorage } from './config-storage.ts';
 import { withConfigFile } from './config-file.ts';
 import { ReporterConfigSchema } from './reporters/reporter-config.ts';
 
@@ -176,6 +177,8 @@ const listFromEnv = (value: string | undefined): string[] | undefined => {
   return items.length > 0 ? items : undefined;
 };
 
+export { storeKindOf } from './config-storage.ts';
+
 export const parseConfig = (input: ServerConfigInput = {}): ServerConfig => ServerConfigSchema.parse(input);
 
 const ENV_NAMES: Record<string, string> = {
@@ -226,37 +229,6 @@ const checkSecretStrength = (env: NodeJS.ProcessEnv) => {
           `characters with at least ${SECRET_VARIETY} different ones, e.g. the output of: openssl rand -base64 32.`,
       );
   }
-};
-
-/** The store a configuration selects (docs/operations.md, "Storage"). */
-export const storeKindOf = (
-  config: Pick<ServerConfig, 'storageType' | 'redisUrl' | 'redisClusterNodes' | 'storagePath'>,
-) => {
-  if (config.storageType === 'file' || config.storageType === 'hybrid') return 'file';
-  if (config.storageType === undefined && config.storagePath !== undefined) return 'file';
-  const redis = config.redisUrl !== undefined || config.redisClusterNodes !== undefined;
-  if (config.storageType === 'redis' || (config.storageType === undefined && redis)) return 'redis';
-  return 'memory';
-};
-
-/** Store settings that contradict each other: refused rather than one of them silently ignored. */
-export const checkStorage = (config: ServerConfig, nameOf: (key: string) => string = (key) => key): void => {
-  const kind = storeKindOf(config);
-  if (kind === 'file' && (config.redisUrl !== undefined || config.redisClusterNodes !== undefined))
-    throw new ConfigError(
-      `${nameOf(config.redisUrl !== undefined ? 'redisUrl' : 'redisClusterNodes')} is set, but ${nameOf(config.storageType === undefined ? 'storagePath' : 'storageType')} ` +
-        `selects the file store (one node, no Redis); unset one of them.`,
-    );
-  if (kind === 'file' && config.storagePath === undefined)
-    throw new ConfigError(
-      `${nameOf('storageType')} is "${config.storageType}", which needs a directory: set ` +
-        `${nameOf('storagePath')} (e.g. PLANHUB_STORAGE_PATH=/var/lib/planhub or storage_path in planhub.json).`,
-    );
-  if (kind === 'redis' && config.redisUrl === undefined && config.redisClusterNodes === undefined)
-    throw new ConfigError(
-      `${nameOf('storageType')} is "redis", which needs REDIS_URL (or storage_config.url) or a Redis Cluster's ` +
-        'seed nodes (PLANHUB_REDIS_CLUSTER_NODES).',
-    );
 };
 
 /**
