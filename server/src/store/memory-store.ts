@@ -8,10 +8,10 @@ import { decodeRemembered, encodeRemembered } from './request-fingerprint.ts';
 import { createRequestIndex } from './request-index.ts';
 import { createMemoryPresence } from './presence/memory-presence.ts';
 import { createMemoryRevocations } from './revocations/revocations.ts';
+import { docJsonBytes, firing, stale, type Workspace } from './memory-workspace.ts';
 import type {
   Commit,
   CommitOutcome,
-  DocRead,
   DocWrite,
   EventListener,
   EventRange,
@@ -20,20 +20,6 @@ import type {
   Store,
   StoreOp,
 } from './store.ts';
-
-interface Workspace {
-  docs: Map<string, { version: number; json: string }>;
-  sets: Map<string, Set<string>>;
-  hashes: Map<string, Map<string, string>>;
-  counters: Map<string, number>;
-  events: EventEnvelope[];
-  requests: Map<string, { text: string; expires: number }>;
-  requestIndex: ReturnType<typeof createRequestIndex>;
-  lastMs: number;
-  lastSeq: number;
-  /** UTF-8 bytes of the documents' JSON (the quota's document part; events are counted by the byte budget). */
-  docBytes: number;
-}
 
 export interface MemoryStoreOptions {
   /** Events kept per workspace log (oldest trimmed first). */
@@ -49,24 +35,6 @@ export interface MemoryStoreOptions {
    */
   onListenerError?: (err: unknown, event: EventEnvelope) => void;
 }
-
-const docJsonBytes = (w: Workspace, key: string) => textBytes(w.docs.get(key)?.json ?? '');
-
-const stale = (w: Workspace, reads: readonly DocRead[]) =>
-  reads.some(({ key, version }) => (w.docs.get(key)?.version ?? 0) !== version);
-
-/** Which fan-ins of a commit will fire, found before anything applies (their `then.reads` must hold too). */
-const firing = (w: Workspace, fanIns: readonly FanIn[]): boolean[] => {
-  const removed = new Map<string, Set<string>>();
-  return fanIns.map(({ set, member }) => {
-    const current = w.sets.get(set);
-    const gone = removed.get(set) ?? new Set<string>();
-    removed.set(set, gone);
-    if (!current?.has(member) || gone.has(member)) return false;
-    gone.add(member);
-    return current.size === gone.size;
-  });
-};
 
 /**
  * The embedded store: one process, nothing to install. A commit runs synchronously, so it is atomic by construction;
