@@ -127,6 +127,22 @@ const CASES: Case[] = [
     message: /^An active plan already exists: 'Target' \(2 pending, 0 in progress\)\. Do NOT recreate.*addStep/s,
   },
   {
+    // "\ud800" alone cannot be stored as UTF-8: it once reached a URI-encoded key and answered INTERNAL.
+    name: 'a step id holding a lone surrogate',
+    payload: {
+      tool: 'completeStepWithOutput',
+      args: { step_id: '\ud800', output: { summary: 's', approach: 'a', steps: [{ id: 1, description: 'd' }] } },
+    },
+    code: 'INVALID_ARGUMENT',
+    message: /^call\.args\.step_id is not valid Unicode text.*Send well-formed text/,
+  },
+  {
+    name: 'a request_id holding a lone surrogate',
+    payload: { tool: 'addStep', args: { description: 'd' }, request_id: 'r\udc00' },
+    code: 'INVALID_ARGUMENT',
+    message: /^call\.request_id is not valid Unicode text/,
+  },
+  {
     name: 'args that are a string',
     payload: { tool: 'getPlanStatus', args: 'plan please' },
     code: 'INVALID_ARGUMENT',

@@ -3,6 +3,7 @@ import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName, plainEr
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
+import { checkWellFormedText } from '../limits/well-formed-text.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
 import { requestFingerprint } from '../store/request-fingerprint.ts';
 import { transact } from '../store/transaction.ts';
@@ -46,6 +47,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
           'PERMISSION_DENIED',
           `Dashboards are read-only; ${tool} changes state. Connect as an agent or user.`,
         );
+      checkWellFormedText({ args: request.data.args, request_id: request.data.request_id }, 'call');
       const args = def.input.safeParse(request.data.args, { error: plainErrorMap });
       if (!args.success) throw invalidArguments(tool, args.error, request.data.args);
       const requestId = request.data.request_id;
