@@ -34,7 +34,10 @@ describe.each(REDIS_BACKENDS)('presence when a node dies (%s)', (backend) => {
     await vi.waitFor(
       async () => {
         const { events } = await board.getTaskEvents({ event_types: ['agent_offline'], agent_id: 'worker' });
-        expect(events.map((e) => e.payload.reason)).toEqual(['node_lost']);
+        expect(
+          events.map((e) => e.payload.reason),
+          `node 0's log:\n${cluster.output(0)}`,
+        ).toEqual(['node_lost']);
       },
       { timeout: 15_000, interval: 200 },
     );

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import { annotateWorkspace } from './annotate.ts';
-import type { NodeEntry, PresenceBackend } from '../store/presence/presence-backend.ts';
+import type { LostAgent, NodeEntry, PresenceBackend } from '../store/presence/presence-backend.ts';
 import { agentOffline, agentOnline, stepStalled } from './presence-events.ts';
 import { stalledSteps } from './stalls.ts';
 
@@ -44,6 +44,8 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   let chain: Promise<unknown> = Promise.resolve();
   let dispatch: Dispatch | undefined;
   let lastStallCheck = 0;
+  /** Agents of dead nodes this node took over and has not yet reported offline. */
+  const unreported: LostAgent[] = [];
 
   /** Transitions run one at a time, so an agent's online and offline are appended in the order they happened. */
   const serial = (task: () => Promise<void>) => {
@@ -141,15 +143,27 @@ export const createPresenceTracker = (options: PresenceOptions) => {
       await backend.write(nodeId, workspace, dirty);
       for (const [id, e] of agents) if (e.connections === 0 && !e.dirty) agents.delete(id);
     }
-    for (const lost of await backend.takeLost(now())) {
+    // takeLost hands each dead node's agents to exactly one node, once: they stay here until reported, so a failed
+    // read or append is retried on the next beat instead of losing the agent_offline for good.
+    unreported.push(...(await backend.takeLost(now())));
+    while (unreported.length > 0) {
+      const lost = unreported[0] as LostAgent;
       const still = (await backend.read(lost.workspace, now())).get(lost.agent_id);
       if (!still?.online)
         await append(
           lost.workspace,
           agentOffline(lost.workspace, lost.agent_id, iso(), lost.last_seen_at, 'node_lost'),
         );
+      unreported.shift();
     }
     await checkStalls();
+  };
+  /** One sweep at a time: on a slow store, ticks that find one still running are skipped rather than queued. */
+  let sweeping = false;
+  const tick = () => {
+    if (sweeping) return;
+    sweeping = true;
+    void serial(sweep).finally(() => (sweeping = false));
   };
 
   let timer: NodeJS.Timeout | undefined;
@@ -159,7 +173,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     /** Starts the heartbeat; `inner` is the node's dispatch (the stall sweep reads overviews through it). */
     start(inner: Dispatch) {
       dispatch = inner;
-      timer = setInterval(() => void serial(sweep), heartbeatMs);
+      timer = setInterval(tick, heartbeatMs);
       timer.unref();
     },
     /** Records each call as a sign of life and adds presence and stalls to getWorkspace's answer. */
