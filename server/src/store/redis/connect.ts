@@ -40,11 +40,12 @@ export const connectRedis = (target: RedisTarget, options: ConnectOptions): Redi
     // Named so an operator can tell PlanHub's connections apart in CLIENT LIST.
     connectionName: options.connectionName,
   };
-  // Commands issued in the same turn of the event loop (many calls' loads, commits and budget checks) go out in one
-  // write: under load, one syscall per command was the node's largest single cost.
-  const pipelined = { enableAutoPipelining: true };
+  // No enableAutoPipelining: ioredis 5.11 registers a command's reply callback before it queues the command, so a
+  // command that throws while being queued shifts every later reply of that tick onto the wrong caller. Under
+  // `pnpm bench` load a GET of the epoch received another command's array (the node declared DATA_LOSS), then the
+  // process crashed ("results[i] is not iterable" in autoPipelining.js). Explicit pipelines (one caller) stay.
   if ('url' in target) {
-    const commands = new Redis(target.url, { ...fastFail, ...pipelined, retryStrategy });
+    const commands = new Redis(target.url, { ...fastFail, retryStrategy });
     return {
       commands,
       cluster: false,
