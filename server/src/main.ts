@@ -19,6 +19,12 @@ try {
   refuse(err.message);
 }
 const log = createLogger(config.logLevel);
+// A promise a library rejects on its own timer (ioredis's per-command timeout fires while a node is overloaded, and
+// some of its internal promises have no handler) must not take down a node that serves every agent connected to it:
+// the call that owned the command has its own deadline and answer. Logged loudly instead of crashing.
+process.on('unhandledRejection', (reason: unknown) => {
+  log.error({ err: reason }, 'unhandled promise rejection (the node keeps serving)');
+});
 
 const refusal = openModeRefusal(config);
 if (refusal !== undefined) refuse(refusal);
