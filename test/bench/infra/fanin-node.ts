@@ -5,11 +5,14 @@ export const FANIN_PREFIX = 'bench-fanin';
 
 /**
  * Limits of the fan-in node, raised for the bench: the call budget (200 calls/s per agent by default) would cap a
- * subagent completing its steps at 200/s by policy, and a subagent's plan (and the parent's) holds one step per flow.
+ * subagent completing its steps at 200/s by policy; a subagent's plan (and the parent's) holds one step per flow,
+ * and each of a subagent's steps has one parent step waiting on it (waitersPerPlan, 200 by default, refused the
+ * setup of F = 1,000).
  */
 export const faninLimits = (maxFlows: number) => ({
   PLANHUB_LIMIT_CALLS_PER_SECOND: '1000000',
   PLANHUB_LIMIT_STEPS_PER_PLAN: String(Math.max(200, maxFlows + 1)),
+  PLANHUB_LIMIT_WAITERS_PER_PLAN: String(Math.max(200, maxFlows + 1)),
 });
 
 /** One PlanHub node on the bench's Redis for the fan-in scenario (the issue measured it on one node). */

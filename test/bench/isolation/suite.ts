@@ -34,6 +34,9 @@ const startIsolationNode = (name: string, redisUrl: string) =>
     LOG_LEVEL: 'warn',
     PLANHUB_APPROVAL_POLICY: 'auto',
     PLANHUB_SECRET: '',
+    // A busy agent with one call in flight passes the default budget (200 calls/s) on a quiet machine, and a refused
+    // call ends its loop: the scenario measures fan-out, not the budget.
+    PLANHUB_LIMIT_CALLS_PER_SECOND: '1000000',
   });
 
 const cpu = (node: NodeServer) => cpuMsOf(node.child.pid ?? -1) ?? Number.NaN;
