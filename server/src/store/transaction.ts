@@ -144,7 +144,7 @@ export class Tx {
     const writes = [...this.written].map(([key, value]) => ({ key, value }));
     const fanInSets = new Set(this.fanIns.map((f) => f.set));
     // A fan-in's "did this empty the set" is decided before the commit applies, so nothing else may change its set.
-    if (this.ops.some((op) => op.op !== 'hset' && op.op !== 'incr' && fanInSets.has(op.key)))
+    if (this.ops.some((op) => op.op !== 'hset' && op.op !== 'hdel' && op.op !== 'incr' && fanInSets.has(op.key)))
       throw new Error('A commit may not change the set of one of its own fan-ins with another operation.');
     return { reads, writes, events: this.events, ops: this.ops, fanIns: this.fanIns };
   }
