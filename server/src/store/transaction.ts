@@ -133,6 +133,14 @@ export class Tx {
     return JSON.parse(fillAnswer(JSON.stringify(result), this.fanIns, fired ?? [])) as R;
   }
 
+  /** The sets this attempt changes so far: by operations (add, remove, delete), and as its fan-ins' sets. */
+  changedSets(): { byOps: ReadonlySet<string>; byFanIns: ReadonlySet<string> } {
+    const byOps = new Set<string>();
+    for (const op of this.ops)
+      if (op.op === 'sadd' || op.op === 'srem' || (op.op === 'del' && op.kind === 'set')) byOps.add(op.key);
+    return { byOps, byFanIns: new Set(this.fanIns.map((f) => f.set)) };
+  }
+
   get hasChanges(): boolean {
     return this.written.size > 0 || this.events.length > 0 || this.ops.length > 0 || this.fanIns.length > 0;
   }
