@@ -193,8 +193,9 @@ const quotaExceeded = (workspace: string, q: QuotaRefusal) =>
   new PlanHubError(
     'RESOURCE_EXHAUSTED',
     `Workspace ${JSON.stringify(workspace)} stores ${q.used} bytes; this change needs ${q.needed} more, past its ` +
-      `quota workspaceBytes (${q.limit}). Nothing was written. Delete what it no longer needs (finished plans, ` +
-      `todos, tasks) or ask an operator to raise PLANHUB_LIMIT_WORKSPACE_BYTES.`,
+      `quota workspaceBytes (${q.limit}). Nothing was written. Finished plans past each agent's retention ` +
+      `(PLANHUB_FINISHED_PLANS_KEPT) are removed as agents create or finish plans; clear todos and tasks it no ` +
+      `longer needs, or ask an operator to raise PLANHUB_LIMIT_WORKSPACE_BYTES or lower PLANHUB_FINISHED_PLANS_KEPT.`,
     { kind: 'workspaceBytes', workspace, used: q.used, needed: q.needed, limit: q.limit },
   );
 
