@@ -27,6 +27,7 @@ const ALLOWED: Record<string, string> = {
   logLevel: 'one of fatal, error, warn, info, debug, trace, silent',
   approvalPolicy: 'one of owner-or-user, user, auto',
   eventRetention: 'a whole number of events greater than 0',
+  finishedPlansKept: 'a whole number of plans greater than 0',
   limits: 'a whole number greater than 0',
 };
 

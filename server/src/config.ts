@@ -129,6 +129,12 @@ export const ServerConfigSchema = z
     approvalPolicy: z.enum(['owner-or-user', 'user', 'auto']).default('owner-or-user'),
     /** Events kept per workspace log. */
     eventRetention: int(10_000),
+    /**
+     * Finished plans kept per agent (PLANHUB_FINISHED_PLANS_KEPT): past it, the oldest finished ones leave the
+     * agent's index and the store as the agent creates or finishes plans. Unfinished plans are never removed; the
+     * events of removed plans stay in the log (eventRetention).
+     */
+    finishedPlansKept: int(20),
     /** Memory store: JSON bytes of events kept across all workspaces (PLANHUB_MEMORY_EVENT_BYTES), so heap is bounded. */
     memoryEventBytes: int(256 * 1024 * 1024),
     /**
@@ -195,6 +201,7 @@ const ENV_NAMES: Record<string, string> = {
   logLevel: 'LOG_LEVEL',
   approvalPolicy: 'PLANHUB_APPROVAL_POLICY',
   eventRetention: 'PLANHUB_EVENT_RETENTION',
+  finishedPlansKept: 'PLANHUB_FINISHED_PLANS_KEPT',
   stallAfterMs: 'PLANHUB_STALL_AFTER_MS',
   presenceHeartbeatMs: 'PLANHUB_PRESENCE_HEARTBEAT_MS',
   memoryEventBytes: 'PLANHUB_MEMORY_EVENT_BYTES',
@@ -250,6 +257,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     logLevel: env.LOG_LEVEL || undefined,
     approvalPolicy: env.PLANHUB_APPROVAL_POLICY || undefined,
     eventRetention: env.PLANHUB_EVENT_RETENTION || undefined,
+    finishedPlansKept: env.PLANHUB_FINISHED_PLANS_KEPT || undefined,
     stallAfterMs: env.PLANHUB_STALL_AFTER_MS || undefined,
     presenceHeartbeatMs: env.PLANHUB_PRESENCE_HEARTBEAT_MS || undefined,
     memoryEventBytes: env.PLANHUB_MEMORY_EVENT_BYTES || undefined,

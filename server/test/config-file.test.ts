@@ -111,4 +111,12 @@ describe('planhub.json', () => {
     expect(configFromEnv({ PLANHUB_EVENT_RETENTION: '500' }).eventRetention).toBe(500);
     expect(() => configFromEnv({ PLANHUB_EVENT_RETENTION: '-3' })).toThrow();
   });
+
+  it('takes the finished plans each agent keeps from PLANHUB_FINISHED_PLANS_KEPT, at least one', () => {
+    expect(configFromEnv({}).finishedPlansKept).toBe(20);
+    expect(configFromEnv({ PLANHUB_FINISHED_PLANS_KEPT: '3' }).finishedPlansKept).toBe(3);
+    expect(() => configFromEnv({ PLANHUB_FINISHED_PLANS_KEPT: '0' })).toThrow(
+      /PLANHUB_FINISHED_PLANS_KEPT is "0": allowed is a whole number of plans greater than 0/,
+    );
+  });
 });

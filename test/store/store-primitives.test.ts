@@ -1,4 +1,4 @@
-import type { FanIn, Store } from '@planhub/server';
+import type { FanIn, Store, StoreOp } from '@planhub/server';
 import { describe, expect, vi } from 'vitest';
 import { STORE_FIXTURE_KINDS } from '../helpers/stores.ts';
 import { rounds } from '../helpers/stress.ts';
@@ -54,6 +54,26 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store’s commutative operations', (k
     expect(read.counters).toEqual([5, 0]);
     await store.commit(WS, { reads: [], writes: [], ops: [{ op: 'del', kind: 'set', key: 's' }], events: [] });
     expect((await store.loadCollections(WS, { sets: ['s'] })).sets).toEqual([[]]);
+  });
+
+  it('removes hash fields, ignores absent ones, and drops a hash whose last field goes', async ({ store }) => {
+    const commit = (ops: StoreOp[]) => store.commit(WS, { reads: [], writes: [], ops, events: [] });
+    await commit([
+      { op: 'hset', key: 'h', fields: { a: '1', b: '2', c: '3' } },
+      { op: 'hset', key: 'other', fields: { a: '1' } },
+    ]);
+    expect(await commit([{ op: 'hdel', key: 'h', fields: ['a', 'missing'] }])).toMatchObject({ ok: true });
+    const read = async () => (await store.loadCollections(WS, { hashes: ['h', 'other'] })).hashes;
+    expect(await read()).toEqual([{ b: '2', c: '3' }, { a: '1' }]);
+    // In one commit: a field set and removed again is gone, and an emptied hash reads as no hash.
+    await commit([
+      { op: 'hset', key: 'h', fields: { d: '4' } },
+      { op: 'hdel', key: 'h', fields: ['b', 'c', 'd'] },
+      { op: 'hdel', key: 'none', fields: ['x'] },
+    ]);
+    expect(await read()).toEqual([{}, { a: '1' }]);
+    await commit([{ op: 'hset', key: 'h', fields: { e: '5' } }]);
+    expect(await read()).toEqual([{ e: '5' }, { a: '1' }]);
   });
 
   it('hands out a distinct counter value to every one of many concurrent increments', async ({ store }) => {

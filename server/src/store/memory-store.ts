@@ -124,6 +124,10 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         const hash = w.hashes.get(op.key) ?? new Map<string, string>();
         for (const [f, v] of Object.entries(op.fields)) if (!op.onlyNew || !hash.has(f)) hash.set(f, v);
         w.hashes.set(op.key, hash);
+      } else if (op.op === 'hdel') {
+        const hash = w.hashes.get(op.key);
+        for (const f of op.fields) hash?.delete(f);
+        if (hash?.size === 0) w.hashes.delete(op.key);
       } else if (op.op === 'incr') {
         const value = (w.counters.get(op.key) ?? 0) + op.by;
         w.counters.set(op.key, value);

@@ -37,6 +37,8 @@ export type StoreOp =
   | { op: 'srem'; key: string; members: readonly string[] }
   /** `onlyNew`: a field already set keeps its value (HSETNX). */
   | { op: 'hset'; key: string; fields: Readonly<Record<string, string>>; onlyNew?: boolean }
+  /** Removes fields (absent ones are ignored); a hash left without fields no longer exists. */
+  | { op: 'hdel'; key: string; fields: readonly string[] }
   | { op: 'incr'; key: string; by: number }
   | { op: 'del'; kind: 'set' | 'hash' | 'counter'; key: string };
 

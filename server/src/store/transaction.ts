@@ -133,6 +133,14 @@ export class Tx {
     return JSON.parse(fillAnswer(JSON.stringify(result), this.fanIns, fired ?? [])) as R;
   }
 
+  /** The sets this attempt changes so far: by operations (add, remove, delete), and as its fan-ins' sets. */
+  changedSets(): { byOps: ReadonlySet<string>; byFanIns: ReadonlySet<string> } {
+    const byOps = new Set<string>();
+    for (const op of this.ops)
+      if (op.op === 'sadd' || op.op === 'srem' || (op.op === 'del' && op.kind === 'set')) byOps.add(op.key);
+    return { byOps, byFanIns: new Set(this.fanIns.map((f) => f.set)) };
+  }
+
   get hasChanges(): boolean {
     return this.written.size > 0 || this.events.length > 0 || this.ops.length > 0 || this.fanIns.length > 0;
   }
@@ -144,7 +152,7 @@ export class Tx {
     const writes = [...this.written].map(([key, value]) => ({ key, value }));
     const fanInSets = new Set(this.fanIns.map((f) => f.set));
     // A fan-in's "did this empty the set" is decided before the commit applies, so nothing else may change its set.
-    if (this.ops.some((op) => op.op !== 'hset' && op.op !== 'incr' && fanInSets.has(op.key)))
+    if (this.ops.some((op) => op.op !== 'hset' && op.op !== 'hdel' && op.op !== 'incr' && fanInSets.has(op.key)))
       throw new Error('A commit may not change the set of one of its own fan-ins with another operation.');
     return { reads, writes, events: this.events, ops: this.ops, fanIns: this.fanIns };
   }
@@ -185,8 +193,9 @@ const quotaExceeded = (workspace: string, q: QuotaRefusal) =>
   new PlanHubError(
     'RESOURCE_EXHAUSTED',
     `Workspace ${JSON.stringify(workspace)} stores ${q.used} bytes; this change needs ${q.needed} more, past its ` +
-      `quota workspaceBytes (${q.limit}). Nothing was written. Delete what it no longer needs (finished plans, ` +
-      `todos, tasks) or ask an operator to raise PLANHUB_LIMIT_WORKSPACE_BYTES.`,
+      `quota workspaceBytes (${q.limit}). Nothing was written. Finished plans past each agent's retention ` +
+      `(PLANHUB_FINISHED_PLANS_KEPT) are removed as agents create or finish plans; clear todos and tasks it no ` +
+      `longer needs, or ask an operator to raise PLANHUB_LIMIT_WORKSPACE_BYTES or lower PLANHUB_FINISHED_PLANS_KEPT.`,
     { kind: 'workspaceBytes', workspace, used: q.used, needed: q.needed, limit: q.limit },
   );
 

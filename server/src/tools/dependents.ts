@@ -6,7 +6,7 @@ import { applyResolution } from '../core/dependencies/resolve.ts';
 import { randomId } from '../core/random-id.ts';
 import { encodeBrief } from '../core/plans/step-brief.ts';
 import type { StoreOp } from '../store/store.ts';
-import { hashKeys, setKeys } from '../store/keys.ts';
+import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
@@ -153,11 +153,40 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
  * A step that ends while it still waits on steps no plan had yet gives those waits up: they leave the waiter lists
  * and the workspace's pendingWaiters count, so abandoned waits never pile up.
  */
-const releaseFutureWaits = async (tx: Tx, plan: Plan, step: Step): Promise<void> => {
+export const releaseFutureWaits = async (tx: Tx, plan: Plan, step: Step): Promise<void> => {
   const waiter: Waiter = { agent_id: plan.agent_id, plan_id: plan.plan_id, step_id: step.id };
   for (const d of step.blocked_by ?? [])
     if (d.plan_id === undefined)
       await removeWaiter(tx, { counter: waiterCounter(undefined), node: pendingNode(d.agent_id, d.step_id) }, waiter);
+};
+
+/**
+ * For a step that will never end because retention removes its plan (one completed with the step still open): the
+ * steps of other plans registered on it (`waiters`, its waiters document as read) resolve as if it had been skipped,
+ * as a wait registered after its plan finished resolves at once (endedOutcome). The document goes; `deliverTo` may
+ * pass over a waiter (its own plan goes in the same commit, or this commit already ends or changes its wait).
+ */
+export const releaseWaiters = async (
+  tx: Tx,
+  target: Plan,
+  step: Step,
+  waiters: readonly Waiter[],
+  now: string,
+  deliverTo: (w: Waiter) => boolean,
+): Promise<void> => {
+  if (waiters.length === 0) return;
+  const self = stepNode(target.plan_id, step.id);
+  tx.delete(docKeys.waiters(self));
+  const skipped: Step = { ...step, status: 'skipped', result: `plan ${target.status}` };
+  const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step: skipped, member: self };
+  const released = waiters.filter(deliverTo);
+  if (released.length === 0) return;
+  const plans = await peekWaitingPlans(tx, released);
+  for (const w of released) {
+    tx.op({ op: 'srem', key: setKeys.edges(stepNode(w.plan_id, w.step_id)), members: [self] });
+    const waiting = plans.get(w.plan_id);
+    if (waiting) deliver(tx, waiting, w, ended, now);
+  }
 };
 
 /** Whether a step waits on steps of other plans (then its dependency state lives in per-step keys). */

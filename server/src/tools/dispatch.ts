@@ -6,8 +6,9 @@ import { checkShape } from '../limits/json-shape.ts';
 import { checkWellFormedText } from '../limits/well-formed-text.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
 import { requestFingerprint } from '../store/request-fingerprint.ts';
-import { transact } from '../store/transaction.ts';
+import { transact, type Tx } from '../store/transaction.ts';
 import { ensureUpgraded } from './legacy-upgrade.ts';
+import { applyRetention } from './plan-retention.ts';
 import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
 
 export interface CallSite {
@@ -19,6 +20,15 @@ export interface CallSite {
 }
 
 export type Dispatch = (site: CallSite, raw: unknown) => Promise<CallAck>;
+
+/** Every call that writes an agent's plan index applies retention in the same commit (plan-retention.ts). */
+const withRetention =
+  <R>(services: Services, body: (tx: Tx) => Promise<R>) =>
+  async (tx: Tx): Promise<R> => {
+    const result = await body(tx);
+    await applyRetention(tx, services.config.finishedPlansKept, services.now());
+    return result;
+  };
 
 /**
  * The single path of every call: parse → authorize → validate → run → acknowledge. Handlers throw PlanHubError;
@@ -66,7 +76,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         },
         transact: async (body) =>
           (
-            await transact(services.store, site.caller.workspace, body, {
+            await transact(services.store, site.caller.workspace, withRetention(services, body), {
               ...(requestId !== undefined && !def.readOnly && !(def as ToolDefinition).behaviour?.selfIdempotent
                 ? {
                     request: {

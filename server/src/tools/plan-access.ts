@@ -2,6 +2,7 @@ import type { Caller, Plan } from '@planhub/shared';
 import { FINISHED_PLAN_STATUSES, fail } from '@planhub/shared';
 import type { AgentDoc } from '../core/agents/agent-doc.ts';
 import { defaultPlanId, currentPlanId, emptyAgent, touchPlan } from '../core/agents/agent-doc.ts';
+import { missingPlanMessage } from '../core/agents/retention.ts';
 import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
 import { readPlan } from './live-plans.ts';
@@ -13,12 +14,12 @@ import type { Tx } from '../store/transaction.ts';
 export const loadAgent = async (tx: Tx, agentId: string): Promise<AgentDoc> =>
   (await tx.read(documents.agent, agentId)) ?? emptyAgent(agentId);
 
+/** A plan named by id that is not stored (see missingPlanMessage), and where the caller's own plans are. */
+const planNotStored = (planId: string): never =>
+  fail('NOT_FOUND', `${missingPlanMessage(planId)} Call getPlanStatus without plan_id for your current plan.`);
+
 export const loadPlan = async (tx: Tx, planId: string): Promise<Plan> =>
-  (await readPlan(tx, planId)) ??
-  fail(
-    'NOT_FOUND',
-    `Plan ${planId} does not exist in this workspace. Call getPlanStatus without plan_id for your current plan.`,
-  );
+  (await readPlan(tx, planId)) ?? planNotStored(planId);
 
 export interface PlanTarget {
   plan_id?: string | undefined;
@@ -67,12 +68,7 @@ export const resolvePlanForStep = async (
   planId: string,
   stepId: string | undefined,
 ): Promise<Plan> => {
-  const plan =
-    (await readPlanForStep(tx, planId, stepId)) ??
-    fail(
-      'NOT_FOUND',
-      `Plan ${planId} does not exist in this workspace. Call getPlanStatus without plan_id for your current plan.`,
-    );
+  const plan = (await readPlanForStep(tx, planId, stepId)) ?? planNotStored(planId);
   return ownPlan(plan, caller);
 };
 
@@ -96,6 +92,11 @@ const indexChanges = (before: ReadRef | undefined, plan: Plan): boolean =>
   before.working_dir !== plan.working_dir ||
   plan.dialect === '004';
 
+/** The agents whose index each call's transaction wrote: retention (plan-retention.ts) prunes those. */
+const indexWrites = new WeakMap<Tx, Set<string>>();
+
+export const indexesWrittenBy = (tx: Tx): ReadonlySet<string> => indexWrites.get(tx) ?? new Set();
+
 /**
  * Writes what changed in a plan (see plan-repository.ts) and keeps its owner's index current (and the workspace's
  * agent index, for a new agent).
@@ -105,4 +106,7 @@ export const savePlan = async (tx: Tx, plan: Plan): Promise<void> => {
   const agent = await loadAgent(tx, plan.agent_id);
   if (agent.plans.length === 0) await registerAgent(tx, plan.agent_id);
   tx.put(docKeys.agent(plan.agent_id), touchPlan(agent, plan));
+  let written = indexWrites.get(tx);
+  if (!written) indexWrites.set(tx, (written = new Set()));
+  written.add(plan.agent_id);
 };

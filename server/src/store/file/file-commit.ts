@@ -56,6 +56,10 @@ const apply = (w: WorkspaceView, ops: readonly StoreOp[], counters: number[]) =>
       const hash = w.hash(op.key) ?? new Map<string, string>();
       for (const [f, v] of Object.entries(op.fields)) if (!op.onlyNew || !hash.has(f)) hash.set(f, v);
       w.putHash(op.key, hash);
+    } else if (op.op === 'hdel') {
+      const hash = w.hash(op.key);
+      for (const f of op.fields) hash?.delete(f);
+      if (hash) w.putHash(op.key, hash.size === 0 ? undefined : hash);
     } else if (op.op === 'incr') {
       const value = (w.counter(op.key) ?? 0) + op.by;
       w.putCounter(op.key, value);

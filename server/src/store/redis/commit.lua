@@ -11,7 +11,7 @@
              reads = { { key, version } }, writes = { { key, ARGV index of the JSON, or 0 to delete } },
              ops = { op }, fanins = { fanin }, events = { json } }
            op:    { 'sadd' | 'srem', key, { member } } | { 'hset' | 'hsetnx', key, { field, value, ... } }
-                  | { 'incr', key, by } | { 'del', key }
+                  | { 'hdel', key, { field } } | { 'incr', key, by } | { 'del', key }
            fanin: { set, member, record = { hash, { field, value, ... } } or absent,
                     reads, writes, ops, events, fills = { { token_json, hash, 'object' | 'keys' } },
                     answer = { token_json, value_json } or false }
@@ -132,6 +132,8 @@ local function apply(ops)
       for i = 1, #op[3], 2 do
         redis.call('HSETNX', op[2], op[3][i], op[3][i + 1])
       end
+    elseif name == 'hdel' then
+      redis.call('HDEL', op[2], unpack(op[3]))
     elseif name == 'incr' then
       counters[#counters + 1] = redis.call('INCRBY', op[2], op[3])
     else

@@ -38,6 +38,8 @@ export const packCommit = (
           const flat = Object.entries(op.fields).flat();
           return flat.length === 0 ? [] : [[op.onlyNew ? 'hsetnx' : 'hset', touch(keys.hash(workspace, op.key)), flat]];
         }
+        case 'hdel':
+          return op.fields.length === 0 ? [] : [['hdel', touch(keys.hash(workspace, op.key)), op.fields]];
         case 'incr':
           return [['incr', touch(keys.counter(workspace, op.key)), op.by]];
         case 'del':

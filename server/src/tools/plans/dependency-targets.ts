@@ -1,6 +1,7 @@
 import type { Plan } from '@planhub/shared';
 import { FINISHED_PLAN_STATUSES, fail } from '@planhub/shared';
 import { currentPlanId } from '../../core/agents/agent-doc.ts';
+import { missingPlanMessage } from '../../core/agents/retention.ts';
 import type { AnyTarget } from '../../core/dependencies/attach.ts';
 import { readPlan, readPlans } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
@@ -21,7 +22,11 @@ const stepList = (plan: Plan) => plan.steps.map((s) => s.id).join(', ') || 'none
 const inPlan = async (tx: Tx, dep: DependencyArg & { plan_id: string }): Promise<AnyTarget> => {
   const plan =
     (await readPlan(tx, dep.plan_id)) ??
-    fail('NOT_FOUND', `Plan ${dep.plan_id} does not exist in this workspace; check the plan_id of ${dep.agent_id}.`);
+    fail(
+      'NOT_FOUND',
+      `${missingPlanMessage(dep.plan_id)} Check the plan_id of ${dep.agent_id}, or omit plan_id to wait on ` +
+        `${dep.agent_id}'s step in its current or latest plan that has it.`,
+    );
   if (plan.agent_id !== dep.agent_id)
     fail('INVALID_ARGUMENT', `Plan ${plan.plan_id} belongs to agent ${plan.agent_id}, not ${dep.agent_id}.`);
   if (plan.steps.some((s) => s.id === dep.step_id)) return { plan, step_id: dep.step_id };
