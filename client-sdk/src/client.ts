@@ -1,8 +1,8 @@
 import type { CallAck, EventEnvelope, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import { PlanHubError, TOOLS, longPollMs, waitsForDecision } from '@planhub/shared';
+import { DisconnectReasonSchema, PlanHubError, TOOLS, longPollMs, waitsForDecision } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
 import { backoffDelay } from './backoff.ts';
-import type { CallOptions, ConnectOptions, ConnectionState } from './connect-options.ts';
+import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './connect-options.ts';
 import { emitCall } from './emit-call.ts';
 import { EventClient } from './event-client.ts';
 import { attemptFailure, causeOf } from './refusal.ts';
@@ -73,7 +73,7 @@ export class PlanHubClientCore extends EventClient {
     return `Could not connect to PlanHub within ${timeoutMs} ms. Tried: ${tried}. Check that a node runs there.`;
   }
 
-  private setState(state: ConnectionState, info: { reason?: string; url?: string } = {}): void {
+  private setState(state: ConnectionState, info: StateInfo = {}): void {
     this.state = state;
     this.emit('state', state, info);
   }
@@ -127,17 +127,29 @@ export class PlanHubClientCore extends EventClient {
       }
       this.scheduleReconnect(failure.message, failure.retryAfterMs);
     });
+    // Sent by the node right before it closes the connection itself (a slow consumer), so it precedes 'disconnect'.
+    let told: PlanHubError | undefined;
+    socket.on('disconnect_reason', (raw: unknown) => {
+      const parsed = DisconnectReasonSchema.safeParse(raw);
+      if (!parsed.success) return;
+      const { code, message, ...details } = parsed.data;
+      told = new PlanHubError(code, message, details);
+    });
     socket.on('disconnect', (reason) => {
-      if (this.state !== 'closed') this.scheduleReconnect(reason);
+      if (this.state === 'closed') return;
+      this.scheduleReconnect(told?.message ?? reason, 0, told);
+      // Not the application's call, but its doing: a listener that is too slow hears it here (the reconnect and the
+      // resume go on by themselves).
+      if (told) this.emit('error', told);
     });
   }
 
-  private scheduleReconnect(reason: string, notBeforeMs = 0): void {
+  private scheduleReconnect(reason: string, notBeforeMs = 0, error?: PlanHubError): void {
     this.socket?.removeAllListeners();
     this.socket?.disconnect();
     this.socket = undefined;
     if (this.state === 'closed' || this.reconnectTimer) return;
-    this.setState('disconnected', { reason });
+    this.setState('disconnected', { reason, ...(error ? { error } : {}) });
     if (this.subscriptionInfo.state === 'live') this.reportSubscriptions({ state: 'renewing', attempt: 0 });
     this.urlIndex += 1;
     const delay = Math.max(

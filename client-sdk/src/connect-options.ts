@@ -1,9 +1,19 @@
-import type { Role } from '@planhub/shared';
+import type { PlanHubError, Role } from '@planhub/shared';
 import type { BackoffOptions } from './backoff.ts';
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed';
 
-export type StateInfo = { reason?: string; url?: string };
+export type StateInfo = {
+  reason?: string;
+  url?: string;
+  /**
+   * `disconnected` only: why the node closed the connection, when it said so (its `disconnect_reason`). A slow
+   * consumer (the application did not take its events while the node queued more than its limit) is
+   * RESOURCE_EXHAUSTED with `details` `{ reason: 'slow_consumer', queued_bytes, limit_bytes }`. The client
+   * reconnects and resumes after the last event it handed over either way; `reason` is then the node's message.
+   */
+  error?: PlanHubError;
+};
 
 export interface ConnectOptions {
   /** One URL, or several nodes to fail over between. */

@@ -15,7 +15,8 @@ export type ClientEvents = {
   subscriptions: [SubscriptionStateInfo];
   /**
    * A failure the application did not call for: the first failed renewal of the subscriptions after a reconnect (the
-   * renewal goes on: watch `subscriptions`), or held events dropped because no listener took them.
+   * renewal goes on: watch `subscriptions`), held events dropped because no listener took them, or the node closing
+   * the connection as a slow consumer (the client reconnects and resumes: see StateInfo's `error`).
    */
   error: [PlanHubError];
 };

@@ -1,5 +1,5 @@
 import type { Caller, EventEnvelope, NewEvent, Subscription } from '@planhub/shared';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventHub } from '../src/events/event-hub.ts';
 import { createMemoryStore } from '../src/store/memory-store.ts';
 import type { Store } from '../src/store/store.ts';
@@ -48,6 +48,7 @@ describe('a connection event stream', () => {
   const setup = (
     stored: Subscription[] = [],
     viewer: Caller = { workspace: 'ws', agent_id: 'watcher', role: 'agent' },
+    pace?: () => Promise<void> | undefined,
   ) => {
     const memory = createMemoryStore({ eventRetention: 10_000 });
     const store = slowReads(memory);
@@ -61,6 +62,7 @@ describe('a connection event stream', () => {
       store,
       send: (e) => sent.push(e),
       loadSubscriptions: () => Promise.resolve(stored),
+      ...(pace ? { pace } : {}),
     });
     closers.push(
       () => stream.close(),
@@ -134,5 +136,34 @@ describe('a connection event stream', () => {
     await starting;
     await commit(2);
     expect(sent).toEqual([]);
+  });
+
+  it('waits on the pace between replayed events, and reads back live events that overflow what it holds meanwhile', async () => {
+    // The connection's queue is full until the test says otherwise: the replay stops after its first event.
+    let release: (() => void) | undefined;
+    const full = new Promise<void>((resolve) => (release = resolve));
+    let paused = true;
+    let asked = 0;
+    const pace = () => {
+      asked += 1;
+      return paused ? full : undefined;
+    };
+    const { stream, sent, commit, log } = setup(undefined, undefined, pace);
+    await commit(30);
+    const starting = stream.subscribe(sub('s1'), '0-0');
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    // Far more live events than it holds while waiting: the oldest are dropped, the log still has them.
+    await commit(250);
+    expect(sent).toHaveLength(1);
+    paused = false;
+    release?.();
+    const answer = await starting;
+    await commit(10);
+    const expected = (await log()).map((e) => e.event_id);
+    expect(expected).toHaveLength(290);
+    expect(sent.map((e) => e.event_id)).toEqual(expected);
+    expect(answer.replayed).toBeGreaterThanOrEqual(30);
+    // Asked after every event pushed while catching up, not once live.
+    expect(asked).toBe(280);
   });
 });

@@ -1,5 +1,6 @@
 export * from './errors.ts';
 export * from './connect-refusal.ts';
+export * from './disconnect-reason.ts';
 export * from './protocol.ts';
 export * from './events.ts';
 export * from './model.ts';

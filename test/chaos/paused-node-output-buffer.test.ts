@@ -111,15 +111,10 @@ describe('a paused node cut off by the pub/sub output-buffer limit', () => {
         return deliveryReport(watcher, expected);
       }),
     );
-    console.log(
-      'DEBUG2',
-      cluster
-        .output(0)
-        .split('\n')
-        .filter((l) => !l.includes('unreadable'))
-        .join('\n'),
-      JSON.stringify(reports),
-    );
-    expect(reports.filter((r) => r.lost > 0 || r.duplicated > 0 || r.outOfOrder)).toEqual([]);
+    // The paused node's log goes with a failure only: it tells whether and when it resynced.
+    expect(
+      reports.filter((r) => r.lost > 0 || r.duplicated > 0 || r.outOfOrder),
+      cluster.output(0),
+    ).toEqual([]);
   }, 120_000);
 });

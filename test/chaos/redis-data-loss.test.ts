@@ -2,6 +2,7 @@ import { connect, type PlanHubClient } from '@planhub/client-sdk';
 import { createLogger, createServer, type PlanHubServer } from '@planhub/server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startedPlan } from '../helpers/event-log.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startRedisProcess, type RedisProcess } from '../helpers/redis-process.ts';
 
@@ -94,23 +95,57 @@ describe('Redis wiped under a running node', () => {
     expect(lossLines(node)).toHaveLength(1);
   });
 
-  it('a node started on the wiped store adopts it, then notices when Redis restarts empty', async () => {
+  it('Redis restarted empty: a waiting parent is told DATA_LOSS, an answered request_id creates nothing, /readyz stays 503', async () => {
+    // The first node refuses everything now; one started on the wiped store adopts it, as a restarted node does.
     const fresh = await startNode(redis.url);
-    const client = await connect({ url: fresh.url, workspace: 'ws', agentId: 'main', retries: 0 });
+    const sub = await connect({ url: fresh.url, workspace: 'ws', agentId: 'sub', retries: 0 });
+    // The SDK's own retries: a wait cut by the outage (UNAVAILABLE) is waited again, as an agent's would be.
+    const waiter = await connect({ url: fresh.url, workspace: 'ws', agentId: 'waiter' });
     try {
-      const { plan_id } = await client.createPlan({ title: 'After the restart', steps: ['one'] });
-      expect((await client.getPlanStatus({ plan_id })).plan_id).toBe(plan_id);
+      const args = { title: 'After the restart', steps: ['one'] };
+      const { plan_id } = await sub.call('createPlan', args, { requestId: 'create-2' });
+      expect((await sub.getPlanStatus({ plan_id })).plan_id).toBe(plan_id);
       expect(await readiness(fresh.url)).toMatchObject({ http: 200 });
+      // A parent whose step waits on the subagent's step, subscribed to the unblock and long-polling for it.
+      await startedPlan(waiter, 'Parent', ['gather']);
+      const added = await waiter.addDependentStep({
+        step_id: 'step_1',
+        depends_on: [{ agent_id: 'sub', step_id: 'step_1' }],
+      });
+      expect(added.blocked_by).toEqual([{ agent_id: 'sub', plan_id, step_id: 'step_1' }]);
+      const errors: unknown[] = [];
+      waiter.on('error', (err) => errors.push(err));
+      await waiter.subscribeToTasks({ event_types: ['step_unblocked'] });
+      expect(waiter.subscriptionState.state).toBe('live');
+      const waiting = failure(waiter.getTaskEvents({ event_types: ['step_unblocked'], timeout: 20 }));
 
       await redis.kill();
       await redis.start();
 
       // Its first answer after the reconnect is DATA_LOSS, never "you have no plan".
-      await eventually(async () => expect(await failure(client.getPlanStatus({ plan_id }))).toEqual(DATA_LOSS));
-      expect(await readiness(fresh.url)).toMatchObject({ http: 503, reason: 'store_data_lost' });
+      await eventually(async () => expect(await failure(sub.getPlanStatus({ plan_id }))).toEqual(DATA_LOSS));
+      // The parent is told, on its wait and on its subscription, instead of waiting for an unblock that cannot come.
+      expect(await waiting).toEqual(DATA_LOSS);
+      await eventually(() => expect(errors).toContainEqual(DATA_LOSS));
+      expect(waiter.subscriptionState).toMatchObject({ state: 'failed-retrying', error: DATA_LOSS });
+
+      // The retry of a call answered before the restart: refused, and nothing was created.
+      expect(await failure(sub.call('createPlan', args, { requestId: 'create-2' }))).toEqual(DATA_LOSS);
+      expect(await raw.keys(`${PREFIX}:{*`)).toEqual([]);
+
+      // Not ready, on every probe while the parent's renewals keep failing (each one a backoff apart): no blink back
+      // to 200 between the loss and a restart of the node.
+      const probes: { http: number; reason?: string }[] = [];
+      const renewing = () => waiter.subscriptionState.state === 'failed-retrying';
+      while (probes.length < 10 || (renewing() && waiter.subscriptionState.attempt < 3))
+        probes.push(await readiness(fresh.url));
+      expect(new Set(probes.map((p) => `${p.http} ${p.reason}`))).toEqual(new Set(['503 store_data_lost']));
+      expect(waiter.subscriptionState).toMatchObject({ state: 'failed-retrying', error: DATA_LOSS });
+      // Loud once, however many calls, probes and renewals met the loss.
       expect(lossLines(fresh)).toHaveLength(1);
     } finally {
-      client.close();
+      sub.close();
+      waiter.close();
       await fresh.server.close();
     }
   });

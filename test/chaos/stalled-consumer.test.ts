@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
 import { createServer, type PlanHubServer } from '@planhub/server';
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
 import { rounds } from '../helpers/stress.ts';
+import type { SubscriberReport } from './support/sdk-subscriber.ts';
 
 /** The smallest limit allowed (two of the largest events): reached quickly. */
 const LIMIT = 1024 * 1024;
@@ -45,6 +48,56 @@ const stalledClient = async (url: string, agent: string) => {
   return { socket, reasons, resume: () => tcp.resume() };
 };
 
+/** A todo list of ~200 KB: a few dozen fill the kernel's socket buffers. */
+const bigTodos = (round: number) =>
+  Array.from({ length: ITEMS }, (_, i) => ({
+    id: `t${i}`,
+    content: `${round}:${'x'.repeat(3900)}`,
+    status: 'pending' as const,
+    priority: 'low' as const,
+  }));
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SUBSCRIBER = fileURLToPath(new URL('./support/sdk-subscriber.ts', import.meta.url));
+
+/** The SDK in a process of its own (support/sdk-subscriber.ts), so SIGSTOP stops all its reading. */
+const sdkSubscriber = (env: { url: string; workspace: string; agent: string; types: string }) => {
+  const child = spawn(process.execPath, ['--conditions=planhub-source', '--import', 'tsx', SUBSCRIBER], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PLANHUB_URL: env.url,
+      PLANHUB_WORKSPACE: env.workspace,
+      PLANHUB_AGENT: env.agent,
+      PLANHUB_TYPES: env.types,
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const reports: SubscriberReport[] = [];
+  child.on('message', (message: SubscriberReport) => reports.push(message));
+  return {
+    reports,
+    events: () => reports.flatMap((r) => (r.kind === 'event' ? [r.id] : [])),
+    states: () => reports.filter((r) => r.kind === 'state'),
+    signal: (signal: NodeJS.Signals) => void child.kill(signal),
+    stop() {
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+    },
+  };
+};
+
+/** Every event id of the given type in the workspace's log, oldest first, read in small pages. */
+const logIds = async (client: PlanHubClient, type: 'todos_updated') => {
+  const ids: string[] = [];
+  for (let after = '0-0'; ;) {
+    const page = await client.getTaskEvents({ event_types: [type], after_event: after, limit: 10 });
+    ids.push(...page.events.map((e) => e.event_id));
+    if (page.count === 0 || page.last_event_id === null) return ids;
+    after = page.last_event_id;
+  }
+};
+
 describe('stalled consumers', () => {
   let server: PlanHubServer;
   let url: string;
@@ -76,12 +129,7 @@ describe('stalled consumers', () => {
 
     let largest = 0;
     for (let round = 0; round < WRITES; round++) {
-      const todos = Array.from({ length: ITEMS }, (_, i) => ({
-        id: `t${i}`,
-        content: `${round}:${'x'.repeat(3900)}`,
-        status: 'pending' as const,
-        priority: 'low' as const,
-      }));
+      const todos = bigTodos(round);
       largest = Math.max(largest, JSON.stringify(todos).length);
       await writer.call('todo_write', { todos });
     }
@@ -106,5 +154,53 @@ describe('stalled consumers', () => {
     await eventually(() => expect(delivered).toBe(WRITES));
     expect(reader.state).toBe('connected');
     reader.close();
+  });
+
+  it('an SDK client cut as a slow consumer is told why, reconnects and resumes with no event lost or repeated', async () => {
+    const subscriber = sdkSubscriber({ url, workspace: 'sdk', agent: 'slow', types: 'todos_updated' });
+    const producer = await connect({ url, workspace: 'sdk', agentId: 'producer' });
+    try {
+      await eventually(() => expect(subscriber.reports).toContainEqual({ kind: 'subscribed' }));
+      const cutsBefore = await metric(url, 'planhub_slow_consumers_cut_total');
+
+      // The whole client stops: its socket, its timers, its application.
+      subscriber.signal('SIGSTOP');
+      let written = 0;
+      while ((await metric(url, 'planhub_slow_consumers_cut_total')) === cutsBefore) {
+        // ~100 MB: far past any socket buffer, so the node must have cut the client by then.
+        expect(written, 'writes before the node cut the stopped client').toBeLessThan(500);
+        await producer.call('todo_write', { todos: bigTodos(written++) });
+      }
+      // Committed after the cut: these reach the client only through its resume.
+      for (let i = 0; i < 3; i++) await producer.call('todo_write', { todos: bigTodos(written++) });
+      subscriber.signal('SIGCONT');
+
+      const expected = await logIds(producer, 'todos_updated');
+      expect(expected).toHaveLength(written);
+      await eventually(() => expect(subscriber.events().length).toBeGreaterThanOrEqual(expected.length));
+      // Each event once, in log order: what the cut dropped was replayed from the cursor, nothing twice.
+      expect(subscriber.events()).toEqual(expected);
+      // Cut once: the resume's replay waited for the client to read instead of passing the limit in one burst.
+      expect(await metric(url, 'planhub_slow_consumers_cut_total')).toBe(cutsBefore + 1);
+
+      // The application was told why, on the state it saw and as an error event, and the client is back.
+      const toldFields = {
+        code: 'RESOURCE_EXHAUSTED',
+        message: expect.stringContaining('did not read its events') as unknown,
+        details: expect.objectContaining({ reason: 'slow_consumer', limit_bytes: LIMIT }) as unknown,
+      };
+      const told: unknown = expect.objectContaining(toldFields);
+      const states = subscriber.states();
+      expect(states.filter((r) => r.state === 'disconnected')).toEqual([
+        expect.objectContaining({ info: expect.objectContaining({ error: told }) as unknown }) as unknown,
+      ]);
+      expect(states.at(-1)).toMatchObject({ state: 'connected' });
+      expect(subscriber.reports.filter((r) => r.kind === 'error')).toEqual([
+        expect.objectContaining({ kind: 'error', ...toldFields }) as unknown,
+      ]);
+    } finally {
+      subscriber.stop();
+      producer.close();
+    }
   });
 });

@@ -8,12 +8,15 @@ const OWNERS = 4;
 const IN_FLIGHT = 10;
 
 /**
- * Each of OWNERS subagents completes every step of its own plan with IN_FLIGHT calls at once (distinct steps, half
- * of them without plan_id), while a parent step waits on all of one subagent's steps (a fan-in fed by one plan).
- * Step changes write only their step, so not one commit conflicts, nothing is refused and nothing is lost.
+ * Each of OWNERS subagents completes every step of its own plan (`steps`, 20 rounds by default) with IN_FLIGHT calls
+ * at once (distinct steps, half of them without plan_id), while a parent step waits on all of one subagent's steps
+ * (a fan-in fed by one plan). Step changes write only their step, so not one commit conflicts, nothing is refused
+ * and nothing is lost.
  */
-export const runStepsInFlight = async (site: WritersSite): Promise<void> => {
-  const steps = rounds(20);
+export const runStepsInFlight = async (
+  site: WritersSite,
+  { steps = rounds(20) }: { steps?: number } = {},
+): Promise<void> => {
   let index = 0;
   const connect = (id: string) => site.client(id, index++);
   const parent = await connect('parent');

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startCluster, type Cluster } from '../helpers/cluster.ts';
+import { REDIS_BACKENDS, startCluster, type Cluster } from '../helpers/cluster.ts';
 import { spawnRaceRound } from '../helpers/spawn-race.ts';
 import { rounds } from '../helpers/stress.ts';
 
-const ROUNDS = rounds(3);
-
 /**
- * Spawn-then-depend raced across three server processes on one Redis: the parent on one node adds dependencies on
- * subagents that connect to the other nodes and create and finish their plans meanwhile.
+ * Spawn-then-depend raced across three server processes on one Redis (or one Redis Cluster): the parent on one node
+ * adds dependencies on subagents that connect to the other nodes and create and finish their plans meanwhile.
  */
-describe('spawn-then-depend across three server processes', () => {
+describe.each(REDIS_BACKENDS)('spawn-then-depend across three server processes (%s)', (backend) => {
+  // The same code on a Cluster: fewer rounds there keep the suite's time in bounds (PLANHUB_STRESS scales both).
+  const ROUNDS = rounds(backend === 'redis-cluster' ? 2 : 3);
   let cluster: Cluster;
   beforeAll(async () => {
-    cluster = await startCluster({ env: { PLANHUB_APPROVAL_POLICY: 'auto', LOG_LEVEL: 'warn' } });
+    cluster = await startCluster({ backend, env: { PLANHUB_APPROVAL_POLICY: 'auto', LOG_LEVEL: 'warn' } });
   });
   afterAll(async () => cluster?.close());
 

@@ -3,10 +3,11 @@ import { connect } from '@planhub/client-sdk';
 import type { PlanHubServer } from '@planhub/server';
 import { createServer } from '@planhub/server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { REDIS_BACKENDS } from '../helpers/cluster.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { recordEvents, startedPlan, type EventLog } from '../helpers/event-log.ts';
 import { uniquePrefix } from '../helpers/servers.ts';
-import { deletePrefix } from '../helpers/stores.ts';
+import { deleteClusterPrefix, deletePrefix, testClusterNodes } from '../helpers/stores.ts';
 import { rounds } from '../helpers/stress.ts';
 
 const WRITERS = 3;
@@ -15,9 +16,12 @@ const WRITERS = 3;
  * Subscribing (with the default history replay) while other agents commit on another node: every matching event
  * reaches each subscriber exactly once, whether it fell into the replay, the live feed, or the seam between them.
  */
-describe('subscribing while events are committed on another node', () => {
+describe.each(REDIS_BACKENDS)('subscribing while events are committed on another node (%s)', (backend) => {
   const redisUrl = inject('redisUrl');
+  const clusterNodes = backend === 'redis-cluster' ? testClusterNodes() : undefined;
   const prefix = uniquePrefix();
+  // The same code on a Cluster: fewer writes there keep the suite's time in bounds (PLANHUB_STRESS scales both).
+  const perWriter = Math.min(190, rounds(backend === 'redis-cluster' ? 10 : 20));
   const servers: PlanHubServer[] = [];
   const clients: PlanHubClient[] = [];
   const urls: string[] = [];
@@ -27,7 +31,7 @@ describe('subscribing while events are committed on another node', () => {
       const server = createServer({
         port: 0,
         logLevel: 'silent',
-        redisUrl,
+        ...(clusterNodes ? { redisClusterNodes: clusterNodes } : { redisUrl }),
         redisPrefix: prefix,
         approvalPolicy: 'auto',
       });
@@ -38,7 +42,7 @@ describe('subscribing while events are committed on another node', () => {
   afterAll(async () => {
     for (const c of clients) c.close();
     for (const s of servers) await s.close();
-    await deletePrefix(redisUrl, prefix);
+    await (clusterNodes ? deleteClusterPrefix(clusterNodes, prefix) : deletePrefix(redisUrl, prefix));
   });
 
   const client = async (agentId: string, node: number) => {
@@ -47,8 +51,7 @@ describe('subscribing while events are committed on another node', () => {
     return c;
   };
 
-  it('delivers each event once to subscribers that joined at any moment of the writes', async () => {
-    const perWriter = Math.min(190, rounds(20));
+  it(`delivers each event once to subscribers that joined at any moment of the writes (${perWriter} writes each)`, async () => {
     const writers = await Promise.all(Array.from({ length: WRITERS }, (_, i) => client(`w${i}`, 1)));
     for (const [i, w] of writers.entries()) await startedPlan(w, `Plan ${i}`, ['first']);
     let written = 0;

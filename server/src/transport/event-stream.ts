@@ -6,6 +6,11 @@ import type { Store } from '../store/store.ts';
 import type { ConnectionHooks } from '../tools/context.ts';
 
 const PAGE = 500;
+/**
+ * Live events held while the stream catches up, at most. Past it they are dropped and read back from the log instead
+ * (it has them all), so a connection whose catch-up waits on a client that stopped reading holds little.
+ */
+const HELD_LIMIT = 100;
 
 type SubscribeOutcome = Awaited<ReturnType<NonNullable<ConnectionHooks['onSubscribed']>>>;
 
@@ -17,6 +22,13 @@ export interface EventStreamDeps {
   send: (event: EventEnvelope) => void;
   /** The viewer's stored subscriptions (made on any node, on an earlier connection too). */
   loadSubscriptions: () => Promise<Subscription[]>;
+  /**
+   * Asked after each event pushed while catching up (the replay, then the live events held meanwhile): a promise to
+   * wait on before pushing more (the connection has much queued), or undefined to go on. A catch-up is a burst of up
+   * to a page of the log at once; unpaced, it would pass the connection's outbound limit and get a client that reads
+   * normally cut as a slow consumer, again on each resume.
+   */
+  pace?: () => Promise<void> | undefined;
 }
 
 /**
@@ -33,6 +45,8 @@ export class EventStream {
   private mode: 'idle' | 'starting' | 'live' | 'closed' = 'idle';
   private cursor: string | undefined;
   private buffer: EventEnvelope[] = [];
+  /** The newest live event dropped from a full buffer: the catch-up reads the log at least up to it. */
+  private dropped: string | undefined;
   private stopListening: (() => void) | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -72,18 +86,12 @@ export class EventStream {
     try {
       for (const stored of await this.deps.loadSubscriptions())
         if (!this.filters.has(stored.subscription_id)) this.filters.set(stored.subscription_id, stored);
-      let replayed = 0;
-      if (afterEvent === undefined) {
+      if (afterEvent === undefined)
         this.cursor = (await store.readEvents(viewer.workspace, { count: 1 })).at(-1)?.event_id ?? '0-0';
-      } else {
-        this.cursor = afterEvent;
-        replayed = await this.replay();
-      }
-      if (this.isClosed()) return { replayed, last_event_id: this.cursor, already_live: false };
-      const buffered = this.buffer;
-      this.buffer = [];
-      for (const event of buffered) this.handle(event);
-      this.mode = 'live';
+      else this.cursor = afterEvent;
+      const replayed = await this.catchUp(afterEvent !== undefined);
+      // Nothing is held now and no await comes before this: every later live event is pushed as it arrives.
+      if (!this.isClosed()) this.mode = 'live';
       return { replayed, last_event_id: this.cursor, already_live: false };
     } catch (err) {
       if (!this.isClosed()) {
@@ -91,6 +99,7 @@ export class EventStream {
         this.stopListening = undefined;
         this.mode = 'idle';
         this.buffer = [];
+        this.dropped = undefined;
         this.cursor = undefined;
       }
       throw err;
@@ -102,15 +111,47 @@ export class EventStream {
     return this.mode === 'closed';
   }
 
+  /**
+   * Reads the log after the cursor (when `read`), then hands over the live events held meanwhile, pacing every push;
+   * live events dropped from a full buffer meanwhile send it back to the log. Returns how many events the log reads
+   * pushed; nothing is held when it returns.
+   */
+  private async catchUp(read: boolean): Promise<number> {
+    let replayed = 0;
+    for (let reading = read; !this.isClosed(); reading = true) {
+      if (reading) replayed += await this.replay();
+      while (this.dropped === undefined && !this.isClosed()) {
+        const event = this.buffer.shift();
+        if (!event) break;
+        if (this.handle(event)) await this.paced();
+      }
+      if (this.dropped === undefined) return replayed;
+    }
+    return replayed;
+  }
+
   private async replay(): Promise<number> {
     let replayed = 0;
     for (;;) {
+      const droppedAtRead = this.dropped;
       const page = await this.deps.store.readEvents(this.deps.viewer.workspace, {
         after: this.cursor ?? '0-0',
         count: PAGE,
       });
       if (this.isClosed()) return replayed;
-      for (const event of page) if (this.handle(event)) replayed += 1;
+      for (const event of page) {
+        if (!this.handle(event)) continue;
+        replayed += 1;
+        await this.paced();
+        if (this.isClosed()) return replayed;
+      }
+      // Live events dropped from the buffer are in the log: read on until past the newest of them. A read issued after
+      // the drop that ended short has read all the log holds, whatever became of them (never a loop of empty reads).
+      if (this.dropped !== undefined) {
+        const past = this.cursor !== undefined && compareEventIds(this.cursor, this.dropped) >= 0;
+        if (!past && !(page.length < PAGE && droppedAtRead === this.dropped)) continue;
+        this.dropped = undefined;
+      }
       // Once the replay reaches what the live buffer holds, the buffer covers the rest.
       const firstBuffered = this.buffer[0];
       if (page.length < PAGE) return replayed;
@@ -118,9 +159,24 @@ export class EventStream {
     }
   }
 
+  private async paced(): Promise<void> {
+    const wait = this.deps.pace?.();
+    if (wait) await wait;
+  }
+
   private onLive(event: EventEnvelope): void {
-    if (this.mode === 'starting') this.buffer.push(event);
-    else if (this.mode === 'live') this.handle(event);
+    if (this.mode === 'live') this.handle(event);
+    else if (this.mode === 'starting') this.hold(event);
+  }
+
+  /** Keeps a live event for after the catch-up; past HELD_LIMIT they all go, and the catch-up reads them back. */
+  private hold(event: EventEnvelope): void {
+    if (this.buffer.length < HELD_LIMIT) {
+      this.buffer.push(event);
+      return;
+    }
+    this.buffer = [];
+    this.dropped = event.event_id;
   }
 
   /** Advances the cursor; pushes the event when it matches. True when pushed. */

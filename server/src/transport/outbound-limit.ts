@@ -1,20 +1,19 @@
+import type { DisconnectReason } from '@planhub/shared';
 import type { Socket } from 'socket.io';
 
-/** What a cut connection is told (if it ever reads again) before it closes: the `disconnect_reason` event. */
-export interface DisconnectReason {
-  code: 'RESOURCE_EXHAUSTED';
-  reason: 'slow_consumer';
-  message: string;
-  /** Bytes queued for the connection when it was cut, and the limit it passed. */
-  queued_bytes: number;
-  limit_bytes: number;
+/** The parts of engine.io's transport this module reads: 'drain' comes when a write reached the kernel. */
+interface EngineTransport {
+  name: string;
+  socket?: { bufferedAmount?: number; terminate?: () => void };
+  on(event: 'drain', listener: () => void): unknown;
+  removeListener(event: 'drain', listener: () => void): unknown;
 }
 
 /** The parts of engine.io's connection this module reads; engine.io does not type them all publicly. */
 interface EngineConnection {
   writeBuffer: Array<{ data?: unknown }>;
   packetsFn?: unknown[];
-  transport: { name: string; socket?: { bufferedAmount?: number; terminate?: () => void } };
+  transport: EngineTransport;
   on(event: 'packetCreate', listener: (packet: { data?: unknown }) => void): unknown;
   on(event: 'flush' | 'close', listener: () => void): unknown;
   close(): unknown;
@@ -27,6 +26,12 @@ export interface OutboundGuard {
   readonly peak: number;
   /** Sends unless the connection is (or now becomes) over its limit; false once it was cut. */
   send(emit: () => void): boolean;
+  /**
+   * Undefined while at most a quarter of the limit is queued; otherwise a promise that resolves once the client has
+   * read enough (or the connection was cut or closed). A sender of a burst (a replay) waits on it between events, so
+   * the burst alone never passes the limit: the next event (at most half the limit) still fits.
+   */
+  drained(): Promise<void> | undefined;
 }
 
 const sizeOf = (data: unknown): number =>
@@ -51,12 +56,21 @@ export const guardOutbound = (
   let pending = 0;
   let peak = 0;
   let cut = false;
+  let closed = false;
   conn.on('packetCreate', (packet) => (pending += sizeOf(packet.data)));
   conn.on('flush', () => (pending = 0));
   const queued = () => pending + (conn.transport.socket?.bufferedAmount ?? 0);
+  const lowWater = options.maxBytes / 4;
+  let waiting: { promise: Promise<void>; release: () => void } | undefined;
+  const release = () => waiting?.release();
+  conn.on('close', () => {
+    closed = true;
+    release();
+  });
 
   const cutNow = (bytes: number) => {
     cut = true;
+    release();
     // Packets not yet handed to the transport are plain heap: dropped at once (the client resumes from the log).
     conn.writeBuffer.length = 0;
     if (conn.packetsFn) conn.packetsFn.length = 0;
@@ -96,6 +110,27 @@ export const guardOutbound = (
       peak = Math.max(peak, bytes);
       if (bytes > options.maxBytes) cutNow(bytes);
       return !cut;
+    },
+    drained() {
+      if (cut || closed || queued() <= lowWater) return undefined;
+      if (!waiting) {
+        const transport = conn.transport;
+        let resolve: () => void = () => {};
+        const promise = new Promise<void>((r) => (resolve = r));
+        const onDrain = () => {
+          if (queued() <= lowWater) release();
+        };
+        transport.on('drain', onDrain);
+        waiting = {
+          promise,
+          release: () => {
+            transport.removeListener('drain', onDrain);
+            waiting = undefined;
+            resolve();
+          },
+        };
+      }
+      return waiting.promise;
     },
   };
 };

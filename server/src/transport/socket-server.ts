@@ -1,5 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
-import type { Caller, EventEnvelope } from '@planhub/shared';
+import type { Caller, DisconnectReason, EventEnvelope } from '@planhub/shared';
 import type { Logger } from 'pino';
 import { Server } from 'socket.io';
 import type { ServerConfig } from '../config.ts';
@@ -14,7 +14,7 @@ import { createCallAdmission } from './call-admission.ts';
 import { capConnections } from './connection-caps.ts';
 import { guardedParser } from './frame-guard.ts';
 import { createOriginPolicy } from './origin-policy.ts';
-import { guardOutbound, type DisconnectReason } from './outbound-limit.ts';
+import { guardOutbound } from './outbound-limit.ts';
 
 /** What the node's operations learn of outbound queues (metrics). */
 export interface OutboundObserver {
@@ -93,6 +93,7 @@ export const attachSocketServer = (
         deps.outbound?.peak(outbound.peak);
       },
       loadSubscriptions: () => readSubscriptions(deps.store, caller.workspace, caller.agent_id),
+      pace: () => outbound.drained(),
     });
     log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, socket: socket.id }, 'connected');
     // socket.io appends the acknowledgement as the last argument, whatever else a (hostile) client sent before it.
