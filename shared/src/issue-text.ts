@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { TODO_LIST_ACTIONS } from './shapes/todo-list.ts';
 
 type Issue = z.core.$ZodIssue;
 type Path = readonly PropertyKey[];
@@ -70,6 +71,20 @@ const UPSTREAM_WORDINGS: ReadonlyArray<{
     faults: ['missing', 'empty'] as const,
     text: 'Each dependency must have agent_id and step_id',
   })),
+  // Upstream prints the missing action as Python's None.
+  {
+    tool: 'todo',
+    field: 'action',
+    faults: ['missing'],
+    text: `Unknown action: None. Valid actions: ${TODO_LIST_ACTIONS.join(', ')}`,
+  },
+  {
+    tool: 'todo_write',
+    field: 'todos',
+    faults: ['missing', 'not_array'],
+    text: "todo_write requires a 'todos' argument (array)",
+    showType: false,
+  },
 ];
 
 const upstreamWording = (tool: string | undefined, issue: Issue, value: unknown): string | undefined => {

@@ -35,4 +35,10 @@ describe("argument refusals in the seed systems' words", () => {
       'steps must be a non-empty array (got string)',
     ]);
   });
+
+  it("answers seed 001's {} and seed 002's missing list with upstream's text", () => {
+    expect(sentences('todo', {})).toEqual(['Unknown action: None. Valid actions: create, update, list']);
+    expect(sentences('todo_write', {})).toEqual(["todo_write requires a 'todos' argument (array)"]);
+    expect(sentences('todo_write', { todos: 'x' })).toEqual(["todo_write requires a 'todos' argument (array)"]);
+  });
 });

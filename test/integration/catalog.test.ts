@@ -118,7 +118,9 @@ describe("execute(): each dialect's native answers", () => {
     expect(await agent.execute('setStepStatus', { step_id: 'step_1', status: 'completed' })).toEqual({
       error: 'No active plan. Create a plan first with createPlan. (agent=native)',
     });
-    expect(await agent.execute('todo', { action: 'create' })).toMatchObject({ message: expect.any(String) as string });
+    expect(await agent.execute('todo', {})).toEqual({
+      message: expect.stringMatching(/^Unknown action: None\. Valid actions: create, update, list\./) as string,
+    });
     expect(await agent.execute('plan_exit', { plan: SEED_002_PLAN })).toBe(
       'Error: Not in plan mode. Call plan_enter first.',
     );
