@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { addStep } from '../src/core/plans/add-step.ts';
 import { newPlan } from '../src/core/plans/plan-factory.ts';
 import { decideApproval, endPlan, requestApproval } from '../src/core/plans/plan-lifecycle.ts';
+import { noCurrentPlanMessage } from '../src/core/plans/no-plan.ts';
 import { changeStepStatus } from '../src/core/plans/step-status.ts';
 import { applyResolution } from '../src/core/dependencies/resolve.ts';
 
@@ -155,6 +156,55 @@ describe('seed 000 plans', () => {
     const pending = changeStepStatus(reopened.plan, { step_id: 'step_1', status: 'pending' }, NOW);
     expect(pending.events).toEqual([]);
     expect(pending.plan).toBe(reopened.plan);
+  });
+
+  it('applies a repeated status that brings a new result or output, and announces it again; a bare repeat is a no-op', () => {
+    const done = changeStepStatus(started(), { step_id: 'step_1', status: 'completed', result: 'first' }, NOW);
+    const later = '2026-01-01T00:05:00.000Z';
+    const amended = changeStepStatus(done.plan, { step_id: 'step_1', status: 'completed', result: 'second' }, later);
+    expect(amended.step).toMatchObject({ status: 'completed', result: 'second', completed_at: NOW });
+    expect(amended.events.map((e) => [e.event_type, e.payload])).toEqual([
+      ['step_completed', { result: 'second', error: null }],
+    ]);
+    // Dependents resolved on the first report keep it: a repeat is not a second end.
+    expect(amended.ended).toBe(false);
+    const output = changeStepStatus(amended.plan, { step_id: 'step_1', status: 'completed', output: { n: 1 } }, later);
+    expect(output.step.output).toEqual({ n: 1 });
+    expect(output.events[0]?.payload).toMatchObject({ output: { n: 1 } });
+    const retry = changeStepStatus(output.plan, { step_id: 'step_1', status: 'completed', result: 'second' }, later);
+    expect(retry.events).toEqual([]);
+    expect(retry.plan).toBe(output.plan);
+  });
+
+  it('takes pending and blocked as no-ops, as upstream does, and says nothing changed', () => {
+    const p = started();
+    const blocked = changeStepStatus(p, { step_id: 'step_1', status: 'blocked' }, NOW);
+    expect(blocked.events).toEqual([]);
+    expect(blocked.plan).toBe(p);
+    expect(blocked.step.status).toBe('pending');
+    expect(blocked.warning).toMatch(/^Nothing changed: step_1 is still pending\..*addDependentStep\(step_id="step_1"/);
+    const pending = changeStepStatus(p, { step_id: 'step_1', status: 'pending' }, NOW);
+    expect(pending.events).toEqual([]);
+    expect(pending.warning).toBeUndefined();
+  });
+
+  it("refuses a call without a current plan in upstream's words per tool, then points at the last plan", () => {
+    expect(noCurrentPlanMessage('getPlanStatus', 'main')).toBe(
+      'No plan found for this agent. Create a plan first with createPlan.',
+    );
+    expect(noCurrentPlanMessage('getPlanStatus', 'worker')).toBe(
+      'No plan found for this agent (agent: worker). Create a plan first with createPlan.',
+    );
+    expect(noCurrentPlanMessage('getBlockedSteps', 'worker')).toBe(
+      'No plan found. Create a plan first with createPlan.',
+    );
+    expect(noCurrentPlanMessage('setStepStatus', 'main')).toBe(
+      'No active plan. Create a plan first with createPlan. (agent=main)',
+    );
+    expect(noCurrentPlanMessage('addStep', 'main', 'abcd1234')).toBe(
+      'No active plan. Create a plan first with createPlan. Your last plan, abcd1234, has ended; read it with ' +
+        'getPlanStatus(plan_id="abcd1234").',
+    );
   });
 
   it('skips unfinished steps when a plan fails, so waiters can resolve', () => {

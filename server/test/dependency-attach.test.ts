@@ -175,11 +175,30 @@ describe('attaching dependencies (the engine of addDependentStep)', () => {
     expect(attachDependencies(two, 'step_2', [{ plan: parent, step_id: 'step_1' }], edges, NOW).added).toHaveLength(1);
   });
 
-  it('refuses to make a step wait once it has started or ended', () => {
-    const p = changeStepStatus(running('pp', 'parent', ['w']), { step_id: 'step_1', status: 'in_progress' }, NOW).plan;
-    expect(() =>
-      attachDependencies(p, 'step_1', [{ plan: running('ss', 's', ['x']), step_id: 'step_1' }], {}, NOW),
-    ).toThrow(/only a pending or blocked step can wait/);
+  it('makes a step in progress or ended wait as well (blocked, an ended one reopened), as upstream accepts', () => {
+    const sub = { plan: running('ss', 's', ['x']), step_id: 'step_1' };
+    const base = running('pp', 'parent', ['w']);
+    const working = changeStepStatus(base, { step_id: 'step_1', status: 'in_progress' }, NOW).plan;
+    const waiting = attachDependencies(working, 'step_1', [sub], {}, NOW);
+    expect(waiting.step).toMatchObject({ status: 'blocked', started_at: NOW, blocked_by: [{ agent_id: 's' }] });
+    expect(waiting.reopened).toBe('in_progress');
+    expect(waiting.events.map((e) => e.event_type)).toEqual(['step_blocked']);
+
+    const done = changeStepStatus(working, { step_id: 'step_1', status: 'completed', result: 'ok' }, NOW).plan;
+    const reopened = attachDependencies(done, 'step_1', [sub], {}, NOW);
+    expect(reopened.step).toMatchObject({ status: 'blocked', result: 'ok' });
+    expect(reopened.step.completed_at).toBeUndefined();
+    expect(reopened.reopened).toBe('completed');
+  });
+
+  it('keeps the status of a step in progress whose dependencies had all ended, and still announces them', () => {
+    const ended = changeStepStatus(running('ss', 's', ['x']), { step_id: 'step_1', status: 'completed' }, NOW).plan;
+    const working = changeStepStatus(running('pp', 'parent', ['w']), { step_id: 'step_1', status: 'in_progress' }, NOW);
+    const out = attachDependencies(working.plan, 'step_1', [{ plan: ended, step_id: 'step_1' }], {}, NOW);
+    expect(out.step.status).toBe('in_progress');
+    expect(out.reopened).toBeUndefined();
+    expect(out.step.received_outputs).toEqual({ 's:step_1': { status: 'completed', result: null, error: null } });
+    expect(out.events.map((e) => e.event_type)).toEqual(['step_unblocked']);
   });
 
   it('unblocks exactly once, when the last of several dependencies resolves, in any order', () => {

@@ -43,8 +43,25 @@ describe('002 todo_write rules', () => {
 
   it('clears on an empty list', () => {
     const stored = writeTodos([], [t('a')], T0, 200).todos;
-    expect(writeTodos(stored, [], T1, 200)).toEqual({ todos: [], preserved: [], dropped: [], cleared: true });
+    expect(writeTodos(stored, [], T1, 200)).toEqual({
+      todos: [],
+      preserved: [],
+      dropped: [],
+      cleared: true,
+      duplicates: [],
+    });
     expect(writeTodos([], [], T1, 200).cleared).toBe(false);
+  });
+
+  it('keeps items that share an id, as upstream does, and names the shared ids', () => {
+    const out = writeTodos([], [t('1', 'pending', 'x'), t('1', 'in_progress', 'y'), t('2')], T0, 200);
+    expect(out.todos.map((i) => [i.id, i.content, i.status])).toEqual([
+      ['1', 'x', 'pending'],
+      ['1', 'y', 'in_progress'],
+      ['2', '2', 'pending'],
+    ]);
+    expect(out.duplicates).toEqual(['1']);
+    expect(writeTodos([], [t('1'), t('2')], T0, 200).duplicates).toEqual([]);
   });
 
   it('drops the oldest preserved items beyond the list limit, and refuses a list over the limit', () => {

@@ -97,10 +97,20 @@ describe('seed 001 todo core', () => {
     });
   });
 
-  it('requires todos for create and update instead of silently wiping the list', () => {
-    expect(errorOf(() => applyTodo(undefined, { action: 'update' }, ctx)).message).toMatch(
-      /todos is required for update/,
-    );
+  it('takes a missing todos as an empty list, as upstream, and warns when that empties a list', () => {
+    expect(applyTodo(undefined, { action: 'create' }, ctx).result).toEqual({
+      status: 'created',
+      count: 0,
+      pending: 0,
+      in_progress: 0,
+      completed: 0,
+      todos: [],
+    });
+    const doc = applyTodo(undefined, { action: 'create', todos: seedTodos() }, ctx).doc as TodoListDoc;
+    const out = applyTodo(doc, { action: 'update' }, ctx);
+    expect(out.result).toMatchObject({ status: 'updated', count: 0, todos: [] });
+    expect(out.result.warning).toMatch(/^todos was left out, so your 5 item\(s\) were replaced by an empty list/);
+    expect(out.doc?.todos).toEqual([]);
   });
 
   it('refuses items whose content or activeForm is not a string', () => {

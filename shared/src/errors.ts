@@ -48,6 +48,18 @@ export class PlanHubError extends Error {
   }
 }
 
+/**
+ * `details.native` holds the fields a seed system's own refusal carries beside its message (seed 000's validation
+ * gate answers `step_id`, `validation_required`, `has_received_outputs`); the SDK's execute() puts them into the
+ * dialect's error shape, so a host written against upstream finds them where it looks.
+ */
+const NativeDetailsSchema = z.object({ native: z.record(z.string(), z.unknown()) });
+
+export const nativeFieldsOf = (details: unknown): Record<string, unknown> => {
+  const parsed = NativeDetailsSchema.safeParse(details);
+  return parsed.success ? parsed.data.native : {};
+};
+
 export const fail = (code: ErrorCode, message: string, details?: unknown): never => {
   throw new PlanHubError(code, message, details);
 };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { TODO_LIST_ACTIONS } from './shapes/todo-list.ts';
 
 type Issue = z.core.$ZodIssue;
 type Path = readonly PropertyKey[];
@@ -34,19 +35,88 @@ const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${t
 const unitOf = (origin: string) =>
   origin === 'string' ? 'characters' : origin === 'array' || origin === 'set' ? 'items' : '';
 
+/** How an argument is wrong, as far as a seed system's own wording tells cases apart. */
+type Fault = 'missing' | 'empty' | 'not_array';
+
+const faultOf = (issue: Issue, value: unknown): Fault | undefined => {
+  if (issue.code === 'invalid_type')
+    return value === undefined ? 'missing' : issue.expected === 'array' ? 'not_array' : undefined;
+  if (issue.code === 'too_small' && Number(issue.minimum) <= 1) return 'empty';
+  return undefined;
+};
+
+/**
+ * The seed systems' own words for an argument that is missing or wrong, where they differ from the generic sentence
+ * (hosts and models were tuned on them). `field` is the path without item indices ("depends_on.agent_id").
+ */
+const UPSTREAM_WORDINGS: ReadonlyArray<{
+  tool: string;
+  field: string;
+  faults: readonly Fault[];
+  text: string;
+  /** Whether a value of the wrong type is named after the text: "(got string)" (default true). */
+  showType?: boolean;
+}> = [
+  { tool: 'createPlan', field: 'steps', faults: ['not_array'], text: 'steps must be a non-empty array' },
+  { tool: 'subscribeToTasks', field: 'event_types', faults: ['missing', 'empty'], text: 'event_types is required' },
+  {
+    tool: 'addDependentStep',
+    field: 'depends_on',
+    faults: ['missing', 'empty'],
+    text: 'depends_on is required and must not be empty',
+  },
+  ...(['agent_id', 'step_id'] as const).map((key) => ({
+    tool: 'addDependentStep',
+    field: `depends_on.${key}`,
+    faults: ['missing', 'empty'] as const,
+    text: 'Each dependency must have agent_id and step_id',
+  })),
+  // Upstream prints the missing action as Python's None.
+  {
+    tool: 'todo',
+    field: 'action',
+    faults: ['missing'],
+    text: `Unknown action: None. Valid actions: ${TODO_LIST_ACTIONS.join(', ')}`,
+  },
+  {
+    tool: 'todo_write',
+    field: 'todos',
+    faults: ['missing', 'not_array'],
+    text: "todo_write requires a 'todos' argument (array)",
+    showType: false,
+  },
+];
+
+const upstreamWording = (tool: string | undefined, issue: Issue, value: unknown): string | undefined => {
+  if (tool === undefined) return undefined;
+  const fault = faultOf(issue, value);
+  if (fault === undefined) return undefined;
+  const field = issue.path
+    .filter((key) => !isIndex(key))
+    .map(String)
+    .join('.');
+  const wording = UPSTREAM_WORDINGS.find((w) => w.tool === tool && w.field === field && w.faults.includes(fault));
+  if (wording === undefined) return undefined;
+  return fault === 'not_array' && wording.showType !== false ? `${wording.text} (got ${typeOf(value)})` : wording.text;
+};
+
 /**
  * One validation issue as a plain sentence that names the field, in upstream's wording where the seed systems have
- * one ("title is required", "steps must be a non-empty array", "Invalid status: done. Must be one of: …"). zod's own
- * wording never reaches a model.
+ * one ("title is required", "steps must be a non-empty array", "Invalid status: done. Must be one of: …"), for the
+ * arguments of `tool` when it is given. zod's own wording never reaches a model.
  */
-export const issueSentence = (issue: Issue, value: unknown): string => {
+export const issueSentence = (issue: Issue, value: unknown, tool?: string): string => {
   const { path } = issue;
   const field = fieldName(path);
   const last = path.at(-1);
+  const upstream = upstreamWording(tool, issue, value);
+  if (upstream !== undefined) return upstream;
   switch (issue.code) {
     case 'invalid_type':
       if (issue.expected === 'array' && !isIndex(last))
-        return `${field} must be a non-empty array${value === undefined ? '' : ` (got ${typeOf(value)})`}`;
+        return value === undefined
+          ? `${field} must be a non-empty array`
+          : `${field} must be an array (got ${typeOf(value)})`;
       if (value === undefined && !isIndex(last)) return `${field} is required`;
       if (isIndex(last)) return `all ${field} must be ${issue.expected}s (item ${last} is ${typeOf(value)})`;
       return `${field} must be ${article(issue.expected)} (got ${typeOf(value)})`;
@@ -75,7 +145,10 @@ export const issueSentence = (issue: Issue, value: unknown): string => {
       // The accepted form that came closest is the one the caller most likely meant.
       const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? [];
       return closest.length > 0
-        ? closest.map((i) => issueSentence({ ...i, path: [...path, ...i.path] }, valueAt(value, i.path))).join('; ')
+        ? closest
+            .map((i) => issueSentence({ ...i, path: [...path, ...i.path] }, valueAt(value, i.path), tool))
+            .filter((sentence, i, all) => all.indexOf(sentence) === i)
+            .join('; ')
         : `${field} matches none of the accepted forms`;
     }
     default:
@@ -84,19 +157,25 @@ export const issueSentence = (issue: Issue, value: unknown): string => {
 };
 
 /**
- * The per-parse error map for tool arguments: zod's default wording is replaced by the plain sentence, while a
- * schema's own message (PlanHub's or a dialect's wording) is kept, since schema-level messages take precedence.
+ * The per-parse error map for the arguments of `tool` (of a call envelope when undefined): zod's default wording is
+ * replaced by the plain sentence, while a schema's own message (PlanHub's or a dialect's wording) is kept, since
+ * schema-level messages take precedence.
  */
-export const plainErrorMap = (issue: z.core.$ZodRawIssue): string =>
-  issueSentence({ ...issue, path: issue.path ?? [], message: '' }, issue.input);
+export const argumentErrorMap =
+  (tool?: string) =>
+  (issue: z.core.$ZodRawIssue): string =>
+    issueSentence({ ...issue, path: issue.path ?? [], message: '' }, issue.input, tool);
+
+/** The error map for anything that is not one tool's arguments. */
+export const plainErrorMap = argumentErrorMap();
 
 /**
  * Validation issues as `{ path, message }` details. A message the error map wrote is a sentence already; a schema's
  * own message gets its field path in front so the model knows which item it is about.
  */
-export const plainIssues = (issues: readonly Issue[], args: unknown) =>
+export const plainIssues = (issues: readonly Issue[], args: unknown, tool?: string) =>
   issues.map((issue) => {
     const path = issue.path.map(String).join('.');
-    const plain = issue.message === issueSentence(issue, valueAt(args, issue.path));
+    const plain = issue.message === issueSentence(issue, valueAt(args, issue.path), tool);
     return { path, message: plain || path === '' ? issue.message : `${path}: ${issue.message}` };
   });

@@ -84,8 +84,11 @@ export const EXAMPLES: Record<string, ToolExamples> = {
       { step_id: 'step_1', status: 'completed', result: 'Found 3 auth-related files: auth.py, tokens.py, session.py' },
       { step_id: 'step_2', status: 'failed', error: 'Could not find token validation logic in expected location' },
       { step_id: 'step_3', status: 'skipped', result: 'Tests already exist, no need to add more' },
+      // Upstream accepts both and changes nothing.
+      { step_id: 'step_1', status: 'pending' },
+      { step_id: 'step_1', status: 'blocked' },
     ],
-    invalid: [{ step_id: 'step_1' }, { step_id: 'step_1', status: 'blocked' }, { status: 'completed' }],
+    invalid: [{ step_id: 'step_1' }, { step_id: 'step_1', status: 'done' }, { status: 'completed' }],
   },
   getPlanStatus: { valid: [{}, { agent_id: 'implementer' }], invalid: [{ plan_id: 5 }] },
   completePlan: {

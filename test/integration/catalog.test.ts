@@ -116,9 +116,11 @@ describe("execute(): each dialect's native answers", () => {
   it('answers failures in the shape of the seed system: 000 {error}, 001 {message}, 002/003 strings, 004 {ok:false}', async () => {
     const agent = await h.client('native');
     expect(await agent.execute('setStepStatus', { step_id: 'step_1', status: 'completed' })).toEqual({
-      error: 'You have no plan yet. Create one with createPlan.',
+      error: 'No active plan. Create a plan first with createPlan. (agent=native)',
     });
-    expect(await agent.execute('todo', { action: 'create' })).toMatchObject({ message: expect.any(String) as string });
+    expect(await agent.execute('todo', {})).toEqual({
+      message: expect.stringMatching(/^Unknown action: None\. Valid actions: create, update, list\./) as string,
+    });
     expect(await agent.execute('plan_exit', { plan: SEED_002_PLAN })).toBe(
       'Error: Not in plan mode. Call plan_enter first.',
     );
@@ -202,7 +204,7 @@ describe('the SDK types', () => {
     }>();
     expectTypeOf<Parameters<PlanHubClient['plan_step_complete']>[0]['step_id']>().toEqualTypeOf<number>();
     expectTypeOf<Parameters<PlanHubClient['setStepStatus']>[0]['status']>().toEqualTypeOf<
-      'in_progress' | 'completed' | 'failed' | 'skipped' | 'pending'
+      'in_progress' | 'completed' | 'failed' | 'skipped' | 'pending' | 'blocked'
     >();
     expectTypeOf<ToolResult<'todo_read'>['todos'][number]['priority']>().toEqualTypeOf<'high' | 'medium' | 'low'>();
     expectTypeOf(client.execute<'get_plan'>).returns.resolves.toEqualTypeOf<ToolResult<'get_plan'> | NativeError>();

@@ -100,11 +100,6 @@ describe.each(STORE_KINDS)('dialect 002: persistent todos through the SDK (%s st
       'INVALID_ARGUMENT',
       /todos\.0\.content/,
     );
-    await expectRefusal(
-      bad([item('1', 'x'), item('1', 'y')]),
-      'INVALID_ARGUMENT',
-      /todos\.1\.id: duplicate id "1" \(also todos\.0\)/,
-    );
     expect((await agent.todo_read({})).todos.map((t) => t.id)).toEqual(['keep']);
   });
 
@@ -131,6 +126,22 @@ describe.each(STORE_KINDS)('dialect 002: persistent todos through the SDK (%s st
       payload: { agent_id: 'main', dialect: '002', count: 2, in_progress: 1, pending: 1, completed: 0 },
     });
     expect(renderTodoBox(read.todos, { color: false })).toContain('▶ Mine');
+  });
+
+  it("keeps items that share an id, as upstream does, and warns; through execute() too, and upstream's missing-list error", async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const out = await agent.todo_write({ todos: [item('1', 'x'), item('1', 'y', 'in_progress'), item('2', 'z')] });
+    expect(out.todos.map((t) => [t.id, t.content])).toEqual([
+      ['1', 'x'],
+      ['1', 'y'],
+      ['2', 'z'],
+    ]);
+    expect(out.warning).toMatch(/share the id "1"; all were kept/);
+    expect((await agent.todo_read({})).todos).toHaveLength(3);
+    const native = await agent.execute('todo_write', { todos: [item('3', 'a'), item('3', 'b')] });
+    expect(native).toMatchObject({ warning: expect.stringMatching(/share the id "3"/) as string });
+    expect(await agent.execute('todo_write', {})).toMatch(/^Error: todo_write requires a 'todos' argument \(array\)\./);
   });
 
   it('warns when more than one item is in progress', async () => {

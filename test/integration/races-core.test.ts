@@ -5,6 +5,7 @@ import { createServer } from '@planhub/server';
 import type { EventEnvelope } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { refusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, uniquePrefix, type Harness } from '../helpers/servers.ts';
 import { deletePrefix } from '../helpers/stores.ts';
 import { rounds } from '../helpers/stress.ts';
@@ -131,7 +132,11 @@ describe('two servers on one Redis', () => {
         await nodeB.getPlanStatus({ plan_id: plan.plan_id }),
       );
     }
-    expect(await nodeA.getPlanStatus({})).toEqual(await nodeB.getPlanStatus({}));
+    // Both nodes agree the agent has no current plan once the last round ended it, and name the same last plan.
+    const [a, b] = [await refusal(nodeA.getPlanStatus({})), await refusal(nodeB.getPlanStatus({}))];
+    expect(a.code).toBe('NOT_FOUND');
+    expect(a.message).toMatch(/^No plan found for this agent\./);
+    expect(a).toEqual(b);
   });
 
   it('apply a request_id once when the same call reaches both nodes at once', async () => {

@@ -136,7 +136,8 @@ describe.each(STORE_KINDS)("seed 000 answers carry upstream's fields at the same
     expect(await refusal('createPlan', { title: 'T', steps: [] })).toMatch(/^steps must be a non-empty array\./);
     expect(await refusal('createPlan', { title: 'T', steps: [1] })).toMatch(/^all steps must be strings/);
     expect(await refusal('addStep', {})).toMatch(/^description is required\./);
-    expect(await refusal('subscribeToTasks', {})).toMatch(/^event_types must be a non-empty array\./);
+    expect(await refusal('subscribeToTasks', {})).toMatch(/^event_types is required\./);
+    expect(await refusal('subscribeToTasks', { event_types: [] })).toMatch(/^event_types is required\./);
     expect(await refusal('subscribeToTasks', { event_types: ['nope'] })).toMatch(/^Invalid event type: nope\./);
     expect(await refusal('completePlan', { status: 'done' })).toMatch(
       /^Invalid status: done\. Must be one of: completed, failed, cancelled/,
@@ -159,6 +160,75 @@ describe.each(STORE_KINDS)("seed 000 answers carry upstream's fields at the same
     );
     expect(await refusal('setStepStatus', { step_id: 'nonexistent', status: 'completed' })).toMatch(
       /^Step not found: nonexistent\./,
+    );
+  });
+  it("answers upstream's no-plan refusals tool by tool, also once the last plan ended", async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const main = await h.client('main');
+    const worker = await h.client('worker');
+    const refusal = async (agent: typeof main, tool: string, args: Record<string, unknown>) =>
+      ((await agent.execute(tool, args)) as { error: string }).error;
+    const dep = [{ agent_id: 'w', step_id: 's' }];
+    expect(await refusal(main, 'getPlanStatus', {})).toBe(
+      'No plan found for this agent. Create a plan first with createPlan.',
+    );
+    expect(await refusal(worker, 'getPlanStatus', {})).toBe(
+      'No plan found for this agent (agent: worker). Create a plan first with createPlan.',
+    );
+    expect(await refusal(main, 'getBlockedSteps', {})).toBe('No plan found. Create a plan first with createPlan.');
+    expect(await refusal(worker, 'setStepStatus', { step_id: 's', status: 'completed' })).toBe(
+      'No active plan. Create a plan first with createPlan. (agent=worker)',
+    );
+    for (const [tool, args] of [
+      ['startPlan', {}],
+      ['completePlan', { status: 'completed' }],
+      ['addStep', { description: 'd' }],
+      ['addDependentStep', { step_id: 's', depends_on: dep }],
+      ['completeStepWithOutput', { step_id: 's', output: {} }],
+    ] as const)
+      expect(await refusal(main, tool, args), tool).toBe('No active plan. Create a plan first with createPlan.');
+
+    // Upstream's test: completePlan clears the current plan, so getPlanStatus has none; the ended plan stays
+    // readable by its id, which the refusal names.
+    const { plan_id } = await main.createPlan({ title: 'Done soon', steps: ['a'] });
+    await main.startPlan({});
+    expect((await main.getPlanStatus({})).plan_id).toBe(plan_id);
+    await main.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    await main.completePlan({ status: 'completed' });
+    const after = await refusal(main, 'getPlanStatus', {});
+    expect(after).toBe(
+      'No plan found for this agent. Create a plan first with createPlan. ' +
+        `Your last plan, ${plan_id}, has ended; read it with getPlanStatus(plan_id="${plan_id}").`,
+    );
+    expect(await refusal(main, 'getBlockedSteps', {})).toMatch(
+      /^No plan found\. Create a plan first with createPlan\./,
+    );
+    expect(await refusal(main, 'addStep', { description: 'more' })).toMatch(/^No active plan\. Create a plan first/);
+    expect(await main.getPlanStatus({ plan_id })).toMatchObject({ plan_id, status: 'completed' });
+    // Another agent reading main's plans still gets the last one (a parent reading its subagent's finished work).
+    expect(await worker.getPlanStatus({ agent_id: 'main' })).toMatchObject({ plan_id, status: 'completed' });
+  });
+
+  it("refuses malformed subscriptions and dependencies in upstream's words", async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    const refusal = async (tool: string, args: Record<string, unknown>) =>
+      ((await agent.execute(tool, args)) as { error: string }).error;
+    expect(await refusal('unsubscribe', {})).toMatch(/^subscription_id is required\./);
+    await agent.createPlan({ title: 'P', steps: ['a'] });
+    await agent.startPlan({});
+    expect(await refusal('addDependentStep', { step_id: 'step_1' })).toMatch(
+      /^depends_on is required and must not be empty\./,
+    );
+    expect(await refusal('addDependentStep', { step_id: 'step_1', depends_on: [] })).toMatch(
+      /^depends_on is required and must not be empty\./,
+    );
+    for (const bad of [{ agent_id: 'w' }, { step_id: 's' }, { agent_id: '', step_id: 's' }])
+      expect(await refusal('addDependentStep', { step_id: 'step_1', depends_on: [bad] })).toMatch(
+        /^Each dependency must have agent_id and step_id\./,
+      );
+    expect(await refusal('addDependentStep', { step_id: 'x', depends_on: [{ agent_id: 'w', step_id: 's' }] })).toMatch(
+      /^Step 'x' not found in plan\./,
     );
   });
 });

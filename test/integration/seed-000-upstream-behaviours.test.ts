@@ -76,6 +76,71 @@ describe.each(STORE_KINDS)('seed 000 accepts what upstream accepts (%s store)', 
     expect(after.steps[0]?.received_outputs).toMatchObject({ 'worker:step_1': { status: 'failed' } });
   });
 
+  it('takes status "blocked" as a no-op and applies a repeated status that brings a new result or output', async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const worker = await h.client('worker');
+    const watcher = await h.client('watcher');
+    await worker.createPlan({ title: 'Work', steps: ['Build', 'Ship'] });
+    await worker.startPlan({});
+
+    const noop = await worker.setStepStatus({ step_id: 'step_1', status: 'blocked' });
+    expect(noop).toMatchObject({ step_id: 'step_1', status: 'pending', result: null });
+    expect(noop.warning).toMatch(/^Nothing changed: step_1 is still pending\./);
+    expect((await worker.getPlanStatus({})).steps[0]?.status).toBe('pending');
+
+    await worker.setStepStatus({ step_id: 'step_1', status: 'completed', result: 'built v1' });
+    const amended = await worker.setStepStatus({ step_id: 'step_1', status: 'completed', result: 'built v2' });
+    expect(amended).toMatchObject({ status: 'completed', result: 'built v2' });
+    expect((await worker.getPlanStatus({})).steps[0]?.result).toBe('built v2');
+    const withOutput = await worker.execute('completeStepWithOutput', { step_id: 'step_1', output: { version: 2 } });
+    expect(withOutput).toMatchObject({ step_id: 'step_1', status: 'completed', output: { version: 2 } });
+    expect((await worker.getPlanStatus({})).steps[0]?.output).toEqual({ version: 2 });
+
+    const { events } = await watcher.getTaskEvents({ agent_id: 'worker', event_types: ['step_completed'] });
+    expect(events.map((e) => e.payload)).toEqual([
+      expect.objectContaining({ result: 'built v1' }),
+      expect.objectContaining({ result: 'built v2' }),
+      expect.objectContaining({ output: { version: 2 } }),
+    ]);
+    // A bare repeat (a retry) changes and announces nothing.
+    await worker.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    expect((await watcher.getTaskEvents({ agent_id: 'worker', event_types: ['step_completed'] })).count).toBe(3);
+  });
+
+  it('lets a step in progress or already completed wait on another agent, and unblocks it when that ends', async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const parent = await h.client('parent');
+    const child = await h.client('child');
+    await child.createPlan({ title: 'Child', steps: ['Research', 'Report'] });
+    await child.startPlan({});
+    await parent.createPlan({ title: 'Parent', steps: ['Integrate', 'Review'] });
+    await parent.startPlan({});
+    await parent.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
+    await parent.setStepStatus({ step_id: 'step_2', status: 'completed', result: 'looked fine' });
+
+    const working = await parent.addDependentStep({
+      step_id: 'step_1',
+      depends_on: [{ agent_id: 'child', step_id: 'step_1' }],
+    });
+    expect(working).toMatchObject({ status: 'blocked', blocked_by: [{ agent_id: 'child', step_id: 'step_1' }] });
+    expect(working.message).toMatch(/^Added 1 dependencies to existing step \(BLOCKED\); step_1 was in_progress/);
+    const reviewed = await parent.addDependentStep({
+      step_id: 'step_2',
+      depends_on: [{ agent_id: 'child', step_id: 'step_2' }],
+    });
+    expect(reviewed).toMatchObject({ status: 'blocked', result: 'looked fine', step: { completed_at: null } });
+
+    await child.completeStepWithOutput({ step_id: 'step_1', output: { found: 3 } });
+    await child.setStepStatus({ step_id: 'step_2', status: 'completed', result: 'reported' });
+    const plan = await parent.getPlanStatus({});
+    expect(plan.steps.map((s) => [s.status, s.received_outputs])).toEqual([
+      ['pending', { 'child:step_1': { found: 3 } }],
+      ['pending', { 'child:step_2': { status: 'completed', result: 'reported', error: null } }],
+    ]);
+    const { events } = await parent.getTaskEvents({ agent_id: 'parent', event_types: ['step_unblocked'] });
+    expect(events.map((e) => e.source_step_id)).toEqual(['step_1', 'step_2']);
+  });
+
   it('drops unknown event types in getTaskEvents instead of refusing the call', async () => {
     h = await startHarness(store, { approvalPolicy: 'auto' });
     const agent = await h.client('main');
@@ -104,6 +169,13 @@ describe.each(STORE_KINDS)('seed 000 accepts what upstream accepts (%s store)', 
     expect(refused.error).toMatch(
       /^This is a validation step \(validation_required=true\)\. It cannot be marked completed without subagent evidence\..*status='skipped'/,
     );
+    // Upstream's gate answer carries these beside the error; execute() keeps them.
+    expect(refused).toEqual({
+      error: refused.error,
+      step_id: 'step_2',
+      validation_required: true,
+      has_received_outputs: false,
+    });
     await agent.setStepStatus({ step_id: 'step_2', status: 'in_progress' });
     const passed = await agent.completeStepWithOutput({ step_id: 'step_2', output: { passed: true, errors: [] } });
     expect(passed.status).toBe('completed');

@@ -90,6 +90,30 @@ describe.each(STORE_KINDS)('seed 001 todo through the SDK (%s store)', (store) =
     expect(await events('todos_updated')).toHaveLength(1);
   });
 
+  it("answers upstream's test cases for {} and a create without todos, through execute()", async () => {
+    h = await startHarness(store);
+    const ai = await h.client('main');
+    expect(await ai.execute('todo', {})).toEqual({
+      message: expect.stringMatching(/^Unknown action: None\. Valid actions: create, update, list\./) as string,
+    });
+    expect(await ai.execute('todo', { action: 'create' })).toEqual({
+      status: 'created',
+      count: 0,
+      pending: 0,
+      in_progress: 0,
+      completed: 0,
+      todos: [],
+    });
+    await ai.todo({ action: 'create', todos: seedTodos() });
+    // Upstream empties the list the same way; PlanHub says so, since the items were more likely forgotten.
+    expect(await ai.execute('todo', { action: 'update' })).toMatchObject({
+      status: 'updated',
+      count: 0,
+      warning: expect.stringMatching(/^todos was left out, so your 5 item\(s\) were replaced/) as string,
+    });
+    expect((await ai.todo({ action: 'list' })).todos).toEqual([]);
+  });
+
   it('keeps one list per agent that survives reconnecting, and keeps extra keys', async () => {
     h = await startHarness(store);
     const a = await h.client('a');

@@ -1,5 +1,5 @@
 import type { ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import { PlanHubError, TOOLS, fromStrictArgs, isToolName, toolCatalog } from '@planhub/shared';
+import { PlanHubError, TOOLS, fromStrictArgs, isToolName, nativeFieldsOf, toolCatalog } from '@planhub/shared';
 import { toParameters, toToolCatalog, type CatalogOptions, type ToolCatalog } from './formats.ts';
 import { localCatalog, type CatalogDialect } from './local-catalog.ts';
 import { nativeError, type NativeError } from './native-shapes.ts';
@@ -66,7 +66,7 @@ const executeWith =
       // The server checks the name and the arguments and answers in words the model can act on.
       return await (call as (tool: string, args: unknown) => Promise<unknown>)(name, fromStrict(name, parsed.value));
     } catch (err) {
-      if (err instanceof PlanHubError) return nativeError(dialect, err.message);
+      if (err instanceof PlanHubError) return nativeError(dialect, err.message, nativeFieldsOf(err.details));
       throw err;
     }
   };

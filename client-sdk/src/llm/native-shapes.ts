@@ -2,21 +2,28 @@ import type { Dialect } from '@planhub/shared';
 
 /**
  * A failure the way each seed's own tools report it to the model (docs/dialects.md, "Errors, per dialect"): 000 (and PlanHub's own
- * tools) `{ error }`, 001 `{ message }`, 004 `{ ok: false, error }`, 002 and 003 a plain string.
+ * tools) `{ error }`, 001 `{ message }`, 004 `{ ok: false, error }`, 002 and 003 a plain string. The object shapes
+ * also carry the fields upstream sends beside its message (e.g. 000's validation gate: step_id, validation_required,
+ * has_received_outputs).
  */
 export type NativeError = { error: string } | { message: string } | { ok: false; error: string } | string;
 
-export const nativeError = (dialect: Dialect | 'planhub' | undefined, message: string): NativeError => {
+export const nativeError = (
+  dialect: Dialect | 'planhub' | undefined,
+  message: string,
+  native: Readonly<Record<string, unknown>> = {},
+): NativeError => {
+  // The message goes first, as upstream orders it, and the shape's own keys are never overwritten by a field.
   switch (dialect) {
     case '001':
-      return { message };
+      return Object.assign({ message }, native, { message });
     case '002':
       return `Error: ${message}`;
     case '003':
       return message;
     case '004':
-      return { ok: false, error: message };
+      return Object.assign({ ok: false as const, error: message }, native, { ok: false as const, error: message });
     default:
-      return { error: message };
+      return Object.assign({ error: message }, native, { error: message });
   }
 };

@@ -9,8 +9,8 @@ const MAX_MESSAGE = 4000;
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /** zod's issues as `{ path, message }` details, each message a plain sentence naming the field. */
-export const issuesOf = (error: z.ZodError, args?: unknown) =>
-  plainIssues(error.issues.slice(0, MAX_ISSUES), args).map((issue) => ({
+export const issuesOf = (error: z.ZodError, args?: unknown, tool?: string) =>
+  plainIssues(error.issues.slice(0, MAX_ISSUES), args, tool).map((issue) => ({
     path: clip(issue.path, MAX_ISSUE_TEXT),
     message: clip(issue.message, MAX_ISSUE_TEXT),
   }));
@@ -21,7 +21,7 @@ export const issuesOf = (error: z.ZodError, args?: unknown) =>
  * the bad value.
  */
 export const invalidArguments = (tool: string, error: z.ZodError, args?: unknown): PlanHubError => {
-  const issues = issuesOf(error, args);
+  const issues = issuesOf(error, args, tool);
   const more = error.issues.length - issues.length;
   const text = issues.map((i) => i.message).join('; ') + (more > 0 ? `; and ${more} more issues` : '');
   return new PlanHubError(

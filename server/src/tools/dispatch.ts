@@ -1,5 +1,13 @@
 import type { CallAck, Caller, ToolDefinition } from '@planhub/shared';
-import { CallRequestSchema, PlanHubError, TOOLS, TOOL_NAMES, isToolName, plainErrorMap } from '@planhub/shared';
+import {
+  CallRequestSchema,
+  PlanHubError,
+  TOOLS,
+  TOOL_NAMES,
+  argumentErrorMap,
+  isToolName,
+  plainErrorMap,
+} from '@planhub/shared';
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
@@ -58,7 +66,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
           `Dashboards are read-only; ${tool} changes state. Connect as an agent or user.`,
         );
       checkWellFormedText({ args: request.data.args, request_id: request.data.request_id }, 'call');
-      const args = def.input.safeParse(request.data.args, { error: plainErrorMap });
+      const args = def.input.safeParse(request.data.args, { error: argumentErrorMap(tool) });
       if (!args.success) throw invalidArguments(tool, args.error, request.data.args);
       const requestId = request.data.request_id;
       const ctx: CallContext = {

@@ -3,6 +3,8 @@ import { FINISHED_PLAN_STATUSES, fail } from '@planhub/shared';
 import type { AgentDoc } from '../core/agents/agent-doc.ts';
 import { defaultPlanId, currentPlanId, emptyAgent, touchPlan } from '../core/agents/agent-doc.ts';
 import { missingPlanMessage } from '../core/agents/retention.ts';
+import type { CurrentPlanTool } from '../core/plans/no-plan.ts';
+import { noCurrentPlanMessage } from '../core/plans/no-plan.ts';
 import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
 import { readPlan } from './live-plans.ts';
@@ -28,29 +30,36 @@ export interface PlanTarget {
 }
 
 /**
+ * Which plan a call without plan_id means: `write` the caller's current plan (which it must own); `read` the current
+ * plan too, or for another agent's plan its most recent one when none is unfinished (a parent reading a subagent's
+ * finished work); `latest` the current plan, else the caller's most recent one (startPlan's retry finds a decision).
+ */
+export type PlanUse = 'read' | 'write' | 'latest';
+
+/**
  * The plan a call acts on: the named one, or the agent's current plan. `write` calls may only touch the caller's
- * own plans (docs/invariants.md, invariant 6).
+ * own plans (docs/invariants.md, invariant 6). `tool` picks the wording of the refusal when there is no plan.
  */
 export const resolvePlan = async (
   tx: Tx,
   caller: Caller,
   target: PlanTarget,
-  mode: 'read' | 'write',
+  mode: PlanUse,
+  tool: CurrentPlanTool,
 ): Promise<Plan> => {
   let plan: Plan;
   if (target.plan_id !== undefined) {
     plan = await loadPlan(tx, target.plan_id);
   } else {
     const agentId = target.agent_id ?? caller.agent_id;
+    const own = agentId === caller.agent_id;
     const agent = await loadAgent(tx, agentId);
-    const planId = mode === 'write' ? currentPlanId(agent) : defaultPlanId(agent);
+    const planId = mode === 'latest' || (mode === 'read' && !own) ? defaultPlanId(agent) : currentPlanId(agent);
     if (planId === undefined)
       return fail(
         'NOT_FOUND',
-        agentId === caller.agent_id
-          ? mode === 'write' && agent.plans.length > 0
-            ? 'You have no unfinished plan. Create a new plan with createPlan.'
-            : 'You have no plan yet. Create one with createPlan.'
+        own
+          ? noCurrentPlanMessage(tool, agentId, agent.plans.at(-1)?.plan_id)
           : `Agent ${agentId} has no plan in this workspace.`,
       );
     plan = await loadPlan(tx, planId);

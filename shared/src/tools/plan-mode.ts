@@ -248,23 +248,7 @@ export const todo_write = defineTool({
     'out are kept as completed, unless every item you send is completed (then the list starts clean); an empty ' +
     'list clears it.',
   input: z.object({
-    todos: z
-      .array(TodoItemArg)
-      .max(MAX_ARRAY)
-      .superRefine((items, ctx) => {
-        const seen = new Map<string, number>();
-        items.forEach((item, i) => {
-          const first = seen.get(item.id);
-          if (first !== undefined)
-            ctx.addIssue({
-              code: 'custom',
-              path: [i, 'id'],
-              message: `duplicate id "${item.id}" (also todos.${first}); every item needs its own id`,
-            });
-          else seen.set(item.id, i);
-        });
-      })
-      .describe('The complete list of todo items.'),
+    todos: z.array(TodoItemArg).max(MAX_ARRAY).describe('The complete list of todo items.'),
   }),
   output: z
     .object({ todos: z.array(PersistentTodoSchema), message: z.string().optional(), warning: z.string().optional() })

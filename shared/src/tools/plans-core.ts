@@ -79,8 +79,8 @@ export const setStepStatus = defineTool({
   input: z.object({
     step_id: IdArg.describe('e.g. "step_2"'),
     status: z
-      .enum(['in_progress', 'completed', 'failed', 'skipped', 'pending'])
-      .describe('pending changes nothing (accepted for compatibility).'),
+      .enum(['in_progress', 'completed', 'failed', 'skipped', 'pending', 'blocked'])
+      .describe('pending and blocked change nothing (accepted for compatibility).'),
     result: ResultArg.optional().describe('What was achieved (completed/skipped).'),
     error: ResultArg.optional().describe('What went wrong (failed).'),
     plan_id: PlanIdArg.optional(),
@@ -94,10 +94,13 @@ export const getPlanStatus = defineTool({
   readOnly: true,
   description:
     "Read a plan: its status, progress, every step with results, and received_outputs from other agents' steps " +
-    'you depend on. Defaults to your current plan (or your most recent one). Prefer events to repeated calls.',
+    'you depend on. Defaults to your current plan; a plan that ended is read by its plan_id. Prefer events to ' +
+    'repeated calls.',
   input: z.object({
     plan_id: PlanIdArg.optional(),
-    agent_id: IdArg.optional().describe('Another agent of your workspace whose current plan you want to read.'),
+    agent_id: IdArg.optional().describe(
+      'Another agent of your workspace whose current plan (or, once all ended, its most recent one) you want to read.',
+    ),
   }),
   output: PlanViewSchema,
 });

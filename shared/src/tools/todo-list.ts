@@ -53,9 +53,15 @@ export const todo = defineTool({
     todos: z
       .array(TodoItemArg)
       .optional()
-      .describe('The complete list (required for create and update, ignored for list).'),
+      .describe('The complete list for create and update (left out: an empty list); ignored for list.'),
   }),
-  output: z.object({ status: z.enum(['created', 'updated', 'listed']), ...Counts, todos: z.array(TodoListItemSchema) }),
+  output: z.object({
+    status: z.enum(['created', 'updated', 'listed']),
+    ...Counts,
+    todos: z.array(TodoListItemSchema),
+    /** Set when a create or update without todos emptied a list that had items. */
+    warning: z.string().optional(),
+  }),
 });
 
 /**

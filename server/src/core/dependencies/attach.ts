@@ -63,6 +63,8 @@ export interface AttachOutcome {
   resolvedNow: DependencyRef[];
   /** Dependencies the step now waits for that it did not wait for before. */
   added: DependencyRef[];
+  /** The status of a step that was in progress or ended and waits now; undefined otherwise. */
+  reopened?: Step['status'];
 }
 
 const sameRef = (a: DependencyRef, b: DependencyRef) =>
@@ -89,12 +91,7 @@ export const attachDependencies = (
 ): AttachOutcome => {
   const plan = clonePlan(waiting);
   const step = findStep(plan, stepId);
-  if (step.status !== 'pending' && step.status !== 'blocked')
-    fail(
-      'FAILED_PRECONDITION',
-      `${step.id} is ${step.status}; only a pending or blocked step can wait on other agents. ` +
-        'Add a new dependent step with addDependentStep(description, depends_on) instead.',
-    );
+  const before = step.status;
   const copies = new Map<string, Plan>([[plan.plan_id, plan]]);
   const owners = new Map<string, string>([[plan.plan_id, plan.agent_id]]);
   const from = stepNode(plan.plan_id, step.id);
@@ -170,12 +167,17 @@ export const attachDependencies = (
   if (added.length > 0) newEdges.push(alias);
   const last = resolvedNow.at(-1);
   if (added.length === 0 && last && (step.blocked_by ?? []).length === 0) {
-    // Ready at once, yet announced like any other unblock: a waiting agent has one wake-up to wait for, always.
-    step.status = 'pending';
+    // Ready at once, yet announced like any other unblock: a waiting agent has one wake-up to wait for, always. A
+    // step in progress or ended had nothing to wait for, so it keeps its status.
+    if (step.status === 'blocked') step.status = 'pending';
     events.push(unblockedEvent(plan, step, last, now));
   }
   if (added.length > 0) {
+    // Upstream attaches to a step in any status. A step that waits is blocked whatever it was (the engine resolves
+    // blocked steps only, and a blocked step is not completed by hand); an ended one is reopened, as a step reported
+    // again is, and its own dependents that resolved on its earlier outcome stay resolved.
     step.status = 'blocked';
+    if (ENDED_STEP_STATUSES.has(before)) delete step.completed_at;
     events.push(
       planEvent(plan, 'step_blocked', step, { blocked_by: step.blocked_by ?? [], depends_on: step.depends_on }, now),
     );
@@ -188,5 +190,6 @@ export const attachDependencies = (
     events,
     resolvedNow,
     added,
+    ...(added.length > 0 && before !== 'pending' && before !== 'blocked' ? { reopened: before } : {}),
   };
 };

@@ -16,7 +16,16 @@ export interface TodoWriteOutcome {
   /** ids of preserved items dropped (oldest first) to stay within the list limit. */
   dropped: string[];
   cleared: boolean;
+  /** ids sent more than once: kept as sent (upstream keeps them), but a later write cannot tell those items apart. */
+  duplicates: string[];
 }
+
+const duplicateIds = (items: readonly TodoInput[]): string[] => {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const { id } of items) (seen.has(id) ? twice : seen).add(id);
+  return [...twice];
+};
 
 const sameContent = (a: TodoInput, b: PersistentTodo) =>
   a.content === b.content && a.status === b.status && a.priority === b.priority;
@@ -34,7 +43,8 @@ export const writeTodos = (
 ): TodoWriteOutcome => {
   if (incoming.length > limit)
     fail('RESOURCE_EXHAUSTED', `A todo list holds at most ${limit} items; you sent ${incoming.length}.`);
-  if (incoming.length === 0) return { todos: [], preserved: [], dropped: [], cleared: stored.length > 0 };
+  if (incoming.length === 0)
+    return { todos: [], preserved: [], dropped: [], cleared: stored.length > 0, duplicates: [] };
   const old = new Map(stored.map((t) => [t.id, t]));
   const next = incoming.map((item): PersistentTodo => {
     const before = old.get(item.id);
@@ -57,5 +67,11 @@ export const writeTodos = (
   const room = limit - next.length;
   const dropped = kept.length > room ? kept.slice(0, kept.length - room).map((t) => t.id) : [];
   if (dropped.length > 0) kept = kept.slice(kept.length - room);
-  return { todos: [...kept, ...next], preserved: kept.map((t) => t.id), dropped, cleared: false };
+  return {
+    todos: [...kept, ...next],
+    preserved: kept.map((t) => t.id),
+    dropped,
+    cleared: false,
+    duplicates: duplicateIds(incoming),
+  };
 };

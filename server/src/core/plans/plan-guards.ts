@@ -8,6 +8,11 @@ export const findStep = (plan: Plan, stepId: string): Step =>
   plan.steps.find((s) => s.id === stepId) ??
   fail('NOT_FOUND', `Step not found: ${stepId}. Plan ${plan.plan_id} has no such step; ${stepRange(plan)}.`);
 
+/** findStep for addDependentStep, whose refusal upstream words differently. */
+export const findStepToWait = (plan: Plan, stepId: string): Step =>
+  plan.steps.find((s) => s.id === stepId) ??
+  fail('NOT_FOUND', `Step '${stepId}' not found in plan. In plan ${plan.plan_id}, ${stepRange(plan)}.`);
+
 /** Step updates need an approved, unfinished plan (seed 000's gating). */
 export const requireRunning = (plan: Plan): void => {
   if (plan.status === 'in_progress') return;

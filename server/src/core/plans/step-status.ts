@@ -5,7 +5,10 @@ import { planEvent } from './plan-events.ts';
 import { findStep, requireRunning } from './plan-guards.ts';
 import { honestyWarning, nextInstruction } from './instruction.ts';
 
-export type SettableStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'skipped';
+export type SettableStatus = 'pending' | 'blocked' | 'in_progress' | 'completed' | 'failed' | 'skipped';
+
+/** What a step may be set to by hand; pending and blocked are accepted and change nothing, as upstream. */
+type ChangingStatus = Exclude<SettableStatus, 'pending' | 'blocked'>;
 
 export interface StepChange {
   step_id: string;
@@ -36,10 +39,9 @@ const EVENT_OF = {
 
 /**
  * Ended steps may be reported again, as upstream allows: a failed step retried to completed, a completed one reopened.
- * A blocked step cannot be completed by hand (its dependencies would be skipped); `pending` changes nothing (upstream
- * accepts it as a no-op).
+ * A blocked step cannot be completed by hand (its dependencies would be skipped).
  */
-const LEGAL_FROM: Record<Step['status'], readonly SettableStatus[]> = {
+const LEGAL_FROM: Record<Step['status'], readonly ChangingStatus[]> = {
   pending: ['in_progress', 'completed', 'failed', 'skipped'],
   in_progress: ['completed', 'failed', 'skipped'],
   blocked: ['failed', 'skipped'],
@@ -49,7 +51,7 @@ const LEGAL_FROM: Record<Step['status'], readonly SettableStatus[]> = {
 };
 
 /** Explains a refused transition in words a model can act on. */
-const illegal = (step: Step, to: SettableStatus): never => {
+const illegal = (step: Step, to: ChangingStatus): never => {
   if (step.status === 'blocked')
     fail(
       'FAILED_PRECONDITION',
@@ -80,36 +82,53 @@ const validationGate = (step: Step, status: SettableStatus, output?: unknown): v
       'Run the validation through subagents and wait for their outputs (they arrive in received_outputs), or complete ' +
       'it with completeStepWithOutput carrying the validation result. If validation is genuinely not needed, use ' +
       "setStepStatus(status='skipped') instead.",
-    { step_id: step.id, validation_required: true, has_received_outputs: false },
+    { native: { step_id: step.id, validation_required: true, has_received_outputs: false } },
   );
 };
+
+/**
+ * A status upstream accepts without changing anything (it has no branch for them): the answer says so, since a model
+ * that sent it expected a change.
+ */
+const noChangeWarning = (step: Step, status: 'pending' | 'blocked'): string | undefined => {
+  if (step.status === status) return undefined;
+  const still = `Nothing changed: ${step.id} is still ${step.status}.`;
+  return status === 'blocked'
+    ? `${still} A step is blocked only while it waits on other agents' steps: attach them with ` +
+        `addDependentStep(step_id="${step.id}", depends_on=[…]).`
+    : `${still} A step cannot be set back to pending; report it in_progress, completed, failed or skipped.`;
+};
+
+/** Whether a report of the status the step already has brings anything new (upstream applies it again). */
+const bringsNews = (step: Step, change: StepChange): boolean =>
+  (change.result !== undefined && change.result !== step.result) ||
+  (change.error !== undefined && change.error !== step.error) ||
+  (change.notes !== undefined && change.notes !== step.notes) ||
+  (change.provides !== undefined && change.provides !== step.provides) ||
+  (change.output !== undefined && JSON.stringify(change.output) !== JSON.stringify(step.output));
 
 /** Seed 000's setStepStatus (and completeStepWithOutput, which adds output and provides). */
 export const changeStepStatus = (current: Plan, change: StepChange, now: string): StepChangeOutcome => {
   requireRunning(current);
   const plan = copyForStepChange(current, change.step_id);
   const step = findStep(plan, change.step_id);
-  if (change.status === 'pending')
-    return {
-      plan: current,
-      step: findStep(current, change.step_id),
-      events: [],
-      instruction: nextInstruction(current),
-      ended: false,
-    };
+  const unchanged = (warning?: string): StepChangeOutcome => ({
+    plan: current,
+    step: findStep(current, change.step_id),
+    events: [],
+    instruction: nextInstruction(current),
+    ...(warning ? { warning } : {}),
+    ended: false,
+  });
+  if (change.status === 'pending' || change.status === 'blocked')
+    return unchanged(noChangeWarning(step, change.status));
   const status = change.status;
   validationGate(step, status, change.output);
+  // A repeat that brings a new result, error or output is applied and announced again, as upstream does; the
+  // dependents that resolved on the first report keep what they received. A bare repeat (a retry) changes nothing.
   const repeat = step.status === status;
   if (!repeat && !LEGAL_FROM[step.status].includes(status)) illegal(step, status);
-  if (repeat && change.output === undefined)
-    return {
-      plan: current,
-      step: findStep(current, change.step_id),
-      events: [],
-      instruction: nextInstruction(current),
-      ended: false,
-    };
-  if (repeat) illegal(step, status);
+  if (repeat && !bringsNews(step, change)) return unchanged();
 
   step.status = status;
   if (change.result !== undefined) step.result = change.result;
@@ -117,10 +136,11 @@ export const changeStepStatus = (current: Plan, change: StepChange, now: string)
   if (change.notes !== undefined) step.notes = change.notes;
   if (change.output !== undefined) step.output = change.output;
   if (change.provides !== undefined) step.provides = change.provides;
-  if (status === 'in_progress') {
+  // A repeat keeps its times: the step started or ended at its first report.
+  if (!repeat && status === 'in_progress') {
     step.started_at = now;
     delete step.completed_at;
-  } else step.completed_at = now;
+  } else if (!repeat) step.completed_at = now;
   plan.updated_at = now;
 
   const payload: Record<string, unknown> = { result: step.result ?? null, error: step.error ?? null };
@@ -133,6 +153,6 @@ export const changeStepStatus = (current: Plan, change: StepChange, now: string)
     events: [planEvent(plan, EVENT_OF[status], step, payload, now)],
     instruction: nextInstruction(plan, step),
     ...(warning ? { warning } : {}),
-    ended: status !== 'in_progress',
+    ended: !repeat && status !== 'in_progress',
   };
 };

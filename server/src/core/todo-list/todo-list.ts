@@ -56,7 +56,7 @@ export interface TodoCall {
 export interface TodoOutcome {
   /** The new document, when the call writes one. */
   doc?: TodoListDoc;
-  result: { status: 'created' | 'updated' | 'listed'; todos: TodoListItem[] } & TodoCounts;
+  result: { status: 'created' | 'updated' | 'listed'; todos: TodoListItem[]; warning?: string } & TodoCounts;
   events: NewEvent[];
 }
 
@@ -76,9 +76,14 @@ export const applyTodo = (
       'INVALID_ARGUMENT',
       `Unknown action: ${call.action.slice(0, 64)}. Valid actions: ${TODO_LIST_ACTIONS.join(', ')}`,
     );
-  if (call.todos === undefined)
-    fail('INVALID_ARGUMENT', `todos is required for ${call.action}: send the full list (an empty list clears it).`);
+  // Upstream takes a missing list as an empty one: the list is replaced by nothing. A list emptied that way is
+  // flagged, since a model more likely forgot the items than meant to drop them.
   const raw = call.todos ?? [];
+  const warning =
+    call.todos === undefined && existing.length > 0
+      ? `todos was left out, so your ${existing.length} item(s) were replaced by an empty list (${call.action} ` +
+        'replaces the whole list). Send the full list to restore them.'
+      : undefined;
   if (raw.length > ctx.limit)
     fail('RESOURCE_EXHAUSTED', `A todo list holds at most ${ctx.limit} items; you sent ${raw.length}.`);
   const todos = validateTodos(raw);
@@ -86,7 +91,7 @@ export const applyTodo = (
   const status = PAST[call.action];
   return {
     doc: { agent_id: ctx.agent_id, todos, updated_at: ctx.now },
-    result: { status, ...counts, todos },
+    result: { status, ...counts, todos, ...(warning ? { warning } : {}) },
     events: [agentEvent(ctx, 'todos_updated', { dialect: '001', action: call.action, ...counts, todos })],
   };
 };

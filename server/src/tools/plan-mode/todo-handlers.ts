@@ -47,12 +47,21 @@ const todo_write: ToolHandlers['todo_write'] = (ctx, args) =>
         : []),
       ...(outcome.cleared ? ['Todo list cleared.'] : []),
     ];
+    const warnings = [
+      ...(counts.in_progress > 1
+        ? [`${counts.in_progress} items are in_progress; keep exactly one in progress at a time.`]
+        : []),
+      ...(outcome.duplicates.length > 0
+        ? [
+            `Several items share the id ${outcome.duplicates.map((id) => `"${id}"`).join(', ')}; all were kept, but ` +
+              'give each item its own id so later writes can tell them apart.',
+          ]
+        : []),
+    ];
     return {
       todos: outcome.todos,
       ...(notes.length > 0 ? { message: notes.join(' ') } : {}),
-      ...(counts.in_progress > 1
-        ? { warning: `${counts.in_progress} items are in_progress; keep exactly one in progress at a time.` }
-        : {}),
+      ...(warnings.length > 0 ? { warning: warnings.join(' ') } : {}),
     };
   });
 

@@ -6,7 +6,7 @@ import { dependencyNode } from '../../core/dependencies/nodes.ts';
 import { addStep } from '../../core/plans/add-step.ts';
 import { clonePlan } from '../../core/plans/plan-factory.ts';
 import { stepAnswer } from '../../core/plans/plan-views.ts';
-import { findStep, requireRunning } from '../../core/plans/plan-guards.ts';
+import { findStep, findStepToWait, requireRunning } from '../../core/plans/plan-guards.ts';
 import { hashKeys, setKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { ToolHandlers } from '../context.ts';
@@ -67,14 +67,17 @@ const registerWaits = async (
 
 /**
  * Seed 000's addDependentStep in both forms: `{description, depends_on}` adds a new step that waits;
- * `{step_id, depends_on}` makes an existing pending (or blocked) step wait. Registration, the cycle check, the
- * waiter entries in the target plans and the at-once resolution of already-ended targets are one transaction.
+ * `{step_id, depends_on}` makes an existing step wait (one in progress or ended too, as upstream accepts).
+ * Registration, the cycle check, the waiter entries in the target plans and the at-once resolution of already-ended
+ * targets are one transaction.
  */
 export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
-    const current = await resolvePlan(tx, ctx.caller, { plan_id: args.plan_id }, 'write');
+    const current = await resolvePlan(tx, ctx.caller, { plan_id: args.plan_id }, 'write', 'addDependentStep');
     requireRunning(current);
+    // The waiting step is looked up before the targets, as upstream does, so an unknown step_id is named first.
+    if (!('description' in args)) findStepToWait(current, args.step_id);
     const deps = unique(args.depends_on);
     const targets: AnyTarget[] = [];
     for (const dep of deps) targets.push(await findDependencyTarget(tx, dep));
@@ -106,7 +109,7 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
       events.push(...added.events);
     } else {
       waiting = clonePlan(current);
-      stepId = findStep(waiting, args.step_id).id;
+      stepId = args.step_id;
       if (args.provides !== undefined) findStep(waiting, stepId).provides = args.provides;
     }
 
@@ -125,9 +128,13 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
     const unknown = targets.filter(isFuture).map((t) => `${t.agent_id}:${t.step_id}`);
     const subject =
       'description' in args ? `Step added with ${count} dependencies` : `Added ${count} dependencies to existing step`;
+    const reopened = outcome.reopened
+      ? `; ${step.id} was ${outcome.reopened} and now waits for them (it cannot be completed until they end)`
+      : '';
     const message =
       step.status === 'blocked'
         ? `${subject} (BLOCKED)` +
+          reopened +
           (ended > 0 ? `; ${ended} had already ended and their outputs are in received_outputs` : '') +
           (unknown.length > 0
             ? `; ${unknown.join(', ')} do not exist yet and are waited for (they resolve once created and ended; ` +

@@ -9,7 +9,7 @@ import { applyStepChange } from './step-change.ts';
 export const completeStepWithOutput: ToolHandlers['completeStepWithOutput'] = (ctx, args) => {
   const { outputBytes, outputDepth } = ctx.services.config.limits;
   checkShape('output', args.output, { maxBytes: outputBytes, maxDepth: outputDepth });
-  return applyStepChange(ctx, args.plan_id, {
+  return applyStepChange(ctx, 'completeStepWithOutput', args.plan_id, {
     step_id: args.step_id,
     status: 'completed',
     output: args.output,

@@ -53,7 +53,7 @@ const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
   });
 
 const setStepStatus: ToolHandlers['setStepStatus'] = (ctx, args) =>
-  applyStepChange(ctx, args.plan_id, {
+  applyStepChange(ctx, 'setStepStatus', args.plan_id, {
     step_id: args.step_id,
     status: args.status,
     ...(args.result !== undefined ? { result: args.result } : {}),
@@ -61,12 +61,18 @@ const setStepStatus: ToolHandlers['setStepStatus'] = (ctx, args) =>
   }).then(({ unblocked: _unblocked, ...rest }) => rest);
 
 const getPlanStatus: ToolHandlers['getPlanStatus'] = (ctx, args) =>
-  ctx.transact(async (tx) => planView(await resolvePlan(tx, ctx.caller, args, 'read')));
+  ctx.transact(async (tx) => planView(await resolvePlan(tx, ctx.caller, args, 'read', 'getPlanStatus')));
 
 const completePlan: ToolHandlers['completePlan'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
-    const plan = await finishPlan(tx, await resolvePlan(tx, ctx.caller, args, 'write'), args.status, args.summary, now);
+    const plan = await finishPlan(
+      tx,
+      await resolvePlan(tx, ctx.caller, args, 'write', 'completePlan'),
+      args.status,
+      args.summary,
+      now,
+    );
     return planEndAnswer(plan);
   });
 
@@ -81,7 +87,7 @@ const addStep: ToolHandlers['addStep'] = (ctx, args) =>
     const appendTo = args.after_step_id === undefined ? await appendTarget(tx, ctx.caller, args.plan_id) : undefined;
     const current =
       appendTo === undefined
-        ? await resolvePlan(tx, ctx.caller, args, 'write')
+        ? await resolvePlan(tx, ctx.caller, args, 'write', 'addStep')
         : await resolvePlanForStep(tx, ctx.caller, appendTo, undefined);
     if (current.steps.length + 1 > ctx.services.config.limits.stepsPerPlan)
       fail(

@@ -4,7 +4,7 @@ import { resolvePlan } from '../plan-access.ts';
 /** Seed 000's getBlockedSteps: the steps of a plan (default: your current one) still waiting on other agents. */
 export const getBlockedSteps: ToolHandlers['getBlockedSteps'] = (ctx, args) =>
   ctx.transact(async (tx) => {
-    const plan = await resolvePlan(tx, ctx.caller, { plan_id: args.plan_id }, 'read');
+    const plan = await resolvePlan(tx, ctx.caller, { plan_id: args.plan_id }, 'read', 'getBlockedSteps');
     const blocked = plan.steps
       .filter((s) => s.status === 'blocked')
       .map((s) => ({

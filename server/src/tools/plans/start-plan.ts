@@ -58,7 +58,7 @@ export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
   try {
     const plan = await ctx.transact(async (tx) => {
       // Without plan_id: the current plan, else the latest one, so a retry after a rejection finds the decision.
-      const current = await resolvePlan(tx, caller, args, args.plan_id === undefined ? 'read' : 'write');
+      const current = await resolvePlan(tx, caller, args, args.plan_id === undefined ? 'latest' : 'write', 'startPlan');
       const outcome = requestApproval(
         current,
         args.message,

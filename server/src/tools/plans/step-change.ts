@@ -44,13 +44,18 @@ const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | 
 };
 
 /** setStepStatus and completeStepWithOutput: the step changes, and when it ends its dependents settle atomically. */
-export const applyStepChange = async (ctx: CallContext, planId: string | undefined, change: StepChange) => {
+export const applyStepChange = async (
+  ctx: CallContext,
+  tool: 'setStepStatus' | 'completeStepWithOutput',
+  planId: string | undefined,
+  change: StepChange,
+) => {
   const answer = await ctx.transact(async (tx) => {
     const now = ctx.services.now();
     const target = await prefetch(tx, ctx.services.store, ctx.caller.agent_id, planId, change);
     const current =
       target === undefined
-        ? await resolvePlan(tx, ctx.caller, {}, 'write')
+        ? await resolvePlan(tx, ctx.caller, {}, 'write', tool)
         : await resolvePlanForStep(tx, ctx.caller, target, change.step_id);
     const outcome = changeStepStatus(current, change, now);
     tx.emit(...outcome.events);

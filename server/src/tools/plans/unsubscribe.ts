@@ -9,7 +9,10 @@ import { loadSubscriptionsDoc, saveSubscriptions } from '../subscriptions-doc.ts
  */
 export const unsubscribe: ToolHandlers['unsubscribe'] = async (ctx, args) => {
   if (args.subscription_id === undefined && args.all !== true)
-    fail('INVALID_ARGUMENT', 'Name the subscription_id to remove (see listSubscriptions), or pass all=true.');
+    fail(
+      'INVALID_ARGUMENT',
+      'subscription_id is required. Name the subscription to remove (listSubscriptions shows yours), or pass all=true.',
+    );
   const outcome = await ctx.transact(async (tx) => {
     const doc = await loadSubscriptionsDoc(tx, ctx.caller.agent_id);
     const subs = doc.subscriptions;
