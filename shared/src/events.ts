@@ -103,6 +103,13 @@ export type TaskEvent = z.infer<typeof TaskEventSchema>;
 export type EventOf<T extends EventType> = Extract<TaskEvent, { event_type: T }>;
 
 /**
+ * An event as the server answers it (z.input: the stored envelope, payload unchecked) and as a client reads it
+ * (z.output: the typed union). Only its types are used: nothing parses answers with it; the SDK checks each event
+ * with typedEvent itself, because what to do with one it cannot read is its choice, not a failed call.
+ */
+export const WireTaskEventSchema = EventEnvelopeSchema.pipe(TaskEventSchema);
+
+/**
  * The event with its payload checked against its type's schema; undefined when it is not one: an event type newer
  * than this code (a newer server wrote it), or a payload that does not fit its type. There is no catch-all member in
  * the union for those: a member with `event_type: string` would stop `event_type === 'x'` from narrowing the payload.
@@ -115,6 +122,10 @@ export const typedEvent = (event: unknown): TaskEvent | undefined =>
 /** Narrows an event to one type with its payload checked, e.g. `eventOf(e, 'plan_rejected')?.payload.reason`. */
 export const eventOf = <T extends EventType>(event: EventEnvelope, type: T): EventOf<T> | undefined =>
   event.event_type === type && envelopeOf(type).safeParse(event).success ? (event as EventOf<T>) : undefined;
+
+/** Narrows an already typed event by its type, also where the type is a parameter (`event_type === type` is not). */
+export const isEventOf = <T extends EventType>(event: TaskEvent, type: T): event is EventOf<T> =>
+  event.event_type === type;
 
 /** An event before the log has given it an id. */
 export type NewEvent = Omit<EventEnvelope, 'event_id'>;
