@@ -1,4 +1,4 @@
-import type { CallAck, EventEnvelope, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
+import type { CallAck, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
 import { DisconnectReasonSchema, PlanHubError, TOOLS, longPollMs, waitsForDecision } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
 import { backoffDelay } from './backoff.ts';
@@ -115,7 +115,7 @@ export class PlanHubClientCore extends EventClient {
         this.emit('reconnected');
       }
     });
-    socket.on('event', (event: EventEnvelope) => this.inbox.accept(event));
+    socket.on('event', (event: unknown) => this.receive(event));
     socket.on('connect_error', (err: Error & { data?: unknown; description?: unknown }) => {
       // socket.active is false when the node itself refused the handshake; otherwise nothing answered at all.
       const failure = attemptFailure(err, !socket.active);
@@ -221,7 +221,7 @@ export class PlanHubClientCore extends EventClient {
         );
         if (ack.ok) {
           this.observe(tool, args, ack.result);
-          return ack.result as ToolResult<N>;
+          return this.readResult(tool, ack.result) as ToolResult<N>;
         }
         throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
       } catch (err) {

@@ -1,22 +1,25 @@
-import type { EventEnvelope, EventType, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import { PlanHubError } from '@planhub/shared';
+import type { EventOf, EventType, TaskEvent, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
+import { PlanHubError, isEventOf } from '@planhub/shared';
 import type { BackoffOptions } from './backoff.ts';
 import type { CallOptions, ConnectionState, StateInfo } from './connect-options.ts';
 import { Emitter } from './emitter.ts';
 import { EventInbox } from './event-inbox.ts';
+import { eventReader } from './event-reader.ts';
 import { DEFAULT_RENEWAL_BACKOFF, Renewal, type SubscriptionStateInfo } from './renewal.ts';
 import { SubscriptionTracker } from './subscriptions.ts';
 
 export type ClientEvents = {
   state: [ConnectionState, StateInfo];
-  event: [EventEnvelope];
+  /** Each event as the typed union: `event.event_type === 'step_unblocked'` narrows `event.payload`. */
+  event: [TaskEvent];
   reconnected: [];
   /** Whether the subscriptions receive events; see `subscriptionState`. */
   subscriptions: [SubscriptionStateInfo];
   /**
    * A failure the application did not call for: the first failed renewal of the subscriptions after a reconnect (the
-   * renewal goes on: watch `subscriptions`), held events dropped because no listener took them, or the node closing
-   * the connection as a slow consumer (the client reconnects and resumes: see StateInfo's `error`).
+   * renewal goes on: watch `subscriptions`), held events dropped because no listener took them, the first event of
+   * a type this SDK cannot read (newer than it, or not fitting its schema), which is dropped like every later one, or
+   * the node closing the connection as a slow consumer (the client reconnects and resumes: see StateInfo's `error`).
    */
   error: [PlanHubError];
 };
@@ -39,6 +42,8 @@ export abstract class EventClient extends Emitter<ClientEvents> {
         ),
       ),
   );
+  /** Every event from the server passes here: it becomes the typed union, or is dropped and reported. */
+  protected readonly readEvent = eventReader((error) => this.emit('error', error));
   protected subscriptionInfo: SubscriptionStateInfo = { state: 'idle', attempt: 0 };
   protected renewal: Renewal | undefined;
 
@@ -89,6 +94,24 @@ export abstract class EventClient extends Emitter<ClientEvents> {
     void renewal.run();
   }
 
+  /** A pushed event, handed to the application once it is read. */
+  protected receive(raw: unknown): void {
+    const event = this.readEvent(raw);
+    if (event !== undefined) this.inbox.accept(event);
+  }
+
+  /**
+   * A call's result as the application gets it: getTaskEvents' events read like pushed ones (its cursors stay the
+   * server's, so paging goes past a dropped event).
+   */
+  protected readResult(tool: ToolName, result: unknown): unknown {
+    if (tool !== 'getTaskEvents' || typeof result !== 'object' || result === null || !('events' in result))
+      return result;
+    if (!Array.isArray(result.events)) return result;
+    const events = result.events.map(this.readEvent).filter((e) => e !== undefined);
+    return { ...result, events, count: events.length };
+  }
+
   /** Bookkeeping of the calls that shape the event stream. */
   protected observe(tool: ToolName, args: unknown, result: unknown): void {
     if (tool === 'subscribeToTasks') {
@@ -114,9 +137,9 @@ export abstract class EventClient extends Emitter<ClientEvents> {
    * Listens to one event type; returns the unsubscribe. Events of that type that arrived while nothing listened to
    * them (between subscribing and attaching) are handed to it right after this call returns, in order.
    */
-  onEvent<T extends EventType>(type: T, listener: (event: EventEnvelope & { event_type: T }) => void): () => void {
+  onEvent<T extends EventType>(type: T, listener: (event: EventOf<T>) => void): () => void {
     const off = super.on('event', (event) => {
-      if (event.event_type === type) listener(event as EventEnvelope & { event_type: T });
+      if (isEventOf(event, type)) listener(event);
     });
     return this.inbox.attach(type, off);
   }

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@planhub/shared';
+import type { TaskEvent } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
 
 /**
@@ -18,20 +18,20 @@ export const HELD_EVENTS_LIMIT = 1_000;
  */
 export class EventInbox {
   lastEventId: string | undefined;
-  private readonly held: EventEnvelope[] = [];
+  private readonly held: TaskEvent[] = [];
   private anyType = 0;
   private readonly byType = new Map<string, number>();
   private flushQueued = false;
   private droppedBefore = false;
 
   constructor(
-    private readonly hand: (event: EventEnvelope) => void,
+    private readonly hand: (event: TaskEvent) => void,
     private readonly onDropped: (count: number) => void,
     private readonly limit = HELD_EVENTS_LIMIT,
   ) {}
 
   /** An event from the stream: duplicates (at or before the cursor) are dropped. */
-  accept(event: EventEnvelope): void {
+  accept(event: TaskEvent): void {
     if (this.lastEventId !== undefined && compareEventIds(event.event_id, this.lastEventId) <= 0) return;
     this.lastEventId = event.event_id;
     // Held events of this type go first, or a late listener would see them after a newer one.

@@ -6,5 +6,14 @@ export { backoffDelay } from './backoff.ts';
 export type { SubscriptionState, SubscriptionStateInfo } from './renewal.ts';
 export { HELD_EVENTS_LIMIT } from './event-inbox.ts';
 export { PlanHubError, renderPlanText } from '@planhub/shared';
-export type { EventEnvelope, EventType, ErrorCode, ToolArgs, ToolResult, ToolName } from '@planhub/shared';
+export type {
+  EventEnvelope,
+  EventOf,
+  EventType,
+  TaskEvent,
+  ErrorCode,
+  ToolArgs,
+  ToolResult,
+  ToolName,
+} from '@planhub/shared';
 export * from './llm/index.ts';

@@ -1,9 +1,9 @@
-import type { EventEnvelope } from '@planhub/shared';
+import type { TaskEvent } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import { EventInbox } from '../src/event-inbox.ts';
 
-const event = (ms: number, type = 'plan_created'): EventEnvelope =>
-  ({ event_id: `${ms}-0`, event_type: type }) as EventEnvelope;
+const event = (ms: number, type = 'plan_created'): TaskEvent =>
+  ({ event_id: `${ms}-0`, event_type: type }) as TaskEvent;
 
 const inbox = (limit?: number) => {
   const handed: string[] = [];

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '@planhub/shared';
+import { EVENT_TYPES } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
-import { canonicalFilter, matchesFilter, sameFilter, shouldPush } from '../src/events/match.ts';
+import { canonicalFilter, isEcho, matchesFilter, sameFilter, shouldPush } from '../src/events/match.ts';
 
 const event = (over: Partial<EventEnvelope> = {}): EventEnvelope => ({
   event_id: '1-0',
@@ -38,30 +39,72 @@ describe('subscription matching', () => {
     expect(shouldPush({ ...sub, role: 'user' }, filters, event())).toBe(true);
     const unblocked = event({
       event_type: 'step_unblocked',
-      payload: { unblocked_by: 'other:step_3', unblocked_by_agent: 'other' },
+      payload: { received_outputs: ['other:step_3'], unblocked_by: 'other:step_3', unblocked_by_agent: 'other' },
     });
     expect(shouldPush(sub, filters, unblocked)).toBe(true);
     const selfCaused = event({
       event_type: 'step_unblocked',
-      payload: { unblocked_by: 'sub:step_3', unblocked_by_agent: 'sub' },
+      payload: { received_outputs: ['sub:step_3'], unblocked_by: 'sub:step_3', unblocked_by_agent: 'sub' },
     });
     expect(shouldPush(sub, filters, selfCaused)).toBe(false);
     // Identity is exact: agent "sub:x" is another agent, though its key starts with "sub:".
     const prefixed = event({
       event_type: 'step_unblocked',
-      payload: { unblocked_by: 'sub:x:step_3', unblocked_by_agent: 'sub:x' },
+      payload: { received_outputs: ['sub:x:step_3'], unblocked_by: 'sub:x:step_3', unblocked_by_agent: 'sub:x' },
     });
     expect(shouldPush(sub, filters, prefixed)).toBe(true);
     // The object form names the agent itself; the string form's events (logged earlier) still read.
     const objectForm = (agent: string) =>
       event({
         event_type: 'step_unblocked',
-        payload: { unblocked_by: { agent_id: agent, plan_id: 'p1', step_id: 'step_3' } },
+        payload: {
+          received_outputs: [`${agent}:step_3`],
+          outputs: { [`${agent}:step_3`]: { ok: true } },
+          unblocked_by: { agent_id: agent, plan_id: 'p1', step_id: 'step_3' },
+          unblocked_by_agent: agent,
+        },
       });
     expect(shouldPush(sub, filters, objectForm('other'))).toBe(true);
     expect(shouldPush(sub, filters, objectForm('sub'))).toBe(false);
     expect(shouldPush({ ...sub, agent_id: 'parent' }, filters, event({ workspace: 'elsewhere' }))).toBe(false);
     expect(shouldPush({ ...sub, agent_id: 'parent' }, [], event())).toBe(false);
+  });
+
+  const agent = { agent_id: 'sub', role: 'agent' as const };
+  const unblockedBy = (payload: Record<string, unknown>) =>
+    event({ event_type: 'step_unblocked', payload: { received_outputs: ['k'], ...payload } });
+
+  it.each(EVENT_TYPES.filter((t) => t !== 'step_unblocked'))(
+    'holds back an own %s from its agent only, whatever its payload',
+    (type) => {
+      for (const payload of [{}, { unblocked_by_agent: 'other', unblocked_by: 'other:step_1' }]) {
+        expect(isEcho(agent, event({ event_type: type, payload }))).toBe(true);
+        expect(isEcho({ ...agent, agent_id: 'main' }, event({ event_type: type, payload }))).toBe(false);
+        expect(isEcho({ ...agent, role: 'user' }, event({ event_type: type, payload }))).toBe(false);
+        expect(isEcho({ ...agent, role: 'dashboard' }, event({ event_type: type, payload }))).toBe(false);
+      }
+    },
+  );
+
+  it.each([
+    [
+      'the object form',
+      { unblocked_by: { agent_id: 'sub', plan_id: 'p', step_id: 's' }, unblocked_by_agent: 'sub' },
+      true,
+    ],
+    [
+      'the object form naming another agent',
+      { unblocked_by: { agent_id: 'other', plan_id: null, step_id: 's' } },
+      false,
+    ],
+    ['the string form with its agent', { unblocked_by: 'sub:s', unblocked_by_agent: 'sub' }, true],
+    ['the first string form, without its agent', { unblocked_by: 'sub:s' }, false],
+  ])('reads who caused a step_unblocked from %s', (_form, payload, echo) => {
+    expect(isEcho(agent, unblockedBy(payload))).toBe(echo);
+  });
+
+  it('delivers a step_unblocked whose payload does not fit its schema, as a lost wake-up would hang its agent', () => {
+    expect(isEcho(agent, event({ event_type: 'step_unblocked', payload: { unblocked_by_agent: 'sub' } }))).toBe(false);
   });
 
   it('treats filters that differ only in order, duplicates or an explicit "*" as the same', () => {

@@ -1,4 +1,4 @@
-import type { Caller, ToolName, ToolParsedArgs, ToolResult } from '@planhub/shared';
+import type { Caller, ToolAnswer, ToolName, ToolParsedArgs } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type PlanHubServer } from '../src/create-server.ts';
 import { newPlan } from '../src/core/plans/plan-factory.ts';
@@ -20,7 +20,7 @@ describe('startPlan', () => {
     tool: N,
     args: ToolParsedArgs<N>,
     beforeCommit?: () => Promise<unknown>,
-  ): Promise<ToolResult<N>> => {
+  ): Promise<ToolAnswer<N>> => {
     const ctx: CallContext = {
       caller,
       services: server.services,

@@ -18,7 +18,8 @@ const stepOutcome = z
 const planEnd = z
   .object({
     summary: z.string().nullable(),
-    progress: ProgressSchema,
+    // Events logged before upstream's name `percent` was added to the progress carry `percentage` only.
+    progress: ProgressSchema.extend({ percent: z.number().optional() }),
     /** Set when a plan was completed with steps still open (they are listed in unfinished_steps). */
     warning: z.string().optional(),
     unfinished_steps: z
@@ -39,6 +40,8 @@ const unblockedBy = z.union([
 ]);
 
 const taskChange = z.object({ task_id: z.string(), subject: z.string() }).loose();
+/** Why a task was deleted (`deleted`, `all_completed`) or unblocked (`blocker_completed`, …). */
+const taskChangeWithReason = taskChange.extend({ reason: z.string().optional() });
 
 export const EVENT_PAYLOAD_SCHEMAS = {
   plan_created: z.object({ steps: stepList }).loose(),
@@ -66,12 +69,13 @@ export const EVENT_PAYLOAD_SCHEMAS = {
   plan_approval_requested: z.object({ message: z.string().nullable(), steps: stepList }).loose(),
   plan_approved: z.object({ approved_by: z.string(), agent_id: z.string() }).loose(),
   plan_rejected: z.object({ rejected_by: z.string(), agent_id: z.string(), reason: z.string().nullable() }).loose(),
-  plan_modified: z.object({}).loose(),
+  /** 002's modification requests and decisions carry their `reason`; 004's step changes do not. */
+  plan_modified: z.object({ reason: z.string().optional() }).loose(),
   todos_updated: z.object({ dialect: z.string() }).loose(),
   task_created: taskChange,
   task_updated: taskChange,
-  task_deleted: taskChange,
-  task_unblocked: taskChange,
+  task_deleted: taskChangeWithReason,
+  task_unblocked: taskChangeWithReason,
   mode_changed: z
     .object({
       agent_id: z.string(),

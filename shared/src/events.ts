@@ -80,12 +80,15 @@ export type EventEnvelope = z.infer<typeof EventEnvelopeSchema>;
 
 const buildEnvelope = <T extends EventType>(type: T) =>
   z.object({ ...envelopeFields, event_type: z.literal(type), payload: EVENT_PAYLOAD_SCHEMAS[type] });
+type EnvelopeSchema<T extends EventType> = ReturnType<typeof buildEnvelope<T>>;
+/** One envelope schema per event type, in EVENT_TYPES' order: the union's members, typed one by one. */
+type EnvelopeSchemas<Types extends readonly EventType[]> = {
+  -readonly [K in keyof Types]: Types[K] extends EventType ? EnvelopeSchema<Types[K]> : never;
+};
 
 // Built once per type: zod compiles a schema on its first parse, and a schema made per call compiles on every call.
-const ENVELOPES = new Map<EventType, ReturnType<typeof buildEnvelope<EventType>>>(
-  EVENT_TYPES.map((type) => [type, buildEnvelope(type)]),
-);
-const envelopeOf = <T extends EventType>(type: T) => ENVELOPES.get(type) as ReturnType<typeof buildEnvelope<T>>;
+const ENVELOPES = new Map<EventType, EnvelopeSchema<EventType>>(EVENT_TYPES.map((type) => [type, buildEnvelope(type)]));
+const envelopeOf = <T extends EventType>(type: T) => ENVELOPES.get(type) as EnvelopeSchema<T>;
 
 /**
  * The envelope as a discriminated union on event_type: narrowing on the type gives the payload's fields. A new event
@@ -93,26 +96,36 @@ const envelopeOf = <T extends EventType>(type: T) => ENVELOPES.get(type) as Retu
  */
 export const TaskEventSchema = z.discriminatedUnion(
   'event_type',
-  EVENT_TYPES.map(envelopeOf) as unknown as [
-    ReturnType<typeof envelopeOf<EventType>>,
-    ...ReturnType<typeof envelopeOf<EventType>>[],
-  ],
+  // `map` cannot keep each position's own type; EnvelopeSchemas states it.
+  EVENT_TYPES.map(envelopeOf) as unknown as EnvelopeSchemas<typeof EVENT_TYPES>,
 );
-export type TaskEvent = { [T in EventType]: z.infer<ReturnType<typeof envelopeOf<T>>> }[EventType];
+export type TaskEvent = z.infer<typeof TaskEventSchema>;
 export type EventOf<T extends EventType> = Extract<TaskEvent, { event_type: T }>;
 
-/** The event with its payload checked against its type's schema; undefined when the payload does not fit. */
-export const typedEvent = (event: EventEnvelope): TaskEvent | undefined => {
-  const parsed = TaskEventSchema.safeParse(event);
-  return parsed.success ? (parsed.data as TaskEvent) : undefined;
-};
+/**
+ * An event as the server answers it (z.input: the stored envelope, payload unchecked) and as a client reads it
+ * (z.output: the typed union). Only its types are used: nothing parses answers with it; the SDK checks each event
+ * with typedEvent itself, because what to do with one it cannot read is its choice, not a failed call.
+ */
+export const WireTaskEventSchema = EventEnvelopeSchema.pipe(TaskEventSchema);
+
+/**
+ * The event with its payload checked against its type's schema; undefined when it is not one: an event type newer
+ * than this code (a newer server wrote it), or a payload that does not fit its type. There is no catch-all member in
+ * the union for those: a member with `event_type: string` would stop `event_type === 'x'` from narrowing the payload.
+ * What it returns is the event itself, not zod's copy: the copy leaves out fields the schemas do not name inside
+ * nested objects (004's step `index`) and beside the payload, and the schemas transform nothing.
+ */
+export const typedEvent = (event: unknown): TaskEvent | undefined =>
+  TaskEventSchema.safeParse(event).success ? (event as TaskEvent) : undefined;
 
 /** Narrows an event to one type with its payload checked, e.g. `eventOf(e, 'plan_rejected')?.payload.reason`. */
-export const eventOf = <T extends EventType>(event: EventEnvelope, type: T): EventOf<T> | undefined => {
-  if (event.event_type !== type) return undefined;
-  const parsed = envelopeOf(type).safeParse(event);
-  return parsed.success ? (parsed.data as unknown as EventOf<T>) : undefined;
-};
+export const eventOf = <T extends EventType>(event: EventEnvelope, type: T): EventOf<T> | undefined =>
+  event.event_type === type && envelopeOf(type).safeParse(event).success ? (event as EventOf<T>) : undefined;
+
+/** Narrows an already typed event by its type, also where the type is a parameter (`event_type === type` is not). */
+export const isEventOf = <T extends EventType>(event: TaskEvent, type: T): event is EventOf<T> =>
+  event.event_type === type;
 
 /** An event before the log has given it an id. */
 export type NewEvent = Omit<EventEnvelope, 'event_id'>;

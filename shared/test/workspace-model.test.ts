@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { EventEnvelope, EventType, PlanSummary, WorkspaceSnapshot } from '../src/index.ts';
-import { WorkspaceModel, progressOf } from '../src/index.ts';
+import type { PlanSummary, TaskEvent, WorkspaceSnapshot } from '../src/index.ts';
+import { EVENT_TYPES, WorkspaceModel, progressOf } from '../src/index.ts';
+import { typedFixture as event } from './event-fixtures.ts';
 
 const step = (n: number, status: PlanSummary['steps'][number]['status'] = 'pending', extra = {}) => ({
   id: `step_${n}`,
@@ -57,26 +58,11 @@ const snapshot = (last: string | null): WorkspaceSnapshot => {
   };
 };
 
-let seq = 0;
-const event = (type: EventType, agent: string, planId: string, stepId: string | null, payload = {}): EventEnvelope => ({
-  event_id: `100-${seq++}`,
-  event_type: type,
-  timestamp: 't1',
-  workspace: 'ws',
-  source_agent: agent,
-  source_plan_id: planId,
-  source_plan_title: `Plan ${planId}`,
-  source_step_id: stepId,
-  source_step_description: null,
-  source_step_sequence: null,
-  payload,
-});
-
 describe('WorkspaceModel', () => {
   it('applies step events, moves progress and resolves the dependencies they end', () => {
     const model = new WorkspaceModel();
     model.reset(snapshot(null));
-    expect(model.apply(event('step_completed', 'sub', 'subplan1', 'step_1', { result: 'done' }))).toBe(false);
+    expect(model.apply(event('step_completed', 'sub', 'subplan1', 'step_1'))).toBe(false);
     const sub = model.plan('subplan1');
     expect(sub?.steps[0]).toMatchObject({ status: 'completed', result: 'done' });
     expect(sub?.progress).toMatchObject({ completed: 1, total: 2, percentage: 50 });
@@ -99,7 +85,7 @@ describe('WorkspaceModel', () => {
   it('tracks approvals from their events', () => {
     const model = new WorkspaceModel();
     model.reset(snapshot(null));
-    model.apply(event('plan_approval_requested', 'sub', 'subplan1', null, { message: 'Ready?' }));
+    model.apply(event('plan_approval_requested', 'sub', 'subplan1', null));
     expect(model.agent('sub')?.pending_approvals).toEqual([
       { plan_id: 'subplan1', agent_id: 'sub', title: 'Plan subplan1', message: 'Ready?', requested_at: 't1' },
     ]);
@@ -123,5 +109,155 @@ describe('WorkspaceModel', () => {
     model.reset(snapshot(started.event_id));
     expect(model.plan('subplan1')?.steps[1]?.status).toBe('completed');
     expect(model.lastEventId).toBe(completed.event_id);
+  });
+});
+
+type Snapshot = WorkspaceSnapshot;
+const planOf = (s: Snapshot, id: string) => s.agents.flatMap((a) => a.plans).find((p) => p.plan_id === id)!;
+const stepOf = (s: Snapshot, planId: string, n: number) => planOf(s, planId).steps[n - 1]!;
+const agentOf = (s: Snapshot, id: string) => s.agents.find((a) => a.agent_id === id)!;
+const stepEnded = (s: Snapshot, n: number, status: string, extra: object) => {
+  Object.assign(stepOf(s, 'subplan1', n), { status, completed_at: 't1', ...extra });
+  Object.assign(planOf(s, 'subplan1'), { progress: progressOf(planOf(s, 'subplan1').steps), updated_at: 't1' });
+  // The main plan's step 2 waited on it.
+  stepOf(s, 'mainplan', 2).blocked_by = [];
+};
+const planStatus = (s: Snapshot, status: PlanSummary['status']) =>
+  Object.assign(planOf(s, 'subplan1'), { status, updated_at: 't1' });
+
+/**
+ * Each event type with today's payload, applied to the same overview: whether the model asks for a re-read, and
+ * the whole overview it leaves (`change` mutates a copy of the overview before into the one expected after).
+ */
+const EACH_TYPE: Record<
+  (typeof EVENT_TYPES)[number],
+  { event: () => TaskEvent; reread: boolean; change?: (s: Snapshot) => void }
+> = {
+  plan_created: { event: () => event('plan_created', 'new', 'newplan', null), reread: true },
+  plan_started: {
+    event: () => event('plan_started', 'sub', 'subplan1', null),
+    reread: false,
+    change: (s) => planStatus(s, 'in_progress'),
+  },
+  plan_completed: {
+    event: () => event('plan_completed', 'sub', 'subplan1', null),
+    reread: true,
+    change: (s) => planStatus(s, 'completed'),
+  },
+  plan_failed: {
+    event: () => event('plan_failed', 'sub', 'subplan1', null),
+    reread: true,
+    change: (s) => planStatus(s, 'failed'),
+  },
+  plan_cancelled: {
+    event: () => event('plan_cancelled', 'sub', 'subplan1', null),
+    reread: true,
+    change: (s) => planStatus(s, 'cancelled'),
+  },
+  step_added: { event: () => event('step_added', 'sub', 'subplan1', 'step_9'), reread: true },
+  step_started: {
+    event: () => event('step_started', 'sub', 'subplan1', 'step_2'),
+    reread: false,
+    change: (s) => {
+      Object.assign(stepOf(s, 'subplan1', 2), { status: 'in_progress', started_at: 't1' });
+      Object.assign(planOf(s, 'subplan1'), { progress: progressOf(planOf(s, 'subplan1').steps), updated_at: 't1' });
+    },
+  },
+  step_completed: {
+    event: () => event('step_completed', 'sub', 'subplan1', 'step_1'),
+    reread: false,
+    change: (s) => stepEnded(s, 1, 'completed', { result: 'done' }),
+  },
+  step_failed: {
+    event: () => event('step_failed', 'sub', 'subplan1', 'step_1'),
+    reread: false,
+    change: (s) => stepEnded(s, 1, 'failed', { error: 'boom' }),
+  },
+  step_skipped: {
+    event: () => event('step_skipped', 'sub', 'subplan1', 'step_1'),
+    reread: false,
+    change: (s) => stepEnded(s, 1, 'skipped', { result: 'not needed' }),
+  },
+  step_blocked: {
+    event: () => event('step_blocked', 'sub', 'subplan1', 'step_2'),
+    reread: true,
+    change: (s) => {
+      stepOf(s, 'subplan1', 2).status = 'blocked';
+      Object.assign(planOf(s, 'subplan1'), { progress: progressOf(planOf(s, 'subplan1').steps), updated_at: 't1' });
+    },
+  },
+  step_unblocked: {
+    event: () => event('step_unblocked', 'main', 'mainplan', 'step_2'),
+    reread: false,
+    change: (s) => {
+      Object.assign(stepOf(s, 'mainplan', 2), { status: 'pending', blocked_by: [] });
+      Object.assign(planOf(s, 'mainplan'), { progress: progressOf(planOf(s, 'mainplan').steps), updated_at: 't1' });
+    },
+  },
+  plan_approval_requested: {
+    event: () => event('plan_approval_requested', 'sub', 'subplan1', null),
+    reread: false,
+    change: (s) => {
+      Object.assign(planStatus(s, 'awaiting_approval'), { approval_message: 'Ready?' });
+      agentOf(s, 'sub').pending_approvals = [
+        { plan_id: 'subplan1', agent_id: 'sub', title: 'Plan subplan1', message: 'Ready?', requested_at: 't1' },
+      ];
+    },
+  },
+  plan_approved: {
+    event: () => event('plan_approved', 'alice', 'subplan1', null),
+    reread: false,
+    change: (s) => (planOf(s, 'subplan1').updated_at = 't1'),
+  },
+  plan_rejected: {
+    event: () => event('plan_rejected', 'alice', 'subplan1', null),
+    reread: true,
+    change: (s) => planStatus(s, 'rejected'),
+  },
+  plan_modified: { event: () => event('plan_modified', 'sub', 'subplan1', 'step_1'), reread: true },
+  todos_updated: { event: () => event('todos_updated', 'sub', null, null), reread: true },
+  task_created: { event: () => event('task_created', 'sub', null, null), reread: true },
+  task_updated: { event: () => event('task_updated', 'sub', null, null), reread: true },
+  task_deleted: { event: () => event('task_deleted', 'sub', null, null), reread: true },
+  task_unblocked: { event: () => event('task_unblocked', 'sub', null, null), reread: true },
+  mode_changed: { event: () => event('mode_changed', 'sub', null, null), reread: true },
+  agent_online: {
+    event: () => event('agent_online', 'sub', null, null),
+    reread: false,
+    change: (s) => Object.assign(agentOf(s, 'sub'), { online: true, last_seen_at: 't0' }),
+  },
+  agent_offline: {
+    event: () => event('agent_offline', 'sub', null, null),
+    reread: false,
+    change: (s) => Object.assign(agentOf(s, 'sub'), { online: false, last_seen_at: 't0' }),
+  },
+  step_stalled: {
+    event: () => event('step_stalled', 'sub', 'subplan1', 'step_1'),
+    reread: false,
+    change: (s) => (stepOf(s, 'subplan1', 1).stalled = true),
+  },
+};
+
+describe('WorkspaceModel, event type by event type', () => {
+  it.each(EVENT_TYPES)('applies %s as it did when it read payload fields blind', (type) => {
+    const { event: make, reread, change } = EACH_TYPE[type];
+    const model = new WorkspaceModel();
+    model.reset(snapshot(null));
+    const expected = snapshot(null);
+    change?.(expected);
+    expect(model.apply(make())).toBe(reread);
+    expect(model.snapshot).toEqual(expected);
+  });
+
+  it('re-reads the overview for an event type newer than it, which a dashboard may be sent, and moves past it', () => {
+    const model = new WorkspaceModel();
+    model.reset(snapshot(null));
+    const newer = { ...event('step_completed', 'sub', 'subplan1', 'step_1'), event_type: 'step_reopened' };
+    // The dashboard takes events as the union unchecked; this one's type says otherwise, which is the point.
+    expect(model.apply(newer as unknown as TaskEvent)).toBe(true);
+    expect(model.snapshot).toEqual(snapshot(null));
+    expect(model.lastEventId).toBe(newer.event_id);
+    model.reset(snapshot(null));
+    expect(model.snapshot).toEqual(snapshot(null));
   });
 });

@@ -1,37 +1,9 @@
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { EventEnvelope, PlanHubClient } from '@planhub/client-sdk';
 import { PlanHubClientCore, connect } from '@planhub/client-sdk';
-import { Server, type Socket } from 'socket.io';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordEvents } from '../helpers/event-log.ts';
 import { eventually } from '../helpers/eventually.ts';
-
-interface Call {
-  tool: string;
-  args: Record<string, unknown>;
-  request_id?: string;
-}
-type Ack = (answer: unknown) => void;
-
-/**
- * A real socket.io server playing a node whose answers the test scripts (late, UNAVAILABLE, a dropped connection), so
- * the SDK's retry and resume paths run deterministically. PlanHub itself is exercised in test/multinode.
- */
-const scriptedNode = async (onCall: (call: Call, ack: Ack, socket: Socket) => void) => {
-  const http: HttpServer = createHttpServer();
-  const io = new Server(http);
-  const calls: Call[] = [];
-  io.on('connection', (socket) => {
-    socket.on('call', (call: Call, ack: Ack) => {
-      calls.push(call);
-      onCall(call, ack, socket);
-    });
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  return { url, calls, io, close: () => io.close() };
-};
+import { scriptedNode } from '../helpers/scripted-node.ts';
 
 const event = (id: string): EventEnvelope => ({
   event_id: id,
@@ -44,7 +16,7 @@ const event = (id: string): EventEnvelope => ({
   source_step_id: `step_${id}`,
   source_step_description: 'x',
   source_step_sequence: 1,
-  payload: {},
+  payload: { result: null, error: null },
 });
 
 describe('SDK calls and resumption against a scripted node', () => {

@@ -1,4 +1,5 @@
-import type { Caller, EventEnvelope, EventType } from '@planhub/shared';
+import type { Caller, EventEnvelope, EventOf, EventType } from '@planhub/shared';
+import { eventOf } from '@planhub/shared';
 
 /** What a subscription (or a getTaskEvents call) selects; absent fields and agent "*" match anything. */
 export interface EventFilter {
@@ -23,16 +24,15 @@ export const isEcho = (viewer: Pick<Caller, 'agent_id' | 'role'>, event: EventEn
   if (viewer.role !== 'agent' || event.source_agent !== viewer.agent_id) return false;
   if (event.event_type !== 'step_unblocked') return true;
   // By exact identity: agent ids may contain ":", so "a:x:step_1" cannot tell agent "a" from agent "a:x". An event
-  // without the field (logged before it existed) is delivered: a duplicate wake-up is harmless, a lost one hangs.
-  return unblockingAgent(event.payload) === viewer.agent_id;
+  // without the agent (logged before unblocked_by_agent existed), or whose payload does not fit its schema, is
+  // delivered: a duplicate wake-up is harmless, a lost one hangs.
+  const unblocked = eventOf(event, 'step_unblocked');
+  return unblocked !== undefined && unblockingAgent(unblocked.payload) === viewer.agent_id;
 };
 
 /** The agent whose step unblocked: `unblocked_by.agent_id`, or `unblocked_by_agent` in events of the string form. */
-const unblockingAgent = (payload: EventEnvelope['payload']): unknown => {
-  const by = payload.unblocked_by;
-  if (typeof by === 'object' && by !== null && 'agent_id' in by) return by.agent_id;
-  return payload.unblocked_by_agent;
-};
+const unblockingAgent = ({ unblocked_by: by, unblocked_by_agent }: EventOf<'step_unblocked'>['payload']) =>
+  typeof by === 'string' ? unblocked_by_agent : by.agent_id;
 
 /** Whether a connection of `viewer` with these subscriptions receives `event` as a push. */
 export const shouldPush = (

@@ -1,4 +1,4 @@
-import type { Caller, Subscription, ToolName, ToolParsedArgs, ToolResult } from '@planhub/shared';
+import type { Caller, Subscription, ToolAnswer, ToolName, ToolParsedArgs, ToolResult } from '@planhub/shared';
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.ts';
 import type { CallLimiter } from '../limits/call-limiter.ts';
@@ -60,6 +60,6 @@ export interface ConnectionHooks {
   noLongWaits?: { next: string };
 }
 
-export type ToolHandler<N extends ToolName> = (ctx: CallContext, args: ToolParsedArgs<N>) => Promise<ToolResult<N>>;
+export type ToolHandler<N extends ToolName> = (ctx: CallContext, args: ToolParsedArgs<N>) => Promise<ToolAnswer<N>>;
 
 export type ToolHandlers = { [N in ToolName]: ToolHandler<N> };

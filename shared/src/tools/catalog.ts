@@ -24,7 +24,10 @@ export type ToolName = keyof Tools;
 export type ToolArgs<N extends ToolName> = z.input<Tools[N]['input']>;
 /** What a handler receives after parsing (defaults applied). */
 export type ToolParsedArgs<N extends ToolName> = z.output<Tools[N]['input']>;
+/** What a client reads (getTaskEvents' events as the typed union). */
 export type ToolResult<N extends ToolName> = z.output<Tools[N]['output']>;
+/** What a handler answers on the wire (getTaskEvents' events as stored envelopes, read by the client). */
+export type ToolAnswer<N extends ToolName> = z.input<Tools[N]['output']>;
 
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
 

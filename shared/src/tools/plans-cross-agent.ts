@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_ARRAY, MAX_ID } from '../limits.ts';
-import { EventEnvelopeSchema, EventIdSchema, EventTypeSchema } from '../events.ts';
+import { EventIdSchema, EventTypeSchema, WireTaskEventSchema } from '../events.ts';
 import { DependencyRefSchema } from '../model.ts';
 import { DescriptionArg, IdArg, PlanIdArg, ResultArg, StepAnswerShape, StepViewSchema } from './common.ts';
 import { defineTool } from './define.ts';
@@ -187,7 +187,8 @@ export const getTaskEvents = defineTool({
   }),
   output: z
     .object({
-      events: z.array(EventEnvelopeSchema),
+      /** Envelopes on the wire; the SDK hands them on as the typed union (TaskEvent). */
+      events: z.array(WireTaskEventSchema),
       count: z.number().int(),
       last_event_id: z.string().nullable(),
       /** Log entries this call looked at. */

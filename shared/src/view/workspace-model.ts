@@ -1,6 +1,6 @@
 import type { DependencyRef, PlanStatus, StepStatus } from '../model.ts';
 import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES } from '../model.ts';
-import type { EventEnvelope, EventType } from '../events.ts';
+import type { EventOf, EventType, TaskEvent } from '../events.ts';
 import { OTHER_CHANGE_EVENT_TYPES, compareEventIds } from '../events.ts';
 import { progressOf } from '../render/progress.ts';
 import type { ToolResult } from '../tools/catalog.ts';
@@ -35,24 +35,28 @@ const PLAN_ENDS: ReadonlySet<EventType> = new Set(
   ),
 );
 
+type StepEvent = EventOf<keyof typeof STEP_STATUS_OF>;
+type PlanStatusEvent = EventOf<keyof typeof PLAN_STATUS_OF | 'plan_approved'>;
+
 /** How many recent events are kept to re-apply over a fresh overview. */
 const RECENT = 1_000;
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
  * The live state a dashboard or `planhub watch` shows: getWorkspace's overview, kept current by applying events.
  * An event the envelope fully describes (a step or plan changing status) is applied at once; anything else asks the
  * caller to re-read the overview (`apply` returns true). A re-read overview may be older than events already
  * applied, so `reset` re-applies the recent events after its `last_event_id`; applying an event twice is harmless.
+ * Events come as the typed union, read without zod (the dashboard bundle has none): the SDK hands only events it
+ * has checked, and the dashboard trusts the node that served it. A type newer than this code can still arrive
+ * there; it matches no case below, so the overview is re-read, which shows its effect whatever it was.
  */
 export class WorkspaceModel {
   snapshot: WorkspaceSnapshot | undefined;
   lastEventId: string | undefined;
-  private recent: EventEnvelope[] = [];
+  private recent: TaskEvent[] = [];
 
   /** Applies a live event; returns true when the overview should be re-read. Older or repeated events are ignored. */
-  apply(event: EventEnvelope): boolean {
+  apply(event: TaskEvent): boolean {
     if (this.lastEventId !== undefined && compareEventIds(event.event_id, this.lastEventId) <= 0) return false;
     this.lastEventId = event.event_id;
     this.recent.push(event);
@@ -89,28 +93,37 @@ export class WorkspaceModel {
 }
 
 /** Mutates `snapshot` by one event; returns true when the event needs a re-read to be shown fully. */
-export const applyEvent = (snapshot: WorkspaceSnapshot, event: EventEnvelope): boolean => {
+export const applyEvent = (snapshot: WorkspaceSnapshot, event: TaskEvent): boolean => {
   const type = event.event_type;
   if (REFRESH.has(type)) return true;
-  if (type === 'agent_online' || type === 'agent_offline') return applyPresence(snapshot, event);
-  if (type === 'step_stalled') {
-    const step = findPlan(snapshot, event.source_plan_id)?.steps.find((s) => s.id === event.source_step_id);
-    if (step) step.stalled = true;
-    return false;
-  }
-  if (PLAN_ENDS.has(type)) {
+  if (PLAN_ENDS.has(type) && isPlanStatusEvent(event)) {
     applyPlanStatus(snapshot, event);
     return true;
   }
-  if (type === 'plan_created') return findPlan(snapshot, event.source_plan_id) === undefined;
-  if (type === 'step_added') {
-    const plan = findPlan(snapshot, event.source_plan_id);
-    return !plan?.steps.some((s) => s.id === event.source_step_id);
+  switch (event.event_type) {
+    case 'agent_online':
+    case 'agent_offline':
+      return applyPresence(snapshot, event);
+    case 'step_stalled': {
+      const step = findPlan(snapshot, event.source_plan_id)?.steps.find((s) => s.id === event.source_step_id);
+      if (step) step.stalled = true;
+      return false;
+    }
+    case 'plan_created':
+      return findPlan(snapshot, event.source_plan_id) === undefined;
+    case 'step_added': {
+      const plan = findPlan(snapshot, event.source_plan_id);
+      return !plan?.steps.some((s) => s.id === event.source_step_id);
+    }
   }
-  if (type in STEP_STATUS_OF) return applyStepEvent(snapshot, event);
-  if (type in PLAN_STATUS_OF || type === 'plan_approved') return applyPlanStatus(snapshot, event);
+  if (isStepEvent(event)) return applyStepEvent(snapshot, event);
+  if (isPlanStatusEvent(event)) return applyPlanStatus(snapshot, event);
   return true;
 };
+
+const isStepEvent = (event: TaskEvent): event is StepEvent => Object.hasOwn(STEP_STATUS_OF, event.event_type);
+const isPlanStatusEvent = (event: TaskEvent): event is PlanStatusEvent =>
+  Object.hasOwn(PLAN_STATUS_OF, event.event_type) || event.event_type === 'plan_approved';
 
 const findPlan = (snapshot: WorkspaceSnapshot, planId: string | null): PlanSummary | undefined => {
   if (planId === null) return undefined;
@@ -121,20 +134,21 @@ const findPlan = (snapshot: WorkspaceSnapshot, planId: string | null): PlanSumma
   return undefined;
 };
 
-const applyStepEvent = (snapshot: WorkspaceSnapshot, event: EventEnvelope): boolean => {
+const applyStepEvent = (snapshot: WorkspaceSnapshot, event: StepEvent): boolean => {
   const plan = findPlan(snapshot, event.source_plan_id);
   const step = plan?.steps.find((s) => s.id === event.source_step_id);
   if (!plan || !step) return true;
-  const status = STEP_STATUS_OF[event.event_type as keyof typeof STEP_STATUS_OF];
+  const status = STEP_STATUS_OF[event.event_type];
   step.status = status;
   delete step.stalled;
   if (status === 'in_progress') step.started_at ??= event.timestamp;
   if (ENDED_STEP_STATUSES.has(status)) step.completed_at = event.timestamp;
-  const result = text(event.payload.result);
-  const error = text(event.payload.error);
-  if (result !== undefined) step.result = result;
-  if (error !== undefined) step.error = error;
   if (event.event_type === 'step_unblocked') step.blocked_by = [];
+  else if (event.event_type !== 'step_blocked') {
+    const { result, error } = event.payload;
+    if (result !== null) step.result = result;
+    if (error !== null) step.error = error;
+  }
   plan.progress = progressOf(plan.steps);
   plan.updated_at = event.timestamp;
   if (ENDED_STEP_STATUSES.has(status)) resolveWaiters(snapshot, plan, step);
@@ -143,11 +157,11 @@ const applyStepEvent = (snapshot: WorkspaceSnapshot, event: EventEnvelope): bool
 };
 
 /** An agent connecting or leaving flips at once; one without plans, todos or tasks is not listed, so nothing to do. */
-const applyPresence = (snapshot: WorkspaceSnapshot, event: EventEnvelope): boolean => {
+const applyPresence = (snapshot: WorkspaceSnapshot, event: EventOf<'agent_online' | 'agent_offline'>): boolean => {
   const agent = snapshot.agents.find((a) => a.agent_id === event.source_agent);
   if (!agent) return false;
   agent.online = event.event_type === 'agent_online';
-  agent.last_seen_at = text(event.payload.last_seen_at) ?? event.timestamp;
+  agent.last_seen_at = event.payload.last_seen_at;
   return false;
 };
 
@@ -166,25 +180,24 @@ const resolveWaiters = (snapshot: WorkspaceSnapshot, plan: PlanSummary, ended: S
         if (step.blocked_by?.length) step.blocked_by = step.blocked_by.filter((d) => !sameDependency(d, ref));
 };
 
-const applyPlanStatus = (snapshot: WorkspaceSnapshot, event: EventEnvelope): boolean => {
+const applyPlanStatus = (snapshot: WorkspaceSnapshot, event: PlanStatusEvent): boolean => {
   const plan = findPlan(snapshot, event.source_plan_id);
   if (!plan) return true;
-  const status = PLAN_STATUS_OF[event.event_type as keyof typeof PLAN_STATUS_OF] as PlanSummary['status'] | undefined;
-  if (status !== undefined) plan.status = status;
+  if (event.event_type !== 'plan_approved') plan.status = PLAN_STATUS_OF[event.event_type];
   plan.updated_at = event.timestamp;
   const owner = snapshot.agents.find((a) => a.agent_id === plan.agent_id);
   if (!owner) return true;
   owner.pending_approvals = owner.pending_approvals.filter((p) => p.plan_id !== plan.plan_id);
   if (event.event_type === 'plan_approval_requested') {
+    const { message } = event.payload;
     owner.pending_approvals.push({
       plan_id: plan.plan_id,
       agent_id: plan.agent_id,
       title: plan.title,
-      message: text(event.payload.message) ?? null,
+      message,
       requested_at: event.timestamp,
     });
-    const message = text(event.payload.message);
-    if (message !== undefined) plan.approval_message = message;
+    if (message !== null) plan.approval_message = message;
   }
   return false;
 };

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@planhub/shared';
+import type { TaskEvent } from '@planhub/shared';
 import { EVENT_TYPES, PlanHubError, coalesce, neutralize } from '@planhub/shared';
 import { openConnection, type Connection, type Identity } from './connection.ts';
 import { h, replaceKeepingFocus } from './dom.ts';
@@ -192,7 +192,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     schedule();
   }, fail);
 
-  const onEvent = (event: EventEnvelope) => {
+  const onEvent = (event: TaskEvent) => {
     if (!state.addToFeed(event)) return;
     if (state.model.apply(event)) refresh();
     const route = state.route;

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@planhub/shared';
+import type { TaskEvent } from '@planhub/shared';
 import { EVENT_TYPES } from '@planhub/shared';
 import type { Connection } from './connection.ts';
 import type { PlanPageData } from './views/plan-page.ts';
@@ -46,7 +46,7 @@ export const createPageLoader = (conn: () => Connection, changed: () => void) =>
       if (!pages.has(planId)) load(planId);
     },
     /** An event arrived: the shown plan reads again; another plan's kept copy is dropped as stale. */
-    onEvent(event: EventEnvelope, shown: string | undefined) {
+    onEvent(event: TaskEvent, shown: string | undefined) {
       const id = event.source_plan_id;
       if (!id || !pages.has(id)) return;
       if (id === shown) load(id);

@@ -1,4 +1,4 @@
-import type { EventEnvelope, EventType } from '@planhub/shared';
+import type { EventType, TaskEvent } from '@planhub/shared';
 import { EVENT_TYPES, WorkspaceModel, compareEventIds } from '@planhub/shared';
 import type { ConnectionStatus, Identity } from './connection.ts';
 import type { Route } from './router.ts';
@@ -36,7 +36,7 @@ export const groupTypes = (group: string): EventType[] =>
 export interface OlderEvents {
   /** Which filter they were read for; a new filter starts over. */
   key: string;
-  events: EventEnvelope[];
+  events: TaskEvent[];
   /** Where the next page starts (before_event); null once the oldest retained event was reached. */
   nextBefore: string | null;
   /** Log entries the server looked at for them. */
@@ -48,7 +48,7 @@ export interface OlderEvents {
 export class DashboardState {
   readonly model = new WorkspaceModel();
   /** Oldest first; the feed view shows newest first. */
-  feed: EventEnvelope[] = [];
+  feed: TaskEvent[] = [];
   status: ConnectionStatus = 'connecting';
   statusDetail: string | undefined;
   notice: { kind: 'error' | 'info'; text: string } | undefined;
@@ -65,7 +65,7 @@ export class DashboardState {
   constructor(readonly identity: Identity) {}
 
   /** Adds an event to the feed unless it is already there; returns false for a duplicate. */
-  addToFeed(event: EventEnvelope): boolean {
+  addToFeed(event: TaskEvent): boolean {
     const last = this.feed.at(-1);
     if (last && compareEventIds(event.event_id, last.event_id) <= 0) return false;
     this.feed.push(event);
@@ -88,7 +88,7 @@ export class DashboardState {
   }
 
   /** Oldest first: the pages read from the server for this filter, then the live buffer's matches. */
-  visibleFeed(): EventEnvelope[] {
+  visibleFeed(): TaskEvent[] {
     const group = FEED_GROUPS[this.filter.group] ?? FEED_GROUPS.all;
     const text = this.filter.agent.trim().toLowerCase();
     const live = this.feed.filter(

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@planhub/shared';
+import type { EventOf, TaskEvent } from '@planhub/shared';
 import { h, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import { FEED_GROUPS, type DashboardState } from '../state.ts';
@@ -6,27 +6,43 @@ import { FEED_GROUPS, type DashboardState } from '../state.ts';
 const SHOWN = 200;
 
 /** `agent:step` of the step that unblocked, from the object form or the earlier string form. */
-const unblockedByText = (by: unknown): string => {
-  if (typeof by === 'string') return by;
-  if (typeof by !== 'object' || by === null) return '';
-  const { agent_id: agent, step_id: step } = by as { agent_id?: unknown; step_id?: unknown };
-  return typeof agent === 'string' && typeof step === 'string' ? `${agent}:${step}` : '';
+const unblockedByText = ({ unblocked_by: by }: EventOf<'step_unblocked'>['payload']): string =>
+  typeof by === 'string' ? by : `${by.agent_id}:${by.step_id}`;
+
+/** The line of detail of an event; a type newer than this page (see connection.ts) shows its envelope only. */
+const detailOf = (e: TaskEvent): string => {
+  switch (e.event_type) {
+    case 'step_unblocked':
+      return `received ${e.payload.received_outputs.length} output(s); last from ${unblockedByText(e.payload)}`;
+    case 'step_blocked':
+      return `waits on ${e.payload.blocked_by.map((d) => `${d.agent_id}:${d.step_id}`).join(', ')}`;
+    case 'step_stalled':
+      return `no update for ${Math.round(e.payload.stalled_for_ms / 1000)} s`;
+    case 'agent_offline':
+      return e.payload.reason === 'node_lost' ? 'its node stopped' : 'disconnected';
+    case 'step_started':
+    case 'step_completed':
+    case 'step_failed':
+    case 'step_skipped':
+      return e.payload.error || e.payload.result || '';
+    case 'plan_rejected':
+    case 'plan_modified':
+    case 'task_deleted':
+    case 'task_unblocked':
+      return e.payload.reason ?? '';
+    case 'plan_completed':
+    case 'plan_failed':
+    case 'plan_cancelled':
+      return e.payload.summary ?? '';
+    case 'plan_started':
+    case 'plan_approval_requested':
+      return e.payload.message ?? '';
+    default:
+      return '';
+  }
 };
 
-const detailOf = (e: EventEnvelope): string => {
-  const p = e.payload;
-  const pick = (k: string) => (typeof p[k] === 'string' && p[k] ? String(p[k]) : '');
-  if (e.event_type === 'step_unblocked' && Array.isArray(p.received_outputs))
-    return `received ${p.received_outputs.length} output(s); last from ${unblockedByText(p.unblocked_by)}`;
-  if (e.event_type === 'step_blocked' && Array.isArray(p.blocked_by))
-    return `waits on ${(p.blocked_by as { agent_id?: string; step_id?: string }[]).map((d) => `${d.agent_id}:${d.step_id}`).join(', ')}`;
-  if (e.event_type === 'step_stalled' && typeof p.stalled_for_ms === 'number')
-    return `no update for ${Math.round(p.stalled_for_ms / 1000)} s`;
-  if (e.event_type === 'agent_offline') return pick('reason') === 'node_lost' ? 'its node stopped' : 'disconnected';
-  return pick('error') || pick('result') || pick('reason') || pick('summary') || pick('message');
-};
-
-const whatOf = (e: EventEnvelope, workspace: string): Node | string => {
+const whatOf = (e: TaskEvent, workspace: string): Node | string => {
   const text = [e.source_plan_title, e.source_step_id ? `${e.source_step_id}: ${e.source_step_description ?? ''}` : '']
     .filter(Boolean)
     .join(' › ');
@@ -37,7 +53,7 @@ const whatOf = (e: EventEnvelope, workspace: string): Node | string => {
   return h('a', { href: href(workspace, route) }, text);
 };
 
-export const feedItem = (e: EventEnvelope, workspace: string): HTMLElement =>
+export const feedItem = (e: TaskEvent, workspace: string): HTMLElement =>
   h(
     'li',
     { class: `event type-${e.event_type}`, 'data-event-id': e.event_id, 'data-type': e.event_type },

@@ -1,4 +1,4 @@
-import type { EventEnvelope, StepView, ToolResult } from '@planhub/shared';
+import type { StepView, TaskEvent, ToolResult } from '@planhub/shared';
 import { ENDED_STEP_STATUSES, formatDuration, stepDuration } from '@planhub/shared';
 import { h, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
@@ -11,7 +11,7 @@ export type PlanView = ToolResult<'getPlanStatus'>;
 export interface PlanPageData {
   planId: string;
   plan?: PlanView;
-  events: EventEnvelope[];
+  events: TaskEvent[];
   error?: string;
 }
 
