@@ -1,7 +1,8 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
 import type { CallAck } from '@planhub/shared';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawSocket } from '../helpers/raw-socket.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 
 const MB = 'x'.repeat(1_000_000);
@@ -159,18 +160,6 @@ const CASES: Case[] = [
   { name: 'a call that is null', payload: null, code: 'INVALID_ARGUMENT', message: /call/ },
   { name: 'a call that is a number', payload: 7, code: 'INVALID_ARGUMENT', message: /call/ },
 ];
-
-const rawSocket = (url: string, agentId: string): Promise<Socket> =>
-  new Promise((resolve, reject) => {
-    const socket = io(url, {
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-      auth: { workspace: 'ws', agent_id: agentId },
-    });
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
 
 const send = (socket: Socket, payload: unknown) =>
   socket.timeout(10_000).emitWithAck('call', payload) as Promise<CallAck>;

@@ -1,8 +1,9 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
 import type { CallAck } from '@planhub/shared';
 import { toolCatalog } from '@planhub/shared';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawSocket } from '../helpers/raw-socket.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 import { EXAMPLES } from './catalog-examples.ts';
 
@@ -68,18 +69,6 @@ const malformedCalls = (schema: JsonSchema): Record<string, unknown>[] => {
   }
   return calls;
 };
-
-const rawSocket = (url: string, agentId: string): Promise<Socket> =>
-  new Promise((resolve, reject) => {
-    const socket = io(url, {
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-      auth: { workspace: 'ws', agent_id: agentId },
-    });
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', reject);
-  });
 
 describe('refusals a model reads (memory store)', () => {
   let h: Harness;
