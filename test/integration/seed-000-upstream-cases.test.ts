@@ -80,4 +80,27 @@ describe.each(STORE_KINDS)("seed 000 passes upstream's own scenario tests (%s st
     expect(created.steps.slice(0, 5).map((s) => s.validation_required)).toEqual([true, true, true, true, true]);
     for (const step of created.steps.slice(5)) expect(step).not.toHaveProperty('validation_required');
   });
+
+  it('refuses a long-poll that names nothing to wait for, and answers a narrowed one', async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const main = await h.client('main');
+    const sub = await h.client('sub');
+    await sub.createPlan({ title: 'Sub work', steps: ['a'] });
+
+    const refused = (await main.execute('getTaskEvents', { timeout: 5 })) as { error: string };
+    expect(refused.error).toMatch(
+      /^timeout requires at least one of: agent_id, event_types, or after_event\. {2}Without any narrowing the wait returns on the first event from any agent, making the timeout ineffective\./,
+    );
+    await expect(main.getTaskEvents({ timeout: 5 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(await main.getTaskEvents({ timeout: 5, event_types: [] }).catch((e: unknown) => e)).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+
+    const existing = await main.execute('getTaskEvents', { agent_id: 'sub', timeout: 5 });
+    expect(existing).toMatchObject({ count: 1, events: [{ event_type: 'plan_created', source_agent: 'sub' }] });
+    expect(await main.getTaskEvents({ agent_id: 'nobody', timeout: 0.3 })).toMatchObject({ events: [], count: 0 });
+    expect(await main.getTaskEvents({ plan_id: 'nothing1', timeout: 0.3 })).toMatchObject({ count: 0 });
+    // Without a timeout nothing waits, so nothing needs narrowing.
+    expect((await main.getTaskEvents({})).count).toBe(1);
+  });
 });
