@@ -51,7 +51,7 @@ describe.each(STORE_KINDS)('dialect 002: refusals and who decides (%s store)', (
       /still in plan mode/,
     );
     await agent.plan_exit({ plan: AUTH_PLAN });
-    await expectRefusal(agent.plan_enter({ goal: 'other' }), 'FAILED_PRECONDITION', /awaiting the user's approval/);
+    await expectRefusal(agent.plan_enter({ goal: 'other' }), 'FAILED_PRECONDITION', /^A plan is awaiting approval\./);
     await agent.plan_approve({});
     await expectRefusal(agent.plan_enter({ goal: 'other' }), 'FAILED_PRECONDITION', /You are executing plan/);
     await expectRefusal(agent.plan_approve({}), 'NOT_FOUND');

@@ -27,8 +27,9 @@ const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
     if (state.mode === 'awaiting_approval')
       fail(
         'FAILED_PRECONDITION',
-        `Plan ${state.plan?.plan_id ?? ''} is awaiting the user's approval. Approve or reject it before entering plan ` +
-          'mode again; wait for the plan_approved or plan_rejected event.',
+        'A plan is awaiting approval. Approve or reject it before entering plan mode again. ' +
+          `Plan ${state.plan?.plan_id ?? ''} waits for the user's decision: wait for the plan_approved or ` +
+          'plan_rejected event.',
       );
     if (state.mode === 'executing')
       fail(

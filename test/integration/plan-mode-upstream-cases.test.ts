@@ -1,0 +1,26 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectRefusal } from '../helpers/refusals.ts';
+import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
+import { enterAndPresent } from './plan-mode-support.ts';
+
+/** Seed 002's upstream test cases for plan mode, answered in upstream's words, on the wire and through execute(). */
+describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s store)", (store) => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it("refuses plan_enter while a plan awaits approval with upstream's words first", async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const presented = await enterAndPresent(agent);
+    const err = await expectRefusal(
+      agent.plan_enter({ goal: 'Something else' }),
+      'FAILED_PRECONDITION',
+      /^A plan is awaiting approval\. Approve or reject it before entering plan mode again\./,
+    );
+    expect(err.message).toContain(presented.plan_id);
+    expect(await agent.execute('plan_enter', { goal: 'Something else' })).toMatch(
+      /^Error: A plan is awaiting approval\. Approve or reject it before entering plan mode again\./,
+    );
+    expect(await agent.plan_status({})).toMatchObject({ mode: 'awaiting_approval', goal: 'Add authentication' });
+  });
+});
