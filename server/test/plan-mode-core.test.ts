@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkPlanSteps, planFromImplementationPlan } from '../src/core/plan-mode/build-plan.ts';
 import { blockedToolsIn, deriveMode, findPlanModeStep, planModeProgress } from '../src/core/plan-mode/mode.ts';
 import { decideModification, requestModification } from '../src/core/plan-mode/modification.ts';
+import { planModeId } from '../src/core/plan-mode/plan-id.ts';
 import { renderPlanMarkdown } from '../src/core/plan-mode/plan-markdown.ts';
 import { completePlanModeStep, openSteps } from '../src/core/plan-mode/step-complete.ts';
 import { decideApproval, requestApproval } from '../src/core/plans/plan-lifecycle.ts';
@@ -158,13 +159,36 @@ describe('002 plan mode core', () => {
     ).toMatch(/already ended as completed/);
   });
 
-  it('renders the plan as Markdown for the user who decides it', () => {
-    const text = renderPlanMarkdown(build());
-    expect(text).toContain('# Plan p1: Goal');
-    expect(text).toContain('**Summary:** Sum');
-    expect(text).toContain('10. [ ] ten');
-    expect(text).toContain('   - files: a.ts');
-    expect(text).toContain('   - depends on: 10');
+  it("renders the plan as Markdown for the user who decides it, in upstream's headings and order", () => {
+    const text = renderPlanMarkdown(
+      requestApproval(
+        build({ ...IMPL, files_to_create: ['a.ts'], estimated_complexity: 'large' }),
+        undefined,
+        'owner-or-user',
+        T0,
+      ).plan,
+    );
+    expect(text.startsWith('# Implementation Plan: Goal\n\n**Status:** Pending Approval\n')).toBe(true);
+    expect(text).toContain(`**Created:** ${T0}\n**Plan ID:** p1`);
+    expect(text).toContain('## Summary\n\nSum');
+    expect(text).toContain('## Approach\n\nHow');
+    expect(text).toContain('- [ ] **Step 10:** ten\n  Files: a.ts\n  Verify: `npm test`');
+    expect(text).toContain('  Depends on: Step 10, Step 20');
+    expect(text).toContain('## Files Affected\n\n- Create: a.ts');
     expect(text).toContain('## Risks\n\n- r');
+    const headings = text.split('\n').filter((l) => l.startsWith('## '));
+    expect(headings).toEqual([
+      '## Summary',
+      '## Approach',
+      '## Steps',
+      '## Files Affected',
+      '## Risks',
+      '## Estimated Complexity',
+    ]);
+    expect(renderPlanMarkdown(running())).toContain('**Status:** Approved');
+  });
+
+  it('names plan_exit plans the way upstream does: plan_, the day, then a random part', () => {
+    expect(planModeId('2026-03-30T10:00:00.000Z', 'ab12cd34')).toBe('plan_2026-03-30_ab12cd34');
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectRefusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
-import { enterAndPresent } from './plan-mode-support.ts';
+import { AUTH_PLAN, enterAndPresent } from './plan-mode-support.ts';
 
 /** Seed 002's upstream test cases for plan mode, answered in upstream's words, on the wire and through execute(). */
 describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s store)", (store) => {
@@ -22,5 +22,23 @@ describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s stor
       /^Error: A plan is awaiting approval\. Approve or reject it before entering plan mode again\./,
     );
     expect(await agent.plan_status({})).toMatchObject({ mode: 'awaiting_approval', goal: 'Add authentication' });
+  });
+
+  it('presents the plan under a plan_ id and an "Implementation Plan:" heading, readable from every dialect', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    await agent.plan_enter({ goal: 'Build X' });
+    const presented = await agent.plan_exit({ plan: AUTH_PLAN });
+    expect(presented.plan_id).toMatch(/^plan_\d{4}-\d{2}-\d{2}_[a-z0-9]{8}$/);
+    expect(presented.markdown).toMatch(/^# Implementation Plan: Build X\n\n\*\*Status:\*\* Pending Approval\n/);
+    expect(presented.markdown).toContain(`**Plan ID:** ${presented.plan_id}`);
+    expect(presented.message).toContain('Implementation Plan: Build X');
+    expect(await agent.plan_status({})).toMatchObject({ mode: 'awaiting_approval', plan_id: presented.plan_id });
+    // The id is an ordinary plan id: the other dialects find the plan by it.
+    expect(await agent.getPlanStatus({ plan_id: presented.plan_id })).toMatchObject({ plan_id: presented.plan_id });
+    expect(await agent.get_plan({ plan_id: presented.plan_id })).toMatchObject({
+      ok: true,
+      plan_id: presented.plan_id,
+    });
   });
 });

@@ -3,6 +3,7 @@ import { planFromImplementationPlan, planEdges } from '../../core/plan-mode/buil
 import type { PlanModeDoc } from '../../core/plan-mode/mode.ts';
 import { blockedToolsIn, deriveMode, pendingModificationOf, planModeProgress } from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
+import { planModeId } from '../../core/plan-mode/plan-id.ts';
 import { renderPlanMarkdown } from '../../core/plan-mode/plan-markdown.ts';
 import { planEvent } from '../../core/plans/plan-events.ts';
 import { requestApproval, stepList } from '../../core/plans/plan-lifecycle.ts';
@@ -110,7 +111,7 @@ const plan_exit: ToolHandlers['plan_exit'] = (ctx, args) =>
         `You have too many unfinished plans (limit ${limits.plansPerAgent}); finish some first.`,
       );
     const created = planFromImplementationPlan({
-      plan_id: services.newId(),
+      plan_id: planModeId(now, services.newId()),
       workspace: caller.workspace,
       agent_id: caller.agent_id,
       goal: doc.goal,
