@@ -41,4 +41,20 @@ describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s stor
       plan_id: presented.plan_id,
     });
   });
+
+  it('answers plan_approve with nothing pending with upstream\'s "No plan awaiting approval"', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    await expectRefusal(agent.plan_approve({}), 'NOT_FOUND', /^No plan awaiting approval, and no modification/);
+    await agent.plan_enter({ goal: 'G' });
+    await expectRefusal(agent.plan_approve({ modification: false }), 'NOT_FOUND', /^No plan awaiting approval\. /);
+    expect(await agent.execute('plan_approve', {})).toMatch(/^Error: No plan awaiting approval/);
+    const user = await h.client('alice', { role: 'user' });
+    await expectRefusal(
+      user.plan_approve({ agent_id: 'main' }),
+      'NOT_FOUND',
+      /^No plan awaiting approval for agent main/,
+    );
+    expect(await agent.plan_status({})).toMatchObject({ mode: 'plan' });
+  });
 });
