@@ -2,7 +2,13 @@ import type { ImplementationPlan, Plan } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import { checkPlanSteps, planFromImplementationPlan } from '../src/core/plan-mode/build-plan.ts';
-import { blockedToolsIn, deriveMode, findPlanModeStep, planModeProgress } from '../src/core/plan-mode/mode.ts';
+import {
+  blockedToolsIn,
+  deriveMode,
+  findPlanModeStep,
+  planModeProgress,
+  planModeStepView,
+} from '../src/core/plan-mode/mode.ts';
 import { decideModification, requestModification } from '../src/core/plan-mode/modification.ts';
 import { planModeId } from '../src/core/plan-mode/plan-id.ts';
 import { renderPlanMarkdown } from '../src/core/plan-mode/plan-markdown.ts';
@@ -157,6 +163,30 @@ describe('002 plan mode core', () => {
     expect(
       errorOf(() => requestModification(ended, { step_id: 10, reason: 'r', new_description: 'x' }, 'main', T1)).message,
     ).toMatch(/already ended as completed/);
+  });
+
+  it('shows an approved modification applied to the step: description, files and verification', () => {
+    const asked = requestModification(
+      running(),
+      {
+        step_id: 10,
+        reason: 'r',
+        new_description: 'ten again',
+        new_files: ['b.ts'],
+        new_verification: 'deno task check',
+      },
+      'main',
+      T1,
+    );
+    const decided = decideModification(asked.plan, true, { by: 'alice', role: 'user' }, T1);
+    expect(planModeStepView(findPlanModeStep(decided.plan, 10))).toEqual({
+      id: 10,
+      description: 'ten again',
+      files: ['b.ts'],
+      verification: 'deno task check',
+      status: 'pending',
+    });
+    expect(planModeStepView(findPlanModeStep(decided.plan, 20))).toMatchObject({ files: [], verification: null });
   });
 
   it("renders the plan as Markdown for the user who decides it, in upstream's headings and order", () => {

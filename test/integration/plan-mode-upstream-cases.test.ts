@@ -57,4 +57,35 @@ describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s stor
     );
     expect(await agent.plan_status({})).toMatchObject({ mode: 'plan' });
   });
+
+  it('applies plan_modify\'s new_files and new_verification on approval, and refuses step 99 as "not found in plan"', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const { plan_id } = await enterAndPresent(agent);
+    const user = await h.client('alice', { role: 'user' });
+    await user.plan_approve({ plan_id });
+    await expectRefusal(
+      agent.plan_modify({ step_id: 99, reason: 'r', new_description: 'd' }),
+      'NOT_FOUND',
+      /^Step 99 not found in plan/,
+    );
+    expect(await agent.execute('plan_modify', { step_id: 99, reason: 'r', new_description: 'd' })).toMatch(
+      /^Error: Step 99 not found in plan/,
+    );
+    await agent.plan_modify({
+      step_id: 1,
+      reason: 'The middleware belongs in its own file',
+      new_description: 'Create baz.ts instead',
+      new_files: ['new_file.ts'],
+      new_verification: 'deno task check',
+    });
+    expect((await user.getPlanStatus({ plan_id })).steps[0]?.description).toBe('Write the token validation middleware');
+    const approved = await user.plan_approve({ agent_id: 'main' });
+    expect(approved).toMatchObject({
+      status: 'modification_approved',
+      step_id: 1,
+      step: { id: 1, description: 'Create baz.ts instead', files: ['new_file.ts'], verification: 'deno task check' },
+    });
+    expect((await user.getPlanStatus({ plan_id })).steps[0]?.description).toBe('Create baz.ts instead');
+  });
 });

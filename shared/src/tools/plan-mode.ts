@@ -101,6 +101,16 @@ const Decision = z
     plan_id: z.string().nullable(),
     plan_status: z.string().nullable(),
     mode: PlanModeSchema.optional(),
+    /** A decided plan_modify: the step as it now stands, in the plan object's shape. */
+    step: z
+      .object({
+        id: z.number().int().nullable(),
+        description: z.string(),
+        files: z.array(z.string()),
+        verification: z.string().nullable(),
+        status: z.string(),
+      })
+      .optional(),
     message: z.string(),
   })
   .loose();

@@ -43,6 +43,18 @@ export const findPlanModeStep = (plan: Plan, id: number): Step =>
   plan.steps.find((s) => typeof s.details?.id !== 'number' && stepNumberOf(s.id) === id) ??
   fail('NOT_FOUND', `Step ${id} not found in plan ${plan.plan_id}; ${listStepIds(plan)}.`);
 
+/** A step in the shape of seed 002's plan object: its number, description, files and verification command. */
+export const planModeStepView = (step: Step) => {
+  const details = (step.details ?? {}) as { files?: string[]; verification?: string };
+  return {
+    id: numericStepId(step) ?? null,
+    description: step.description,
+    files: details.files ?? [],
+    verification: details.verification ?? null,
+    status: step.status,
+  };
+};
+
 /**
  * The plan_modify request waiting for a decision. Only an executing plan has one: a plan that ended through another
  * dialect (completePlan, update_plan) with a request still open can no longer be decided, so nothing may offer it.
