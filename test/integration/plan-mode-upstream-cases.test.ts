@@ -88,4 +88,17 @@ describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s stor
     });
     expect((await user.getPlanStatus({ plan_id })).steps[0]?.description).toBe('Create baz.ts instead');
   });
+
+  it("keeps agents' modes apart: A plans while B stays in normal mode with nothing blocked", async () => {
+    h = await startHarness(store);
+    const a = await h.client('agent-a');
+    const b = await h.client('agent-b');
+    await a.plan_enter({ goal: 'Refactor the auth module' });
+    expect(await a.isToolBlocked('write_file')).toBe(true);
+    expect(await b.plan_status({})).toMatchObject({ agent_id: 'agent-b', mode: 'normal', blocked_tools: [] });
+    expect(await b.plan_status({})).not.toHaveProperty('goal');
+    expect(await b.isToolBlocked('write_file')).toBe(false);
+    expect(await b.execute('plan_status', {})).toMatchObject({ mode: 'normal' });
+    expect(await a.plan_status({})).toMatchObject({ mode: 'plan', goal: 'Refactor the auth module' });
+  });
 });
