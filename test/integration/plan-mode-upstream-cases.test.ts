@@ -101,4 +101,40 @@ describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s stor
     expect(await b.execute('plan_status', {})).toMatchObject({ mode: 'normal' });
     expect(await a.plan_status({})).toMatchObject({ mode: 'plan', goal: 'Refactor the auth module' });
   });
+
+  it('blocks write_file and cron_create/cron_delete only while exploring in plan mode, as upstream', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const blocked = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          [
+            'write_file',
+            'cron_create',
+            'cron_delete',
+            'read_file',
+            'run_command',
+            'list_directory',
+            'search_files',
+          ].map(async (name) => [name, await agent.isToolBlocked(name)] as const),
+        ),
+      );
+    const only = (on: boolean) => ({
+      write_file: on,
+      cron_create: on,
+      cron_delete: on,
+      read_file: false,
+      run_command: false,
+      list_directory: false,
+      search_files: false,
+    });
+    expect(await blocked()).toEqual(only(false));
+    await agent.plan_enter({ goal: 'G' });
+    expect(await blocked()).toEqual(only(true));
+    await agent.plan_exit({ plan: AUTH_PLAN });
+    expect(await agent.plan_status({})).toMatchObject({ mode: 'awaiting_approval', blocked_tools: [] });
+    expect(await blocked()).toEqual(only(false));
+    await agent.plan_reject({});
+    expect(await blocked()).toEqual(only(false));
+  });
 });

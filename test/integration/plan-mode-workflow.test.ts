@@ -42,8 +42,8 @@ describe.each(STORE_KINDS)('dialect 002: plan mode through the SDK (%s store)', 
       ),
     );
     expect(presented.message).toContain(presented.markdown);
-    // "until the plan is approved": still blocked while the user decides.
-    expect(await agent.isToolBlocked('write_file')).toBe(true);
+    // As upstream: writes are allowed again once the plan is presented.
+    expect(await agent.isToolBlocked('write_file')).toBe(false);
     await expectRefusal(
       agent.plan_step_complete({ step_id: 1, verification_result: 'ok' }),
       'FAILED_PRECONDITION',

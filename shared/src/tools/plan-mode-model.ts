@@ -4,7 +4,7 @@ import { DescriptionArg, ResultArg } from './common.ts';
 
 /** Seed 002's data shapes, shared by its tools, the server and the SDK (no tools here: catalog.ts spreads tool files). */
 
-/** Tools a host must refuse while the agent is planning (seed 002: until the plan is approved). */
+/** Tools a host must refuse while the agent explores in plan mode (seed 002), until plan_exit presents the plan. */
 export const PLAN_MODE_BLOCKED_TOOLS = ['write_file', 'cron_create', 'cron_delete'] as const;
 
 export const PlanModeSchema = z.enum(['normal', 'plan', 'awaiting_approval', 'executing']);

@@ -26,7 +26,8 @@ export const plan_enter = defineTool({
   description:
     'Enter plan mode before complex work (a feature, a refactor, a change across several files); for a typo or a ' +
     'rename, just act. In plan mode you explore with read-only tools and write_file, cron_create and cron_delete are ' +
-    'blocked until the user approves your plan. When you know what to do, present it with plan_exit.',
+    'blocked. When you know what to do, present it with plan_exit, and do not start the work before the user ' +
+    'approves it.',
   input: z.object({
     goal: DescriptionArg.describe('What you are planning to build or change.'),
     scope: DescriptionArg.optional().describe('Directories or modules to keep the exploration to.'),

@@ -21,9 +21,11 @@ export const deriveMode = (doc: PlanModeDoc | undefined, plan: Plan | undefined)
   return 'normal';
 };
 
-/** Seed 002: plan_enter "blocks write operations … until the plan is approved" (so awaiting_approval too). */
-export const blockedToolsIn = (mode: PlanMode): string[] =>
-  mode === 'plan' || mode === 'awaiting_approval' ? [...PLAN_MODE_BLOCKED_TOOLS] : [];
+/**
+ * Writes are blocked only while the agent explores: once plan_exit has presented the plan, upstream lets the host
+ * write again (the user may ask for changes to files while deciding), and hosts built on it expect that.
+ */
+export const blockedToolsIn = (mode: PlanMode): string[] => (mode === 'plan' ? [...PLAN_MODE_BLOCKED_TOOLS] : []);
 
 const stepNumberOf = (id: string): number | undefined => {
   const match = /^step_(\d+)$/.exec(id);

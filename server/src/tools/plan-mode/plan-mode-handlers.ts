@@ -66,8 +66,8 @@ const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
       ...(args.scope !== undefined ? { scope: args.scope } : {}),
       blocked_tools: [...PLAN_MODE_BLOCKED_TOOLS],
       message:
-        'Plan mode on. Explore with read-only tools only; write_file, cron_create and cron_delete stay blocked until ' +
-        'your plan is approved. Present the plan with plan_exit.',
+        'Plan mode on. Explore with read-only tools only (read_file, search_files, list_directory, read-only ' +
+        'run_command); write_file, cron_create and cron_delete are blocked. Present the plan with plan_exit.',
     };
   });
 
