@@ -1,5 +1,5 @@
 import type { ImplementationPlan, Plan } from '@planhub/shared';
-import { PlanHubError } from '@planhub/shared';
+import { ImplementationPlanSchema, PlanHubError } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import { checkPlanSteps, planFromImplementationPlan } from '../src/core/plan-mode/build-plan.ts';
 import {
@@ -19,7 +19,7 @@ import { applyResolution } from '../src/core/dependencies/resolve.ts';
 const T0 = '2025-01-01T00:00:00.000Z';
 const T1 = '2025-01-01T00:01:00.000Z';
 
-const IMPL: ImplementationPlan = {
+const IMPL: ImplementationPlan = ImplementationPlanSchema.parse({
   summary: 'Sum',
   approach: 'How',
   steps: [
@@ -28,7 +28,7 @@ const IMPL: ImplementationPlan = {
     { id: 30, description: 'thirty', depends_on: [10, 20, 10] },
   ],
   risks: ['r'],
-};
+});
 
 const build = (impl: ImplementationPlan = IMPL): Plan =>
   planFromImplementationPlan({ plan_id: 'p1', workspace: 'ws', agent_id: 'main', goal: 'Goal', plan: impl, now: T0 });
@@ -163,6 +163,29 @@ describe('002 plan mode core', () => {
     expect(
       errorOf(() => requestModification(ended, { step_id: 10, reason: 'r', new_description: 'x' }, 'main', T1)).message,
     ).toMatch(/already ended as completed/);
+  });
+
+  it("fills upstream's defaults into a minimal plan: empty lists, complexity medium (also for an unknown one)", () => {
+    const minimal = ImplementationPlanSchema.parse({
+      summary: 's',
+      approach: 'a',
+      steps: [{ id: 1, description: 'd' }],
+    });
+    expect(minimal).toMatchObject({
+      alternatives_considered: [],
+      risks: [],
+      files_to_create: [],
+      files_to_modify: [],
+      tests_to_write: [],
+      estimated_complexity: 'medium',
+    });
+    expect(ImplementationPlanSchema.parse({ ...minimal, estimated_complexity: 'huge' }).estimated_complexity).toBe(
+      'medium',
+    );
+    expect(ImplementationPlanSchema.parse({ ...minimal, estimated_complexity: 'large' }).estimated_complexity).toBe(
+      'large',
+    );
+    expect(build(minimal).details).toMatchObject({ plan: { risks: [], estimated_complexity: 'medium' } });
   });
 
   it('shows an approved modification applied to the step: description, files and verification', () => {

@@ -137,4 +137,41 @@ describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s stor
     await agent.plan_reject({});
     expect(await blocked()).toEqual(only(false));
   });
+
+  it("refuses plan_enter {} and a plan without summary in upstream's terms, and fills a minimal plan's defaults", async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    expect(await agent.execute('plan_enter', {})).toMatch(/^Error: goal is required/);
+    await agent.plan_enter({ goal: 'Build X' });
+    const noSummary = await agent.execute('plan_exit', {
+      plan: { approach: 'a', steps: [{ id: 1, description: 'Create foo.ts' }] },
+    });
+    expect(noSummary).toMatch(/^Error: plan\.summary is required/);
+    expect(await agent.execute('plan_exit', { plan: { summary: 's', approach: 'a', steps: [] } })).toMatch(
+      /^Error: plan\.steps/,
+    );
+    const presented = await agent.plan_exit({
+      plan: {
+        summary: 'Add foo',
+        approach: 'Write it',
+        steps: [{ id: 1, description: 'Create foo.ts' }],
+        // Off upstream's scale: read as medium, not refused.
+        estimated_complexity: 'huge' as 'medium',
+      },
+    });
+    expect(presented.plan).toEqual({
+      summary: 'Add foo',
+      approach: 'Write it',
+      steps: [{ id: 1, description: 'Create foo.ts' }],
+      alternatives_considered: [],
+      risks: [],
+      files_to_create: [],
+      files_to_modify: [],
+      tests_to_write: [],
+      estimated_complexity: 'medium',
+    });
+    expect(presented.markdown).toContain('Pending Approval');
+    expect(presented.markdown).toContain('Create foo.ts');
+    expect(presented.markdown).toContain('## Estimated Complexity\n\nmedium');
+  });
 });

@@ -60,6 +60,8 @@ export const plan_exit = defineTool({
       plan_id: z.string(),
       awaiting_approval: z.boolean(),
       markdown: z.string(),
+      /** The plan object as saved, with upstream's defaults filled in (empty lists, complexity "medium"). */
+      plan: ImplementationPlanSchema,
       message: z.string(),
     })
     .loose(),

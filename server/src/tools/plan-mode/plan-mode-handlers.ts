@@ -147,6 +147,7 @@ const plan_exit: ToolHandlers['plan_exit'] = (ctx, args) =>
       plan_id: plan.plan_id,
       awaiting_approval: mode === 'awaiting_approval',
       markdown,
+      plan: args.plan,
       steps: stepList(plan),
       message: planExitMessage(plan.plan_id, mode, markdown),
     };
