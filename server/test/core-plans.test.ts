@@ -137,6 +137,15 @@ describe('seed 000 plans', () => {
     expect(done.instruction).toBe('Step skipped. All steps completed. Call completePlan to finalize.');
   });
 
+  it("answers the last completion with upstream's sentence alone, and names what is still open otherwise", () => {
+    const p = changeStepStatus(started(plan(['a', 'b', 'c'])), { step_id: 'step_1', status: 'completed' }, NOW).plan;
+    const working = changeStepStatus(p, { step_id: 'step_2', status: 'in_progress' }, NOW).plan;
+    const open = changeStepStatus(working, { step_id: 'step_3', status: 'completed' }, NOW);
+    expect(open.instruction).toBe('Step completed. Continue with: step_2: b');
+    const last = changeStepStatus(open.plan, { step_id: 'step_2', status: 'completed' }, NOW);
+    expect(last.instruction).toBe('All steps completed. Call completePlan to finalize.');
+  });
+
   it('refuses to complete a blocked step, and lets an ended one be reported again as upstream does', () => {
     const p = started();
     const step = p.steps[1];

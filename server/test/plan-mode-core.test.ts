@@ -1,9 +1,16 @@
 import type { ImplementationPlan, Plan } from '@planhub/shared';
-import { PlanHubError } from '@planhub/shared';
+import { ImplementationPlanSchema, PlanHubError } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import { checkPlanSteps, planFromImplementationPlan } from '../src/core/plan-mode/build-plan.ts';
-import { blockedToolsIn, deriveMode, findPlanModeStep, planModeProgress } from '../src/core/plan-mode/mode.ts';
+import {
+  blockedToolsIn,
+  deriveMode,
+  findPlanModeStep,
+  planModeProgress,
+  planModeStepView,
+} from '../src/core/plan-mode/mode.ts';
 import { decideModification, requestModification } from '../src/core/plan-mode/modification.ts';
+import { planModeId } from '../src/core/plan-mode/plan-id.ts';
 import { renderPlanMarkdown } from '../src/core/plan-mode/plan-markdown.ts';
 import { completePlanModeStep, openSteps } from '../src/core/plan-mode/step-complete.ts';
 import { decideApproval, requestApproval } from '../src/core/plans/plan-lifecycle.ts';
@@ -12,7 +19,7 @@ import { applyResolution } from '../src/core/dependencies/resolve.ts';
 const T0 = '2025-01-01T00:00:00.000Z';
 const T1 = '2025-01-01T00:01:00.000Z';
 
-const IMPL: ImplementationPlan = {
+const IMPL: ImplementationPlan = ImplementationPlanSchema.parse({
   summary: 'Sum',
   approach: 'How',
   steps: [
@@ -21,7 +28,7 @@ const IMPL: ImplementationPlan = {
     { id: 30, description: 'thirty', depends_on: [10, 20, 10] },
   ],
   risks: ['r'],
-};
+});
 
 const build = (impl: ImplementationPlan = IMPL): Plan =>
   planFromImplementationPlan({ plan_id: 'p1', workspace: 'ws', agent_id: 'main', goal: 'Goal', plan: impl, now: T0 });
@@ -51,7 +58,7 @@ describe('002 plan mode core', () => {
     for (const status of ['completed', 'failed', 'cancelled', 'rejected'] as const)
       expect(deriveMode(doc, { ...plan, status })).toBe('normal');
     expect(blockedToolsIn('plan')).toEqual(['write_file', 'cron_create', 'cron_delete']);
-    expect(blockedToolsIn('awaiting_approval')).toHaveLength(3);
+    expect(blockedToolsIn('awaiting_approval')).toEqual([]);
     expect(blockedToolsIn('executing')).toEqual([]);
     expect(blockedToolsIn('normal')).toEqual([]);
   });
@@ -158,13 +165,83 @@ describe('002 plan mode core', () => {
     ).toMatch(/already ended as completed/);
   });
 
-  it('renders the plan as Markdown for the user who decides it', () => {
-    const text = renderPlanMarkdown(build());
-    expect(text).toContain('# Plan p1: Goal');
-    expect(text).toContain('**Summary:** Sum');
-    expect(text).toContain('10. [ ] ten');
-    expect(text).toContain('   - files: a.ts');
-    expect(text).toContain('   - depends on: 10');
+  it("fills upstream's defaults into a minimal plan: empty lists, complexity medium (also for an unknown one)", () => {
+    const minimal = ImplementationPlanSchema.parse({
+      summary: 's',
+      approach: 'a',
+      steps: [{ id: 1, description: 'd' }],
+    });
+    expect(minimal).toMatchObject({
+      alternatives_considered: [],
+      risks: [],
+      files_to_create: [],
+      files_to_modify: [],
+      tests_to_write: [],
+      estimated_complexity: 'medium',
+    });
+    expect(ImplementationPlanSchema.parse({ ...minimal, estimated_complexity: 'huge' }).estimated_complexity).toBe(
+      'medium',
+    );
+    expect(ImplementationPlanSchema.parse({ ...minimal, estimated_complexity: 'large' }).estimated_complexity).toBe(
+      'large',
+    );
+    expect(build(minimal).details).toMatchObject({ plan: { risks: [], estimated_complexity: 'medium' } });
+  });
+
+  it('shows an approved modification applied to the step: description, files and verification', () => {
+    const asked = requestModification(
+      running(),
+      {
+        step_id: 10,
+        reason: 'r',
+        new_description: 'ten again',
+        new_files: ['b.ts'],
+        new_verification: 'deno task check',
+      },
+      'main',
+      T1,
+    );
+    const decided = decideModification(asked.plan, true, { by: 'alice', role: 'user' }, T1);
+    expect(planModeStepView(findPlanModeStep(decided.plan, 10))).toEqual({
+      id: 10,
+      description: 'ten again',
+      files: ['b.ts'],
+      verification: 'deno task check',
+      status: 'pending',
+    });
+    expect(planModeStepView(findPlanModeStep(decided.plan, 20))).toMatchObject({ files: [], verification: null });
+  });
+
+  it("renders the plan as Markdown for the user who decides it, in upstream's headings and order", () => {
+    const text = renderPlanMarkdown(
+      requestApproval(
+        build({ ...IMPL, files_to_create: ['a.ts'], estimated_complexity: 'large' }),
+        undefined,
+        'owner-or-user',
+        T0,
+      ).plan,
+    );
+    expect(text.startsWith('# Implementation Plan: Goal\n\n**Status:** Pending Approval\n')).toBe(true);
+    expect(text).toContain(`**Created:** ${T0}\n**Plan ID:** p1`);
+    expect(text).toContain('## Summary\n\nSum');
+    expect(text).toContain('## Approach\n\nHow');
+    expect(text).toContain('- [ ] **Step 10:** ten\n  Files: a.ts\n  Verify: `npm test`');
+    expect(text).toContain('  Depends on: Step 10, Step 20');
+    expect(text).toContain('## Files Affected\n\n- Create: a.ts');
     expect(text).toContain('## Risks\n\n- r');
+    const headings = text.split('\n').filter((l) => l.startsWith('## '));
+    expect(headings).toEqual([
+      '## Summary',
+      '## Approach',
+      '## Steps',
+      '## Files Affected',
+      '## Risks',
+      '## Estimated Complexity',
+    ]);
+    expect(renderPlanMarkdown(running())).toContain('**Status:** Approved');
+  });
+
+  it('names plan_exit plans the way upstream does: plan_, the day, then a random part', () => {
+    expect(planModeId('2026-03-30T10:00:00.000Z', 'ab12cd34')).toBe('plan_2026-03-30_ab12cd34');
   });
 });

@@ -153,8 +153,13 @@ describe('seed 003 tasks: dependencies', () => {
     const doc = withTasks('a', 'b', 'c');
     const err = errorOf(() => updateTask(doc, { taskId: '1', subject: 'x', addBlocks: ['2', '9'] }, ctx));
     expect(err.code).toBe('NOT_FOUND');
-    expect(err.message).toBe('TaskUpdate Task #9 not found. Existing tasks: #1, #2, #3.');
+    expect(err.message).toBe(
+      'TaskUpdate update Task #1 blocks failed, err: failed to read task #9 for updating blockedBy: Task #9 not found. Existing tasks: #1, #2, #3.',
+    );
     expect(doc.tasks['2']?.blockedBy).toEqual([]);
+    expect(errorOf(() => updateTask(doc, { taskId: '9', subject: 'x' }, ctx)).message).toBe(
+      'TaskUpdate read Task #9 failed, err: Task #9 not found. Existing tasks: #1, #2, #3.',
+    );
   });
 
   it('refuses ids that are not decimal strings, in the seed wording', () => {
@@ -238,7 +243,7 @@ describe('seed 003 tasks: fields, status and deletion', () => {
     expect(errorOf(() => updateTask(withTasks('a'), { taskId: '1', status: 'done' }, ctx))).toEqual({
       code: 'INVALID_ARGUMENT',
       message:
-        'TaskUpdate invalid status: done. Valid statuses: pending, in_progress, completed, deleted (or omit it).',
+        'TaskUpdate invalid task status: done. Valid statuses: pending, in_progress, completed, deleted (or omit it).',
     });
   });
 

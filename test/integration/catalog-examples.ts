@@ -159,7 +159,7 @@ export const EXAMPLES: Record<string, ToolExamples> = {
       {},
       { plan: { summary: 's', approach: 'a', steps: [] } },
       { plan: { summary: 's', approach: 'a', steps: [{ id: '1', description: 'd' }] } },
-      { plan: { ...SEED_002_PLAN, estimated_complexity: 'huge' } },
+      { plan: { approach: 'a', steps: [{ id: 1, description: 'd' }] } },
     ],
   },
   plan_status: { valid: [{}], invalid: [{ agent_id: 7 }] },

@@ -143,6 +143,24 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
     expect((await refusal(other.get_plan({}))).message).toBe('No plans found. Create one with create_plan.');
   });
 
+  it("answers upstream's probe for index -1 on a two-step plan, on the wire and through execute()", async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const { plan_id } = await agent.create_plan({
+      title: 'Two steps',
+      steps: [{ description: 'a' }, { description: 'b' }],
+    });
+    expect(await refusal(agent.update_plan({ plan_id, step_index: -1 }))).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'Step index -1 out of range (0-1)',
+    });
+    expect(await agent.execute('update_plan', { plan_id, step_index: -1 })).toEqual({
+      ok: false,
+      error: 'Step index -1 out of range (0-1)',
+    });
+    expect((await agent.get_plan({ plan_id })).steps.map((s) => s.status)).toEqual(['pending', 'pending']);
+  });
+
   it('finds the most recently changed plan, within working_dir when given', async () => {
     h = await startHarness(store);
     const agent = await h.client('main');

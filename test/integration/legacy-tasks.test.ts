@@ -65,7 +65,7 @@ describe.each(STORE_KINDS)('a seed 003 task list written by an earlier version (
     expect((await a.TaskGet({ taskId: '2' })).task).toEqual(legacyList.tasks['2']);
     await expect(a.TaskGet({ taskId: '5' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
-      message: 'TaskGet Task #5 not found. Existing tasks: #1, #2, #3, #4.',
+      message: 'TaskGet get Task #5 failed, err: Task #5 not found. Existing tasks: #1, #2, #3, #4.',
     });
     await expect(a.TaskUpdate({ taskId: '1', addBlockedBy: ['4'] })).rejects.toMatchObject({
       code: 'FAILED_PRECONDITION',

@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@planhub/client-sdk';
 import { renderTodoBox } from '@planhub/shared';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { expectRefusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, uniquePrefix, type Harness } from '../helpers/servers.ts';
@@ -149,6 +150,53 @@ describe.each(STORE_KINDS)('dialect 002: persistent todos through the SDK (%s st
     const agent = await h.client('main');
     const out = await agent.todo_write({ todos: [item('1', 'A', 'in_progress'), item('2', 'B', 'in_progress')] });
     expect(out.warning).toMatch(/keep exactly one in progress/);
+  });
+});
+
+/**
+ * Upstream reads a corrupt stored list as empty ({todos: []}); PlanHub answers INTERNAL naming the key, as it does for
+ * every stored document: reading it as empty would let the next todo_write silently replace the lost items.
+ */
+describe.each(STORE_KINDS)('dialect 002: a corrupt stored todo list (%s store)', (store) => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it('answers INTERNAL naming todo002:<agent> where upstream reads an empty list, on the wire and through execute()', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    await agent.todo_write({ todos: [item('1', 'Keep me')] });
+    const written = await h.server.services.store.commit('ws', {
+      reads: [],
+      writes: [{ key: 'todo002:main', value: { something_else: true } }],
+      events: [],
+    });
+    expect(written.ok).toBe(true);
+    await expectRefusal(agent.todo_read({}), 'INTERNAL', 'The stored document todo002:main is corrupt');
+    await expectRefusal(agent.todo_write({ todos: [item('2', 'New')] }), 'INTERNAL', 'todo002:main');
+    expect(await agent.execute('todo_read', {})).toMatch(/^Error: The stored document todo002:main is corrupt/);
+    const other = await h.client('other');
+    expect(await other.todo_read({})).toMatchObject({ todos: [] });
+  });
+});
+
+describe('dialect 002: a todo list stored as text that is not JSON', () => {
+  it('answers INTERNAL naming the key where upstream reads an empty list', async () => {
+    const redisPrefix = uniquePrefix();
+    const h = await startHarness('redis', { redisPrefix });
+    try {
+      const agent = await h.client('main');
+      await agent.todo_write({ todos: [item('1', 'Keep me')] });
+      const redis = new Redis(inject('redisUrl'));
+      try {
+        await redis.hset(`${redisPrefix}:{ws}:doc:todo002:main`, 'd', 'not-valid-json{{{');
+      } finally {
+        redis.disconnect();
+      }
+      await expectRefusal(agent.todo_read({}), 'INTERNAL', 'todo002:main');
+    } finally {
+      await h.close();
+      await deletePrefix(inject('redisUrl'), redisPrefix);
+    }
   });
 });
 

@@ -32,8 +32,8 @@ describe.each(STORE_KINDS)('dialect 002: plan mode through the SDK (%s store)', 
 
     const presented = await agent.plan_exit({ plan: AUTH_PLAN });
     expect(presented).toMatchObject({ status: 'plan_presented', mode: 'awaiting_approval', awaiting_approval: true });
-    expect(presented.plan_id).toMatch(/^[a-z0-9]{8}$/);
-    expect(presented.markdown).toContain('# Plan');
+    expect(presented.plan_id).toMatch(/^plan_\d{4}-\d{2}-\d{2}_[a-z0-9]{8}$/);
+    expect(presented.markdown).toContain('# Implementation Plan: Add authentication');
     expect(presented.markdown).toContain('Write the token validation middleware');
     expect(presented.message).toMatch(
       new RegExp(
@@ -42,8 +42,8 @@ describe.each(STORE_KINDS)('dialect 002: plan mode through the SDK (%s store)', 
       ),
     );
     expect(presented.message).toContain(presented.markdown);
-    // "until the plan is approved": still blocked while the user decides.
-    expect(await agent.isToolBlocked('write_file')).toBe(true);
+    // As upstream: writes are allowed again once the plan is presented.
+    expect(await agent.isToolBlocked('write_file')).toBe(false);
     await expectRefusal(
       agent.plan_step_complete({ step_id: 1, verification_result: 'ok' }),
       'FAILED_PRECONDITION',

@@ -54,7 +54,7 @@ describe.each(STORE_KINDS)('seed 000 core tools through the SDK (%s store)', (st
       result: 'Unable to update 2 of 5 imports',
     });
     expect(warned.warning).toMatch(/failed/);
-    expect(warned.instruction).toBe('Step completed. All steps completed. Call completePlan to finalize.');
+    expect(warned.instruction).toBe('All steps completed. Call completePlan to finalize.');
     const done = await agent.completePlan({ status: 'completed', summary: 'Refactoring done' });
     expect(done).toMatchObject({ status: 'completed', progress: { completed: 3, skipped: 1, total: 4 } });
   });

@@ -44,8 +44,9 @@ describe.each(STORE_KINDS)("seed 000 answers carry upstream's fields at the same
 
     const added = await agent.addStep({ description: 'Inserted', after_step_id: 'step_1' });
     expect(added).toMatchObject({ sequence: 2, total_steps: 5, status: 'pending', result: null, error: null });
-    for (const id of ['step_2', 'step_3', 'step_4', 'step_5'])
-      await agent.setStepStatus({ step_id: id, status: 'completed' });
+    for (const id of ['step_2', 'step_3', 'step_4']) await agent.setStepStatus({ step_id: id, status: 'completed' });
+    const last = await agent.execute('setStepStatus', { step_id: 'step_5', status: 'completed' });
+    expect(last).toMatchObject({ instruction: 'All steps completed. Call completePlan to finalize.' });
     const ended = await agent.completePlan({ status: 'completed', summary: 'Feature deployed successfully' });
     expect(ended).toMatchObject({
       title: 'Deploy Feature',

@@ -92,7 +92,8 @@ describe.each(STORE_KINDS)('seed 003 tasks through the SDK (%s store)', (store) 
     });
     expect(await refusal(agent.TaskUpdate({ taskId: '3', addBlockedBy: ['1', '7'] }))).toEqual({
       code: 'NOT_FOUND',
-      message: 'TaskUpdate Task #7 not found. Existing tasks: #1, #2, #3.',
+      message:
+        'TaskUpdate update Task #3 blockedBy failed, err: failed to read task #7 for updating blocks: Task #7 not found. Existing tasks: #1, #2, #3.',
     });
     expect(await refusal(agent.TaskGet({ taskId: 'one' }))).toEqual({
       code: 'INVALID_ARGUMENT',
@@ -125,7 +126,7 @@ describe.each(STORE_KINDS)('seed 003 tasks through the SDK (%s store)', (store) 
     for (const s of ['a', 'b']) await agent.TaskCreate({ subject: s, description: '' });
     await agent.TaskUpdate({ taskId: '2', addBlockedBy: ['1'] });
     expect((await refusal(agent.TaskUpdate({ taskId: '1', status: 'done' }))).message).toBe(
-      'TaskUpdate invalid status: done. Valid statuses: pending, in_progress, completed, deleted (or omit it).',
+      'TaskUpdate invalid task status: done. Valid statuses: pending, in_progress, completed, deleted (or omit it).',
     );
     expect((await agent.TaskUpdate({ taskId: '1', subject: '', status: '' })).result).toBe(
       'Updated task #1 (no changes)',

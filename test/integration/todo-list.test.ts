@@ -114,6 +114,38 @@ describe.each(STORE_KINDS)('seed 001 todo through the SDK (%s store)', (store) =
     expect((await ai.todo({ action: 'list' })).todos).toEqual([]);
   });
 
+  it("answers upstream's case 2: a fresh agent's list is empty, on the wire and through execute()", async () => {
+    h = await startHarness(store);
+    const ai = await h.client('fresh');
+    const empty = { status: 'listed', count: 0, todos: [] };
+    expect(await ai.todo({ action: 'list' })).toMatchObject(empty);
+    expect(await ai.todo({ action: 'list' })).toEqual({ ...empty, pending: 0, in_progress: 0, completed: 0 });
+    expect(await ai.execute('todo', { action: 'list' })).toMatchObject(empty);
+  });
+
+  it("answers upstream's case 7: two items in progress are counted, and a later list keeps an extra key", async () => {
+    h = await startHarness(store);
+    const ai = await h.client('main');
+    const todos = [
+      { content: 'Research auth', activeForm: 'Researching auth', status: 'completed' as const },
+      { content: 'Design flow', activeForm: 'Designing flow', status: 'in_progress' as const, priority: 'high' },
+      { content: 'Write code', activeForm: 'Writing code', status: 'in_progress' as const },
+      { content: 'Write tests', activeForm: 'Writing tests', status: 'pending' as const },
+    ];
+    await ai.todo({ action: 'create', todos: seedTodos() });
+    expect(await ai.execute('todo', { action: 'update', todos })).toMatchObject({
+      status: 'updated',
+      count: 4,
+      pending: 1,
+      in_progress: 2,
+      completed: 1,
+    });
+    expect(await ai.todo({ action: 'list' })).toMatchObject({ status: 'listed', count: 4, todos });
+    expect((await ai.execute('todo', { action: 'list' })) as { todos: unknown[] }).toMatchObject({
+      todos: [{}, { priority: 'high' }, {}, {}],
+    });
+  });
+
   it('keeps one list per agent that survives reconnecting, and keeps extra keys', async () => {
     h = await startHarness(store);
     const a = await h.client('a');

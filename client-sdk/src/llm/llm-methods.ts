@@ -24,8 +24,8 @@ export interface LlmMethods {
     (name: string, args: unknown): Promise<unknown>;
   };
   /**
-   * Seed 002: whether a host must refuse `name` now (write_file, cron_create, cron_delete while planning). Asked of
-   * the server each time: a user's decision on another connection can lift the block at any moment.
+   * Seed 002: whether a host must refuse `name` now (write_file, cron_create, cron_delete while exploring in plan
+   * mode). Asked of the server each time: a user's decision on another connection can lift the block at any moment.
    */
   isToolBlocked: (name: string) => Promise<boolean>;
   /**

@@ -4,7 +4,7 @@ import { DescriptionArg, ResultArg } from './common.ts';
 
 /** Seed 002's data shapes, shared by its tools, the server and the SDK (no tools here: catalog.ts spreads tool files). */
 
-/** Tools a host must refuse while the agent is planning (seed 002: until the plan is approved). */
+/** Tools a host must refuse while the agent explores in plan mode (seed 002), until plan_exit presents the plan. */
 export const PLAN_MODE_BLOCKED_TOOLS = ['write_file', 'cron_create', 'cron_delete'] as const;
 
 export const PlanModeSchema = z.enum(['normal', 'plan', 'awaiting_approval', 'executing']);
@@ -35,20 +35,28 @@ export const PlanModeStepSchema = z.object({
 });
 export type PlanModeStep = z.infer<typeof PlanModeStepSchema>;
 
+/** Upstream's estimate scale; any other value (or none) reads as "medium", as upstream reads it. */
+export const ComplexitySchema = z
+  .enum(['small', 'medium', 'large'])
+  .catch('medium')
+  .default('medium')
+  .describe('small, medium or large (anything else counts as medium).');
+
+/** The optional lists default to empty, as upstream fills them, so every stored plan object has every field. */
 export const ImplementationPlanSchema = z.object({
   summary: DescriptionArg.describe('What the plan accomplishes.'),
   approach: z.string().trim().min(1, 'must not be empty').max(MAX_RESULT).describe('How it will be done.'),
-  alternatives_considered: Notes.optional().describe('Other approaches you evaluated, and why not.'),
+  alternatives_considered: Notes.default([]).describe('Other approaches you evaluated, and why not.'),
   steps: z
     .array(PlanModeStepSchema)
     .min(1, 'a plan needs at least one step')
     .max(MAX_ARRAY)
     .describe('Ordered implementation steps.'),
-  risks: Notes.optional().describe('Known risks and their mitigations.'),
-  files_to_create: Paths.optional(),
-  files_to_modify: Paths.optional(),
-  tests_to_write: Notes.optional(),
-  estimated_complexity: z.enum(['small', 'medium', 'large']).optional(),
+  risks: Notes.default([]).describe('Known risks and their mitigations.'),
+  files_to_create: Paths.default([]),
+  files_to_modify: Paths.default([]),
+  tests_to_write: Notes.default([]),
+  estimated_complexity: ComplexitySchema,
 });
 export type ImplementationPlan = z.infer<typeof ImplementationPlanSchema>;
 

@@ -26,7 +26,8 @@ export const plan_enter = defineTool({
   description:
     'Enter plan mode before complex work (a feature, a refactor, a change across several files); for a typo or a ' +
     'rename, just act. In plan mode you explore with read-only tools and write_file, cron_create and cron_delete are ' +
-    'blocked until the user approves your plan. When you know what to do, present it with plan_exit.',
+    'blocked. When you know what to do, present it with plan_exit, and do not start the work before the user ' +
+    'approves it.',
   input: z.object({
     goal: DescriptionArg.describe('What you are planning to build or change.'),
     scope: DescriptionArg.optional().describe('Directories or modules to keep the exploration to.'),
@@ -59,6 +60,8 @@ export const plan_exit = defineTool({
       plan_id: z.string(),
       awaiting_approval: z.boolean(),
       markdown: z.string(),
+      /** The plan object as saved, with upstream's defaults filled in (empty lists, complexity "medium"). */
+      plan: ImplementationPlanSchema,
       message: z.string(),
     })
     .loose(),
@@ -101,6 +104,16 @@ const Decision = z
     plan_id: z.string().nullable(),
     plan_status: z.string().nullable(),
     mode: PlanModeSchema.optional(),
+    /** A decided plan_modify: the step as it now stands, in the plan object's shape. */
+    step: z
+      .object({
+        id: z.number().int().nullable(),
+        description: z.string(),
+        files: z.array(z.string()),
+        verification: z.string().nullable(),
+        status: z.string(),
+      })
+      .optional(),
     message: z.string(),
   })
   .loose();

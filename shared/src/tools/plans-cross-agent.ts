@@ -169,7 +169,8 @@ export const getTaskEvents = defineTool({
     'text keeps events that mention it. agent_online, agent_offline and step_stalled come only when named in ' +
     'event_types. One call looks at a bounded number of log entries (scanned): fewer ' +
     'events than limit with a non-null next_before means older events remain to look at. timeout (seconds, up to ' +
-    '30) waits for the next matching event instead of returning empty.',
+    '30) waits for the next matching event instead of returning empty; it needs a filter (agent_id, event_types, ' +
+    'after_event, plan_id, step_id or text), since a wait on anything ends at the first event from any agent.',
   input: z.object({
     agent_id: IdArg.optional(),
     event_types: z

@@ -6,7 +6,7 @@ export const stepNode = (planId: string, stepId: string): string => `${planId}:$
 /**
  * The node of a dependency on "step `stepId` of agent `agentId`, in whichever of its plans" before any plan of that
  * agent has the step: its waiters wait there until a step of that agent with that id ends. Plan ids are generated
- * (alphanumeric), so the prefix never collides with a step's node; the parts are encoded because agent and step
+ * (letters, digits, `_` and `-`), so the prefix never collides with a step's node; the parts are encoded because agent and step
  * ids may contain ":" themselves.
  */
 export const pendingNode = (agentId: string, stepId: string): string =>

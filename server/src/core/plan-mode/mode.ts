@@ -21,9 +21,11 @@ export const deriveMode = (doc: PlanModeDoc | undefined, plan: Plan | undefined)
   return 'normal';
 };
 
-/** Seed 002: plan_enter "blocks write operations … until the plan is approved" (so awaiting_approval too). */
-export const blockedToolsIn = (mode: PlanMode): string[] =>
-  mode === 'plan' || mode === 'awaiting_approval' ? [...PLAN_MODE_BLOCKED_TOOLS] : [];
+/**
+ * Writes are blocked only while the agent explores: once plan_exit has presented the plan, upstream lets the host
+ * write again (the user may ask for changes to files while deciding), and hosts built on it expect that.
+ */
+export const blockedToolsIn = (mode: PlanMode): string[] => (mode === 'plan' ? [...PLAN_MODE_BLOCKED_TOOLS] : []);
 
 const stepNumberOf = (id: string): number | undefined => {
   const match = /^step_(\d+)$/.exec(id);
@@ -42,6 +44,18 @@ export const findPlanModeStep = (plan: Plan, id: number): Step =>
   plan.steps.find((s) => s.details?.id === id) ??
   plan.steps.find((s) => typeof s.details?.id !== 'number' && stepNumberOf(s.id) === id) ??
   fail('NOT_FOUND', `Step ${id} not found in plan ${plan.plan_id}; ${listStepIds(plan)}.`);
+
+/** A step in the shape of seed 002's plan object: its number, description, files and verification command. */
+export const planModeStepView = (step: Step) => {
+  const details = (step.details ?? {}) as { files?: string[]; verification?: string };
+  return {
+    id: numericStepId(step) ?? null,
+    description: step.description,
+    files: details.files ?? [],
+    verification: details.verification ?? null,
+    status: step.status,
+  };
+};
 
 /**
  * The plan_modify request waiting for a decision. Only an executing plan has one: a plan that ended through another

@@ -10,12 +10,27 @@ const noteText = (note: Note): string =>
         .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
         .join('; ');
 
-const section = (title: string, items: readonly Note[] | undefined): string[] =>
-  items && items.length > 0 ? [`## ${title}`, '', ...items.map((i) => `- ${noteText(i)}`), ''] : [];
+const section = (title: string, body: readonly string[]): string[] =>
+  body.length > 0 ? [`## ${title}`, '', ...body, ''] : [];
+
+const bullets = (items: readonly Note[] | undefined): string[] => (items ?? []).map((i) => `- ${noteText(i)}`);
 
 const STATUS_MARK: Record<string, string> = { completed: 'x', skipped: '-', failed: '!' };
 
-/** The plan as Markdown, for the user who decides it (plan_exit's answer, the dashboard). Pure. */
+/** Upstream writes "Pending Approval" while the user decides; the other statuses read as they are named. */
+const STATUS_LABEL: Record<string, string> = {
+  pending: 'Pending Approval',
+  awaiting_approval: 'Pending Approval',
+  in_progress: 'Approved',
+};
+
+const statusLabel = (status: string): string =>
+  STATUS_LABEL[status] ?? status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, ' ');
+
+/**
+ * The plan as Markdown, for the user who decides it (plan_exit's answer, the dashboard), in upstream's section order
+ * and headings: hosts and users tuned on Triggerfish's plan files look for "Implementation Plan:" and its sections. Pure.
+ */
 export const renderPlanMarkdown = (plan: Plan): string => {
   const details = (plan.details ?? {}) as {
     goal?: string;
@@ -34,27 +49,31 @@ export const renderPlanMarkdown = (plan: Plan): string => {
   const steps = plan.steps.flatMap((s) => {
     const d = (s.details ?? {}) as { files?: string[]; depends_on?: number[]; verification?: string };
     return [
-      `${numericStepId(s) ?? s.id}. [${STATUS_MARK[s.status] ?? ' '}] ${s.description}`,
-      ...(d.files?.length ? [`   - files: ${d.files.join(', ')}`] : []),
-      ...(d.depends_on?.length ? [`   - depends on: ${d.depends_on.join(', ')}`] : []),
-      ...(d.verification ? [`   - verify: ${d.verification}`] : []),
+      `- [${STATUS_MARK[s.status] ?? ' '}] **Step ${numericStepId(s) ?? s.id}:** ${s.description}`,
+      ...(d.files?.length ? [`  Files: ${d.files.join(', ')}`] : []),
+      ...(d.depends_on?.length ? [`  Depends on: ${d.depends_on.map((n) => `Step ${n}`).join(', ')}`] : []),
+      ...(d.verification ? [`  Verify: \`${d.verification}\``] : []),
     ];
   });
+  const files = [
+    ...(p.files_to_create?.length ? [`- Create: ${p.files_to_create.join(', ')}`] : []),
+    ...(p.files_to_modify?.length ? [`- Modify: ${p.files_to_modify.join(', ')}`] : []),
+    ...(p.tests_to_write?.length ? [`- Tests: ${p.tests_to_write.map(noteText).join(', ')}`] : []),
+  ];
   return [
-    `# Plan ${plan.plan_id}: ${details.goal ?? plan.title}`,
+    `# Implementation Plan: ${details.goal ?? plan.title}`,
     '',
-    ...(p.summary ? [`**Summary:** ${p.summary}`, ''] : []),
-    ...(p.approach ? [`**Approach:** ${p.approach}`, ''] : []),
-    ...(p.estimated_complexity ? [`**Estimated complexity:** ${p.estimated_complexity}`, ''] : []),
-    '## Steps',
+    `**Status:** ${statusLabel(plan.status)}`,
+    `**Created:** ${plan.created_at}`,
+    `**Plan ID:** ${plan.plan_id}`,
     '',
-    ...steps,
-    '',
-    ...section('Alternatives considered', p.alternatives_considered),
-    ...section('Risks', p.risks),
-    ...section('Files to create', p.files_to_create),
-    ...section('Files to modify', p.files_to_modify),
-    ...section('Tests to write', p.tests_to_write),
+    ...section('Summary', p.summary ? [p.summary] : []),
+    ...section('Approach', p.approach ? [p.approach] : []),
+    ...section('Alternatives Considered', bullets(p.alternatives_considered)),
+    ...section('Steps', steps),
+    ...section('Files Affected', files),
+    ...section('Risks', bullets(p.risks)),
+    ...section('Estimated Complexity', p.estimated_complexity ? [p.estimated_complexity] : []),
   ]
     .join('\n')
     .trimEnd();

@@ -2,6 +2,8 @@ import type { Plan, Step } from '@planhub/shared';
 
 const describe = (s: Step) => `${s.id}: ${s.description}`;
 
+const ALL_DONE = 'All steps completed. Call completePlan to finalize.';
+
 /** Where the plan stands when no particular change is being answered (addStep, a repeat, a later step). */
 const whatNext = (plan: Plan): string => {
   const inProgress = plan.steps.find((s) => s.status === 'in_progress');
@@ -14,7 +16,7 @@ const whatNext = (plan: Plan): string => {
       `Remaining steps (${blocked.map((s) => s.id).join(', ')}) are blocked on other agents and unblock by ` +
       'themselves: wait for their step_unblocked events, do not poll.'
     );
-  return 'All steps completed. Call completePlan to finalize.';
+  return ALL_DONE;
 };
 
 /**
@@ -37,7 +39,11 @@ export const nextInstruction = (plan: Plan, changed?: Step): string => {
     );
   if (changed?.status === 'completed' && pending)
     return `Step completed. Proceed immediately to next step: ${pending.description} (${pending.id}).`;
-  if (changed?.status === 'completed') return `Step completed. ${whatNext(plan)}`;
+  if (changed?.status === 'completed') {
+    const next = whatNext(plan);
+    // Upstream answers the last completion with exactly this sentence; hosts match on how it starts.
+    return next === ALL_DONE ? ALL_DONE : `Step completed. ${next}`;
+  }
   if (changed?.status === 'skipped') return `Step skipped. ${whatNext(plan)}`;
   return whatNext(plan);
 };

@@ -33,11 +33,16 @@ export const byId = (a: Pick<Task, 'id'>, b: Pick<Task, 'id'>): number =>
 
 export const sortedTasks = (doc: TaskDoc): Task[] => Object.values(doc.tasks).sort(byId);
 
-export const requireTask = (doc: TaskDoc, tool: string, id: string): Task =>
+/**
+ * The task `id`, or NOT_FOUND. `failed` is upstream's message for the read that failed, up to where upstream passed on
+ * its file backend's error (e.g. "TaskGet get Task #9 failed, err: "); PlanHub says why there and names the tasks
+ * that exist.
+ */
+export const requireTask = (doc: TaskDoc, id: string, failed: string): Task =>
   doc.tasks[id] ??
   fail(
     'NOT_FOUND',
-    `${tool} Task #${id} not found. ` +
+    `${failed}Task #${id} not found. ` +
       (Object.keys(doc.tasks).length === 0
         ? 'The task list is empty; create tasks with TaskCreate.'
         : `Existing tasks: ${sortedTasks(doc)

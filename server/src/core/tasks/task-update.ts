@@ -29,13 +29,16 @@ export interface TaskUpdateOutcome {
 }
 
 const TOOL = 'TaskUpdate';
-/** The seed validates nothing; PlanHub refuses an unknown status ("" leaves it unchanged). */
+/**
+ * The released upstream stores any status; PlanHub refuses an unknown one ("" leaves it unchanged), in the words of
+ * upstream's later validation.
+ */
 const parseStatus = (s: string): (typeof TASK_UPDATE_STATUSES)[number] | '' =>
   s === '' || (TASK_UPDATE_STATUSES as readonly string[]).includes(s)
     ? (s as (typeof TASK_UPDATE_STATUSES)[number] | '')
     : fail(
         'INVALID_ARGUMENT',
-        `${TOOL} invalid status: ${s}. Valid statuses: ${TASK_UPDATE_STATUSES.join(', ')} (or omit it).`,
+        `${TOOL} invalid task status: ${s}. Valid statuses: ${TASK_UPDATE_STATUSES.join(', ')} (or omit it).`,
       );
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -111,7 +114,7 @@ export type TaskScope = 'whole' | 'part';
 
 const deleteTask = (current: TaskDoc, id: string, ctx: TaskContext, view: TaskScope): TaskUpdateOutcome => {
   const doc = structuredClone(current);
-  const task = requireTask(doc, TOOL, id);
+  const task = requireTask(doc, id, `${TOOL} read Task #${id} failed, err: `);
   delete doc.tasks[id];
   const detached = detach(doc, id, ctx, 'blocker_deleted');
   const cleaned = view === 'whole' ? cleanIfAllCompleted(doc, ctx) : undefined;
@@ -136,12 +139,24 @@ export const updateTask = (
 ): TaskUpdateOutcome => {
   const id = parseTaskId(TOOL, input.taskId);
   const status = parseStatus(input.status ?? '');
-  requireTask(current, TOOL, id);
+  requireTask(current, id, `${TOOL} read Task #${id} failed, err: `);
   if (status === 'deleted') return deleteTask(current, id, ctx, view);
 
   const blocks = unique((input.addBlocks ?? []).map((b) => parseTaskId(TOOL, b, 'blocked task')));
   const blockedBy = unique((input.addBlockedBy ?? []).map((b) => parseTaskId(TOOL, b, 'blocking task')));
-  for (const other of [...blocks, ...blockedBy]) requireTask(current, TOOL, other);
+  // Upstream's words for a missing edge target: the edge is written on the target first, so that read fails.
+  for (const b of blocks)
+    requireTask(
+      current,
+      b,
+      `${TOOL} update Task #${id} blocks failed, err: failed to read task #${b} for updating blockedBy: `,
+    );
+  for (const b of blockedBy)
+    requireTask(
+      current,
+      b,
+      `${TOOL} update Task #${id} blockedBy failed, err: failed to read task #${b} for updating blocks: `,
+    );
 
   const doc = structuredClone(current);
   const task = doc.tasks[id] as Task;

@@ -27,14 +27,15 @@ export const findDecisionTarget = async (tx: Tx, caller: Caller, target: Decisio
     const plan = await loadPlan(tx, ref.plan_id);
     if (waitsForDecision(plan, target.modification)) return plan;
   }
-  const what =
-    target.modification === true
-      ? 'modification waiting for a decision'
-      : target.modification === false
-        ? 'plan waiting for approval'
-        : 'plan or modification waiting for a decision';
+  const whose = agentId === caller.agent_id ? '' : ` for agent ${agentId}`;
+  const hint = 'A plan waits for approval after startPlan or plan_exit; to decide another plan, name it with plan_id.';
+  // Upstream's plan_approve answers "No plan awaiting approval"; hosts match on it, so it leads unless only a
+  // modification was asked about.
   return fail(
     'NOT_FOUND',
-    `${agentId === caller.agent_id ? 'You have' : `Agent ${agentId} has`} no ${what}. A plan waits for approval after startPlan or plan_exit; to decide another plan, name it with plan_id.`,
+    target.modification === true
+      ? `No modification waiting for a decision${whose}. ${hint}`
+      : `No plan awaiting approval${whose}` +
+          `${target.modification === false ? '' : ', and no modification waiting for a decision'}. ${hint}`,
   );
 };

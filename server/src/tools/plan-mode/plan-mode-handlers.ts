@@ -3,6 +3,7 @@ import { planFromImplementationPlan, planEdges } from '../../core/plan-mode/buil
 import type { PlanModeDoc } from '../../core/plan-mode/mode.ts';
 import { blockedToolsIn, deriveMode, pendingModificationOf, planModeProgress } from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
+import { planModeId } from '../../core/plan-mode/plan-id.ts';
 import { renderPlanMarkdown } from '../../core/plan-mode/plan-markdown.ts';
 import { planEvent } from '../../core/plans/plan-events.ts';
 import { requestApproval, stepList } from '../../core/plans/plan-lifecycle.ts';
@@ -27,8 +28,9 @@ const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
     if (state.mode === 'awaiting_approval')
       fail(
         'FAILED_PRECONDITION',
-        `Plan ${state.plan?.plan_id ?? ''} is awaiting the user's approval. Approve or reject it before entering plan ` +
-          'mode again; wait for the plan_approved or plan_rejected event.',
+        'A plan is awaiting approval. Approve or reject it before entering plan mode again. ' +
+          `Plan ${state.plan?.plan_id ?? ''} waits for the user's decision: wait for the plan_approved or ` +
+          'plan_rejected event.',
       );
     if (state.mode === 'executing')
       fail(
@@ -64,8 +66,8 @@ const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
       ...(args.scope !== undefined ? { scope: args.scope } : {}),
       blocked_tools: [...PLAN_MODE_BLOCKED_TOOLS],
       message:
-        'Plan mode on. Explore with read-only tools only; write_file, cron_create and cron_delete stay blocked until ' +
-        'your plan is approved. Present the plan with plan_exit.',
+        'Plan mode on. Explore with read-only tools only (read_file, search_files, list_directory, read-only ' +
+        'run_command); write_file, cron_create and cron_delete are blocked. Present the plan with plan_exit.',
     };
   });
 
@@ -109,7 +111,7 @@ const plan_exit: ToolHandlers['plan_exit'] = (ctx, args) =>
         `You have too many unfinished plans (limit ${limits.plansPerAgent}); finish some first.`,
       );
     const created = planFromImplementationPlan({
-      plan_id: services.newId(),
+      plan_id: planModeId(now, services.newId()),
       workspace: caller.workspace,
       agent_id: caller.agent_id,
       goal: doc.goal,
@@ -145,6 +147,7 @@ const plan_exit: ToolHandlers['plan_exit'] = (ctx, args) =>
       plan_id: plan.plan_id,
       awaiting_approval: mode === 'awaiting_approval',
       markdown,
+      plan: args.plan,
       steps: stepList(plan),
       message: planExitMessage(plan.plan_id, mode, markdown),
     };

@@ -14,6 +14,25 @@ const isEventType = (type: string): type is EventType => KNOWN.has(type);
  */
 const REPORTED = EVENT_TYPES.filter((t) => !isPresenceEvent(t));
 
+type Args = Parameters<ToolHandlers['getTaskEvents']>[1];
+
+/**
+ * A wait on every agent's events ends at the first event anyone publishes, so it waits for nothing in particular;
+ * upstream refuses it with these words, which models were taught to correct. PlanHub's own filters narrow too.
+ */
+const narrowed = (args: Args): boolean =>
+  args.agent_id !== undefined ||
+  (args.event_types?.length ?? 0) > 0 ||
+  args.after_event !== undefined ||
+  args.plan_id !== undefined ||
+  args.step_id !== undefined ||
+  args.text !== undefined;
+
+const UNNARROWED_WAIT =
+  'timeout requires at least one of: agent_id, event_types, or after_event.  Without any narrowing the wait returns ' +
+  'on the first event from any agent, making the timeout ineffective. plan_id, step_id or text narrow it as well; ' +
+  'to wait for what comes after your last read, pass its last_event_id as after_event.';
+
 /**
  * Seed 000's getTaskEvents plus cursors, a text filter and a long-poll. Without a cursor: the newest `limit` matching
  * events. With after_event: the next matching events after it, oldest first; last_event_id is the cursor for the next
@@ -28,6 +47,7 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   const workspace = ctx.caller.workspace;
   if (args.after_event !== undefined && args.before_event !== undefined)
     fail('INVALID_ARGUMENT', 'Pass after_event (read forward) or before_event (page back), not both.');
+  if (args.timeout > 0 && args.before_event === undefined && !narrowed(args)) fail('INVALID_ARGUMENT', UNNARROWED_WAIT);
   const text = args.text;
   // Unknown types are dropped, as upstream does; when none is known (or none is named), every reported type matches.
   const known = args.event_types?.filter(isEventType);

@@ -67,7 +67,8 @@ const TaskGet: ToolHandlers['TaskGet'] = async (ctx, args) => {
     const id = parseTaskId('TaskGet', args.taskId);
     // A missing task reads the whole list, for the message naming the tasks that exist.
     const task =
-      (await tx.read(documents.task, id)) ?? requireTask(await loadAllTasks(ctx.services.store, tx), 'TaskGet', id);
+      (await tx.read(documents.task, id)) ??
+      requireTask(await loadAllTasks(ctx.services.store, tx), id, `TaskGet get Task #${id} failed, err: `);
     return { result: taskGetText(task), task };
   });
 };
