@@ -132,7 +132,7 @@ export const EXAMPLES: Record<string, ToolExamples> = {
   getBlockedSteps: { valid: [{}, { plan_id: 'abc12345' }], invalid: [{ plan_id: ['x'] }] },
   getTaskEvents: {
     valid: [{}, { agent_id: 'implementer', event_types: ['step_completed'], limit: 20 }],
-    invalid: [{ limit: 0 }, { limit: 'twenty' }, { after_event: 'yesterday' }, { timeout: 60 }],
+    invalid: [{ limit: 0 }, { limit: 'twenty' }, { after_event: 'yesterday' }, { timeout: 'soon' }],
   },
   listSubscriptions: { valid: [{}], invalid: [] },
   unsubscribe: { valid: [{ subscription_id: 'sub_1' }, { all: true }], invalid: [{ all: 'yes' }] },

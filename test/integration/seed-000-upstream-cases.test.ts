@@ -102,5 +102,9 @@ describe.each(STORE_KINDS)("seed 000 passes upstream's own scenario tests (%s st
     expect(await main.getTaskEvents({ plan_id: 'nothing1', timeout: 0.3 })).toMatchObject({ count: 0 });
     // Without a timeout nothing waits, so nothing needs narrowing.
     expect((await main.getTaskEvents({})).count).toBe(1);
+    // Out-of-range timeouts are clamped to [0, 30] as upstream does, not refused: 60 waits like 30 (an event is
+    // already there, so it answers at once), and a negative one does not wait, so it needs no narrowing.
+    expect(await main.execute('getTaskEvents', { agent_id: 'sub', timeout: 60 })).toMatchObject({ count: 1 });
+    expect(await main.getTaskEvents({ timeout: -5 })).toMatchObject({ count: 1 });
   });
 });

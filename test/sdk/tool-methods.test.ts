@@ -57,6 +57,8 @@ describe('tool behaviours come from the tool definitions', () => {
 
   it('marks getTaskEvents as a long-poll held for its timeout argument', () => {
     expect(longPollMs(TOOLS.getTaskEvents, { timeout: 2.5 })).toBe(2500);
+    // The server clamps a longer wait to 30 s, so the client's deadline follows the server's, not the argument.
+    expect(longPollMs(TOOLS.getTaskEvents, { timeout: 600 })).toBe(30_000);
     expect(longPollMs(TOOLS.getTaskEvents, {})).toBe(0);
   });
 

@@ -55,3 +55,6 @@ export const PlanViewSchema = z
   })
   .loose();
 export type PlanView = z.infer<typeof PlanViewSchema>;
+
+/** getTaskEvents waits at most this long: a larger timeout is clamped to it, as upstream clamps it. */
+export const MAX_WAIT_SECONDS = 30;

@@ -12,7 +12,11 @@ export interface ToolBehaviour {
    */
   waitsForDecision?: { unlessFalse: string };
   /** The call long-polls: the server may hold it for up to the number of seconds in the argument named here. */
-  longPoll?: { secondsArg: string };
+  longPoll?: {
+    secondsArg: string;
+    /** The server waits at most this long, whatever the argument says. */
+    maxSeconds: number;
+  };
   /**
    * A repeat is harmless by the tool's own semantics, so the server never answers it from the request log (which
    * would freeze its first, interim answer).
@@ -50,5 +54,7 @@ export const longPollMs = (def: Pick<ToolDefinition, 'behaviour'>, args: unknown
   const poll = def.behaviour?.longPoll;
   if (poll === undefined) return 0;
   const seconds = argOf(args, poll.secondsArg);
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
+    ? Math.min(seconds, poll.maxSeconds) * 1000
+    : 0;
 };

@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { MAX_ARRAY, MAX_ID } from '../limits.ts';
 import { EventIdSchema, EventTypeSchema, WireTaskEventSchema } from '../events.ts';
 import { DependencyRefSchema } from '../model.ts';
-import { DescriptionArg, IdArg, PlanIdArg, ResultArg, StepAnswerShape, StepViewSchema } from './common.ts';
+import {
+  DescriptionArg,
+  IdArg,
+  MAX_WAIT_SECONDS,
+  PlanIdArg,
+  ResultArg,
+  StepAnswerShape,
+  StepViewSchema,
+} from './common.ts';
 import { defineTool } from './define.ts';
 
 const DependsOnArg = z
@@ -162,7 +170,7 @@ export const getTaskEvents = defineTool({
   name: 'getTaskEvents',
   dialect: '000',
   readOnly: true,
-  behaviour: { longPoll: { secondsArg: 'timeout' } },
+  behaviour: { longPoll: { secondsArg: 'timeout', maxSeconds: MAX_WAIT_SECONDS } },
   description:
     'Read recent events of your workspace, newest last. after_event continues from a cursor (last_event_id of the ' +
     'previous answer); before_event pages back through older events (pass next_before of the previous answer); ' +
@@ -184,7 +192,10 @@ export const getTaskEvents = defineTool({
     limit: z.number().int().min(1).max(500).default(20),
     after_event: EventIdSchema.optional(),
     before_event: EventIdSchema.optional().describe('Page back: the newest matching events older than this id.'),
-    timeout: z.number().min(0).max(30).default(0),
+    timeout: z
+      .number()
+      .default(0)
+      .describe(`Seconds to wait for a matching event; clamped to 0–${MAX_WAIT_SECONDS}, as upstream does.`),
   }),
   output: z
     .object({

@@ -1,5 +1,5 @@
 import type { EventEnvelope, EventType } from '@planhub/shared';
-import { EVENT_TYPES, fail, isPresenceEvent } from '@planhub/shared';
+import { EVENT_TYPES, MAX_WAIT_SECONDS, fail, isPresenceEvent } from '@planhub/shared';
 import { matchesFilter } from '../../events/match.ts';
 import { SCAN_BUDGET, scanBackward, scanCost, scanForward } from '../../events/scan-log.ts';
 import { mentions } from '../../events/text-match.ts';
@@ -47,7 +47,9 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   const workspace = ctx.caller.workspace;
   if (args.after_event !== undefined && args.before_event !== undefined)
     fail('INVALID_ARGUMENT', 'Pass after_event (read forward) or before_event (page back), not both.');
-  if (args.timeout > 0 && args.before_event === undefined && !narrowed(args)) fail('INVALID_ARGUMENT', UNNARROWED_WAIT);
+  // Clamped, not refused, as upstream does: a host that asks for a minute gets the longest wait there is.
+  const timeout = Math.min(MAX_WAIT_SECONDS, Math.max(0, args.timeout));
+  if (timeout > 0 && args.before_event === undefined && !narrowed(args)) fail('INVALID_ARGUMENT', UNNARROWED_WAIT);
   const text = args.text;
   // Unknown types are dropped, as upstream does; when none is known (or none is named), every reported type matches.
   const known = args.event_types?.filter(isEventType);
@@ -56,8 +58,8 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   const backward = args.after_event === undefined;
   // Listening starts before the read, so an event committed in between wakes the wait instead of being missed.
   const wait =
-    args.timeout > 0 && args.before_event === undefined
-      ? hub.waitFor(workspace, match, { timeoutMs: args.timeout * 1000, signal: ctx.signal })
+    timeout > 0 && args.before_event === undefined
+      ? hub.waitFor(workspace, match, { timeoutMs: timeout * 1000, signal: ctx.signal })
       : undefined;
   try {
     let scan = backward
