@@ -1,4 +1,5 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { coalesceWrites } from './coalesced-writes.ts';
 
 /** Where the Redis store connects: one Redis by URL, or a Redis Cluster by its seed nodes. */
 export type RedisTarget = { url: string } | { clusterNodes: readonly string[] };
@@ -40,12 +41,10 @@ export const connectRedis = (target: RedisTarget, options: ConnectOptions): Redi
     // Named so an operator can tell PlanHub's connections apart in CLIENT LIST.
     connectionName: options.connectionName,
   };
-  // No enableAutoPipelining: ioredis 5.11 registers a command's reply callback before it queues the command, so a
-  // command that throws while being queued shifts every later reply of that tick onto the wrong caller. Under
-  // `pnpm bench` load a GET of the epoch received another command's array (the node declared DATA_LOSS), then the
-  // process crashed ("results[i] is not iterable" in autoPipelining.js). Explicit pipelines (one caller) stay.
+  // No enableAutoPipelining (coalesced-writes.ts says why); the socket is corked per event-loop turn instead.
   if ('url' in target) {
     const commands = new Redis(target.url, { ...fastFail, retryStrategy });
+    coalesceWrites(commands);
     return {
       commands,
       cluster: false,
