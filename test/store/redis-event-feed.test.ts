@@ -90,7 +90,11 @@ describe('the Redis event feed', () => {
   it('reads back a message lost without a reconnect when the next one names another predecessor', async () => {
     const listener = open();
     const writer = open();
+    // The writer stands for another node: its appends are ordered after the listener's starting point only once the
+    // listener follows the workspace (its starting point is read when it starts watching, on its own connection).
+    await Promise.all([listener.ping(), writer.ping()]);
     const { seen } = collect(listener, 'ws-gap');
+    await eventually(async () => expect(await shardChannels()).toContain(`${prefix}:{ws-gap}:feed`));
     const first = await append(writer, 'ws-gap', 1);
     await eventually(() => expect(seen).toEqual(first));
     // An entry that reaches the log but whose message never arrives (as if dropped on the way).
