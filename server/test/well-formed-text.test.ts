@@ -1,5 +1,6 @@
 import { PlanHubError } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
+import { checkShape } from '../src/limits/json-shape.ts';
 import { checkWellFormedText, illFormedTextAt } from '../src/limits/well-formed-text.ts';
 
 describe('well-formed text in call arguments', () => {
@@ -31,5 +32,16 @@ describe('well-formed text in call arguments', () => {
     expect(shape.code).toBe('INVALID_ARGUMENT');
     expect(shape.message).toMatch(/^args\.step_id is not valid Unicode text/);
     expect(shape.message).toMatch(/Send well-formed text/);
+  });
+
+  it('is checked in the depth walk of a call when asked, and only then', () => {
+    const call = { tool: 'addStep', args: { description: 'a\ud800' } };
+    expect(() => checkShape('arguments', call, { maxDepth: 12, wellFormedText: 'call' })).toThrow(
+      /^call\.args\.description is not valid Unicode text/,
+    );
+    expect(() => checkShape('arguments', call, { maxDepth: 12 })).not.toThrow();
+    expect(() =>
+      checkShape('arguments', { tool: 'addStep', args: { ['k\udc00']: 1 } }, { maxDepth: 12, wellFormedText: 'call' }),
+    ).toThrow(/^call\.args \(a key\) is not valid Unicode text/);
   });
 });

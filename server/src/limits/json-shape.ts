@@ -1,9 +1,15 @@
 import { PlanHubError, serializedBytes } from '@planhub/shared';
+import { LONE_SURROGATE, checkWellFormedText } from './well-formed-text.ts';
 
 export interface ShapeLimits {
   maxDepth: number;
   /** Omit to check depth only. */
   maxBytes?: number;
+  /**
+   * Also refuse text that is not valid Unicode (a lone surrogate), reported under this name: checked in the same walk,
+   * so a call's arguments are walked once; the path of the bad text is only looked for once it was found.
+   */
+  wellFormedText?: string;
 }
 
 /**
@@ -14,7 +20,8 @@ export interface ShapeLimits {
 export const measureShape = (
   value: unknown,
   limits: ShapeLimits,
-): { exceeded: 'depth' | 'bytes'; depth: number; bytes: number } | undefined => {
+): { exceeded: 'depth' | 'bytes' | 'text'; depth: number; bytes: number } | undefined => {
+  const text = limits.wellFormedText !== undefined;
   const maxBytes = limits.maxBytes ?? Number.POSITIVE_INFINITY;
   const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
   let bytes = 0;
@@ -22,8 +29,10 @@ export const measureShape = (
   while (stack.length > 0) {
     const item = stack.pop() as { value: unknown; depth: number };
     const v = item.value;
-    if (typeof v === 'string') bytes += Buffer.byteLength(v, 'utf8') + 2;
-    else if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) bytes += 8;
+    if (typeof v === 'string') {
+      if (text && LONE_SURROGATE.test(v)) return { exceeded: 'text', depth: deepest, bytes };
+      bytes += Buffer.byteLength(v, 'utf8') + 2;
+    } else if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) bytes += 8;
     else if (typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol') bytes += 8;
     else if (typeof v === 'object') {
       const depth = item.depth + 1;
@@ -37,6 +46,7 @@ export const measureShape = (
       } else {
         bytes += 2;
         for (const [key, child] of Object.entries(v)) {
+          if (text && LONE_SURROGATE.test(key)) return { exceeded: 'text', depth, bytes };
           bytes += Buffer.byteLength(key, 'utf8') + 4;
           stack.push({ value: child, depth });
         }
@@ -51,6 +61,7 @@ export const measureShape = (
 export const checkShape = (field: string, value: unknown, limits: ShapeLimits): void => {
   const over = measureShape(value, limits);
   if (!over) return;
+  if (over.exceeded === 'text') checkWellFormedText(value, limits.wellFormedText ?? field);
   if (over.exceeded === 'depth')
     throw new PlanHubError(
       'RESOURCE_EXHAUSTED',

@@ -1,7 +1,7 @@
 import { PlanHubError } from '@planhub/shared';
 
 /** A UTF-16 code unit of a surrogate pair standing alone: in `u` mode a whole pair is one code point, never Cs. */
-const LONE_SURROGATE = /\p{Cs}/u;
+export const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * Where a parsed value holds text that is not valid Unicode (a lone surrogate, e.g. the JSON escape "\ud800"), as a

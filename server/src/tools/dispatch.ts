@@ -11,7 +11,6 @@ import {
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
-import { checkWellFormedText } from '../limits/well-formed-text.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
 import { requestFingerprint } from '../store/request-fingerprint.ts';
 import { transact, type Tx } from '../store/transaction.ts';
@@ -50,7 +49,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
     try {
       await services.callLimiter.consume(site.caller, site.cost);
       refuseWriteBeforeParsing(site.caller, raw);
-      checkShape('arguments', raw, { maxDepth: services.config.limits.argsDepth });
+      checkShape('arguments', raw, { maxDepth: services.config.limits.argsDepth, wellFormedText: 'call' });
       const request = CallRequestSchema.safeParse(raw, { error: plainErrorMap });
       if (!request.success) throw invalidArguments('call', request.error, raw);
       tool = request.data.tool;
@@ -65,7 +64,6 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
           'PERMISSION_DENIED',
           `Dashboards are read-only; ${tool} changes state. Connect as an agent or user.`,
         );
-      checkWellFormedText({ args: request.data.args, request_id: request.data.request_id }, 'call');
       const args = def.input.safeParse(request.data.args, { error: argumentErrorMap(tool) });
       if (!args.success) throw invalidArguments(tool, args.error, request.data.args);
       const requestId = request.data.request_id;
