@@ -1,4 +1,4 @@
-import type { CallAck, Caller, ToolDefinition } from '@planhub/shared';
+import type { CallAck, Caller, ToolDefinition, ToolName } from '@planhub/shared';
 import {
   CallRequestSchema,
   PlanHubError,
@@ -27,6 +27,12 @@ export interface CallSite {
 }
 
 export type Dispatch = (site: CallSite, raw: unknown) => Promise<CallAck>;
+
+/** Each tool's error map, made once rather than on every call. */
+const ERROR_MAPS = Object.fromEntries(TOOL_NAMES.map((name) => [name, argumentErrorMap(name)])) as Record<
+  ToolName,
+  ReturnType<typeof argumentErrorMap>
+>;
 
 /** Every call that writes an agent's plan index applies retention in the same commit (plan-retention.ts). */
 const withRetention =
@@ -64,7 +70,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
           'PERMISSION_DENIED',
           `Dashboards are read-only; ${tool} changes state. Connect as an agent or user.`,
         );
-      const args = def.input.safeParse(request.data.args, { error: argumentErrorMap(tool) });
+      const args = def.input.safeParse(request.data.args, { error: ERROR_MAPS[tool] });
       if (!args.success) throw invalidArguments(tool, args.error, request.data.args);
       const requestId = request.data.request_id;
       const ctx: CallContext = {
