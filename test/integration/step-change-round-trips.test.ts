@@ -5,11 +5,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 /** A real memory store whose loads and commits are counted (nothing else changes). */
 const counted = (store: Store) => {
-  const calls = { load: 0, loadCollections: 0, commit: 0, keys: 0 };
+  const calls = { load: 0, loadCollections: 0, commit: 0, keys: 0, hashes: 0 };
   const wrapped: Store = {
     ...store,
     limits: store.limits,
     load: (ws, keys) => (calls.load++, (calls.keys += keys.length), store.load(ws, keys)),
+    loadWithHashes: (ws, keys, hashes) => (
+      calls.load++,
+      (calls.keys += keys.length),
+      (calls.hashes += hashes.length),
+      store.loadWithHashes(ws, keys, hashes)
+    ),
     loadCollections: (ws, read) => (calls.loadCollections++, store.loadCollections(ws, read)),
     commit: (ws, commit) => (calls.commit++, store.commit(ws, commit)),
   };
@@ -42,13 +48,16 @@ describe('a step change’s round trips to the store', () => {
     await client.setStepStatus({ plan_id: plan.plan_id, step_id: 'step_1', status: 'completed' });
     expect([calls.load - before.load, calls.commit - before.commit]).toEqual([1, 1]);
     // The header, the step and who waits on it (by plan, and by agent and step id for waits registered before the
-    // step existed); the other steps come in brief, in one read beside it.
-    expect([calls.keys - before.keys, calls.loadCollections - before.loadCollections]).toEqual([4, 1]);
+    // step existed); the other steps come in brief, in the same read.
+    expect([calls.keys - before.keys, calls.hashes - before.hashes]).toEqual([4, 1]);
+    expect(calls.loadCollections - before.loadCollections).toBe(0);
 
     const next = { ...calls };
     await client.completeStepWithOutput({ step_id: 'step_2', output: { ok: true } });
     expect([calls.load - next.load, calls.commit - next.commit]).toEqual([1, 1]);
-    expect([calls.keys - next.keys, calls.loadCollections - next.loadCollections]).toEqual([5, 1]);
+    expect([calls.keys - next.keys, calls.hashes - next.hashes, calls.loadCollections - next.loadCollections]).toEqual([
+      5, 1, 0,
+    ]);
     const status = await client.getPlanStatus({});
     expect(status.progress).toMatchObject({ completed: 2, in_progress: 1, total: 50 });
   });

@@ -56,6 +56,38 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store’s commutative operations', (k
     expect((await store.loadCollections(WS, { sets: ['s'] })).sets).toEqual([[]]);
   });
 
+  it('reads documents and whole hashes in one snapshot, never half of a commit', async ({ store }) => {
+    const commit = (i: number) =>
+      store.commit(WS, {
+        reads: [],
+        writes: [{ key: 'doc', value: { i } }],
+        ops: [{ op: 'hset', key: 'h', fields: { i: String(i), [`f${i}`]: 'x' } }],
+        events: [],
+      });
+    await commit(0);
+    const first = await store.loadWithHashes(WS, ['doc', 'missing'], ['h', 'none']);
+    expect(first.docs.map((d) => d.value)).toEqual([{ i: 0 }, undefined]);
+    expect(first.docs.map((d) => d.version > 0)).toEqual([true, false]);
+    expect(first.hashes).toEqual([{ i: '0', f0: 'x' }, {}]);
+    // Reads racing commits: each sees the document and the hash of the same commit.
+    const n = rounds(40);
+    const writes: Array<Promise<unknown>> = [];
+    const reads: Array<ReturnType<Store['loadWithHashes']>> = [];
+    for (let i = 1; i <= n; i++) {
+      writes.push(commit(i));
+      reads.push(store.loadWithHashes(WS, ['doc'], ['h']));
+    }
+    await Promise.all(writes);
+    for (const read of await Promise.all(reads)) {
+      const seen = (read.docs[0]?.value as { i: number }).i;
+      expect(read.hashes[0]?.i).toBe(String(seen));
+      expect(read.hashes[0]?.[`f${seen}`]).toBe('x');
+    }
+    const last = await store.loadWithHashes(WS, ['doc'], ['h']);
+    expect(last.docs[0]?.value).toEqual({ i: n });
+    expect(Object.keys(last.hashes[0] ?? {})).toHaveLength(n + 2);
+  });
+
   it('removes hash fields, ignores absent ones, and drops a hash whose last field goes', async ({ store }) => {
     const commit = (ops: StoreOp[]) => store.commit(WS, { reads: [], writes: [], ops, events: [] });
     await commit([

@@ -10,12 +10,14 @@ import { createMemoryPresence } from './presence/memory-presence.ts';
 import { createMemoryRevocations } from './revocations/revocations.ts';
 import { docJsonBytes, firing, stale, type Workspace } from './memory-workspace.ts';
 import type {
+  CollectionRead,
   Commit,
   CommitOutcome,
   DocWrite,
   EventListener,
   EventRange,
   FanIn,
+  LoadedCollections,
   LoadedDoc,
   Store,
   StoreOp,
@@ -148,30 +150,32 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     return events;
   };
 
+  const loadDocs = (workspace: string, keys: readonly string[]) => {
+    const w = ws(workspace);
+    return keys.map((key): LoadedDoc => {
+      const doc = w.docs.get(key);
+      return doc ? { value: JSON.parse(doc.json) as unknown, version: doc.version } : { value: undefined, version: 0 };
+    });
+  };
+  const readCollections = (workspace: string, read: CollectionRead): LoadedCollections => {
+    const w = ws(workspace);
+    return {
+      sets: (read.sets ?? []).map((key) => [...(w.sets.get(key) ?? [])]),
+      hashes: (read.hashes ?? []).map((key) => Object.fromEntries(w.hashes.get(key) ?? [])),
+      counters: (read.counters ?? []).map((key) => w.counters.get(key) ?? 0),
+    };
+  };
+
   return {
     kind: 'memory',
     limits: createMemoryLimits(),
     presence: createMemoryPresence(),
     revocations: () => createMemoryRevocations(),
-    load(workspace, keys) {
-      const w = ws(workspace);
-      return Promise.resolve(
-        keys.map((key): LoadedDoc => {
-          const doc = w.docs.get(key);
-          return doc
-            ? { value: JSON.parse(doc.json) as unknown, version: doc.version }
-            : { value: undefined, version: 0 };
-        }),
-      );
-    },
-    loadCollections(workspace, read) {
-      const w = ws(workspace);
-      return Promise.resolve({
-        sets: (read.sets ?? []).map((key) => [...(w.sets.get(key) ?? [])]),
-        hashes: (read.hashes ?? []).map((key) => Object.fromEntries(w.hashes.get(key) ?? [])),
-        counters: (read.counters ?? []).map((key) => w.counters.get(key) ?? 0),
-      });
-    },
+    load: (workspace, keys) => Promise.resolve(loadDocs(workspace, keys)),
+    // Both reads happen in this one turn: no commit can come between them.
+    loadWithHashes: (workspace, keys, hashes) =>
+      Promise.resolve({ docs: loadDocs(workspace, keys), hashes: readCollections(workspace, { hashes }).hashes }),
+    loadCollections: (workspace, read) => Promise.resolve(readCollections(workspace, read)),
     commit(workspace, commit: Commit): Promise<CommitOutcome> {
       const w = ws(workspace);
       const fanIns = commit.fanIns ?? [];

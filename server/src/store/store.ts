@@ -158,6 +158,15 @@ export interface Store {
   /** The revoked-token list of secret mode, shared by every node on Redis (checked every `checkMs`). */
   revocations(options: { checkMs: number; log: Logger }): Revocations;
   load(workspace: string, keys: readonly string[]): Promise<LoadedDoc[]>;
+  /**
+   * `load` and whole hashes (as loadCollections reads them) in one atomic read: one round trip on Redis, for a call
+   * that needs a plan's step briefs with its documents.
+   */
+  loadWithHashes(
+    workspace: string,
+    keys: readonly string[],
+    hashes: readonly string[],
+  ): Promise<{ docs: LoadedDoc[]; hashes: Record<string, string>[] }>;
   /** Sets, hashes and counters in one round trip (unversioned: only commutative operations change them). */
   loadCollections(workspace: string, read: CollectionRead): Promise<LoadedCollections>;
   commit(workspace: string, commit: Commit): Promise<CommitOutcome>;

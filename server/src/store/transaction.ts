@@ -3,7 +3,7 @@ import { PlanHubError } from '@planhub/shared';
 import type { DocumentKind } from './documents/define.ts';
 import { fillAnswer } from './fill.ts';
 import { fingerprintTool, type Remembered } from './request-fingerprint.ts';
-import type { CollectionRead, FanIn, QuotaRefusal, Store, StoreOp } from './store.ts';
+import type { CollectionRead, FanIn, LoadedDoc, QuotaRefusal, Store, StoreOp } from './store.ts';
 
 /**
  * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
@@ -17,6 +17,8 @@ export class Tx {
   readonly events: NewEvent[] = [];
   private readonly ops: StoreOp[] = [];
   private readonly fanIns: FanIn[] = [];
+  /** Whole hashes read alongside documents (a plan's step briefs), by key: one snapshot per attempt. */
+  private readonly hashes = new Map<string, Promise<Record<string, string>>>();
   /** Each document checked once per attempt: a call reads its plan and agent index several times. */
   private readonly decoded = new Map<string, { raw: unknown; kind: object; value: unknown }>();
 
@@ -35,16 +37,45 @@ export class Tx {
    * Loads `checked` (as getMany) and `unchecked` (as getUnchecked) in one round trip; values come later from the
    * cache. A key already read unchecked becomes checked, at the version it was read.
    */
-  async prefetch(checked: readonly string[], unchecked: readonly string[]): Promise<void> {
+  async prefetch(
+    checked: readonly string[],
+    unchecked: readonly string[],
+    hashes: readonly string[] = [],
+  ): Promise<void> {
     for (const key of checked) this.promote(key);
     const cached = (k: string) => this.loaded.has(k) || this.written.has(k) || this.unchecked.has(k);
     const missing = [...new Set([...checked, ...unchecked].filter((k) => !cached(k)))];
-    if (missing.length === 0) return;
-    const docs = await this.store.load(this.workspace, missing);
+    const newHashes = [...new Set(hashes.filter((k) => !this.hashes.has(k)))];
+    if (missing.length === 0 && newHashes.length === 0) return;
+    let docs: LoadedDoc[];
+    if (newHashes.length === 0) docs = await this.store.load(this.workspace, missing);
+    else {
+      const both = this.store.loadWithHashes(this.workspace, missing, newHashes);
+      newHashes.forEach((key, i) => {
+        const read = both.then((r) => r.hashes[i] ?? {});
+        read.catch(() => undefined);
+        this.hashes.set(key, read);
+      });
+      docs = (await both).docs;
+    }
     const wanted = new Set(checked);
     missing.forEach((key, i) =>
       (wanted.has(key) ? this.loaded : this.unchecked).set(key, docs[i] ?? { value: undefined, version: 0 }),
     );
+  }
+
+  /**
+   * A whole hash (unversioned, so reading it adds no check), read once per attempt: from the prefetch that named it,
+   * or on its own.
+   */
+  hash(key: string): Promise<Record<string, string>> {
+    let read = this.hashes.get(key);
+    if (!read) {
+      read = this.collections({ hashes: [key] }).then(({ hashes }) => hashes[0] ?? {});
+      read.catch(() => undefined);
+      this.hashes.set(key, read);
+    }
+    return read;
   }
 
   /**
@@ -162,6 +193,8 @@ export interface TransactOptions {
   /** `fingerprint`: the tool and arguments the request_id is bound to (`request-fingerprint.ts`). */
   request?: { agent_id: string; request_id: string; ttl_ms: number; fingerprint?: string; keep?: number };
   maxAttempts?: number;
+  /** The call's admission (its call count): nothing is committed before it resolves, and not at all if it rejects. */
+  admitted?: Promise<void>;
 }
 
 export interface TransactResult<R> {
@@ -232,6 +265,7 @@ export const transact = async <R>(
     const stored = await answered;
     if (stored) return replay(stored, options.request);
     if (!tx.hasChanges && !options.request) return { result, events: [], replayed: false };
+    await options.admitted;
     const outcome = await store.commit(workspace, {
       ...tx.toCommit(),
       ...(options.request ? { request: { ...options.request, answer: result } } : {}),

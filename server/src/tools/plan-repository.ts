@@ -3,7 +3,7 @@ import { corruptDocument } from '../store/documents/define.ts';
 import { planDocuments, type PlanStepDoc } from '../store/documents/plan-documents.ts';
 import { docKeys, hashKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
-import { assemblePlan, headerContent, headerOf, stepContent, stepDocOf } from '../core/plans/plan-split.ts';
+import { assemblePlan, headerFieldsContent, headerOf, stepContent, stepDocOf } from '../core/plans/plan-split.ts';
 import { encodeBrief } from '../core/plans/step-brief.ts';
 import { stepIdsHint } from './plan-shape-hint.ts';
 
@@ -14,24 +14,24 @@ import { stepIdsHint } from './plan-shape-hint.ts';
  * with every call that read it.
  */
 
-interface ReadStep {
-  step: Step;
-  waiters: readonly Waiter[] | undefined;
-}
-
 interface ReadState {
   /** Stored whole by the earlier layout: the next write stores every part. */
   whole: boolean;
-  header: string;
+  /** The header's fields as read, without the step order (compared apart: it is long for a long plan). */
+  fields: string;
   /**
-   * Each step and its waiters as read. Plans are values (a change works on a copy and replaces the step objects it
-   * changes), so a step still the same object as read is unchanged; any other is compared by content.
+   * The steps as read, in order, and their same-plan waiters. Plans are values (a change works on a copy and
+   * replaces the step objects it changes, and read steps are frozen), so a step still the same object as read is
+   * unchanged; any other is compared by content.
    */
-  steps: Map<string, ReadStep>;
+  steps: readonly Step[];
+  waiters: Readonly<Record<string, readonly Waiter[]>>;
+  /** By id, built only when the write's step order differs from the read's. */
+  byId?: Map<string, Step>;
   status: PlanStatus;
   working_dir: string | undefined;
-  /** Steps read only in brief (plan-step-read.ts): the call must not change them. */
-  briefOnly: ReadonlySet<string>;
+  /** Set when the plan's steps were read in brief (plan-step-read.ts): the call must not change those. */
+  inBrief: BriefRead | undefined;
 }
 
 /** What each call's transaction read of each plan, as it read it (the live view): what its write is compared to. */
@@ -88,34 +88,53 @@ export const loadStoredPlans = async (
   return { plans, whole };
 };
 
-const stateOf = (plan: Plan, whole: boolean, briefOnly: ReadonlySet<string> = new Set()): ReadState => ({
-  whole,
-  briefOnly,
-  header: headerContent(headerOf(plan, '')),
-  steps: new Map(plan.steps.map((s) => [s.id, { step: Object.freeze(s), waiters: plan.waiters[s.id] }])),
-  status: plan.status,
-  working_dir: plan.working_dir,
-});
+const stateOf = (plan: Plan, whole: boolean, inBrief: BriefRead | undefined): ReadState => {
+  for (const step of plan.steps) Object.freeze(step);
+  return {
+    whole,
+    inBrief,
+    fields: headerFieldsContent(plan),
+    steps: plan.steps,
+    waiters: { ...plan.waiters },
+    status: plan.status,
+    working_dir: plan.working_dir,
+  };
+};
 
-const unchanged = (plan: Plan, step: Step, read: ReadStep | undefined): boolean =>
-  read !== undefined &&
-  ((read.step === step && read.waiters === plan.waiters[step.id]) ||
-    stepContent({ step, waiters: plan.waiters[step.id] ?? [] }) ===
-      stepContent({ step: read.step, waiters: read.waiters ?? [] }));
+const sameOrder = (a: readonly Step[], b: readonly Step[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]?.id !== b[i]?.id) return false;
+  return true;
+};
+
+const unchanged = (plan: Plan, step: Step, before: ReadState, read: Step | undefined): boolean => {
+  if (read === undefined) return false;
+  const waiters = plan.waiters[step.id];
+  const readWaiters = before.waiters[step.id];
+  return (
+    (read === step && readWaiters === waiters) ||
+    stepContent({ step, waiters: waiters ?? [] }) === stepContent({ step: read, waiters: readWaiters ?? [] })
+  );
+};
+
+/** A plan read with its steps in brief, but for those in `full` (read or since written in full). */
+export interface BriefRead {
+  full: ReadonlySet<string>;
+}
 
 /**
- * Records plans as a call read them; `whole` names plans stored by the earlier layout, `briefOnly` the steps of a
- * plan read only in brief.
+ * Records plans as a call read them; `whole` names plans stored by the earlier layout, `inBrief` a plan whose steps
+ * were read in brief.
  */
 export const rememberRead = (
   tx: Tx,
   plans: ReadonlyArray<Plan | undefined>,
   whole: ReadonlySet<string>,
-  briefOnly?: ReadonlySet<string>,
+  inBrief?: BriefRead,
 ): void => {
   let known = reads.get(tx);
   if (!known) reads.set(tx, (known = new Map<string, ReadState>()));
-  for (const plan of plans) if (plan) known.set(plan.plan_id, stateOf(plan, whole.has(plan.plan_id), briefOnly));
+  for (const plan of plans) if (plan) known.set(plan.plan_id, stateOf(plan, whole.has(plan.plan_id), inBrief));
 };
 
 /** A plan's status and working_dir as the call read it; undefined for a plan it did not read (a new one). */
@@ -131,23 +150,29 @@ export interface ReadRef {
 export const writePlan = (tx: Tx, plan: Plan): ReadRef | undefined => {
   const before = reads.get(tx)?.get(plan.plan_id);
   const all = !before || before.whole;
-  const header = headerOf(plan, plan.updated_at);
-  if (all || headerContent(header) !== before.header) tx.put(docKeys.plan(plan.plan_id), header);
+  const inOrder = before !== undefined && sameOrder(before.steps, plan.steps);
+  if (all || !inOrder || headerFieldsContent(plan) !== before.fields)
+    tx.put(docKeys.plan(plan.plan_id), headerOf(plan, plan.updated_at));
   const briefs: Record<string, string> = {};
-  for (const step of plan.steps) {
-    if (!all && unchanged(plan, step, before.steps.get(step.id))) continue;
+  plan.steps.forEach((step, i) => {
+    const read =
+      before &&
+      (inOrder ? before.steps[i] : (before.byId ??= new Map(before.steps.map((s) => [s.id, s]))).get(step.id));
+    if (!all && unchanged(plan, step, before, read)) return;
     const doc = stepDocOf(plan, step, plan.updated_at);
     // Never reached by a correct caller: a stand-in written as the step would lose everything the brief leaves out.
-    if (before?.briefOnly.has(step.id)) throw new Error(`${plan.plan_id}:${step.id} was read in brief, not written`);
+    if (read && before?.inBrief && !before.inBrief.full.has(step.id))
+      throw new Error(`${plan.plan_id}:${step.id} was read in brief, not written`);
     tx.put(docKeys.planStep(plan.plan_id, step.id), doc);
     briefs[step.id] = encodeBrief(step);
-  }
+  });
   if (Object.keys(briefs).length > 0) tx.op({ op: 'hset', key: hashKeys.stepBriefs(plan.plan_id), fields: briefs });
-  if (before && !before.whole) {
+  if (before && !before.whole && !inOrder) {
     const kept = new Set(plan.steps.map((s) => s.id));
-    for (const id of before.steps.keys()) if (!kept.has(id)) tx.delete(docKeys.planStep(plan.plan_id, id));
+    for (const { id } of before.steps) if (!kept.has(id)) tx.delete(docKeys.planStep(plan.plan_id, id));
   }
-  rememberRead(tx, [plan], new Set(), before?.briefOnly);
+  const inBrief = before?.inBrief && { full: new Set([...before.inBrief.full, ...Object.keys(briefs)]) };
+  rememberRead(tx, [plan], new Set(), inBrief);
   return before && { status: before.status, working_dir: before.working_dir };
 };
 

@@ -6,20 +6,8 @@ import type { Tx } from '../store/transaction.ts';
 import { readPlan } from './live-plans.ts';
 import { decodeStep, rememberRead } from './plan-repository.ts';
 
-const briefReads = new WeakMap<Tx, Map<string, Promise<Record<string, string>>>>();
-
-/** Starts reading a plan's step briefs (alongside the call's other reads); readPlanForStep picks it up. */
-export const prefetchBriefs = (tx: Tx, planId: string): Promise<Record<string, string>> => {
-  let known = briefReads.get(tx);
-  if (!known) briefReads.set(tx, (known = new Map<string, Promise<Record<string, string>>>()));
-  let read = known.get(planId);
-  if (!read) {
-    read = tx.collections({ hashes: [hashKeys.stepBriefs(planId)] }).then(({ hashes }) => hashes[0] ?? {});
-    read.catch(() => undefined);
-    known.set(planId, read);
-  }
-  return read;
-};
+/** A plan's step briefs, read once per attempt (with the call's other reads when it prefetched them). */
+const readBriefs = (tx: Tx, planId: string): Promise<Record<string, string>> => tx.hash(hashKeys.stepBriefs(planId));
 
 /** The documents a step change of `stepId` reads, checked: the plan's header and the step. */
 export const stepReadKeys = (planId: string, stepId: string): string[] => [
@@ -35,7 +23,7 @@ export const stepReadKeys = (planId: string, stepId: string): string[] => [
  * plans (its live state), or when a brief is missing.
  */
 export const readPlanForStep = async (tx: Tx, planId: string, stepId?: string): Promise<Plan | undefined> => {
-  const briefs = prefetchBriefs(tx, planId);
+  const briefs = readBriefs(tx, planId);
   const [rootRaw, stepRaw] = await tx.getMany(
     stepId === undefined ? [docKeys.plan(planId)] : stepReadKeys(planId, stepId),
   );
@@ -58,6 +46,6 @@ export const readPlanForStep = async (tx: Tx, planId: string, stepId?: string): 
     waiters: { ...orphans },
     updated_at: own && own.updated_at > fields.updated_at ? own.updated_at : fields.updated_at,
   };
-  rememberRead(tx, [plan], new Set(), new Set(root.header.step_ids.filter((id) => id !== stepId)));
+  rememberRead(tx, [plan], new Set(), { full: new Set(stepId === undefined ? [] : [stepId]) });
   return plan;
 };

@@ -24,11 +24,18 @@ export const assemblePlan = (header: PlanHeader, stepDocs: ReadonlyArray<PlanSte
   return { ...fields, steps, waiters, updated_at: updated };
 };
 
+/** Same-plan waiters kept under an id that is not one of the plan's steps (none when no step has waiters). */
+const orphanWaiters = (plan: Plan): Array<[string, Waiter[]]> => {
+  const entries = Object.entries(plan.waiters);
+  if (entries.length === 0) return [];
+  const ids = new Set(plan.steps.map((s) => s.id));
+  return entries.filter(([id, list]) => !ids.has(id) && list.length > 0);
+};
+
 /** The header of `plan`; `updatedAt` is when the header changed (not the plan's own time). */
 export const headerOf = (plan: Plan, updatedAt: string): PlanHeader => {
-  const { steps, waiters, ...fields } = plan;
-  const ids = new Set(steps.map((s) => s.id));
-  const orphans = Object.entries(waiters).filter(([id, list]) => !ids.has(id) && list.length > 0);
+  const { steps, waiters: _waiters, ...fields } = plan;
+  const orphans = orphanWaiters(plan);
   return {
     ...fields,
     updated_at: updatedAt,
@@ -43,7 +50,13 @@ export const stepDocOf = (plan: Plan, step: Step, updatedAt: string): PlanStepDo
   updated_at: updatedAt,
 });
 
-/** What decides whether a stored part must be written: its content, whatever time it carries. */
-export const headerContent = (header: PlanHeader): string => JSON.stringify({ ...header, updated_at: '' });
+/**
+ * What decides whether a stored part must be written: its content, whatever time it carries. The header's step order
+ * is left out (the caller compares it id by id): it is most of a long plan's header.
+ */
+export const headerFieldsContent = (plan: Plan): string => {
+  const { steps: _steps, waiters: _waiters, ...fields } = plan;
+  return JSON.stringify([{ ...fields, updated_at: '' }, orphanWaiters(plan)]);
+};
 export const stepContent = (doc: { step: Step; waiters: readonly Waiter[] }): string =>
   JSON.stringify([doc.step, doc.waiters]);

@@ -6,7 +6,7 @@ import { ConfigError } from '../../config-error.ts';
 import { createMemoryLimits } from '../limits/memory-limits.ts';
 import { createMemoryPresence } from '../presence/memory-presence.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
-import type { CommitOutcome, EventListener, LoadedDoc, Store } from '../store.ts';
+import type { CollectionRead, CommitOutcome, EventListener, LoadedCollections, LoadedDoc, Store } from '../store.ts';
 import { commitInTransaction } from './file-commit.ts';
 import { readEventRange } from './file-event-log.ts';
 import { entryKey, requestEntryKey } from './file-keys.ts';
@@ -87,31 +87,30 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     }
   };
 
+  const loadDocs = (workspace: string, keys: readonly string[]) =>
+    keys.map((key): LoadedDoc => {
+      const doc = decodeDoc(tables.docs.get(entryKey(workspace, key)));
+      return doc ? { value: JSON.parse(doc.json) as unknown, version: doc.version } : { value: undefined, version: 0 };
+    });
+  const readCollections = (workspace: string, wanted: CollectionRead): LoadedCollections => {
+    const get = (t: Table, key: string) => t.get(entryKey(workspace, key));
+    return {
+      sets: (wanted.sets ?? []).map((key) => JSON.parse(get(tables.sets, key) ?? '[]') as string[]),
+      hashes: (wanted.hashes ?? []).map((key) => JSON.parse(get(tables.hashes, key) ?? '{}') as Record<string, string>),
+      counters: (wanted.counters ?? []).map((key) => Number(get(tables.counters, key) ?? 0)),
+    };
+  };
+
   return {
     kind: 'file',
     limits: createMemoryLimits(),
     presence: createMemoryPresence(),
     revocations: () => createFileRevocations(revoked, write),
-    load(workspace, keys) {
-      return read(() =>
-        keys.map((key): LoadedDoc => {
-          const doc = decodeDoc(tables.docs.get(entryKey(workspace, key)));
-          return doc
-            ? { value: JSON.parse(doc.json) as unknown, version: doc.version }
-            : { value: undefined, version: 0 };
-        }),
-      );
-    },
-    loadCollections(workspace, wanted) {
-      const get = (t: Table, key: string) => t.get(entryKey(workspace, key));
-      return read(() => ({
-        sets: (wanted.sets ?? []).map((key) => JSON.parse(get(tables.sets, key) ?? '[]') as string[]),
-        hashes: (wanted.hashes ?? []).map(
-          (key) => JSON.parse(get(tables.hashes, key) ?? '{}') as Record<string, string>,
-        ),
-        counters: (wanted.counters ?? []).map((key) => Number(get(tables.counters, key) ?? 0)),
-      }));
-    },
+    load: (workspace, keys) => read(() => loadDocs(workspace, keys)),
+    // One read of the engine's snapshot: no commit can come between the two.
+    loadWithHashes: (workspace, keys, hashes) =>
+      read(() => ({ docs: loadDocs(workspace, keys), hashes: readCollections(workspace, { hashes }).hashes })),
+    loadCollections: (workspace, wanted) => read(() => readCollections(workspace, wanted)),
     async commit(workspace, commit) {
       if (closed) throw new Error('store closed');
       const ticket = deliver.ticket();

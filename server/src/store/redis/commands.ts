@@ -5,8 +5,11 @@ import type { CommandConnection } from './connect.ts';
 const SCRIPTS = { phLoad: 'load.lua', phCommit: 'commit.lua' } as const;
 
 export interface StoreCommands {
-  /** load.lua: `numKeys` document keys → flat `[v1, d1, v2, d2, …]`. */
-  phLoad(numKeys: number, ...keys: string[]): Promise<Array<string | null>>;
+  /**
+   * load.lua: `numKeys` keys (documents, then hashes when the last argument says how many are documents) → flat
+   * `[v1, d1, v2, d2, …, hgetall1, …]`.
+   */
+  phLoad(numKeys: number, ...keysAndArgs: string[]): Promise<Array<string | null | string[]>>;
   /** commit.lua: every key it touches, then the commit as JSON and the texts it names (see its header). */
   phCommit(numKeys: number, ...keysAndArgs: string[]): Promise<string[]>;
 }

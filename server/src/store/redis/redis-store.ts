@@ -59,6 +59,24 @@ const toEnvelope = ([id, fields]: StreamEntry): EventEnvelope => ({
   ...(JSON.parse(fields[fields.indexOf('e') + 1] ?? '{}') as Omit<EventEnvelope, 'event_id'>),
 });
 
+/** load.lua's documents: version and JSON of each, in the order asked. */
+const docsOf = (docKeys: readonly string[], flat: ReadonlyArray<string | null | string[]>): LoadedDoc[] =>
+  docKeys.map((key, i): LoadedDoc => {
+    const version = flat[2 * i];
+    const json = flat[2 * i + 1];
+    return typeof version !== 'string' || typeof json !== 'string'
+      ? { value: undefined, version: 0 }
+      : { value: parseStored(key, json), version: Number(version) };
+  });
+
+/** A hash as load.lua returns it (HGETALL's field, value, …). */
+const hashOf = (reply: string | null | string[] | undefined): Record<string, string> => {
+  const hash: Record<string, string> = {};
+  if (!Array.isArray(reply)) return hash;
+  for (let i = 0; i + 1 < reply.length; i += 2) hash[reply[i] as string] = reply[i + 1] as string;
+  return hash;
+};
+
 /** Resolves true if `promise` settles within `ms`, false otherwise; never rejects. */
 const within = (promise: Promise<unknown>, ms: number) =>
   new Promise<boolean>((resolve) => {
@@ -152,14 +170,18 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
               client.phLoad(docKeys.length, ...docKeys.map((k) => keys.doc(workspace, k))),
               epoch.verify(),
             ]);
-            return docKeys.map((_, i): LoadedDoc => {
-              const version = flat[2 * i];
-              const json = flat[2 * i + 1];
-              return version == null || json == null
-                ? { value: undefined, version: 0 }
-                : { value: parseStored(docKeys[i] ?? '', json), version: Number(version) };
-            });
+            return docsOf(docKeys, flat);
           }),
+
+    loadWithHashes: (workspace, docKeys, hashKeys) =>
+      run('load', async () => {
+        const all = [...docKeys.map((k) => keys.doc(workspace, k)), ...hashKeys.map((k) => keys.hash(workspace, k))];
+        const [flat] = await Promise.all([client.phLoad(all.length, ...all, String(docKeys.length)), epoch.verify()]);
+        return {
+          docs: docsOf(docKeys, flat),
+          hashes: hashKeys.map((_, i) => hashOf(flat[2 * docKeys.length + i])),
+        };
+      }),
 
     loadCollections: (workspace, read) =>
       run('loadCollections', async () => {

@@ -5,41 +5,39 @@ import { stepMessage } from '../../core/plans/instruction.ts';
 import { stepAnswer } from '../../core/plans/plan-views.ts';
 import type { StepChange } from '../../core/plans/step-status.ts';
 import { changeStepStatus } from '../../core/plans/step-status.ts';
-import { docKeys } from '../../store/keys.ts';
+import { docKeys, hashKeys } from '../../store/keys.ts';
 import type { Store } from '../../store/store.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { CallContext } from '../context.ts';
 import type { Settled } from '../dependents.ts';
 import { isWaiter, settleDependents } from '../dependents.ts';
 import { loadAgent, resolvePlan, resolvePlanForStep, savePlan } from '../plan-access.ts';
-import { prefetchBriefs, stepReadKeys } from '../plan-step-read.ts';
+import { stepReadKeys } from '../plan-step-read.ts';
 import { currentPlanHint } from './current-plan-hint.ts';
 
 const ENDS = new Set<StepChange['status']>(['completed', 'failed', 'skipped']);
 
 /**
- * Everything the change reads, in one round trip (the plan's step briefs alongside): the plan's header and the
+ * Everything the change reads, in one round trip (the plan's step briefs with it): the plan's header and the
  * step, the owner's index when no plan_id names the plan, and, when the step ends, who waits on it. Without a
  * plan_id the plan is guessed from what the index named last time on this node; a wrong guess costs a second one.
  */
 const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | undefined, change: StepChange) => {
   const guess = planId ?? currentPlanHint.get(store, tx.workspace, agentId);
-  const keysOf = (target: string) => {
-    void prefetchBriefs(tx, target);
-    return [
-      ...stepReadKeys(target, change.step_id),
-      // Who waits on the step: by plan, and by agent and step id (registered before this plan had the step).
-      ...(ENDS.has(change.status)
-        ? [docKeys.waiters(stepNode(target, change.step_id)), docKeys.waiters(pendingNode(agentId, change.step_id))]
-        : []),
-    ];
-  };
+  const keysOf = (target: string) => [
+    ...stepReadKeys(target, change.step_id),
+    // Who waits on the step: by plan, and by agent and step id (registered before this plan had the step).
+    ...(ENDS.has(change.status)
+      ? [docKeys.waiters(stepNode(target, change.step_id)), docKeys.waiters(pendingNode(agentId, change.step_id))]
+      : []),
+  ];
+  const briefsOf = (target: string | undefined) => (target === undefined ? [] : [hashKeys.stepBriefs(target)]);
   const index = planId === undefined ? [docKeys.agent(agentId)] : [];
-  await tx.prefetch([...index, ...(guess === undefined ? [] : keysOf(guess))], []);
+  await tx.prefetch([...index, ...(guess === undefined ? [] : keysOf(guess))], [], briefsOf(guess));
   if (planId !== undefined) return planId;
   const current = currentPlanId(await loadAgent(tx, agentId));
   currentPlanHint.set(store, tx.workspace, agentId, current);
-  if (current !== undefined && current !== guess) await tx.prefetch(keysOf(current), []);
+  if (current !== undefined && current !== guess) await tx.prefetch(keysOf(current), [], briefsOf(current));
   return current;
 };
 
