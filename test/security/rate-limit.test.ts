@@ -63,6 +63,26 @@ describe('calls per second per agent', () => {
       }
   });
 
+  it('never applies a step change refused by its count, though it began reading before the count answered', async () => {
+    const [a, b] = [await node({ ...redis(), approvalPolicy: 'auto' }), await node(redis())];
+    const [viaA, viaB] = [await connect(a, 'racer'), await connect(b, 'racer')];
+    const created = await viaA.call('createPlan', { title: 'P', steps: ['one', 'two'] });
+    expect(created.ok).toBe(true);
+    expect((await viaA.call('startPlan', {})).ok).toBe(true);
+    // Node A last saw the agent at 2 of 30 calls: well inside the budget, so its next step change reads at once.
+    // Meanwhile the agent spends the rest of its budget through node B.
+    const rest = await Promise.all(Array.from({ length: BUDGET - 2 }, () => viaB.call('getPlanStatus', {})));
+    expect(rest.filter((ack) => !ack.ok && ack.error.code === 'RESOURCE_EXHAUSTED')).toHaveLength(0);
+    const change = await viaA.call('setStepStatus', { step_id: 'step_1', status: 'completed', result: 'done' });
+    expect(change.ok ? 'ok' : change.error.code).toBe('RESOURCE_EXHAUSTED');
+    // Read by another agent (its own budget): the refused change left nothing behind.
+    const reader = await connect(a, 'reader');
+    const status = await reader.call('getPlanStatus', { agent_id: 'racer' });
+    if (!status.ok) throw new Error(status.error.message);
+    const steps = (status.result as { steps: Array<{ id: string; status: string }> }).steps;
+    expect(steps.find((s) => s.id === 'step_1')?.status).toBe('pending');
+  });
+
   it('throttles on the memory store too (one node, one count), warning once per window in the log', async () => {
     const { log, lines } = captureLog();
     const url = await node({}, { log });

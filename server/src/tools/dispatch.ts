@@ -52,8 +52,9 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
   return async (site, raw) => {
     const started = performance.now();
     let tool = 'unknown';
+    const admission = services.callLimiter.admit(site.caller, site.cost);
     try {
-      await services.callLimiter.consume(site.caller, site.cost);
+      if (!admission.early) await admission.settled;
       refuseWriteBeforeParsing(site.caller, raw);
       checkShape('arguments', raw, { maxDepth: services.config.limits.argsDepth, wellFormedText: 'call' });
       const request = CallRequestSchema.safeParse(raw, { error: plainErrorMap });
@@ -72,6 +73,8 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         );
       const args = def.input.safeParse(request.data.args, { error: ERROR_MAPS[tool] });
       if (!args.success) throw invalidArguments(tool, args.error, request.data.args);
+      // Only a tool whose effects are its commit may run before its count answers (the commit waits for it).
+      if (!(def as ToolDefinition).behaviour?.readsBeforeAdmission) await admission.settled;
       const requestId = request.data.request_id;
       const ctx: CallContext = {
         caller: site.caller,
@@ -89,6 +92,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         transact: async (body) =>
           (
             await transact(services.store, site.caller.workspace, withRetention(services, body), {
+              admitted: admission.settled,
               ...(requestId !== undefined && !def.readOnly && !(def as ToolDefinition).behaviour?.selfIdempotent
                 ? {
                     request: {
@@ -106,9 +110,15 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
       await ensureUpgraded(services.store, site.caller.workspace);
       const handler = handlers[tool] as ToolHandler<typeof tool>;
       const result = await handler(ctx, args.data);
+      await admission.settled;
       log.debug({ tool, ms: performance.now() - started, agent_id: site.caller.agent_id }, 'call ok');
       return { ok: true, result };
-    } catch (err) {
+    } catch (thrown) {
+      // A call refused by its count answers that refusal, whatever else went wrong while it was being counted.
+      const err: unknown = await admission.settled.then(
+        () => thrown,
+        (refusal: unknown) => refusal,
+      );
       const error = toPlanHubError(err);
       const entry = { tool, code: error.code, agent_id: site.caller.agent_id, workspace: site.caller.workspace };
       if (error.code === 'INTERNAL') log.error({ ...entry, err }, 'call failed');

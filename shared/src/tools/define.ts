@@ -11,6 +11,11 @@ export interface ToolBehaviour {
    * deadline, unless its boolean argument named here is false (then it answers at once).
    */
   waitsForDecision?: { unlessFalse: string };
+  /**
+   * The call's only effect is its store commit (no subscription, no wait, nothing kept on the connection), so it may
+   * read while its call count is still on its way; its commit and its answer wait for the count.
+   */
+  readsBeforeAdmission?: true;
   /** The call long-polls: the server may hold it for up to the number of seconds in the argument named here. */
   longPoll?: {
     secondsArg: string;

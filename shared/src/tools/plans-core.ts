@@ -71,6 +71,7 @@ export const setStepStatus = defineTool({
   name: 'setStepStatus',
   dialect: '000',
   readOnly: false,
+  behaviour: { readsBeforeAdmission: true },
   description:
     'Report the honest outcome of a step. completed: FULLY accomplished. failed: the goal was NOT achieved for any ' +
     'reason (if your result says "could not", "unable to" or "failed to", use failed). skipped: no longer needed. ' +

@@ -120,6 +120,7 @@ export const completeStepWithOutput = defineTool({
   name: 'completeStepWithOutput',
   dialect: '000',
   readOnly: false,
+  behaviour: { readsBeforeAdmission: true },
   description:
     'Complete a step AND hand structured output to every agent waiting on it (their received_outputs). Use it for ' +
     "the steps other agents depend on, typically a subagent's final step.",
