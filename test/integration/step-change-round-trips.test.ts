@@ -5,14 +5,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 /** A real memory store whose loads and commits are counted (nothing else changes). */
 const counted = (store: Store) => {
-  const calls = { load: 0, loadCollections: 0, commit: 0, keys: 0, hashes: 0 };
+  const calls = { load: 0, loadCollections: 0, commit: 0, keys: 0, hashes: 0, stepDocs: 0 };
+  const steps = (keys: readonly string[]) => keys.filter((k) => k.startsWith('step:')).length;
   const wrapped: Store = {
     ...store,
     limits: store.limits,
-    load: (ws, keys) => (calls.load++, (calls.keys += keys.length), store.load(ws, keys)),
+    load: (ws, keys) => (
+      calls.load++,
+      (calls.keys += keys.length),
+      (calls.stepDocs += steps(keys)),
+      store.load(ws, keys)
+    ),
     loadWithHashes: (ws, keys, hashes) => (
       calls.load++,
       (calls.keys += keys.length),
+      (calls.stepDocs += steps(keys)),
       (calls.hashes += hashes.length),
       store.loadWithHashes(ws, keys, hashes)
     ),
@@ -60,5 +67,39 @@ describe('a step change’s round trips to the store', () => {
     ]);
     const status = await client.getPlanStatus({});
     expect(status.progress).toMatchObject({ completed: 2, in_progress: 1, total: 50 });
+  });
+
+  it('appends a step waiting on a step of another long plan without reading either plan’s other steps', async () => {
+    const { store, calls } = counted(createMemoryStore({ eventRetention: 1000 }));
+    server = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto' }, { store });
+    const url = (await server.listen()).url;
+    client = await connect({ url, agentId: 'parent', workspace: 'ws' });
+    const child = await connect({ url, agentId: 'child', workspace: 'ws' });
+    try {
+      const names = Array.from({ length: 50 }, (_, i) => `step ${i + 1}`);
+      const target = await child.createPlan({ title: 'C', steps: names });
+      await child.startPlan({});
+      await client.createPlan({ title: 'P', steps: names });
+      await client.startPlan({});
+      await client.getPlanStatus({});
+
+      const before = { ...calls };
+      const added = await client.addDependentStep({
+        description: 'after the child',
+        depends_on: [{ agent_id: 'child', step_id: 'step_7', plan_id: target.plan_id }],
+      });
+      expect(added.status).toBe('blocked');
+      // The one step document read is the target's: both plans' other steps come in brief.
+      expect(calls.stepDocs - before.stepDocs).toBe(1);
+
+      // And it still unblocks with the output when the child's step ends.
+      await child.completeStepWithOutput({ step_id: 'step_7', output: { n: 7 } });
+      const status = await client.getPlanStatus({});
+      const waiting = status.steps.find((s) => s.id === added.step_id);
+      expect(waiting?.status).toBe('pending');
+      expect(Object.values(waiting?.received_outputs ?? {})).toContainEqual({ n: 7 });
+    } finally {
+      child.close();
+    }
   });
 });

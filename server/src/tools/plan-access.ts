@@ -67,6 +67,10 @@ export const resolvePlan = async (
   return mode === 'write' ? ownPlan(plan, caller) : plan;
 };
 
+/** The plan an append goes to: the named one, else the caller's current plan (undefined: none, resolvePlan says so). */
+export const appendTarget = async (tx: Tx, caller: Caller, planId: string | undefined): Promise<string | undefined> =>
+  planId ?? currentPlanId(await loadAgent(tx, caller.agent_id));
+
 /**
  * The caller's own plan `planId` as a change of its step `stepId` needs it, or an append without one (see
  * plan-step-read.ts).

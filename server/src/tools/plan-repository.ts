@@ -137,6 +137,9 @@ export const rememberRead = (
   for (const plan of plans) if (plan) known.set(plan.plan_id, stateOf(plan, whole.has(plan.plan_id), inBrief));
 };
 
+/** Whether the call has read the plan (a later read of it must then see the same steps as the first). */
+export const wasRead = (tx: Tx, planId: string): boolean => reads.get(tx)?.has(planId) ?? false;
+
 /** A plan's status and working_dir as the call read it; undefined for a plan it did not read (a new one). */
 export interface ReadRef {
   status: PlanStatus;

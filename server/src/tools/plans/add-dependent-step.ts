@@ -13,7 +13,7 @@ import type { ToolHandlers } from '../context.ts';
 import { claimGraph, loadReachableEdges, recordEdges } from '../dependency-graph.ts';
 import { waitsAcross } from '../dependents.ts';
 import { encodeReceived } from '../live-plans.ts';
-import { resolvePlan, savePlan } from '../plan-access.ts';
+import { appendTarget, resolvePlan, resolvePlanForStep, savePlan } from '../plan-access.ts';
 import type { DependencyArg } from './dependency-targets.ts';
 import { findDependencyTarget } from './dependency-targets.ts';
 import { addWaiters, checkPendingBound, checkWaiterBound, waiterCounter } from '../waiters-doc.ts';
@@ -74,7 +74,18 @@ const registerWaits = async (
 export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
-    const current = await resolvePlan(tx, ctx.caller, { plan_id: args.plan_id }, 'write', 'addDependentStep');
+    // Appending a step that waits only on other agents reads the plan's other steps in brief, as addStep does; a
+    // wait on the caller's own steps, an insertion or an existing step may change other steps: the whole plan.
+    const appendTo =
+      'description' in args &&
+      args.after_step_id === undefined &&
+      args.depends_on.every((d) => d.agent_id !== ctx.caller.agent_id)
+        ? await appendTarget(tx, ctx.caller, args.plan_id)
+        : undefined;
+    const current =
+      appendTo === undefined
+        ? await resolvePlan(tx, ctx.caller, { plan_id: args.plan_id }, 'write', 'addDependentStep')
+        : await resolvePlanForStep(tx, ctx.caller, appendTo, undefined);
     requireRunning(current);
     // The waiting step is looked up before the targets, as upstream does, so an unknown step_id is named first.
     if (!('description' in args)) findStepToWait(current, args.step_id);

@@ -1,6 +1,4 @@
-import type { Caller } from '@planhub/shared';
 import { fail, progressOf } from '@planhub/shared';
-import { currentPlanId } from '../../core/agents/agent-doc.ts';
 import { addStep as addStepToPlan } from '../../core/plans/add-step.ts';
 import { isValidationStep, newPlan } from '../../core/plans/plan-factory.ts';
 import { activePlanExists } from '../../core/plans/plan-guards.ts';
@@ -8,10 +6,9 @@ import { stepList } from '../../core/plans/plan-lifecycle.ts';
 import { planEvent } from '../../core/plans/plan-events.ts';
 import { planEndAnswer, planView, stepAnswer, stepView } from '../../core/plans/plan-views.ts';
 import { nextInstruction } from '../../core/plans/instruction.ts';
-import type { Tx } from '../../store/transaction.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
 import { finishPlan } from '../finish-plan.ts';
-import { loadAgent, loadPlan, resolvePlan, resolvePlanForStep, savePlan } from '../plan-access.ts';
+import { appendTarget, loadAgent, loadPlan, resolvePlan, resolvePlanForStep, savePlan } from '../plan-access.ts';
 import { startPlan } from './start-plan.ts';
 import { applyStepChange } from './step-change.ts';
 
@@ -75,10 +72,6 @@ const completePlan: ToolHandlers['completePlan'] = (ctx, args) =>
     );
     return planEndAnswer(plan);
   });
-
-/** The plan an append goes to: the named one, else the caller's current plan (undefined: none, resolvePlan says so). */
-const appendTarget = async (tx: Tx, caller: Caller, planId: string | undefined) =>
-  planId ?? currentPlanId(await loadAgent(tx, caller.agent_id));
 
 const addStep: ToolHandlers['addStep'] = (ctx, args) =>
   ctx.transact(async (tx) => {

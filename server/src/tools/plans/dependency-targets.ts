@@ -6,7 +6,8 @@ import type { AnyTarget } from '../../core/dependencies/attach.ts';
 import { readPlan, readPlans } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { loadAgent } from '../plan-access.ts';
-import { checkStep } from '../plan-repository.ts';
+import { checkStep, wasRead } from '../plan-repository.ts';
+import { readPlanForStep } from '../plan-step-read.ts';
 
 export interface DependencyArg {
   agent_id: string;
@@ -19,9 +20,16 @@ const BATCH = 8;
 
 const stepList = (plan: Plan) => plan.steps.map((s) => s.id).join(', ') || 'none';
 
+/**
+ * A named target plan with its target step in full and the others in brief (their status decides nothing here), so
+ * waiting on a step of a long plan does not read every step; a plan this call already read is read as before.
+ */
+const readTargetPlan = (tx: Tx, planId: string, stepId: string) =>
+  wasRead(tx, planId) ? readPlan(tx, planId) : readPlanForStep(tx, planId, stepId);
+
 const inPlan = async (tx: Tx, dep: DependencyArg & { plan_id: string }): Promise<AnyTarget> => {
   const plan =
-    (await readPlan(tx, dep.plan_id)) ??
+    (await readTargetPlan(tx, dep.plan_id, dep.step_id)) ??
     fail(
       'NOT_FOUND',
       `${missingPlanMessage(dep.plan_id)} Check the plan_id of ${dep.agent_id}, or omit plan_id to wait on ` +
