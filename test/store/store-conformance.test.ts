@@ -35,11 +35,24 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store', (kind) => {
       expect(await store.load(WS, [])).toEqual([]);
     });
 
-    it('hands out copies, so changing a loaded value changes nothing stored', async ({ store }) => {
-      await store.commit(WS, { reads: [], writes: [{ key: 'a', value: { list: [1] } }], events: [] });
-      const [loaded] = await store.load(WS, ['a']);
-      (loaded?.value as { list: number[] }).list.push(2);
-      expect((await store.load(WS, ['a']))[0]?.value).toEqual({ list: [1] });
+    it('hands out values whose change changes nothing stored: copies, or long ones shared frozen', async ({
+      store,
+    }) => {
+      const long = { list: [1], pad: 'x'.repeat(5000) };
+      await store.commit(WS, {
+        reads: [],
+        writes: [
+          { key: 'a', value: { list: [1] } },
+          { key: 'long', value: long },
+        ],
+        events: [],
+      });
+      const [short, shared] = await store.load(WS, ['a', 'long']);
+      (short?.value as { list: number[] }).list.push(2);
+      expect(() => (shared?.value as { list: number[] }).list.push(2)).toThrow(TypeError);
+      const [shortAgain, sharedAgain] = await store.load(WS, ['a', 'long']);
+      expect(shortAgain?.value).toEqual({ list: [1] });
+      expect(sharedAgain?.value).toEqual(long);
     });
 
     it('refuses a commit whose read is stale and keeps the first writer’s value', async ({ store }) => {

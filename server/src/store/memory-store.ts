@@ -1,4 +1,5 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
+import { parseStoredJson } from './parsed-json.ts';
 import { compareEventIds, serializedBytes } from '@planhub/shared';
 import { createEventByteBudget } from './event-byte-budget.ts';
 import { commitBytes, textBytes, writeTexts } from './workspace-bytes.ts';
@@ -154,7 +155,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     const w = ws(workspace);
     return keys.map((key): LoadedDoc => {
       const doc = w.docs.get(key);
-      return doc ? { value: JSON.parse(doc.json) as unknown, version: doc.version } : { value: undefined, version: 0 };
+      return doc ? { value: parseStoredJson(doc.json), version: doc.version } : { value: undefined, version: 0 };
     });
   };
   const readCollections = (workspace: string, read: CollectionRead): LoadedCollections => {

@@ -28,7 +28,7 @@ const upgradeGraph = async (tx: Tx, done: () => void): Promise<void> => {
   const planIds = [...new Set(Object.entries(legacy).flatMap(([from, tos]) => [from, ...tos].map(planOf)))];
   const loaded = await readPlans(tx, planIds);
   const plans = new Map(planIds.map((id, i) => [id, loaded[i]]));
-  const changed = new Set<Plan>();
+  const changed = new Map<string, Plan>();
   for (const [from, tos] of Object.entries(legacy)) {
     tx.op({ op: 'sadd', key: setKeys.edges(from), members: tos });
     const waiting = plans.get(planOf(from));
@@ -46,12 +46,16 @@ const upgradeGraph = async (tx: Tx, done: () => void): Promise<void> => {
       if (!target || !list) continue;
       const kept = list.filter((w) => w.plan_id !== waiter.plan_id || w.step_id !== waiter.step_id);
       if (kept.length === list.length) continue;
-      if (kept.length > 0) target.waiters[stepOf(to)] = kept;
-      else delete target.waiters[stepOf(to)];
-      changed.add(target);
+      // A changed copy: what was read may be shared with other readers (store/parsed-json.ts).
+      const waiters = { ...target.waiters };
+      if (kept.length > 0) waiters[stepOf(to)] = kept;
+      else delete waiters[stepOf(to)];
+      const updated = { ...target, waiters };
+      plans.set(planOf(to), updated);
+      changed.set(updated.plan_id, updated);
     }
   }
-  for (const plan of changed) await savePlan(tx, plan);
+  for (const plan of changed.values()) await savePlan(tx, plan);
   tx.delete(docKeys.dependencyGraph());
 };
 

@@ -1,4 +1,5 @@
 import { mkdirSync, statSync } from 'node:fs';
+import { parseStoredJson } from '../parsed-json.ts';
 import { join } from 'node:path';
 import type { EventEnvelope } from '@planhub/shared';
 import { open, type RootDatabase } from 'lmdb';
@@ -90,7 +91,7 @@ export const createFileStore = (options: FileStoreOptions): Store => {
   const loadDocs = (workspace: string, keys: readonly string[]) =>
     keys.map((key): LoadedDoc => {
       const doc = decodeDoc(tables.docs.get(entryKey(workspace, key)));
-      return doc ? { value: JSON.parse(doc.json) as unknown, version: doc.version } : { value: undefined, version: 0 };
+      return doc ? { value: parseStoredJson(doc.json), version: doc.version } : { value: undefined, version: 0 };
     });
   const readCollections = (workspace: string, wanted: CollectionRead): LoadedCollections => {
     const get = (t: Table, key: string) => t.get(entryKey(workspace, key));

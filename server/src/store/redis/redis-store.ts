@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@planhub/shared';
+import { parseStoredJson } from '../parsed-json.ts';
 import type { Logger } from 'pino';
 import type { Commit, CommitOutcome, LoadedDoc, Store } from '../store.ts';
 import { corruptDocument } from '../documents/define.ts';
@@ -48,7 +49,7 @@ type StreamEntry = [id: string, fields: string[]];
 /** A document's JSON; text that is not JSON is a corrupt document, named so an operator can find it. */
 const parseStored = (docKey: string, json: string): unknown => {
   try {
-    return JSON.parse(json) as unknown;
+    return parseStoredJson(json);
   } catch {
     throw corruptDocument(docKey, 'not JSON');
   }
