@@ -5,7 +5,8 @@ import type { Dispatch } from '../tools/dispatch.ts';
 import { annotateWorkspace } from './annotate.ts';
 import type { LostAgent, NodeEntry, PresenceBackend } from '../store/presence/presence-backend.ts';
 import { agentOffline, agentOnline, stepStalled } from './presence-events.ts';
-import { stalledSteps } from './stalls.ts';
+import type { Stall } from './stalls.ts';
+import { findStalls } from '../tools/stall-scan.ts';
 
 export interface PresenceOptions {
   nodeId: string;
@@ -19,8 +20,6 @@ export interface PresenceOptions {
 
 /** A claim outlives any stall it dedupes: a stall is reported once, not once a day. */
 const STALL_CLAIM_MS = 7 * 24 * 3600 * 1000;
-/** What the node itself asks getWorkspace as, when it looks for stalls. */
-const SWEEPER = 'planhub-presence';
 
 /**
  * One node's share of presence. It counts its own sockets per agent; the first connection of an agent anywhere and
@@ -123,11 +122,14 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     if (!dispatch || now() - lastStallCheck < Math.min(stallAfterMs / 2, 10_000)) return;
     lastStallCheck = now();
     for (const workspace of served.keys()) {
-      const caller: Caller = { workspace, agent_id: SWEEPER, role: 'dashboard' };
-      const ack = await dispatch({ caller, signal: new AbortController().signal }, { tool: 'getWorkspace', args: {} });
-      if (!ack.ok) continue;
-      const snapshot = ack.result as WorkspaceSnapshot;
-      for (const stall of stalledSteps(snapshot.agents, now(), stallAfterMs)) {
+      let stalls: Stall[];
+      try {
+        stalls = await findStalls(store, workspace, now(), stallAfterMs);
+      } catch (err) {
+        log.debug({ err, workspace }, 'stall scan failed; the next sweep retries');
+        continue;
+      }
+      for (const stall of stalls) {
         const claim = `stall:${JSON.stringify([workspace, stall.plan.plan_id, stall.step.id, stall.step.started_at ?? ''])}`;
         if (await backend.claim(claim, STALL_CLAIM_MS))
           await append(workspace, stepStalled(workspace, stall, iso(), stallAfterMs));

@@ -12,7 +12,11 @@ export interface Stall {
  * Steps in progress whose plan has not changed for `afterMs`: the newest of the step's start and the plan's last
  * update is the last sign of work the server has. Pure, so getWorkspace and the stall sweep agree.
  */
-export const stalledSteps = (agents: readonly AgentSummary[], nowMs: number, afterMs: number): Stall[] => {
+export const stalledSteps = (
+  agents: ReadonlyArray<Pick<AgentSummary, 'agent_id' | 'plans'>>,
+  nowMs: number,
+  afterMs: number,
+): Stall[] => {
   const stalls: Stall[] = [];
   for (const agent of agents)
     for (const plan of agent.plans) {
