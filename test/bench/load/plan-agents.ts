@@ -25,15 +25,19 @@ class PlanIdentity {
     private readonly steps: number,
   ) {}
 
+  /** Steps of the current plan (the first may be shorter: see AgentSlot.open). */
+  private size = 0;
+
   get exhausted(): boolean {
-    return this.nextStep > this.steps;
+    return this.nextStep > this.size;
   }
 
-  async newPlan(): Promise<void> {
+  async newPlan(size = this.steps): Promise<void> {
     const created = await call(this.socket, 'createPlan', {
       title: 'bench plan',
-      steps: Array.from({ length: this.steps }, (_, i) => `work item ${i + 1}`),
+      steps: Array.from({ length: size }, (_, i) => `work item ${i + 1}`),
     });
+    this.size = size;
     // The bench's servers run with PLANHUB_APPROVAL_POLICY=auto, so startPlan answers at once.
     await call(this.socket, 'startPlan', { plan_id: created.plan_id });
     this.planId = created.plan_id;
@@ -95,12 +99,22 @@ export class AgentSlot {
 
   private constructor(private readonly identities: readonly [PlanIdentity, PlanIdentity]) {}
 
-  static async open(url: string, workspace: string, agentBase: string, steps: number): Promise<AgentSlot> {
+  /**
+   * `firstPlanSteps` sizes the first plan of the identity that starts: agents given different sizes roll over at
+   * different times, as independent agents would, instead of all at once every `steps` calls.
+   */
+  static async open(
+    url: string,
+    workspace: string,
+    agentBase: string,
+    steps: number,
+    firstPlanSteps = steps,
+  ): Promise<AgentSlot> {
     const identities = await Promise.all(
-      ['x', 'y'].map(async (suffix) => {
+      ['x', 'y'].map(async (suffix, i) => {
         const agentId = `${agentBase}${suffix}`;
         const identity = new PlanIdentity(await openAgent(url, workspace, agentId), agentId, steps);
-        await identity.newPlan();
+        await identity.newPlan(i === 0 ? firstPlanSteps : steps);
         return identity;
       }),
     );
@@ -122,7 +136,10 @@ export class AgentSlot {
   }
 }
 
-/** Opens `count` slots a few at a time: new agents all register in one workspace index, which is a hot document. */
+/**
+ * Opens `count` slots a few at a time: new agents all register in one workspace index, which is a hot document.
+ * Their first plans have from `steps` down to 1 step, spread evenly, so their rollovers are spread over time.
+ */
 export const openSlots = async (
   url: string,
   workspace: string,
@@ -135,7 +152,7 @@ export const openSlots = async (
   try {
     for (let i = 0; i < count; i += concurrency) {
       const batch = Array.from({ length: Math.min(concurrency, count - i) }, (_, j) =>
-        AgentSlot.open(url, workspace, `${tag}-a${i + j}`, steps),
+        AgentSlot.open(url, workspace, `${tag}-a${i + j}`, steps, steps - Math.floor(((i + j) * steps) / count)),
       );
       slots.push(...(await Promise.all(batch)));
     }
