@@ -117,7 +117,9 @@ export const renderMarkdown = (report: BenchReport): string => {
       ' floor is two socket.io servers with @socket.io/redis-adapter: a client of A emits, a client of B receives.',
     `- The load's agents complete one step per setStepStatus call on plans of ${c.stepsPerPlan} steps; each agent` +
       ' alternates two identities so that a used-up plan is rolled over (completePlan, createPlan, startPlan) in' +
-      ' the background while the other identity carries the measured calls. The server’s per-agent call budget' +
+      ' the background while the other identity carries the measured calls. First plans are shorter by a different' +
+      ' amount per agent (from the full size down to 1 step), so the agents roll over at different times, not all at' +
+      ' once. The server’s per-agent call budget' +
       ' (limits.callsPerSecond, 200/s by default) applies to each identity, so the "1 agent" runs are capped near' +
       ' 2 × 200 calls/s by policy, not by capacity.',
     '- Each figure is from the server processes started by the bench: `node --import tsx server/src/main.ts` with' +
