@@ -1,8 +1,7 @@
-import type { EventEnvelope } from '@planhub/shared';
-import { parseStoredJson } from '../parsed-json.ts';
 import type { Logger } from 'pino';
-import type { Commit, CommitOutcome, LoadedDoc, Store } from '../store.ts';
-import { corruptDocument } from '../documents/define.ts';
+import type { Commit, CommitOutcome, Store } from '../store.ts';
+import { docsOf, hashOf, toEnvelope, type StreamEntry } from './redis-replies.ts';
+import { logConnectionState } from './connection-log.ts';
 import { defineStoreCommands } from './commands.ts';
 import { clusterResync } from './cluster-resync.ts';
 import { createEventFeed } from './event-feed.ts';
@@ -12,7 +11,7 @@ import { createRedisPresence } from '../presence/redis-presence.ts';
 import { createRedisRevocations } from '../revocations/revocations.ts';
 import { redisKeys } from './redis-keys.ts';
 import { storeFailure, unavailable } from './redis-errors.ts';
-import { connectRedis, type CommandConnection, type RedisTarget } from './connect.ts';
+import { connectRedis, type RedisTarget } from './connect.ts';
 import { createReplicatedCommits } from './replicated-commit.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
@@ -43,40 +42,6 @@ export interface RedisStoreOptions {
   /** How long a workspace's event channel stays subscribed after its last watcher left (default 10 s). */
   feedLingerMs?: number;
 }
-
-type StreamEntry = [id: string, fields: string[]];
-
-/** A document's JSON; text that is not JSON is a corrupt document, named so an operator can find it. */
-const parseStored = (docKey: string, json: string): unknown => {
-  try {
-    return parseStoredJson(json);
-  } catch {
-    throw corruptDocument(docKey, 'not JSON');
-  }
-};
-
-const toEnvelope = ([id, fields]: StreamEntry): EventEnvelope => ({
-  event_id: id,
-  ...(JSON.parse(fields[fields.indexOf('e') + 1] ?? '{}') as Omit<EventEnvelope, 'event_id'>),
-});
-
-/** load.lua's documents: version and JSON of each, in the order asked. */
-const docsOf = (docKeys: readonly string[], flat: ReadonlyArray<string | null | string[]>): LoadedDoc[] =>
-  docKeys.map((key, i): LoadedDoc => {
-    const version = flat[2 * i];
-    const json = flat[2 * i + 1];
-    return typeof version !== 'string' || typeof json !== 'string'
-      ? { value: undefined, version: 0 }
-      : { value: parseStored(key, json), version: Number(version) };
-  });
-
-/** A hash as load.lua returns it (HGETALL's field, value, …). */
-const hashOf = (reply: string | null | string[] | undefined): Record<string, string> => {
-  const hash: Record<string, string> = {};
-  if (!Array.isArray(reply)) return hash;
-  for (let i = 0; i + 1 < reply.length; i += 2) hash[reply[i] as string] = reply[i + 1] as string;
-  return hash;
-};
 
 /** Resolves true if `promise` settles within `ms`, false otherwise; never rejects. */
 const within = (promise: Promise<unknown>, ms: number) =>
@@ -114,8 +79,8 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   let closing: Promise<void> | undefined;
   const subscriber = connections.subscriber({ connectionName: `planhub-sub:${options.prefix}` });
   const isClosing = () => closing !== undefined;
-  watch(client, log, 'commands', isClosing);
-  watch(subscriber, log, 'subscriber', isClosing);
+  logConnectionState(client, log, 'commands', isClosing);
+  logConnectionState(subscriber, log, 'subscriber', isClosing);
   // Adopted at the first connection, checked at every reconnect (a restarted Redis may come back empty).
   const epoch = createStoreEpoch({ client, key: keys.epoch, newId: randomUUID, log });
   client.on('ready', () => void epoch.verify().catch(() => undefined));
@@ -163,16 +128,8 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     limits: createRedisLimits(client, options.prefix),
     presence: createRedisPresence(client, options.prefix),
     revocations: ({ checkMs, log }) => createRedisRevocations({ redis: client, prefix: options.prefix, checkMs, log }),
-    load: (workspace, docKeys) =>
-      docKeys.length === 0
-        ? Promise.resolve([])
-        : run('load', async () => {
-            const [flat] = await Promise.all([
-              client.phLoad(docKeys.length, ...docKeys.map((k) => keys.doc(workspace, k))),
-              epoch.verify(),
-            ]);
-            return docsOf(docKeys, flat);
-          }),
+    load: async (workspace, docKeys) =>
+      docKeys.length === 0 ? [] : (await store.loadWithHashes(workspace, docKeys, [])).docs,
 
     loadWithHashes: (workspace, docKeys, hashKeys) =>
       run('load', async () => {
@@ -282,22 +239,4 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
       })()),
   };
   return store;
-};
-
-/** Every connection has an error handler (an unhandled 'error' would crash the node); outages log once. */
-const watch = (connection: CommandConnection, log: Logger, name: string, isClosing: () => boolean) => {
-  let up = false;
-  connection.on('ready', () => {
-    if (!up) log.info({ connection: name }, 'Redis connected');
-    up = true;
-  });
-  connection.on('error', (err: Error) => {
-    if (up) log.error({ connection: name, reason: err.message }, 'Redis connection lost; reconnecting');
-    else log.debug({ connection: name, reason: err.message }, 'Redis still unreachable');
-    up = false;
-  });
-  connection.on('close', () => {
-    if (up && !isClosing()) log.warn({ connection: name }, 'Redis connection closed; reconnecting');
-    up = false;
-  });
 };
