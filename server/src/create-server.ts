@@ -64,7 +64,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   services.workspaces = presence;
   const inner = createDispatch(services, HANDLERS);
   const dispatch = presence.wrap(ops.gate(inner));
-  presence.start(inner);
+  presence.start();
   const mcp = createMcpEndpoint({ services, dispatch, log }, deps.mcp);
   // Only tokens can be revoked: open mode keeps an (empty) memory list and reads nothing from Redis.
   const revocations =

@@ -41,7 +41,6 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   const served = new Map<string, number>();
   const indexed = new Set<string>();
   let chain: Promise<unknown> = Promise.resolve();
-  let dispatch: Dispatch | undefined;
   let lastStallCheck = 0;
   /** Agents of dead nodes this node took over and has not yet reported offline. */
   const unreported: LostAgent[] = [];
@@ -119,7 +118,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   };
 
   const checkStalls = async () => {
-    if (!dispatch || now() - lastStallCheck < Math.min(stallAfterMs / 2, 10_000)) return;
+    if (now() - lastStallCheck < Math.min(stallAfterMs / 2, 10_000)) return;
     lastStallCheck = now();
     for (const workspace of served.keys()) {
       let stalls: Stall[];
@@ -172,9 +171,8 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   return {
     connected,
     disconnected,
-    /** Starts the heartbeat; `inner` is the node's dispatch (the stall sweep reads overviews through it). */
-    start(inner: Dispatch) {
-      dispatch = inner;
+    /** Starts the heartbeat (presence writes and the stall sweep). */
+    start() {
       timer = setInterval(tick, heartbeatMs);
       timer.unref();
     },

@@ -21,8 +21,8 @@ const deepFreeze = (value: unknown): unknown => {
 };
 
 /** JSON.parse for stored document text (throws as JSON.parse does); shared and frozen when the text is long. */
-export const parseStoredJson = (json: string, minLength = MIN_LENGTH): unknown => {
-  if (json.length < minLength) return JSON.parse(json) as unknown;
+export const parseStoredJson = (json: string): unknown => {
+  if (json.length < MIN_LENGTH) return JSON.parse(json) as unknown;
   const hit = cache.get(json);
   if (hit !== undefined) {
     // Least recently used first: a hit moves to the end.

@@ -32,10 +32,9 @@ export const findStalls = async (store: Store, workspace: string, nowMs: number,
           documents.agent,
           agentIds.map((id) => [id]),
         );
-        const owner = new Map<string, string>();
-        for (const agent of agents)
-          for (const ref of agent?.plans ?? []) if (!ref.finished) owner.set(ref.plan_id, agent?.agent_id ?? '');
-        const planIds = [...owner.keys()];
+        const planIds = agents.flatMap((agent) =>
+          (agent?.plans ?? []).filter((p) => !p.finished).map((p) => p.plan_id),
+        );
         if (planIds.length === 0) return [];
         await tx.prefetch(planIds.map(docKeys.plan), [], planIds.map(hashKeys.stepBriefs));
         const roots = await tx.getMany(planIds.map(docKeys.plan));
