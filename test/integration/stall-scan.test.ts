@@ -1,20 +1,8 @@
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
-import type { PlanHubServer, Store } from '@planhub/server';
+import type { PlanHubServer } from '@planhub/server';
 import { createMemoryStore, createServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
-
-/** A real memory store that records every step document key loaded (nothing else changes). */
-const recording = (store: Store) => {
-  const stepKeys: string[] = [];
-  const note = (keys: readonly string[]) => stepKeys.push(...keys.filter((k) => k.startsWith('step:')));
-  const wrapped: Store = {
-    ...store,
-    limits: store.limits,
-    load: (ws, keys) => (note(keys), store.load(ws, keys)),
-    loadWithHashes: (ws, keys, hashes) => (note(keys), store.loadWithHashes(ws, keys, hashes)),
-  };
-  return { store: wrapped, stepKeys };
-};
+import { readCounting } from '../helpers/read-counting-store.ts';
 
 describe('the stall sweep', () => {
   let server: PlanHubServer;
@@ -25,7 +13,8 @@ describe('the stall sweep', () => {
   });
 
   it('reports a step left in progress, reading only steps in progress of the plans it scans', async () => {
-    const { store, stepKeys } = recording(createMemoryStore({ eventRetention: 1000 }));
+    const { store, reads } = readCounting(createMemoryStore({ eventRetention: 1000 }));
+    const { stepKeys } = reads;
     server = createServer(
       { port: 0, logLevel: 'silent', approvalPolicy: 'auto', presenceHeartbeatMs: 50, stallAfterMs: 300 },
       { store },

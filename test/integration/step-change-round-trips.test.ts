@@ -1,33 +1,8 @@
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
-import type { PlanHubServer, Store } from '@planhub/server';
+import type { PlanHubServer } from '@planhub/server';
 import { createMemoryStore, createServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
-
-/** A real memory store whose loads and commits are counted (nothing else changes). */
-const counted = (store: Store) => {
-  const calls = { load: 0, loadCollections: 0, commit: 0, keys: 0, hashes: 0, stepDocs: 0 };
-  const steps = (keys: readonly string[]) => keys.filter((k) => k.startsWith('step:')).length;
-  const wrapped: Store = {
-    ...store,
-    limits: store.limits,
-    load: (ws, keys) => (
-      calls.load++,
-      (calls.keys += keys.length),
-      (calls.stepDocs += steps(keys)),
-      store.load(ws, keys)
-    ),
-    loadWithHashes: (ws, keys, hashes) => (
-      calls.load++,
-      (calls.keys += keys.length),
-      (calls.stepDocs += steps(keys)),
-      (calls.hashes += hashes.length),
-      store.loadWithHashes(ws, keys, hashes)
-    ),
-    loadCollections: (ws, read) => (calls.loadCollections++, store.loadCollections(ws, read)),
-    commit: (ws, commit) => (calls.commit++, store.commit(ws, commit)),
-  };
-  return { store: wrapped, calls };
-};
+import { readCounting } from '../helpers/read-counting-store.ts';
 
 describe('a step change’s round trips to the store', () => {
   let server: PlanHubServer;
@@ -38,7 +13,7 @@ describe('a step change’s round trips to the store', () => {
   });
 
   it('reads once and commits once, with a plan_id and without one once the node knows the current plan', async () => {
-    const { store, calls } = counted(createMemoryStore({ eventRetention: 1000 }));
+    const { store, reads: calls } = readCounting(createMemoryStore({ eventRetention: 1000 }));
     server = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto' }, { store });
     client = await connect({ url: (await server.listen()).url, agentId: 'a', workspace: 'ws' });
     // Fifty steps: a step change reads the changed step and its plan's header, not the other steps' documents.
@@ -70,7 +45,7 @@ describe('a step change’s round trips to the store', () => {
   });
 
   it('appends a step waiting on a step of another long plan without reading either plan’s other steps', async () => {
-    const { store, calls } = counted(createMemoryStore({ eventRetention: 1000 }));
+    const { store, reads: calls } = readCounting(createMemoryStore({ eventRetention: 1000 }));
     server = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto' }, { store });
     const url = (await server.listen()).url;
     client = await connect({ url, agentId: 'parent', workspace: 'ws' });
@@ -83,14 +58,14 @@ describe('a step change’s round trips to the store', () => {
       await client.startPlan({});
       await client.getPlanStatus({});
 
-      const before = { ...calls };
+      const before = { ...calls, stepDocs: calls.stepKeys.length };
       const added = await client.addDependentStep({
         description: 'after the child',
         depends_on: [{ agent_id: 'child', step_id: 'step_7', plan_id: target.plan_id }],
       });
       expect(added.status).toBe('blocked');
       // The one step document read is the target's: both plans' other steps come in brief.
-      expect(calls.stepDocs - before.stepDocs).toBe(1);
+      expect(calls.stepKeys.length - before.stepDocs).toBe(1);
 
       // And it still unblocks with the output when the child's step ends.
       await child.completeStepWithOutput({ step_id: 'step_7', output: { n: 7 } });
