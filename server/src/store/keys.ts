@@ -51,6 +51,14 @@ export const hashKeys = {
   workingDir: (dir: string) => `workdir:${dir}`,
 } as const;
 
+export const zsetKeys = {
+  /**
+   * A plan's steps scored by status band, then sequence (tools/step-ranks.ts), kept with every step write and by the
+   * fan-in that unblocks a step: a step change counts the plan's steps and finds the next open one from it.
+   */
+  stepsByStatus: (planId: string) => `steps-by-status:${planId}`,
+} as const;
+
 export const counterKeys = {
   /** Highest seed-003 task id ever given out: ids are never reused, not even after the cleanup. */
   taskIds: () => 'task-ids',

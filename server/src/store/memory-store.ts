@@ -9,6 +9,7 @@ import { decodeRemembered, encodeRemembered } from './request-fingerprint.ts';
 import { createRequestIndex } from './request-index.ts';
 import { createMemoryPresence } from './presence/memory-presence.ts';
 import { createMemoryRevocations } from './revocations/revocations.ts';
+import { SortedMembers } from './sorted-members.ts';
 import { docJsonBytes, firing, stale, type Workspace } from './memory-workspace.ts';
 import type {
   CollectionRead,
@@ -20,6 +21,8 @@ import type {
   FanIn,
   LoadedCollections,
   LoadedDoc,
+  RangeRead,
+  RangeSlice,
   Store,
   StoreOp,
 } from './store.ts';
@@ -66,6 +69,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         sets: new Map(),
         hashes: new Map(),
         counters: new Map(),
+        zsets: new Map(),
         events: [],
         requests: new Map(),
         requestIndex: createRequestIndex(),
@@ -135,8 +139,17 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         const value = (w.counters.get(op.key) ?? 0) + op.by;
         w.counters.set(op.key, value);
         counters.push(value);
+      } else if (op.op === 'zadd') {
+        const zset = w.zsets.get(op.key) ?? new SortedMembers();
+        for (const [m, score] of Object.entries(op.members)) zset.add(m, score);
+        w.zsets.set(op.key, zset);
+      } else if (op.op === 'zrem') {
+        const zset = w.zsets.get(op.key);
+        for (const m of op.members) zset?.remove(m);
+        if (zset?.size === 0) w.zsets.delete(op.key);
       } else if (op.kind === 'set') w.sets.delete(op.key);
       else if (op.kind === 'hash') w.hashes.delete(op.key);
+      else if (op.kind === 'zset') w.zsets.delete(op.key);
       else w.counters.delete(op.key);
     }
   };
@@ -167,15 +180,25 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     };
   };
 
+  const readRanges = (w: Workspace, read: RangeRead): RangeSlice[] => {
+    const zset = w.zsets.get(read.key) ?? new SortedMembers();
+    const values = read.values === undefined ? undefined : w.hashes.get(read.values);
+    return read.ranges.map((range) => zset.slice(range, (member) => values?.get(member)));
+  };
+
   return {
     kind: 'memory',
     limits: createMemoryLimits(),
     presence: createMemoryPresence(),
     revocations: () => createMemoryRevocations(),
     load: (workspace, keys) => Promise.resolve(loadDocs(workspace, keys)),
-    // Both reads happen in this one turn: no commit can come between them.
-    loadWithHashes: (workspace, keys, hashes) =>
-      Promise.resolve({ docs: loadDocs(workspace, keys), hashes: readCollections(workspace, { hashes }).hashes }),
+    // Every read happens in this one turn: no commit can come between them.
+    loadWith: (workspace, keys, alongside) =>
+      Promise.resolve({
+        docs: loadDocs(workspace, keys),
+        hashes: readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes,
+        ranges: (alongside.ranges ?? []).map((read) => readRanges(ws(workspace), read)),
+      }),
     loadCollections: (workspace, read) => Promise.resolve(readCollections(workspace, read)),
     commit(workspace, commit: Commit): Promise<CommitOutcome> {
       const w = ws(workspace);

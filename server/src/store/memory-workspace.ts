@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '@planhub/shared';
 import type { createRequestIndex } from './request-index.ts';
 import type { DocRead, FanIn } from './store.ts';
+import type { SortedMembers } from './sorted-members.ts';
 import { textBytes } from './workspace-bytes.ts';
 
 /** One workspace of the memory store, and the checks a commit makes on it before anything applies. */
@@ -9,6 +10,7 @@ export interface Workspace {
   sets: Map<string, Set<string>>;
   hashes: Map<string, Map<string, string>>;
   counters: Map<string, number>;
+  zsets: Map<string, SortedMembers>;
   events: EventEnvelope[];
   requests: Map<string, { text: string; expires: number }>;
   requestIndex: ReturnType<typeof createRequestIndex>;

@@ -40,7 +40,10 @@ export type StoreOp =
   /** Removes fields (absent ones are ignored); a hash left without fields no longer exists. */
   | { op: 'hdel'; key: string; fields: readonly string[] }
   | { op: 'incr'; key: string; by: number }
-  | { op: 'del'; kind: 'set' | 'hash' | 'counter'; key: string };
+  /** Sets each member's score (adding the member when absent): a move between score ranges is one write. */
+  | { op: 'zadd'; key: string; members: Readonly<Record<string, number>> }
+  | { op: 'zrem'; key: string; members: readonly string[] }
+  | { op: 'del'; kind: 'set' | 'hash' | 'counter' | 'zset'; key: string };
 
 /**
  * Replaces the JSON string literal `token` in a fired fan-in's writes and events by the hash's entries, sorted by
@@ -132,6 +135,39 @@ export interface LoadedCollections {
   counters: number[];
 }
 
+/** Members of a sorted set scored from `min` to `max` (inclusive): how many, and the first `limit` of them. */
+export interface ScoreRange {
+  min: number;
+  max: number;
+  limit: number;
+}
+
+/** Ranges of one sorted set, each member with its field in the hash `values` when one is named. */
+export interface RangeRead {
+  key: string;
+  ranges: readonly ScoreRange[];
+  values?: string;
+}
+
+/** One range as read: its size, and its first members by score (ties by member), lowest first. */
+export interface RangeSlice {
+  count: number;
+  first: Array<{ member: string; score: number; value: string | undefined }>;
+}
+
+/** What `loadWith` reads beside the documents. */
+export interface AlongsideRead {
+  hashes?: readonly string[];
+  ranges?: readonly RangeRead[];
+}
+
+export interface LoadedAlongside {
+  docs: LoadedDoc[];
+  hashes: Record<string, string>[];
+  /** Per RangeRead, one slice per range, in order. */
+  ranges: RangeSlice[][];
+}
+
 export interface EventRange {
   /** Exclusive lower bound; omit to read the newest `count` events. */
   after?: string;
@@ -159,14 +195,10 @@ export interface Store {
   revocations(options: { checkMs: number; log: Logger }): Revocations;
   load(workspace: string, keys: readonly string[]): Promise<LoadedDoc[]>;
   /**
-   * `load` and whole hashes (as loadCollections reads them) in one atomic read: one round trip on Redis, for a call
-   * that needs a plan's step briefs with its documents.
+   * `load`, whole hashes (as loadCollections reads them) and ranges of sorted sets in one atomic read: one round trip
+   * on Redis, for a call that needs a plan's step briefs or its steps by status with its documents.
    */
-  loadWithHashes(
-    workspace: string,
-    keys: readonly string[],
-    hashes: readonly string[],
-  ): Promise<{ docs: LoadedDoc[]; hashes: Record<string, string>[] }>;
+  loadWith(workspace: string, keys: readonly string[], alongside: AlongsideRead): Promise<LoadedAlongside>;
   /** Sets, hashes and counters in one round trip (unversioned: only commutative operations change them). */
   loadCollections(workspace: string, read: CollectionRead): Promise<LoadedCollections>;
   commit(workspace: string, commit: Commit): Promise<CommitOutcome>;

@@ -3,7 +3,19 @@ import { PlanHubError } from '@planhub/shared';
 import type { DocumentKind } from './documents/define.ts';
 import { fillAnswer } from './fill.ts';
 import { fingerprintTool, type Remembered } from './request-fingerprint.ts';
-import type { CollectionRead, FanIn, LoadedDoc, QuotaRefusal, Store, StoreOp } from './store.ts';
+import type {
+  CollectionRead,
+  FanIn,
+  LoadedAlongside,
+  LoadedDoc,
+  QuotaRefusal,
+  RangeRead,
+  RangeSlice,
+  Store,
+  StoreOp,
+} from './store.ts';
+
+const rangeId = (read: RangeRead): string => JSON.stringify(read);
 
 /**
  * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
@@ -19,6 +31,8 @@ export class Tx {
   private readonly fanIns: FanIn[] = [];
   /** Whole hashes read alongside documents (a plan's step briefs), by key: one snapshot per attempt. */
   private readonly hashes = new Map<string, Promise<Record<string, string>>>();
+  /** Ranges of sorted sets read alongside documents (a plan's steps by status), by what was asked: one per attempt. */
+  private readonly ranges = new Map<string, Promise<RangeSlice[]>>();
   /** Each document checked once per attempt: a call reads its plan and agent index several times. */
   private readonly decoded = new Map<string, { raw: unknown; kind: object; value: unknown }>();
 
@@ -41,27 +55,40 @@ export class Tx {
     checked: readonly string[],
     unchecked: readonly string[],
     hashes: readonly string[] = [],
+    ranges: readonly RangeRead[] = [],
   ): Promise<void> {
     for (const key of checked) this.promote(key);
     const cached = (k: string) => this.loaded.has(k) || this.written.has(k) || this.unchecked.has(k);
     const missing = [...new Set([...checked, ...unchecked].filter((k) => !cached(k)))];
     const newHashes = [...new Set(hashes.filter((k) => !this.hashes.has(k)))];
-    if (missing.length === 0 && newHashes.length === 0) return;
+    const newRanges = ranges.filter((r) => !this.ranges.has(rangeId(r)));
+    if (missing.length === 0 && newHashes.length === 0 && newRanges.length === 0) return;
     let docs: LoadedDoc[];
-    if (newHashes.length === 0) docs = await this.store.load(this.workspace, missing);
+    if (newHashes.length === 0 && newRanges.length === 0) docs = await this.store.load(this.workspace, missing);
     else {
-      const both = this.store.loadWithHashes(this.workspace, missing, newHashes);
-      newHashes.forEach((key, i) => {
-        const read = both.then((r) => r.hashes[i] ?? {});
+      const all = this.store.loadWith(this.workspace, missing, { hashes: newHashes, ranges: newRanges });
+      const later = <T>(key: string, into: Map<string, Promise<T>>, pick: (r: LoadedAlongside) => T) => {
+        const read = all.then(pick);
         read.catch(() => undefined);
-        this.hashes.set(key, read);
-      });
-      docs = (await both).docs;
+        into.set(key, read);
+      };
+      newHashes.forEach((key, i) => later(key, this.hashes, (r) => r.hashes[i] ?? {}));
+      newRanges.forEach((read, i) => later(rangeId(read), this.ranges, (r) => r.ranges[i] ?? []));
+      docs = (await all).docs;
     }
     const wanted = new Set(checked);
     missing.forEach((key, i) =>
       (wanted.has(key) ? this.loaded : this.unchecked).set(key, docs[i] ?? { value: undefined, version: 0 }),
     );
+  }
+
+  /**
+   * Ranges of a sorted set (unversioned like a hash: reading adds no check), read once per attempt: from the prefetch
+   * that named them, or on their own.
+   */
+  async range(read: RangeRead): Promise<RangeSlice[]> {
+    if (!this.ranges.has(rangeId(read))) await this.prefetch([], [], [], [read]);
+    return this.ranges.get(rangeId(read)) ?? [];
   }
 
   /**

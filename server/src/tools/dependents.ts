@@ -11,6 +11,7 @@ import type { Tx } from '../store/transaction.ts';
 import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
 import { peekWaitingPlans } from './plan-repository.ts';
+import { rankOps } from './step-ranks.ts';
 import { loadWaitersOf, dropWaiters, removeWaiter, waiterCounter } from './waiters-doc.ts';
 
 /** Stands in a call's answer for a waiter that a fan-in unblocks; the store puts the waiter or null there. */
@@ -32,8 +33,9 @@ type Ended = { agent_id: string; plan_id: string; step: Step };
 const briefOps = (waiting: Plan, w: Waiter): StoreOp[] => {
   const step = waiting.steps.find((s) => s.id === w.step_id);
   if (!step) return [];
-  const fields = { [w.step_id]: encodeBrief({ ...step, status: 'pending' }) };
-  return [{ op: 'hset', key: hashKeys.stepBriefs(w.plan_id), fields }];
+  const unblocked = { ...step, status: 'pending' as const };
+  const fields = { [w.step_id]: encodeBrief(unblocked) };
+  return [{ op: 'hset', key: hashKeys.stepBriefs(w.plan_id), fields }, ...rankOps(w.plan_id, [unblocked])];
 };
 
 /**
@@ -61,7 +63,7 @@ const deliver = (
     then: {
       reads: [],
       writes: [],
-      // The step's brief follows its live state (pending once nothing is outstanding) for its owner's step changes.
+      // The step's brief and rank follow its live state (pending once nothing is outstanding) for its owner's step changes.
       ops: briefOps(waiting, w),
       events: decision.whenLast,
       fills: [

@@ -9,7 +9,7 @@ import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
 import { readPlan } from './live-plans.ts';
 import { type ReadRef, writePlan } from './plan-repository.ts';
-import { readPlanForStep } from './plan-step-read.ts';
+import { readPlanForStep, readStepChange, type StepChangeRead } from './plan-step-read.ts';
 import { registerAgent } from './planhub/agent-index.ts';
 import type { Tx } from '../store/transaction.ts';
 
@@ -83,6 +83,17 @@ export const resolvePlanForStep = async (
 ): Promise<Plan> => {
   const plan = (await readPlanForStep(tx, planId, stepId)) ?? planNotStored(planId);
   return ownPlan(plan, caller);
+};
+
+/** The caller's own plan `planId` as a change of its step `stepId` reads it (see readStepChange). */
+export const resolveStepChange = async (
+  tx: Tx,
+  caller: Caller,
+  planId: string,
+  stepId: string,
+): Promise<StepChangeRead> => {
+  const read = (await readStepChange(tx, planId, stepId)) ?? planNotStored(planId);
+  return { ...read, plan: ownPlan(read.plan, caller) };
 };
 
 const ownPlan = (plan: Plan, caller: Caller): Plan => {

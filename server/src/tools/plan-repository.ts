@@ -6,6 +6,7 @@ import type { Tx } from '../store/transaction.ts';
 import { assemblePlan, headerFieldsContent, headerOf, stepContent, stepDocOf } from '../core/plans/plan-split.ts';
 import { encodeBrief } from '../core/plans/step-brief.ts';
 import { stepIdsHint } from './plan-shape-hint.ts';
+import { rankOps, unrankOps } from './step-ranks.ts';
 
 /**
  * Plans are stored as a header (`plan:<id>`) and one document per step (`step:<id>:<step>`). A call reads the header
@@ -117,9 +118,13 @@ const unchanged = (plan: Plan, step: Step, before: ReadState, read: Step | undef
   );
 };
 
-/** A plan read with its steps in brief, but for those in `full` (read or since written in full). */
+/**
+ * A plan read with its steps in brief, but for those in `full` (read or since written in full); `alone`: the steps in
+ * `full` are the only ones read (the plan's step order was not), so the call may change those steps and nothing else.
+ */
 export interface BriefRead {
   full: ReadonlySet<string>;
+  alone?: boolean;
 }
 
 /**
@@ -154,9 +159,13 @@ export const writePlan = (tx: Tx, plan: Plan): ReadRef | undefined => {
   const before = reads.get(tx)?.get(plan.plan_id);
   const all = !before || before.whole;
   const inOrder = before !== undefined && sameOrder(before.steps, plan.steps);
-  if (all || !inOrder || headerFieldsContent(plan) !== before.fields)
+  if (all || !inOrder || headerFieldsContent(plan) !== before.fields) {
+    // Never reached by a correct caller: the header names every step, and this call did not read them all.
+    if (before?.inBrief?.alone) throw new Error(`${plan.plan_id} was read one step alone; its header is not written`);
     tx.put(docKeys.plan(plan.plan_id), headerOf(plan, plan.updated_at));
+  }
   const briefs: Record<string, string> = {};
+  const ranked: Step[] = [];
   plan.steps.forEach((step, i) => {
     const read =
       before &&
@@ -168,13 +177,20 @@ export const writePlan = (tx: Tx, plan: Plan): ReadRef | undefined => {
       throw new Error(`${plan.plan_id}:${step.id} was read in brief, not written`);
     tx.put(docKeys.planStep(plan.plan_id, step.id), doc);
     briefs[step.id] = encodeBrief(step);
+    ranked.push(step);
   });
-  if (Object.keys(briefs).length > 0) tx.op({ op: 'hset', key: hashKeys.stepBriefs(plan.plan_id), fields: briefs });
+  if (ranked.length > 0) tx.op({ op: 'hset', key: hashKeys.stepBriefs(plan.plan_id), fields: briefs });
+  tx.op(...rankOps(plan.plan_id, ranked));
   if (before && !before.whole && !inOrder) {
     const kept = new Set(plan.steps.map((s) => s.id));
-    for (const { id } of before.steps) if (!kept.has(id)) tx.delete(docKeys.planStep(plan.plan_id, id));
+    const gone = before.steps.filter((s) => !kept.has(s.id)).map((s) => s.id);
+    for (const id of gone) tx.delete(docKeys.planStep(plan.plan_id, id));
+    tx.op(...unrankOps(plan.plan_id, gone));
   }
-  const inBrief = before?.inBrief && { full: new Set([...before.inBrief.full, ...Object.keys(briefs)]) };
+  const inBrief = before?.inBrief && {
+    ...before.inBrief,
+    full: new Set([...before.inBrief.full, ...Object.keys(briefs)]),
+  };
   rememberRead(tx, [plan], new Set(), inBrief);
   return before && { status: before.status, working_dir: before.working_dir };
 };

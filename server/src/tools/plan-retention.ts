@@ -4,7 +4,7 @@ import { finishedPlansPastRetention, withoutPlans } from '../core/agents/retenti
 import { pendingNode, stepNode } from '../core/dependencies/nodes.ts';
 import { assemblePlan } from '../core/plans/plan-split.ts';
 import { planDocuments } from '../store/documents/plan-documents.ts';
-import { counterKeys, docKeys, hashKeys, setKeys } from '../store/keys.ts';
+import { counterKeys, docKeys, hashKeys, setKeys, zsetKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { releaseFutureWaits, releaseWaiters } from './dependents.ts';
 import { indexesWrittenBy, loadAgent } from './plan-access.ts';
@@ -88,6 +88,7 @@ const deletePlan = (tx: Tx, plan: Plan): void => {
   }
   tx.op(
     { op: 'del', kind: 'hash', key: hashKeys.stepBriefs(plan.plan_id) },
+    { op: 'del', kind: 'zset', key: zsetKeys.stepsByStatus(plan.plan_id) },
     { op: 'del', kind: 'counter', key: counterKeys.waitersOn(plan.plan_id) },
   );
   if (plan.working_dir !== undefined)

@@ -1,10 +1,12 @@
 import type { Plan, Step } from '@planhub/shared';
 import { decodeBrief } from '../core/plans/step-brief.ts';
+import type { StepTally } from '../core/plans/step-tally.ts';
 import { planDocuments } from '../store/documents/plan-documents.ts';
 import { docKeys, hashKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { readPlan } from './live-plans.ts';
 import { decodeStep, rememberRead } from './plan-repository.ts';
+import { tallyFromRanks, tallyRead } from './step-ranks.ts';
 
 /** A plan's step briefs, read once per attempt (with the call's other reads when it prefetched them). */
 const readBriefs = (tx: Tx, planId: string): Promise<Record<string, string>> => tx.hash(hashKeys.stepBriefs(planId));
@@ -48,4 +50,40 @@ export const readPlanForStep = async (tx: Tx, planId: string, stepId?: string): 
   };
   rememberRead(tx, [plan], new Set(), { full: new Set(stepId === undefined ? [] : [stepId]) });
   return plan;
+};
+
+/** A plan as a change of its step `stepId` reads it, and its steps' tally when only that step was read. */
+export interface StepChangeRead {
+  plan: Plan;
+  tally?: StepTally;
+}
+
+/**
+ * The plan as a change of its step `stepId` needs it, in one round trip whatever its length: the header and the
+ * step in full (checked at the commit), the other steps only as counted by status with the first open ones named
+ * (tools/step-ranks.ts). `plan.steps` then holds that step alone. Falls back to readPlanForStep (briefs, or the whole
+ * plan) for a plan whose ranks do not cover every step, and when the change may touch other steps.
+ */
+export const readStepChange = async (tx: Tx, planId: string, stepId: string): Promise<StepChangeRead | undefined> => {
+  const ranks = tx.range(tallyRead(planId));
+  const [rootRaw, stepRaw] = await tx.getMany(stepReadKeys(planId, stepId));
+  const root = planDocuments.planRoot.decode(docKeys.plan(planId), rootRaw);
+  const fallback = async () => {
+    const plan = await readPlanForStep(tx, planId, stepId);
+    return plan && { plan };
+  };
+  if (root?.layout !== 'header' || !root.header.step_ids.includes(stepId)) return fallback();
+  const own = decodeStep(docKeys.planStep(planId, stepId), stepRaw);
+  if (own.waiters.length > 0 || own.step.status === 'blocked') return fallback();
+  const tally = tallyFromRanks(await ranks, root.header.step_ids.length);
+  if (!tally) return fallback();
+  const { step_ids: _ids, orphan_waiters: orphans, ...fields } = root.header;
+  const plan: Plan = {
+    ...fields,
+    steps: [own.step],
+    waiters: { ...orphans },
+    updated_at: own.updated_at > fields.updated_at ? own.updated_at : fields.updated_at,
+  };
+  rememberRead(tx, [plan], new Set(), { full: new Set([stepId]), alone: true });
+  return { plan, tally };
 };

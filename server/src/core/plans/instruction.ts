@@ -1,31 +1,38 @@
 import type { Plan, Step } from '@planhub/shared';
+import { type NamedStep, type StepTally, tallyOf } from './step-tally.ts';
 
-const describe = (s: Step) => `${s.id}: ${s.description}`;
+const describe = (s: NamedStep) => `${s.id}: ${s.description}`;
 
 const ALL_DONE = 'All steps completed. Call completePlan to finalize.';
 
+/** The blocked steps by id, the first ones named and the rest counted. */
+const blockedNames = (tally: StepTally): string => {
+  const ids = tally.first.blocked.map((s) => s.id);
+  const more = tally.counts.blocked - ids.length;
+  return more > 0 ? `${ids.join(', ')} and ${more} more` : ids.join(', ');
+};
+
 /** Where the plan stands when no particular change is being answered (addStep, a repeat, a later step). */
-const whatNext = (plan: Plan): string => {
-  const inProgress = plan.steps.find((s) => s.status === 'in_progress');
-  const pending = plan.steps.find((s) => s.status === 'pending');
-  const blocked = plan.steps.filter((s) => s.status === 'blocked');
+const whatNext = (tally: StepTally): string => {
+  const [pending] = tally.first.pending;
+  const [inProgress] = tally.first.in_progress;
   if (pending) return `Proceed with: ${describe(pending)}`;
   if (inProgress) return `Continue with: ${describe(inProgress)}`;
-  if (blocked.length > 0)
+  if (tally.counts.blocked > 0)
     return (
-      `Remaining steps (${blocked.map((s) => s.id).join(', ')}) are blocked on other agents and unblock by ` +
+      `Remaining steps (${blockedNames(tally)}) are blocked on other agents and unblock by ` +
       'themselves: wait for their step_unblocked events, do not poll.'
     );
   return ALL_DONE;
 };
 
 /**
- * What the model should do next, given the plan after a change (seed 000: never recreate the plan). Each starts
- * with upstream's wording, which hosts and models were tuned on; "all steps completed" is said only when no step is
- * left open at all (upstream said it while blocked or in-progress steps remained).
+ * What the model should do next, given the plan's steps after a change (seed 000: never recreate the plan). Each
+ * starts with upstream's wording, which hosts and models were tuned on; "all steps completed" is said only when no
+ * step is left open at all (upstream said it while blocked or in-progress steps remained).
  */
-export const nextInstruction = (plan: Plan, changed?: Step): string => {
-  const pending = plan.steps.find((s) => s.status === 'pending');
+export const instructionFor = (tally: StepTally, changed?: Step): string => {
+  const [pending] = tally.first.pending;
   if (changed?.status === 'in_progress')
     return (
       `Step is now in progress. Proceed immediately with: ${changed.description} (${changed.id}). ` +
@@ -35,18 +42,21 @@ export const nextInstruction = (plan: Plan, changed?: Step): string => {
     return (
       'Step failed. Decide whether to: (1) use addStep to insert a corrective/alternative step, (2) skip remaining ' +
       'steps if the goal is already met, or (3) proceed to the next pending step. Do NOT recreate the plan from ' +
-      `scratch with createPlan. ${changed.id} failed; ${whatNext(plan)}`
+      `scratch with createPlan. ${changed.id} failed; ${whatNext(tally)}`
     );
   if (changed?.status === 'completed' && pending)
     return `Step completed. Proceed immediately to next step: ${pending.description} (${pending.id}).`;
   if (changed?.status === 'completed') {
-    const next = whatNext(plan);
+    const next = whatNext(tally);
     // Upstream answers the last completion with exactly this sentence; hosts match on how it starts.
     return next === ALL_DONE ? ALL_DONE : `Step completed. ${next}`;
   }
-  if (changed?.status === 'skipped') return `Step skipped. ${whatNext(plan)}`;
-  return whatNext(plan);
+  if (changed?.status === 'skipped') return `Step skipped. ${whatNext(tally)}`;
+  return whatNext(tally);
 };
+
+/** instructionFor a plan whose steps are all at hand. */
+export const nextInstruction = (plan: Plan, changed?: Step): string => instructionFor(tallyOf(plan.steps), changed);
 
 /** The short message of a step answer (upstream has none for setStepStatus; its fields are what hosts read). */
 export const stepMessage = (step: Step): string => `Step ${step.id} is ${step.status}.`;

@@ -1,5 +1,6 @@
 import type { Plan, PlanView, Step, StepView } from '@planhub/shared';
-import { progressOf } from '@planhub/shared';
+import { progressOf, progressOfCounts } from '@planhub/shared';
+import { type StepTally, tallyOf, totalOf } from './step-tally.ts';
 import { unfinishedSteps, unfinishedWarning } from './plan-lifecycle.ts';
 
 /**
@@ -50,9 +51,10 @@ export const planView = (plan: Plan): PlanView => ({
 
 /**
  * The flat fields upstream answers a step change with, beside PlanHub's `step` view: setStepStatus, addStep,
- * addDependentStep and completeStepWithOutput all start their answers with this.
+ * addDependentStep and completeStepWithOutput all start their answers with this. `tally` counts the plan's steps,
+ * for a plan read without all of them.
  */
-export const stepAnswer = (plan: Plan, step: Step, message: string) => ({
+export const stepAnswer = (plan: Plan, step: Step, message: string, tally: StepTally = tallyOf(plan.steps)) => ({
   plan_id: plan.plan_id,
   step_id: step.id,
   sequence: step.sequence,
@@ -60,8 +62,8 @@ export const stepAnswer = (plan: Plan, step: Step, message: string) => ({
   status: step.status,
   result: step.result ?? null,
   error: step.error ?? null,
-  total_steps: plan.steps.length,
-  progress: progressOf(plan.steps),
+  total_steps: totalOf(tally),
+  progress: progressOfCounts(tally.counts),
   message,
   step: stepView(step),
 });

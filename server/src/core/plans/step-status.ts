@@ -3,7 +3,8 @@ import { ENDED_STEP_STATUSES, PlanHubError, fail } from '@planhub/shared';
 import { copyForStepChange } from './plan-factory.ts';
 import { planEvent } from './plan-events.ts';
 import { findStep, requireRunning } from './plan-guards.ts';
-import { honestyWarning, nextInstruction } from './instruction.ts';
+import { honestyWarning, instructionFor } from './instruction.ts';
+import { type StepTally, tallyOf, withChange } from './step-tally.ts';
 
 export type SettableStatus = 'pending' | 'blocked' | 'in_progress' | 'completed' | 'failed' | 'skipped';
 
@@ -28,6 +29,8 @@ export interface StepChangeOutcome {
   warning?: string;
   /** True when the step reached an end state now (dependents may resolve). */
   ended: boolean;
+  /** The plan's steps counted after the change (what the answer's progress and total say). */
+  tally: StepTally;
 }
 
 const EVENT_OF = {
@@ -107,8 +110,16 @@ const bringsNews = (step: Step, change: StepChange): boolean =>
   (change.provides !== undefined && change.provides !== step.provides) ||
   (change.output !== undefined && JSON.stringify(change.output) !== JSON.stringify(step.output));
 
-/** Seed 000's setStepStatus (and completeStepWithOutput, which adds output and provides). */
-export const changeStepStatus = (current: Plan, change: StepChange, now: string): StepChangeOutcome => {
+/**
+ * Seed 000's setStepStatus (and completeStepWithOutput, which adds output and provides). `tally` counts the plan's
+ * steps as read, for a plan read without all of them (only the changed step need be in `current.steps` then).
+ */
+export const changeStepStatus = (
+  current: Plan,
+  change: StepChange,
+  now: string,
+  tally: StepTally = tallyOf(current.steps),
+): StepChangeOutcome => {
   requireRunning(current);
   const plan = copyForStepChange(current, change.step_id);
   const step = findStep(plan, change.step_id);
@@ -116,10 +127,12 @@ export const changeStepStatus = (current: Plan, change: StepChange, now: string)
     plan: current,
     step: findStep(current, change.step_id),
     events: [],
-    instruction: nextInstruction(current),
+    instruction: instructionFor(tally),
     ...(warning ? { warning } : {}),
     ended: false,
+    tally,
   });
+  const before = findStep(current, change.step_id);
   if (change.status === 'pending' || change.status === 'blocked')
     return unchanged(noChangeWarning(step, change.status));
   const status = change.status;
@@ -147,12 +160,14 @@ export const changeStepStatus = (current: Plan, change: StepChange, now: string)
   if (change.output !== undefined) payload.output = change.output;
   if (step.provides !== undefined) payload.provides = step.provides;
   const warning = honestyWarning(status, change.result);
+  const after = withChange(tally, before, step);
   return {
     plan,
     step,
     events: [planEvent(plan, EVENT_OF[status], step, payload, now)],
-    instruction: nextInstruction(plan, step),
+    instruction: instructionFor(after, step),
     ...(warning ? { warning } : {}),
     ended: !repeat && status !== 'in_progress',
+    tally: after,
   };
 };

@@ -1,3 +1,4 @@
+import { SortedMembers } from '../sorted-members.ts';
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { applyFill, fillAnswer, fillText } from '../fill.ts';
 import { encodeRemembered } from '../request-fingerprint.ts';
@@ -64,8 +65,17 @@ const apply = (w: WorkspaceView, ops: readonly StoreOp[], counters: number[]) =>
       const value = (w.counter(op.key) ?? 0) + op.by;
       w.putCounter(op.key, value);
       counters.push(value);
+    } else if (op.op === 'zadd') {
+      const zset = w.zset(op.key) ?? new SortedMembers();
+      for (const [m, score] of Object.entries(op.members)) zset.add(m, score);
+      w.putZset(op.key, zset);
+    } else if (op.op === 'zrem') {
+      const zset = w.zset(op.key);
+      for (const m of op.members) zset?.remove(m);
+      if (zset) w.putZset(op.key, zset.size === 0 ? undefined : zset);
     } else if (op.kind === 'set') w.putSet(op.key, undefined);
     else if (op.kind === 'hash') w.putHash(op.key, undefined);
+    else if (op.kind === 'zset') w.putZset(op.key, undefined);
     else w.putCounter(op.key, undefined);
   }
 };

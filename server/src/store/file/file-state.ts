@@ -1,7 +1,7 @@
 /**
  * How the file store lays a workspace out in its engine, one named database per kind (all in one environment, so a
  * commit writes them in one transaction): documents as `<version> <json>`, a set as the JSON array of its members, a
- * hash as a JSON object, a counter as its number, an event as its envelope's JSON, a remembered request as
+ * hash as a JSON object, a counter as its number, a sorted set as the JSON array of its [member, score] pairs in order, an event as its envelope's JSON, a remembered request as
  * `<expires ms> <text>`, and one meta record per workspace with the log's clock and the quota's byte counts.
  */
 export interface WorkspaceMeta {
@@ -35,6 +35,7 @@ export interface Tables {
   sets: Table;
   hashes: Table;
   counters: Table;
+  zsets: Table;
   events: Table;
   requests: Table;
   /** `<expires, fixed width>\0<request entry key>` → '': the request log by expiry, for the sweep. */

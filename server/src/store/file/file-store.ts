@@ -7,12 +7,23 @@ import { ConfigError } from '../../config-error.ts';
 import { createMemoryLimits } from '../limits/memory-limits.ts';
 import { createMemoryPresence } from '../presence/memory-presence.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
-import type { CollectionRead, CommitOutcome, EventListener, LoadedCollections, LoadedDoc, Store } from '../store.ts';
+import { SortedMembers } from '../sorted-members.ts';
+import type {
+  CollectionRead,
+  CommitOutcome,
+  EventListener,
+  LoadedCollections,
+  LoadedDoc,
+  RangeRead,
+  RangeSlice,
+  Store,
+} from '../store.ts';
 import { commitInTransaction } from './file-commit.ts';
 import { readEventRange } from './file-event-log.ts';
 import { entryKey, requestEntryKey } from './file-keys.ts';
 import { decodeDoc, decodeRequest, type Table } from './file-state.ts';
 import { openTables } from './file-tables.ts';
+import { readSortedMembers } from './workspace-view.ts';
 import { createFileRevocations } from './file-revocations.ts';
 import { takeNodeLock } from './node-lock.ts';
 import { createOrderedDelivery } from './ordered-delivery.ts';
@@ -102,15 +113,26 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     };
   };
 
+  const readRanges = (workspace: string, wanted: RangeRead): RangeSlice[] => {
+    const zset = readSortedMembers(tables.zsets.get(entryKey(workspace, wanted.key))) ?? new SortedMembers();
+    const text = wanted.values === undefined ? undefined : tables.hashes.get(entryKey(workspace, wanted.values));
+    const values = text === undefined ? {} : (JSON.parse(text) as Record<string, string>);
+    return wanted.ranges.map((range) => zset.slice(range, (member) => values[member]));
+  };
+
   return {
     kind: 'file',
     limits: createMemoryLimits(),
     presence: createMemoryPresence(),
     revocations: () => createFileRevocations(revoked, write),
     load: (workspace, keys) => read(() => loadDocs(workspace, keys)),
-    // One read of the engine's snapshot: no commit can come between the two.
-    loadWithHashes: (workspace, keys, hashes) =>
-      read(() => ({ docs: loadDocs(workspace, keys), hashes: readCollections(workspace, { hashes }).hashes })),
+    // One read of the engine's snapshot: no commit can come between them.
+    loadWith: (workspace, keys, alongside) =>
+      read(() => ({
+        docs: loadDocs(workspace, keys),
+        hashes: readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes,
+        ranges: (alongside.ranges ?? []).map((r) => readRanges(workspace, r)),
+      })),
     loadCollections: (workspace, wanted) => read(() => readCollections(workspace, wanted)),
     async commit(workspace, commit) {
       if (closed) throw new Error('store closed');

@@ -9,6 +9,7 @@ export const openTables = (root: RootDatabase): Tables & { revoked: Table } => {
     sets: table('sets'),
     hashes: table('hashes'),
     counters: table('counters'),
+    zsets: table('zsets'),
     events: table('events'),
     requests: table('requests'),
     expiries: table('request-expiries'),

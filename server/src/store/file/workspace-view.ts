@@ -1,7 +1,12 @@
+import { SortedMembers } from '../sorted-members.ts';
 import { entryKey } from './file-keys.ts';
 import { decodeDoc, encodeDoc, readMeta, type Tables, type WorkspaceMeta } from './file-state.ts';
 
 type Doc = { version: number; json: string };
+
+/** A stored sorted set (its [member, score] pairs in order), or undefined when there is none. */
+export const readSortedMembers = (text: string | undefined): SortedMembers | undefined =>
+  text === undefined ? undefined : SortedMembers.from(JSON.parse(text) as Array<[string, number]>);
 
 /**
  * One commit's view of a workspace inside the engine's write transaction: entries are read once and changed in
@@ -13,7 +18,13 @@ export class WorkspaceView {
   private readonly sets = new Map<string, Set<string> | undefined>();
   private readonly hashes = new Map<string, Map<string, string> | undefined>();
   private readonly counters = new Map<string, number | undefined>();
-  private readonly dirty = { docs: new Set<string>(), sets: new Set<string>(), hashes: new Set<string>() };
+  private readonly zsets = new Map<string, SortedMembers | undefined>();
+  private readonly dirty = {
+    docs: new Set<string>(),
+    sets: new Set<string>(),
+    hashes: new Set<string>(),
+    zsets: new Set<string>(),
+  };
   private readonly dirtyCounters = new Set<string>();
   readonly meta: WorkspaceMeta;
 
@@ -68,6 +79,16 @@ export class WorkspaceView {
     this.dirty.hashes.add(key);
   }
 
+  zset(key: string): SortedMembers | undefined {
+    if (!this.zsets.has(key)) this.zsets.set(key, readSortedMembers(this.tables.zsets.get(this.key(key))));
+    return this.zsets.get(key);
+  }
+
+  putZset(key: string, zset: SortedMembers | undefined): void {
+    this.zsets.set(key, zset);
+    this.dirty.zsets.add(key);
+  }
+
   counter(key: string): number | undefined {
     if (!this.counters.has(key)) {
       const text = this.tables.counters.get(this.key(key));
@@ -99,6 +120,11 @@ export class WorkspaceView {
       const hash = this.hashes.get(key);
       if (hash && hash.size > 0) tables.hashes.put(this.key(key), JSON.stringify(Object.fromEntries(hash)));
       else tables.hashes.remove(this.key(key));
+    }
+    for (const key of this.dirty.zsets) {
+      const zset = this.zsets.get(key);
+      if (zset && zset.size > 0) tables.zsets.put(this.key(key), JSON.stringify(zset.entries()));
+      else tables.zsets.remove(this.key(key));
     }
     for (const key of this.dirtyCounters) {
       const value = this.counters.get(key);

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 import type { CommandConnection } from './connect.ts';
+import type { LoadReplyEntry } from './redis-replies.ts';
 
 /** The store's Lua scripts, by ioredis command name (EVALSHA, falling back to EVAL after a Redis restart). */
 const SCRIPTS = { phLoad: 'load.lua', phCommit: 'commit.lua' } as const;
 
 export interface StoreCommands {
   /**
-   * load.lua: `numKeys` keys (documents, then hashes when the last argument says how many are documents) → flat
-   * `[v1, d1, v2, d2, …, hgetall1, …]`.
+   * load.lua: `numKeys` keys (documents, then hashes and sorted sets as its arguments say) → flat
+   * `[v1, d1, v2, d2, …, hgetall1, …, range1, …]`.
    */
-  phLoad(numKeys: number, ...keysAndArgs: string[]): Promise<Array<string | null | string[]>>;
+  phLoad(numKeys: number, ...keysAndArgs: string[]): Promise<LoadReplyEntry[]>;
   /** commit.lua: every key it touches, then the commit as JSON and the texts it names (see its header). */
   phCommit(numKeys: number, ...keysAndArgs: string[]): Promise<string[]>;
 }

@@ -11,7 +11,8 @@
              reads = { { key, version } }, writes = { { key, ARGV index of the JSON, or 0 to delete } },
              ops = { op }, fanins = { fanin }, events = { json } }
            op:    { 'sadd' | 'srem', key, { member } } | { 'hset' | 'hsetnx', key, { field, value, ... } }
-                  | { 'hdel', key, { field } } | { 'incr', key, by } | { 'del', key }
+                  | { 'hdel', key, { field } } | { 'incr', key, by } | { 'zadd', key, { score, member, ... } }
+                  | { 'zrem', key, { member } } | { 'del', key }
            fanin: { set, member, record = { hash, { field, value, ... } } or absent,
                     reads, writes, ops, events, fills = { { token_json, hash, 'object' | 'keys' } },
                     answer = { token_json, value_json } or false }
@@ -124,7 +125,7 @@ local counters = {}
 local function apply(ops)
   for _, op in ipairs(ops) do
     local name = op[1]
-    if name == 'sadd' or name == 'srem' then
+    if name == 'sadd' or name == 'srem' or name == 'zadd' or name == 'zrem' then
       redis.call(string.upper(name), op[2], unpack(op[3]))
     elseif name == 'hset' then
       redis.call('HSET', op[2], unpack(op[3]))

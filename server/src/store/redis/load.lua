@@ -1,21 +1,58 @@
 --[[
-  Reads documents, and optionally hashes, in one atomic step, so a call never sees half of another call's commit.
+  Reads documents, and optionally hashes and ranges of sorted sets, in one atomic step, so a call never sees half of
+  another call's commit.
 
-  KEYS[1..n]     document hashes
-  KEYS[n+1..]    hashes read whole (a plan's step briefs), when ARGV[1] gives n
-  ARGV[1]        n, the number of document keys (all keys are documents when absent)
+  KEYS[1..n]       document hashes
+  KEYS[n+1..n+h]   hashes read whole (a plan's step briefs)
+  KEYS[n+h+1..]    per range read, two keys: the sorted set, and the hash its members' values come from (the sorted
+                   set again when it names none)
+  ARGV[1]          n, the number of document keys (all keys are documents when absent)
+  ARGV[2]          h, the number of whole hashes (0 when absent)
+  ARGV[3..]        per range read: whether it reads values (1 or 0), its number of ranges r, then r times min, max,
+                   limit
 
-  Returns a flat array { v1, d1, v2, d2, ..., h1, h2, ... }: each document's version and JSON (nil for a missing
-  document), then each hash as its HGETALL reply (field, value, ...).
+  Returns a flat array { v1, d1, v2, d2, ..., h1, h2, ..., z1, z2, ... }: each document's version and JSON (nil for a
+  missing document), each hash as its HGETALL reply (field, value, ...), then per range read one array per range:
+  { count, member, score, value, member, score, value, ... } (value false when not read or absent).
 ]]
 local docs = tonumber(ARGV[1]) or #KEYS
+local hashes = tonumber(ARGV[2]) or 0
 local out = {}
 for i = 1, docs do
   local fields = redis.call('HMGET', KEYS[i], 'v', 'd')
   out[2 * i - 1] = fields[1]
   out[2 * i] = fields[2]
 end
-for i = docs + 1, #KEYS do
+for i = docs + 1, docs + hashes do
   out[docs + i] = redis.call('HGETALL', KEYS[i])
+end
+local arg = 3
+local key = docs + hashes + 1
+while key < #KEYS do
+  local zset, source = KEYS[key], KEYS[key + 1]
+  local with_values = ARGV[arg] == '1'
+  local ranges = tonumber(ARGV[arg + 1])
+  arg = arg + 2
+  key = key + 2
+  for _ = 1, ranges do
+    local min, max, limit = ARGV[arg], ARGV[arg + 1], ARGV[arg + 2]
+    arg = arg + 3
+    local slice = { redis.call('ZCOUNT', zset, min, max) }
+    local first = redis.call('ZRANGEBYSCORE', zset, min, max, 'WITHSCORES', 'LIMIT', 0, limit)
+    local values = {}
+    if with_values and #first > 0 then
+      local members = {}
+      for i = 1, #first, 2 do
+        members[#members + 1] = first[i]
+      end
+      values = redis.call('HMGET', source, unpack(members))
+    end
+    for i = 1, #first, 2 do
+      slice[#slice + 1] = first[i]
+      slice[#slice + 1] = first[i + 1]
+      slice[#slice + 1] = values[(i + 1) / 2] or false
+    end
+    out[#out + 1] = slice
+  end
 end
 return out

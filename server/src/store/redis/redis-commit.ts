@@ -42,6 +42,13 @@ export const packCommit = (
           return op.fields.length === 0 ? [] : [['hdel', touch(keys.hash(workspace, op.key)), op.fields]];
         case 'incr':
           return [['incr', touch(keys.counter(workspace, op.key)), op.by]];
+        case 'zadd': {
+          // ZADD's own order: score, then member; scores as text, so no float formatting of the JSON decoder.
+          const flat = Object.entries(op.members).flatMap(([member, score]) => [String(score), member]);
+          return flat.length === 0 ? [] : [['zadd', touch(keys.zset(workspace, op.key)), flat]];
+        }
+        case 'zrem':
+          return op.members.length === 0 ? [] : [['zrem', touch(keys.zset(workspace, op.key)), op.members]];
         case 'del':
           return [['del', touch(keys[op.kind](workspace, op.key))]];
       }

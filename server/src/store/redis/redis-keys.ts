@@ -10,10 +10,11 @@ const part = (value: string) =>
 export interface RedisKeys {
   /** Hash `{ v: version, d: JSON }` of one document. */
   doc(workspace: string, docKey: string): string;
-  /** A set, hash or counter of a workspace (changed only by commutative operations of a commit). */
+  /** A set, hash, counter or sorted set of a workspace (changed only by commutative operations of a commit). */
   set(workspace: string, key: string): string;
   hash(workspace: string, key: string): string;
   counter(workspace: string, key: string): string;
+  zset(workspace: string, key: string): string;
   /** Stored bytes of a workspace (documents' JSON + events kept): the workspaceBytes quota's count. */
   bytes(workspace: string): string;
   /** The workspace event log (a stream; entries `{ e: envelope JSON without event_id }`). */
@@ -36,6 +37,7 @@ export const redisKeys = (prefix: string): RedisKeys => {
     set: (workspace, key) => `${ws(workspace)}:set:${key}`,
     hash: (workspace, key) => `${ws(workspace)}:hash:${key}`,
     counter: (workspace, key) => `${ws(workspace)}:ctr:${key}`,
+    zset: (workspace, key) => `${ws(workspace)}:zset:${key}`,
     events: (workspace) => `${ws(workspace)}:events`,
     bytes: (workspace) => `${ws(workspace)}:bytes`,
     request: (workspace, agentId, requestId) => `${ws(workspace)}:req:${part(agentId)}:${requestId}`,

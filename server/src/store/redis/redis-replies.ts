@@ -1,9 +1,9 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { corruptDocument } from '../documents/define.ts';
 import { parseStoredJson } from '../parsed-json.ts';
-import type { LoadedDoc } from '../store.ts';
+import type { LoadedDoc, RangeRead, RangeSlice } from '../store.ts';
 
-/** What the store's Redis replies mean: load.lua's documents and hashes, and the workspace log's stream entries. */
+/** What the store's Redis replies mean: load.lua's documents, hashes and ranges, and the workspace log's stream entries. */
 
 export type StreamEntry = [id: string, fields: string[]];
 
@@ -22,7 +22,10 @@ export const toEnvelope = ([id, fields]: StreamEntry): EventEnvelope => ({
 });
 
 /** load.lua's documents: version and JSON of each, in the order asked. */
-export const docsOf = (docKeys: readonly string[], flat: ReadonlyArray<string | null | string[]>): LoadedDoc[] =>
+/** One entry of load.lua's reply: a document's version or JSON, a hash, or one range of a sorted set. */
+export type LoadReplyEntry = string | null | Array<string | number | null>;
+
+export const docsOf = (docKeys: readonly string[], flat: readonly LoadReplyEntry[]): LoadedDoc[] =>
   docKeys.map((key, i): LoadedDoc => {
     const version = flat[2 * i];
     const json = flat[2 * i + 1];
@@ -32,9 +35,36 @@ export const docsOf = (docKeys: readonly string[], flat: ReadonlyArray<string | 
   });
 
 /** A hash as load.lua returns it (HGETALL's field, value, …). */
-export const hashOf = (reply: string | null | string[] | undefined): Record<string, string> => {
+export const hashOf = (reply: LoadReplyEntry | undefined): Record<string, string> => {
   const hash: Record<string, string> = {};
   if (!Array.isArray(reply)) return hash;
   for (let i = 0; i + 1 < reply.length; i += 2) hash[reply[i] as string] = reply[i + 1] as string;
   return hash;
+};
+
+/** load.lua's arguments for range reads: per read whether it takes values and how many ranges, then each range. */
+export const rangeArgs = (reads: readonly RangeRead[]): string[] =>
+  reads.flatMap((r) => [
+    r.values === undefined ? '0' : '1',
+    String(r.ranges.length),
+    ...r.ranges.flatMap((range) => [String(range.min), String(range.max), String(range.limit)]),
+  ]);
+
+/** load.lua's ranges, one array per range in the order asked: { count, member, score, value, ... }. */
+export const slicesOf = (reads: readonly RangeRead[], replies: readonly LoadReplyEntry[]): RangeSlice[][] => {
+  let at = 0;
+  return reads.map((read) =>
+    read.ranges.map((): RangeSlice => {
+      const reply = replies[at++];
+      const flat = Array.isArray(reply) ? reply : [];
+      const first: RangeSlice['first'] = [];
+      for (let i = 1; i + 2 < flat.length; i += 3)
+        first.push({
+          member: String(flat[i]),
+          score: Number(flat[i + 1]),
+          value: typeof flat[i + 2] === 'string' ? (flat[i + 2] as string) : undefined,
+        });
+      return { count: Number(flat[0] ?? 0), first };
+    }),
+  );
 };

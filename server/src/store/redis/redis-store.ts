@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Commit, CommitOutcome, Store } from '../store.ts';
-import { docsOf, hashOf, toEnvelope, type StreamEntry } from './redis-replies.ts';
+import { docsOf, hashOf, rangeArgs, slicesOf, toEnvelope, type StreamEntry } from './redis-replies.ts';
 import { logConnectionState } from './connection-log.ts';
 import { defineStoreCommands } from './commands.ts';
 import { clusterResync } from './cluster-resync.ts';
@@ -129,15 +129,27 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     presence: createRedisPresence(client, options.prefix),
     revocations: ({ checkMs, log }) => createRedisRevocations({ redis: client, prefix: options.prefix, checkMs, log }),
     load: async (workspace, docKeys) =>
-      docKeys.length === 0 ? [] : (await store.loadWithHashes(workspace, docKeys, [])).docs,
+      docKeys.length === 0 ? [] : (await store.loadWith(workspace, docKeys, {})).docs,
 
-    loadWithHashes: (workspace, docKeys, hashKeys) =>
+    loadWith: (workspace, docKeys, alongside) =>
       run('load', async () => {
-        const all = [...docKeys.map((k) => keys.doc(workspace, k)), ...hashKeys.map((k) => keys.hash(workspace, k))];
-        const [flat] = await Promise.all([client.phLoad(all.length, ...all, String(docKeys.length)), epoch.verify()]);
+        const hashKeys = alongside.hashes ?? [];
+        const ranges = alongside.ranges ?? [];
+        const all = [
+          ...docKeys.map((k) => keys.doc(workspace, k)),
+          ...hashKeys.map((k) => keys.hash(workspace, k)),
+          ...ranges.flatMap((r) => [
+            keys.zset(workspace, r.key),
+            r.values === undefined ? keys.zset(workspace, r.key) : keys.hash(workspace, r.values),
+          ]),
+        ];
+        const args = [String(docKeys.length), String(hashKeys.length), ...rangeArgs(ranges)];
+        const [flat] = await Promise.all([client.phLoad(all.length, ...all, ...args), epoch.verify()]);
+        const alongsideAt = 2 * docKeys.length;
         return {
           docs: docsOf(docKeys, flat),
-          hashes: hashKeys.map((_, i) => hashOf(flat[2 * docKeys.length + i])),
+          hashes: hashKeys.map((_, i) => hashOf(flat[alongsideAt + i])),
+          ranges: slicesOf(ranges, flat.slice(alongsideAt + hashKeys.length)),
         };
       }),
 

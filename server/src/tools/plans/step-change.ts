@@ -5,21 +5,23 @@ import { stepMessage } from '../../core/plans/instruction.ts';
 import { stepAnswer } from '../../core/plans/plan-views.ts';
 import type { StepChange } from '../../core/plans/step-status.ts';
 import { changeStepStatus } from '../../core/plans/step-status.ts';
-import { docKeys, hashKeys } from '../../store/keys.ts';
+import { tallyOf } from '../../core/plans/step-tally.ts';
+import { docKeys } from '../../store/keys.ts';
 import type { Store } from '../../store/store.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { CallContext } from '../context.ts';
 import type { Settled } from '../dependents.ts';
 import { isWaiter, settleDependents } from '../dependents.ts';
-import { loadAgent, resolvePlan, resolvePlanForStep, savePlan } from '../plan-access.ts';
+import { loadAgent, resolvePlan, resolveStepChange, savePlan } from '../plan-access.ts';
 import { stepReadKeys } from '../plan-step-read.ts';
+import { tallyRead } from '../step-ranks.ts';
 import { currentPlanHint } from './current-plan-hint.ts';
 
 const ENDS = new Set<StepChange['status']>(['completed', 'failed', 'skipped']);
 
 /**
- * Everything the change reads, in one round trip (the plan's step briefs with it): the plan's header and the
- * step, the owner's index when no plan_id names the plan, and, when the step ends, who waits on it. Without a
+ * Everything the change reads, in one round trip (the plan's steps by status with it, step-ranks.ts): the plan's
+ * header and the step, the owner's index when no plan_id names the plan, and, when the step ends, who waits on it. Without a
  * plan_id the plan is guessed from what the index named last time on this node; a wrong guess costs a second one.
  */
 const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | undefined, change: StepChange) => {
@@ -31,13 +33,13 @@ const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | 
       ? [docKeys.waiters(stepNode(target, change.step_id)), docKeys.waiters(pendingNode(agentId, change.step_id))]
       : []),
   ];
-  const briefsOf = (target: string | undefined) => (target === undefined ? [] : [hashKeys.stepBriefs(target)]);
+  const ranksOf = (target: string | undefined) => (target === undefined ? [] : [tallyRead(target)]);
   const index = planId === undefined ? [docKeys.agent(agentId)] : [];
-  await tx.prefetch([...index, ...(guess === undefined ? [] : keysOf(guess))], [], briefsOf(guess));
+  await tx.prefetch([...index, ...(guess === undefined ? [] : keysOf(guess))], [], [], ranksOf(guess));
   if (planId !== undefined) return planId;
   const current = currentPlanId(await loadAgent(tx, agentId));
   currentPlanHint.set(store, tx.workspace, agentId, current);
-  if (current !== undefined && current !== guess) await tx.prefetch(keysOf(current), [], briefsOf(current));
+  if (current !== undefined && current !== guess) await tx.prefetch(keysOf(current), [], [], ranksOf(current));
   return current;
 };
 
@@ -51,18 +53,20 @@ export const applyStepChange = async (
   const answer = await ctx.transact(async (tx) => {
     const now = ctx.services.now();
     const target = await prefetch(tx, ctx.services.store, ctx.caller.agent_id, planId, change);
-    const current =
+    const read =
       target === undefined
-        ? await resolvePlan(tx, ctx.caller, {}, 'write', tool)
-        : await resolvePlanForStep(tx, ctx.caller, target, change.step_id);
-    const outcome = changeStepStatus(current, change, now);
+        ? { plan: await resolvePlan(tx, ctx.caller, {}, 'write', tool) }
+        : await resolveStepChange(tx, ctx.caller, target, change.step_id);
+    const outcome = changeStepStatus(read.plan, change, now, read.tally);
     tx.emit(...outcome.events);
     let settled: Settled = { now: [], pending: [] };
     if (outcome.ended) settled = await settleDependents(tx, outcome.plan, outcome.step, now);
     if (outcome.events.length > 0) await savePlan(tx, outcome.plan);
     const step = outcome.plan.steps.find((s) => s.id === change.step_id) ?? outcome.step;
+    // Same-plan steps this change unblocked are counted anew (their plan was read whole).
+    const tally = settled.now.length > 0 ? tallyOf(outcome.plan.steps) : outcome.tally;
     return {
-      ...stepAnswer(outcome.plan, step, stepMessage(step)),
+      ...stepAnswer(outcome.plan, step, stepMessage(step), tally),
       instruction: outcome.instruction,
       ...(outcome.warning ? { warning: outcome.warning } : {}),
       unblocked: [...settled.now, ...settled.pending],
