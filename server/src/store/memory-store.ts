@@ -168,7 +168,9 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     const w = ws(workspace);
     return keys.map((key): LoadedDoc => {
       const doc = w.docs.get(key);
-      return doc ? { value: parseStoredJson(doc.json), version: doc.version } : { value: undefined, version: 0 };
+      return doc
+        ? { value: parseStoredJson(doc.json, `${workspace}\u0000${key}@${doc.version}`), version: doc.version }
+        : { value: undefined, version: 0 };
     });
   };
   const readCollections = (workspace: string, read: CollectionRead): LoadedCollections => {

@@ -15,7 +15,16 @@ import type {
   StoreOp,
 } from './store.ts';
 
-const rangeId = (read: RangeRead): string => JSON.stringify(read);
+/** Whether two range reads ask the same (compared field by field: this runs several times per call). */
+const sameRead = (a: RangeRead, b: RangeRead): boolean =>
+  a === b ||
+  (a.key === b.key &&
+    a.values === b.values &&
+    a.ranges.length === b.ranges.length &&
+    a.ranges.every((r, i) => {
+      const o = b.ranges[i];
+      return o !== undefined && r.min === o.min && r.max === o.max && r.limit === o.limit;
+    }));
 
 /**
  * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
@@ -31,8 +40,8 @@ export class Tx {
   private readonly fanIns: FanIn[] = [];
   /** Whole hashes read alongside documents (a plan's step briefs), by key: one snapshot per attempt. */
   private readonly hashes = new Map<string, Promise<Record<string, string>>>();
-  /** Ranges of sorted sets read alongside documents (a plan's steps by status), by what was asked: one per attempt. */
-  private readonly ranges = new Map<string, Promise<RangeSlice[]>>();
+  /** Ranges of sorted sets read alongside documents (a plan's steps by status), by sorted set: one per attempt. */
+  private readonly ranges = new Map<string, { read: RangeRead; slices: Promise<RangeSlice[]> }>();
   /** Each document checked once per attempt: a call reads its plan and agent index several times. */
   private readonly decoded = new Map<string, { raw: unknown; kind: object; value: unknown }>();
 
@@ -61,19 +70,19 @@ export class Tx {
     const cached = (k: string) => this.loaded.has(k) || this.written.has(k) || this.unchecked.has(k);
     const missing = [...new Set([...checked, ...unchecked].filter((k) => !cached(k)))];
     const newHashes = [...new Set(hashes.filter((k) => !this.hashes.has(k)))];
-    const newRanges = ranges.filter((r) => !this.ranges.has(rangeId(r)));
+    const newRanges = ranges.filter((r) => !this.rangesRead(r));
     if (missing.length === 0 && newHashes.length === 0 && newRanges.length === 0) return;
     let docs: LoadedDoc[];
     if (newHashes.length === 0 && newRanges.length === 0) docs = await this.store.load(this.workspace, missing);
     else {
       const all = this.store.loadWith(this.workspace, missing, { hashes: newHashes, ranges: newRanges });
-      const later = <T>(key: string, into: Map<string, Promise<T>>, pick: (r: LoadedAlongside) => T) => {
+      const later = <T>(pick: (r: LoadedAlongside) => T): Promise<T> => {
         const read = all.then(pick);
         read.catch(() => undefined);
-        into.set(key, read);
+        return read;
       };
-      newHashes.forEach((key, i) => later(key, this.hashes, (r) => r.hashes[i] ?? {}));
-      newRanges.forEach((read, i) => later(rangeId(read), this.ranges, (r) => r.ranges[i] ?? []));
+      newHashes.forEach((key, i) => this.hashes.set(key, later((r) => r.hashes[i] ?? {})));
+      newRanges.forEach((read, i) => this.ranges.set(read.key, { read, slices: later((r) => r.ranges[i] ?? []) }));
       docs = (await all).docs;
     }
     const wanted = new Set(checked);
@@ -87,8 +96,16 @@ export class Tx {
    * that named them, or on their own.
    */
   async range(read: RangeRead): Promise<RangeSlice[]> {
-    if (!this.ranges.has(rangeId(read))) await this.prefetch([], [], [], [read]);
-    return this.ranges.get(rangeId(read)) ?? [];
+    const known = this.rangesRead(read);
+    if (known) return known;
+    await this.prefetch([], [], [], [read]);
+    return this.rangesRead(read) ?? [];
+  }
+
+  /** The slices of `read` if this attempt read them (the latest read of its sorted set is kept). */
+  private rangesRead(read: RangeRead): Promise<RangeSlice[]> | undefined {
+    const entry = this.ranges.get(read.key);
+    return entry && sameRead(entry.read, read) ? entry.slices : undefined;
   }
 
   /**

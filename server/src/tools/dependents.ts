@@ -26,7 +26,13 @@ export interface Settled {
 
 export const isWaiter = (w: unknown): w is Waiter => typeof w === 'object' && w !== null;
 
-const token = (what: string) => `@@planhub:${what}:${randomId()}@@`;
+/**
+ * Unguessable within this process (a random part drawn once), unique by the counter: a token is replaced in the
+ * commit's own text, so it must never occur in what a caller wrote, and need not cost a random draw per delivery.
+ */
+const tokenSalt = `${randomId()}${randomId()}`;
+let tokens = 0;
+const token = (what: string) => `@@planhub:${what}:${tokenSalt}${(tokens++).toString(36)}@@`;
 
 type Ended = { agent_id: string; plan_id: string; step: Step };
 

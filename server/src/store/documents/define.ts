@@ -28,22 +28,32 @@ export const defineDocument = <T, A extends unknown[]>(spec: {
   schema: z.ZodType<T>;
   /** Turns a document of an earlier layout into this one (documents carry no version of their own: the shape tells). */
   migrate?: (raw: unknown) => unknown;
-}): DocumentKind<T, A> => ({
-  name: spec.name,
-  version: spec.version,
-  key: spec.key,
-  decode(key, raw) {
-    if (raw === undefined || raw === null) return undefined;
-    const value = spec.migrate ? spec.migrate(raw) : raw;
-    const checked = spec.schema.safeParse(value);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw corruptDocument(
-        key,
-        `${spec.name}: ${issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid'}`,
-      );
-    }
-    // The value as stored, not zod's copy: a field this schema does not name is kept, never silently dropped.
-    return value as T;
-  },
-});
+}): DocumentKind<T, A> => {
+  /**
+   * Stored values already found valid: a long document's text is parsed once per node into one frozen value
+   * (store/parsed-json.ts), which cannot have changed since, so a plan header read by every fan-in into its plan
+   * is checked once, not on every read.
+   */
+  const valid = new WeakSet<object>();
+  return {
+    name: spec.name,
+    version: spec.version,
+    key: spec.key,
+    decode(key, raw) {
+      if (raw === undefined || raw === null) return undefined;
+      if (typeof raw === 'object' && valid.has(raw)) return raw as T;
+      const value = spec.migrate ? spec.migrate(raw) : raw;
+      const checked = spec.schema.safeParse(value);
+      if (!checked.success) {
+        const issue = checked.error.issues[0];
+        throw corruptDocument(
+          key,
+          `${spec.name}: ${issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid'}`,
+        );
+      }
+      if (value === raw && typeof raw === 'object' && Object.isFrozen(raw)) valid.add(raw);
+      // The value as stored, not zod's copy: a field this schema does not name is kept, never silently dropped.
+      return value as T;
+    },
+  };
+};

@@ -102,7 +102,9 @@ export const createFileStore = (options: FileStoreOptions): Store => {
   const loadDocs = (workspace: string, keys: readonly string[]) =>
     keys.map((key): LoadedDoc => {
       const doc = decodeDoc(tables.docs.get(entryKey(workspace, key)));
-      return doc ? { value: parseStoredJson(doc.json), version: doc.version } : { value: undefined, version: 0 };
+      return doc
+        ? { value: parseStoredJson(doc.json, `${workspace}\u0000${key}@${doc.version}`), version: doc.version }
+        : { value: undefined, version: 0 };
     });
   const readCollections = (workspace: string, wanted: CollectionRead): LoadedCollections => {
     const get = (t: Table, key: string) => t.get(entryKey(workspace, key));

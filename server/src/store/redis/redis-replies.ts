@@ -8,9 +8,9 @@ import type { LoadedDoc, RangeRead, RangeSlice } from '../store.ts';
 export type StreamEntry = [id: string, fields: string[]];
 
 /** A document's JSON; text that is not JSON is a corrupt document, named so an operator can find it. */
-const parseStored = (docKey: string, json: string): unknown => {
+const parseStored = (docKey: string, json: string, where: string): unknown => {
   try {
-    return parseStoredJson(json);
+    return parseStoredJson(json, where);
   } catch {
     throw corruptDocument(docKey, 'not JSON');
   }
@@ -25,13 +25,13 @@ export const toEnvelope = ([id, fields]: StreamEntry): EventEnvelope => ({
 /** One entry of load.lua's reply: a document's version or JSON, a hash, or one range of a sorted set. */
 export type LoadReplyEntry = string | null | Array<string | number | null>;
 
-export const docsOf = (docKeys: readonly string[], flat: readonly LoadReplyEntry[]): LoadedDoc[] =>
+export const docsOf = (workspace: string, docKeys: readonly string[], flat: readonly LoadReplyEntry[]): LoadedDoc[] =>
   docKeys.map((key, i): LoadedDoc => {
     const version = flat[2 * i];
     const json = flat[2 * i + 1];
     return typeof version !== 'string' || typeof json !== 'string'
       ? { value: undefined, version: 0 }
-      : { value: parseStored(key, json), version: Number(version) };
+      : { value: parseStored(key, json, `${workspace}\u0000${key}@${version}`), version: Number(version) };
   });
 
 /** A hash as load.lua returns it (HGETALL's field, value, …). */

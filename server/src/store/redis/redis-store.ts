@@ -147,7 +147,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
         const [flat] = await Promise.all([client.phLoad(all.length, ...all, ...args), epoch.verify()]);
         const alongsideAt = 2 * docKeys.length;
         return {
-          docs: docsOf(docKeys, flat),
+          docs: docsOf(workspace, docKeys, flat),
           hashes: hashKeys.map((_, i) => hashOf(flat[alongsideAt + i])),
           ranges: slicesOf(ranges, flat.slice(alongsideAt + hashKeys.length)),
         };
