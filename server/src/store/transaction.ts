@@ -81,7 +81,12 @@ export class Tx {
         read.catch(() => undefined);
         return read;
       };
-      newHashes.forEach((key, i) => this.hashes.set(key, later((r) => r.hashes[i] ?? {})));
+      newHashes.forEach((key, i) =>
+        this.hashes.set(
+          key,
+          later((r) => r.hashes[i] ?? {}),
+        ),
+      );
       newRanges.forEach((read, i) => this.ranges.set(read.key, { read, slices: later((r) => r.ranges[i] ?? []) }));
       docs = (await all).docs;
     }
