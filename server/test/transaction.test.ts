@@ -1,6 +1,7 @@
 import { PlanHubError } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../src/store/memory-store.ts';
+import { callBudget } from '../src/store/call-budget.ts';
 import { transact } from '../src/store/transaction.ts';
 
 const request = { agent_id: 'main', request_id: 'r-1', ttl_ms: 60_000 };
@@ -40,3 +41,37 @@ describe('transact with a request_id', () => {
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
+
+describe('transact with a store budget', () => {
+  it('gives all of a call’s round trips one deadline, however many there are', async () => {
+    const memory = createMemoryStore({ eventRetention: 100 });
+    // A store that answers, slowly: each read takes 60 % of the budget, so the second one runs out of it.
+    const slow = {
+      ...memory,
+      load: (ws: string, keys: readonly string[]) => sleep(120).then(() => memory.load(ws, keys)),
+    };
+    const started = performance.now();
+    const outcome = transact(
+      slow,
+      'ws',
+      async (tx) => {
+        await tx.getMany(['a']);
+        await tx.getMany(['b']);
+        return 'read both';
+      },
+      { budget: callBudget(200) },
+    );
+    await expect(outcome).rejects.toMatchObject({ code: 'UNAVAILABLE', details: { kind: 'store_deadline' } });
+    expect(performance.now() - started).toBeLessThan(400);
+    // Without a budget the same reads take what they take.
+    await expect(
+      transact(slow, 'ws', async (tx) => {
+        await tx.getMany(['a']);
+        await tx.getMany(['b']);
+        return 'read both';
+      }),
+    ).resolves.toMatchObject({ result: 'read both' });
+  });
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,4 +1,4 @@
-import { withinBudget } from '../store/call-budget.ts';
+import { type CallBudget, withinBudget } from '../store/call-budget.ts';
 import type { Caller } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import type { Logger } from 'pino';
@@ -10,9 +10,9 @@ import { createMemoryLimits } from '../store/limits/memory-limits.ts';
 /** Counts every call an agent makes, across all nodes when the store is shared. */
 export interface CallLimiter {
   /** Resolves when the call may proceed; throws RESOURCE_EXHAUSTED with details.retry_after_ms otherwise. */
-  consume(caller: Caller, cost?: number): Promise<void>;
+  consume(caller: Caller, cost?: number, budget?: CallBudget): Promise<void>;
   /** Starts counting a call (see Admission). */
-  admit(caller: Caller, cost?: number): Admission;
+  admit(caller: Caller, cost?: number, budget?: CallBudget): Admission;
 }
 
 /**
@@ -62,11 +62,11 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
     if (estimates.size >= MAX_ESTIMATES && !estimates.has(key)) estimates.clear();
     estimates.set(key, { remaining: res.remainingPoints, until: Date.now() + res.msBeforeNext });
   };
-  const consume = async (caller: Caller, cost = 1): Promise<void> => {
+  const consume = async (caller: Caller, cost = 1, budget?: CallBudget): Promise<void> => {
     const key = `${caller.workspace}\u0000${caller.agent_id}`;
     try {
       // On Redis, a round trip like the store's: it shares the call's one deadline.
-      remember(key, await withinBudget(() => limiter.consume(key, cost)));
+      remember(key, await withinBudget(budget, () => limiter.consume(key, cost)));
     } catch (res) {
       if (!(res instanceof RateLimiterRes)) throw res;
       remember(key, res);
@@ -86,12 +86,12 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
   };
   return {
     consume,
-    admit(caller, cost = 1) {
+    admit(caller, cost = 1, budget) {
       const estimate = estimates.get(`${caller.workspace}\u0000${caller.agent_id}`);
       const early = estimate !== undefined && Date.now() < estimate.until && estimate.remaining - cost >= points / 2;
       // Calls admitted early before the count answers use up the estimate, so a burst cannot all go early.
       if (estimate) estimate.remaining -= cost;
-      const settled = consume(caller, cost);
+      const settled = consume(caller, cost, budget);
       settled.catch(() => undefined);
       return { settled, early };
     },

@@ -1,6 +1,6 @@
 import type { CallAck } from '@planhub/shared';
 import { TOOLS, isToolName } from '@planhub/shared';
-import { withCallBudget } from '../store/call-budget.ts';
+import { callBudget } from '../store/call-budget.ts';
 import { dataLossError } from '../store/data-loss.ts';
 import type { DataLoss } from '../store/store.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
@@ -83,9 +83,9 @@ export const createCallGate = (
     const started = performance.now();
     try {
       const signal = signalOf(site.signal);
-      const run = () => dispatch({ ...site, signal }, raw);
       // One deadline for all the call's store round trips (see store/call-budget.ts).
-      let ack = await (options.storeDeadlineMs === undefined ? run() : withCallBudget(options.storeDeadlineMs, run));
+      const budget = options.storeDeadlineMs === undefined ? undefined : callBudget(options.storeDeadlineMs);
+      let ack = await dispatch({ ...site, signal, ...(budget ? { budget } : {}) }, raw);
       if (shutdown.signal.aborted && !ack.ok && ack.error.code === 'UNAVAILABLE') return hold();
       if (!ack.ok && ack.error.code === 'DATA_LOSS') noticeLoss();
       // A wait cut short by the loss (or a read of the emptied store) must not pass for a normal answer.

@@ -1,13 +1,10 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { PlanHubError } from '@planhub/shared';
 
-interface Budget {
-  /** Milliseconds this call may still spend waiting on the store. */
+/** What one call may still spend waiting on the store (milliseconds), and what it started with. */
+export interface CallBudget {
   left: number;
   readonly total: number;
 }
-
-const current = new AsyncLocalStorage<Budget>();
 
 const exhausted = (total: number) =>
   new PlanHubError(
@@ -19,18 +16,20 @@ const exhausted = (total: number) =>
   );
 
 /**
- * One deadline per call for everything it asks of the store. A call makes several round trips (load, request-log
- * lookup, commit, retries after a conflict); with a timeout per command, a hung Redis cost the caller one timeout per
- * round trip in series. Here the call's store operations share one budget: each waits at most what is left of it,
- * the time it took is taken off, and once it is spent every further operation fails at once. Waiting for events or
- * an approval is not store time, so long-polls keep their own timeouts.
+ * One deadline per call for everything it asks of the store. A call makes several round trips (its count, load,
+ * request-log lookup, commit, retries after a conflict); with a timeout per command, a hung Redis cost the caller one
+ * timeout per round trip in series. Here the call's store operations share one budget: each waits at most what is
+ * left of it, the time it took is taken off, and once it is spent every further operation fails at once. Waiting for
+ * events or an approval is not store time, so long-polls keep their own timeouts.
+ *
+ * The budget is handed down explicitly (call gate → dispatch → limiter and transaction), not found through
+ * AsyncLocalStorage: that turned on Node's promise hooks for every promise of the process, about 8 % of a step
+ * change's CPU. A store operation made outside those paths has the Redis client's own timeout per command.
  */
-export const withCallBudget = <T>(ms: number, body: () => Promise<T>): Promise<T> =>
-  current.run({ left: ms, total: ms }, body);
+export const callBudget = (ms: number): CallBudget => ({ left: ms, total: ms });
 
-/** Runs one store operation within the calling call's budget (unbounded outside a call: startup, monitors). */
-export const withinBudget = <T>(operation: () => Promise<T>): Promise<T> => {
-  const budget = current.getStore();
+/** Runs one store operation within `budget` (unbounded without one). */
+export const withinBudget = <T>(budget: CallBudget | undefined, operation: () => Promise<T>): Promise<T> => {
   if (budget === undefined) return operation();
   if (budget.left <= 0) return Promise.reject(exhausted(budget.total));
   const started = performance.now();

@@ -1,6 +1,7 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import type { DocumentKind } from './documents/define.ts';
+import { type CallBudget, withinBudget } from './call-budget.ts';
 import { fillAnswer } from './fill.ts';
 import { fingerprintTool, type Remembered } from './request-fingerprint.ts';
 import type {
@@ -48,6 +49,8 @@ export class Tx {
   constructor(
     private readonly store: Store,
     readonly workspace: string,
+    /** The call's store budget: every read this attempt makes waits at most what is left of it. */
+    private readonly budget?: CallBudget,
   ) {}
 
   /** Loads documents in one round trip; later reads of the same key see this transaction's own writes. */
@@ -73,9 +76,12 @@ export class Tx {
     const newRanges = ranges.filter((r) => !this.rangesRead(r));
     if (missing.length === 0 && newHashes.length === 0 && newRanges.length === 0) return;
     let docs: LoadedDoc[];
-    if (newHashes.length === 0 && newRanges.length === 0) docs = await this.store.load(this.workspace, missing);
+    if (newHashes.length === 0 && newRanges.length === 0)
+      docs = await withinBudget(this.budget, () => this.store.load(this.workspace, missing));
     else {
-      const all = this.store.loadWith(this.workspace, missing, { hashes: newHashes, ranges: newRanges });
+      const all = withinBudget(this.budget, () =>
+        this.store.loadWith(this.workspace, missing, { hashes: newHashes, ranges: newRanges }),
+      );
       const later = <T>(pick: (r: LoadedAlongside) => T): Promise<T> => {
         const read = all.then(pick);
         read.catch(() => undefined);
@@ -150,7 +156,7 @@ export class Tx {
    * applies whatever their version (never for a document the commit writes).
    */
   async peek(keys: readonly string[]): Promise<unknown[]> {
-    const docs = await this.store.load(this.workspace, keys);
+    const docs = await withinBudget(this.budget, () => this.store.load(this.workspace, keys));
     return docs.map((d) => d.value);
   }
 
@@ -179,7 +185,7 @@ export class Tx {
 
   /** Sets, hashes and counters (unversioned: only commutative operations change them, so reading adds no check). */
   async collections(read: CollectionRead) {
-    return this.store.loadCollections(this.workspace, read);
+    return withinBudget(this.budget, () => this.store.loadCollections(this.workspace, read));
   }
 
   op(...ops: StoreOp[]): void {
@@ -244,6 +250,8 @@ export interface TransactOptions {
   maxAttempts?: number;
   /** The call's admission (its call count): nothing is committed before it resolves, and not at all if it rejects. */
   admitted?: Promise<void>;
+  /** What the call may spend waiting on the store, over all its attempts (call-budget.ts). */
+  budget?: CallBudget;
 }
 
 export interface TransactResult<R> {
@@ -298,11 +306,12 @@ export const transact = async <R>(
     // The request-log lookup runs alongside the body's reads (the body writes nothing until the commit), so a call
     // with a request_id costs no extra round trip. A retry of an applied call answers from the log even when the
     // body now fails (e.g. createPlan again after it succeeded).
-    const answered = options.request
-      ? store.requestAnswer(workspace, options.request.agent_id, options.request.request_id)
+    const { request, budget } = options;
+    const answered = request
+      ? withinBudget(budget, () => store.requestAnswer(workspace, request.agent_id, request.request_id))
       : undefined;
     answered?.catch(() => undefined);
-    const tx = new Tx(store, workspace);
+    const tx = new Tx(store, workspace, budget);
     let result: R;
     try {
       result = await body(tx);
@@ -315,10 +324,12 @@ export const transact = async <R>(
     if (stored) return replay(stored, options.request);
     if (!tx.hasChanges && !options.request) return { result, events: [], replayed: false };
     await options.admitted;
-    const outcome = await store.commit(workspace, {
-      ...tx.toCommit(),
-      ...(options.request ? { request: { ...options.request, answer: result } } : {}),
-    });
+    const outcome = await withinBudget(budget, () =>
+      store.commit(workspace, {
+        ...tx.toCommit(),
+        ...(request ? { request: { ...request, answer: result } } : {}),
+      }),
+    );
     if (outcome.ok)
       return { result: tx.completeAnswer(result, outcome.fired), events: outcome.events, replayed: false };
     if (outcome.reason === 'quota') throw quotaExceeded(workspace, outcome);

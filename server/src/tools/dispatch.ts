@@ -13,6 +13,7 @@ import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
 import { requestFingerprint } from '../store/request-fingerprint.ts';
+import type { CallBudget } from '../store/call-budget.ts';
 import { transact, type Tx } from '../store/transaction.ts';
 import { ensureUpgraded } from './legacy-upgrade.ts';
 import { applyRetention } from './plan-retention.ts';
@@ -24,6 +25,8 @@ export interface CallSite {
   connection?: ConnectionHooks;
   /** Budget units the call is charged (1 plus 1 per 16 KiB of its frame); 1 when absent. */
   cost?: number;
+  /** What the call may spend waiting on the store (store/call-budget.ts); unbounded when absent. */
+  budget?: CallBudget;
 }
 
 export type Dispatch = (site: CallSite, raw: unknown) => Promise<CallAck>;
@@ -52,7 +55,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
   return async (site, raw) => {
     const started = performance.now();
     let tool = 'unknown';
-    const admission = services.callLimiter.admit(site.caller, site.cost);
+    const admission = services.callLimiter.admit(site.caller, site.cost, site.budget);
     try {
       if (!admission.early) await admission.settled;
       refuseWriteBeforeParsing(site.caller, raw);
@@ -85,7 +88,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         chargeWork: async (units) => {
           if (units <= 0) return;
           // A refusal here still counts the units (the limiter records what was consumed); the next call pays.
-          await services.callLimiter.consume(site.caller, units).catch((err: unknown) => {
+          await services.callLimiter.consume(site.caller, units, site.budget).catch((err: unknown) => {
             if (!(err instanceof PlanHubError && isRateLimited(err))) throw err;
           });
         },
@@ -93,6 +96,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
           (
             await transact(services.store, site.caller.workspace, withRetention(services, body), {
               admitted: admission.settled,
+              ...(site.budget ? { budget: site.budget } : {}),
               ...(requestId !== undefined && !def.readOnly && !(def as ToolDefinition).behaviour?.selfIdempotent
                 ? {
                     request: {

@@ -16,7 +16,6 @@ import { createReplicatedCommits } from './replicated-commit.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
 import { createStoreEpoch } from './store-epoch.ts';
-import { withinBudget } from '../call-budget.ts';
 import { randomUUID } from 'node:crypto';
 
 export interface RedisStoreOptions {
@@ -115,7 +114,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     if (op !== 'ping') epoch.refuseIfLost();
     if (!started && !(await within(startup, options.startupWaitMs ?? 3000))) throw unavailable();
     try {
-      return await withinBudget(body);
+      return await body();
     } catch (err) {
       if (isOutOfMemory(err)) memory.refused(op);
       throw storeFailure(err, log, op);
