@@ -64,7 +64,7 @@ describe('a step change’s round trips to the store', () => {
         depends_on: [{ agent_id: 'child', step_id: 'step_7', plan_id: target.plan_id }],
       });
       expect(added.status).toBe('blocked');
-      // The one step document read is the target's: both plans' other steps come in brief.
+      // The one step document read is the target's: neither plan's other steps are read.
       expect(calls.stepKeys.length - before.stepDocs).toBe(1);
 
       // And it still unblocks with the output when the child's step ends.

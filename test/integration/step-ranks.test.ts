@@ -84,6 +84,46 @@ describe.each(['memory', 'file', 'redis'] as HarnessStoreKind[])(
       expect(finalStatus.steps.filter((s) => s.id.startsWith('step_3') && s.status === 'blocked')).toEqual([]);
     });
 
+    it('appends steps, waiting or not, answering and ordering as the whole plan says', async () => {
+      h = await startHarness(kind, { approvalPolicy: 'auto', limits: { callsPerSecond: 100_000 } });
+      const owner = await h.client('owner');
+      const helper = await h.client('helper');
+      const helperPlan = await helper.createPlan({ title: 'H', steps: ['part 1'] });
+      await helper.startPlan({});
+      await owner.createPlan({ title: 'P', steps: ['one', 'two', 'three'] });
+      await owner.startPlan({});
+      await owner.setStepStatus({ step_id: 'step_1', status: 'completed' });
+      const added = await owner.addStep({ description: 'four' });
+      expect(added).toMatchObject({ step_id: 'step_4', sequence: 4, total_steps: 4 });
+      expect(added.message).toContain('at position 4 of 4');
+      await expectAnswerOfWholePlan(owner, added);
+      const waiting = await owner.addDependentStep({
+        description: 'five, after the helper',
+        depends_on: [{ agent_id: 'helper', step_id: 'step_1', plan_id: helperPlan.plan_id }],
+      });
+      expect(waiting).toMatchObject({ step_id: 'step_5', status: 'blocked', total_steps: 5 });
+      expect(waiting.progress).toEqual((await owner.getPlanStatus({})).progress);
+      // Appends racing each other: each commits or re-runs on the header, none is lost or numbered twice.
+      const racing = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => owner.addStep({ description: `raced ${i}` })),
+      );
+      expect(new Set(racing.map((a) => a.step_id)).size).toBe(6);
+      const status = await owner.getPlanStatus({});
+      expect(status.steps.map((s) => s.sequence)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+      expect(status.steps.slice(0, 5).map((s) => s.description)).toEqual([
+        'one',
+        'two',
+        'three',
+        'four',
+        'five, after the helper',
+      ]);
+      expect(status.progress).toMatchObject({ completed: 1, pending: 9, blocked: 1, total: 11 });
+      // The step added waiting still unblocks, and a change of it is counted as the whole plan says.
+      await helper.completeStepWithOutput({ step_id: 'step_1', output: { done: true } });
+      const ended = await owner.setStepStatus({ step_id: 'step_5', status: 'completed' });
+      await expectAnswerOfWholePlan(owner, ended);
+    });
+
     it('keeps the count right when the owner’s changes of one plan race each other', async () => {
       h = await startHarness(kind, { approvalPolicy: 'auto', limits: { callsPerSecond: 100_000 } });
       const owner = await h.client('owner');
@@ -134,6 +174,7 @@ describe.each(['memory', 'file', 'redis'] as StoreFixtureKind[])(
         events: [],
       });
       expect(wiped.ok).toBe(true);
+      const briefReads = () => reads.hashes + reads.loadCollections;
       const change = async (step_id: string, status: Status) => {
         const briefReads = () => reads.hashes + reads.loadCollections;
         const before = briefReads();
@@ -148,7 +189,13 @@ describe.each(['memory', 'file', 'redis'] as StoreFixtureKind[])(
       const ranges = reads.ranges;
       expect(await change('step_2', 'completed')).toBe(0);
       expect(reads.ranges - ranges).toBe(1);
-      expect((await client.getPlanStatus({})).progress).toMatchObject({ completed: 2, skipped: 1, total: 3 });
+      // Appending counts from the ranks too, and the step appended is ranked.
+      const appendStart = briefReads();
+      const added = await client.addStep({ description: 'four' });
+      expect(briefReads() - appendStart).toBe(0);
+      await expectAnswerOfWholePlan(client, added);
+      expect(await change('step_4', 'completed')).toBe(0);
+      expect((await client.getPlanStatus({})).progress).toMatchObject({ completed: 3, skipped: 1, total: 4 });
     });
   },
 );

@@ -9,7 +9,7 @@ import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
 import { readPlan } from './live-plans.ts';
 import { type ReadRef, writePlan } from './plan-repository.ts';
-import { readPlanForStep, readStepChange, type StepChangeRead } from './plan-step-read.ts';
+import { readForAppend, readStepChange, type StepChangeRead } from './plan-step-read.ts';
 import { registerAgent } from './planhub/agent-index.ts';
 import type { Tx } from '../store/transaction.ts';
 
@@ -71,18 +71,10 @@ export const resolvePlan = async (
 export const appendTarget = async (tx: Tx, caller: Caller, planId: string | undefined): Promise<string | undefined> =>
   planId ?? currentPlanId(await loadAgent(tx, caller.agent_id));
 
-/**
- * The caller's own plan `planId` as a change of its step `stepId` needs it, or an append without one (see
- * plan-step-read.ts).
- */
-export const resolvePlanForStep = async (
-  tx: Tx,
-  caller: Caller,
-  planId: string,
-  stepId: string | undefined,
-): Promise<Plan> => {
-  const plan = (await readPlanForStep(tx, planId, stepId)) ?? planNotStored(planId);
-  return ownPlan(plan, caller);
+/** The caller's own plan `planId` as an append reads it (see readForAppend). */
+export const resolveForAppend = async (tx: Tx, caller: Caller, planId: string): Promise<StepChangeRead> => {
+  const read = (await readForAppend(tx, planId)) ?? planNotStored(planId);
+  return { ...read, plan: ownPlan(read.plan, caller) };
 };
 
 /** The caller's own plan `planId` as a change of its step `stepId` reads it (see readStepChange). */

@@ -119,13 +119,28 @@ const unchanged = (plan: Plan, step: Step, before: ReadState, read: Step | undef
 };
 
 /**
- * A plan read with its steps in brief, but for those in `full` (read or since written in full); `alone`: the steps in
- * `full` are the only ones read (the plan's step order was not), so the call may change those steps and nothing else.
+ * A plan read with its steps in brief, but for those in `full` (read or since written in full). `alone`: the steps
+ * in `full` are the only ones read, of the plan's steps `alone` (in order), so the call may change those and append
+ * new ones, and nothing else.
  */
 export interface BriefRead {
   full: ReadonlySet<string>;
-  alone?: boolean;
+  alone?: readonly string[];
 }
+
+/**
+ * The header's step order for a plan read without its steps: the order read, and the steps the call appended
+ * (undefined when the call changed anything else about the order, which it may not).
+ */
+const appendedOrder = (plan: Plan, before: ReadState, order: readonly string[]): string[] | undefined => {
+  const known = new Set(order);
+  const read = new Set(before.steps.map((s) => s.id));
+  const added = plan.steps.filter((s) => !known.has(s.id));
+  const kept = plan.steps.filter((s) => known.has(s.id));
+  if (kept.length !== read.size || !kept.every((s) => read.has(s.id))) return undefined;
+  if (!plan.steps.slice(kept.length).every((s) => !known.has(s.id))) return undefined;
+  return [...order, ...added.map((s) => s.id)];
+};
 
 /**
  * Records plans as a call read them; `whole` names plans stored by the earlier layout, `inBrief` a plan whose steps
@@ -159,10 +174,16 @@ export const writePlan = (tx: Tx, plan: Plan): ReadRef | undefined => {
   const before = reads.get(tx)?.get(plan.plan_id);
   const all = !before || before.whole;
   const inOrder = before !== undefined && sameOrder(before.steps, plan.steps);
+  let order = before?.inBrief?.alone;
   if (all || !inOrder || headerFieldsContent(plan) !== before.fields) {
-    // Never reached by a correct caller: the header names every step, and this call did not read them all.
-    if (before?.inBrief?.alone) throw new Error(`${plan.plan_id} was read one step alone; its header is not written`);
-    tx.put(docKeys.plan(plan.plan_id), headerOf(plan, plan.updated_at));
+    const header = headerOf(plan, plan.updated_at);
+    if (before && order) {
+      order = appendedOrder(plan, before, order);
+      // Never reached by a correct caller: the header names every step, and this call did not read them all.
+      if (!order) throw new Error(`${plan.plan_id} was read without its steps; only appending changes its order`);
+      header.step_ids = [...order];
+    }
+    tx.put(docKeys.plan(plan.plan_id), header);
   }
   const briefs: Record<string, string> = {};
   const ranked: Step[] = [];
@@ -188,8 +209,8 @@ export const writePlan = (tx: Tx, plan: Plan): ReadRef | undefined => {
     tx.op(...unrankOps(plan.plan_id, gone));
   }
   const inBrief = before?.inBrief && {
-    ...before.inBrief,
     full: new Set([...before.inBrief.full, ...Object.keys(briefs)]),
+    ...(order ? { alone: order } : {}),
   };
   rememberRead(tx, [plan], new Set(), inBrief);
   return before && { status: before.status, working_dir: before.working_dir };

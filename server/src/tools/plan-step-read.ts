@@ -1,7 +1,7 @@
 import type { Plan, Step } from '@planhub/shared';
 import { decodeBrief } from '../core/plans/step-brief.ts';
 import type { StepTally } from '../core/plans/step-tally.ts';
-import { planDocuments } from '../store/documents/plan-documents.ts';
+import { planDocuments, type PlanHeader, type PlanStepDoc } from '../store/documents/plan-documents.ts';
 import { docKeys, hashKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { readPlan } from './live-plans.ts';
@@ -52,11 +52,49 @@ export const readPlanForStep = async (tx: Tx, planId: string, stepId?: string): 
   return plan;
 };
 
-/** A plan as a change of its step `stepId` reads it, and its steps' tally when only that step was read. */
+/** A plan as a change of its step `stepId` (or an append) reads it, and its steps' tally when they were not read. */
 export interface StepChangeRead {
   plan: Plan;
   tally?: StepTally;
 }
+
+/**
+ * The plan's header, the step `stepId` unless absent and, `counted`, its ranks, as a call that reads no other step
+ * needs them (undefined: a plan of the earlier layout, or none).
+ */
+const readHeaderAndTally = async (tx: Tx, planId: string, stepId: string | undefined, counted = true) => {
+  const ranks = counted ? tx.range(tallyRead(planId)) : Promise.resolve([]);
+  const [rootRaw, stepRaw] = await tx.getMany(
+    stepId === undefined ? [docKeys.plan(planId)] : stepReadKeys(planId, stepId),
+  );
+  const root = planDocuments.planRoot.decode(docKeys.plan(planId), rootRaw);
+  if (root?.layout !== 'header') return undefined;
+  return { header: root.header, stepRaw, ranks };
+};
+
+/** The plan of `header` holding only `steps`, remembered as read so (its write may add steps, never touch others). */
+const planWithout = (tx: Tx, header: PlanHeader, steps: PlanStepDoc[]): Plan => {
+  const { step_ids: ids, orphan_waiters: orphans, ...fields } = header;
+  const updated = steps.reduce((at, s) => (s.updated_at > at ? s.updated_at : at), fields.updated_at);
+  const plan: Plan = { ...fields, steps: steps.map((s) => s.step), waiters: { ...orphans }, updated_at: updated };
+  rememberRead(tx, [plan], new Set(), { full: new Set(plan.steps.map((s) => s.id)), alone: ids });
+  return plan;
+};
+
+/**
+ * The plan as an append needs it, in one round trip whatever its length: the header (checked) and the steps'
+ * tally; `plan.steps` holds none of them. Falls back to readPlanForStep (every step in brief) for a plan whose
+ * ranks do not cover every step.
+ */
+export const readForAppend = async (tx: Tx, planId: string): Promise<StepChangeRead | undefined> => {
+  const read = await readHeaderAndTally(tx, planId, undefined);
+  const tally = read && tallyFromRanks(await read.ranks, read.header.step_ids.length);
+  if (!read || !tally) {
+    const plan = await readPlanForStep(tx, planId);
+    return plan && { plan };
+  }
+  return { plan: planWithout(tx, read.header, []), tally };
+};
 
 /**
  * The plan as a change of its step `stepId` needs it, in one round trip whatever its length: the header and the
@@ -64,26 +102,28 @@ export interface StepChangeRead {
  * (tools/step-ranks.ts). `plan.steps` then holds that step alone. Falls back to readPlanForStep (briefs, or the whole
  * plan) for a plan whose ranks do not cover every step, and when the change may touch other steps.
  */
+/**
+ * A plan as a call that only looks at its step `stepId` reads it (a dependency's target): the header and that step,
+ * `plan.steps` holding it alone. The whole plan is read when that step is blocked (its live state) or not in it.
+ */
+export const readOneStep = async (tx: Tx, planId: string, stepId: string): Promise<Plan | undefined> => {
+  const read = await readHeaderAndTally(tx, planId, stepId, false);
+  if (!read?.header.step_ids.includes(stepId)) return readPlanForStep(tx, planId, stepId);
+  const own = decodeStep(docKeys.planStep(planId, stepId), read.stepRaw);
+  if (own.step.status === 'blocked') return readPlanForStep(tx, planId, stepId);
+  return planWithout(tx, read.header, [own]);
+};
+
 export const readStepChange = async (tx: Tx, planId: string, stepId: string): Promise<StepChangeRead | undefined> => {
-  const ranks = tx.range(tallyRead(planId));
-  const [rootRaw, stepRaw] = await tx.getMany(stepReadKeys(planId, stepId));
-  const root = planDocuments.planRoot.decode(docKeys.plan(planId), rootRaw);
+  const read = await readHeaderAndTally(tx, planId, stepId);
   const fallback = async () => {
     const plan = await readPlanForStep(tx, planId, stepId);
     return plan && { plan };
   };
-  if (root?.layout !== 'header' || !root.header.step_ids.includes(stepId)) return fallback();
-  const own = decodeStep(docKeys.planStep(planId, stepId), stepRaw);
+  if (!read?.header.step_ids.includes(stepId)) return fallback();
+  const own = decodeStep(docKeys.planStep(planId, stepId), read.stepRaw);
   if (own.waiters.length > 0 || own.step.status === 'blocked') return fallback();
-  const tally = tallyFromRanks(await ranks, root.header.step_ids.length);
+  const tally = tallyFromRanks(await read.ranks, read.header.step_ids.length);
   if (!tally) return fallback();
-  const { step_ids: _ids, orphan_waiters: orphans, ...fields } = root.header;
-  const plan: Plan = {
-    ...fields,
-    steps: [own.step],
-    waiters: { ...orphans },
-    updated_at: own.updated_at > fields.updated_at ? own.updated_at : fields.updated_at,
-  };
-  rememberRead(tx, [plan], new Set(), { full: new Set([stepId]), alone: true });
-  return { plan, tally };
+  return { plan: planWithout(tx, read.header, [own]), tally };
 };

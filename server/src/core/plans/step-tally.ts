@@ -39,6 +39,15 @@ export const tallyOf = (steps: readonly Step[]): StepTally => {
 
 export const totalOf = (tally: StepTally): number => Object.values(tally.counts).reduce((a, b) => a + b, 0);
 
+/** The tally once `step` has been added after every other step. */
+export const withAdded = (tally: StepTally, step: Step): StepTally => {
+  const counts = { ...tally.counts, [step.status]: tally.counts[step.status] + 1 };
+  const first = { ...tally.first };
+  if (isOpen(step.status) && first[step.status].length < NAMED[step.status])
+    first[step.status] = [...first[step.status], named(step)];
+  return { counts, first };
+};
+
 /** The tally once `before` has become `after` (the same step). */
 export const withChange = (tally: StepTally, before: Step, after: Step): StepTally => {
   const counts = { ...tally.counts };

@@ -3,7 +3,8 @@ import { fail } from '@planhub/shared';
 import type { AnyTarget } from '../../core/dependencies/attach.ts';
 import { attachDependencies, endedOutcome, isFuture, stepNode } from '../../core/dependencies/attach.ts';
 import { dependencyNode } from '../../core/dependencies/nodes.ts';
-import { addStep } from '../../core/plans/add-step.ts';
+import { addStep, appendStep } from '../../core/plans/add-step.ts';
+import { tallyOf, totalOf, withAdded } from '../../core/plans/step-tally.ts';
 import { clonePlan } from '../../core/plans/plan-factory.ts';
 import { stepAnswer } from '../../core/plans/plan-views.ts';
 import { findStep, findStepToWait, requireRunning } from '../../core/plans/plan-guards.ts';
@@ -13,7 +14,7 @@ import type { ToolHandlers } from '../context.ts';
 import { claimGraph, loadReachableEdges, recordEdges } from '../dependency-graph.ts';
 import { waitsAcross } from '../dependents.ts';
 import { encodeReceived } from '../live-plans.ts';
-import { appendTarget, resolvePlan, resolvePlanForStep, savePlan } from '../plan-access.ts';
+import { appendTarget, resolveForAppend, resolvePlan, savePlan } from '../plan-access.ts';
 import type { DependencyArg } from './dependency-targets.ts';
 import { findDependencyTarget } from './dependency-targets.ts';
 import { addWaiters, checkPendingBound, checkWaiterBound, waiterCounter } from '../waiters-doc.ts';
@@ -74,7 +75,7 @@ const registerWaits = async (
 export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
-    // Appending a step that waits only on other agents reads the plan's other steps in brief, as addStep does; a
+    // Appending a step that waits only on other agents reads none of the plan's other steps, as addStep does; a
     // wait on the caller's own steps, an insertion or an existing step may change other steps: the whole plan.
     const appendTo =
       'description' in args &&
@@ -82,10 +83,11 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
       args.depends_on.every((d) => d.agent_id !== ctx.caller.agent_id)
         ? await appendTarget(tx, ctx.caller, args.plan_id)
         : undefined;
-    const current =
+    const read =
       appendTo === undefined
-        ? await resolvePlan(tx, ctx.caller, { plan_id: args.plan_id }, 'write', 'addDependentStep')
-        : await resolvePlanForStep(tx, ctx.caller, appendTo, undefined);
+        ? { plan: await resolvePlan(tx, ctx.caller, { plan_id: args.plan_id }, 'write', 'addDependentStep') }
+        : await resolveForAppend(tx, ctx.caller, appendTo);
+    const current = read.plan;
     requireRunning(current);
     // The waiting step is looked up before the targets, as upstream does, so an unknown step_id is named first.
     if (!('description' in args)) findStepToWait(current, args.step_id);
@@ -98,23 +100,20 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
     const events: NewEvent[] = [];
     if ('description' in args) {
       const limit = ctx.services.config.limits.stepsPerPlan;
-      if (current.steps.length + 1 > limit)
-        fail(
-          'RESOURCE_EXHAUSTED',
-          `Plan ${current.plan_id} already has ${current.steps.length} steps (limit ${limit}).`,
-        );
-      const added = addStep(
-        current,
-        {
-          description: args.description,
-          after_step_id: args.after_step_id,
-          extra: {
-            status: targets.some(stillRunning) ? 'blocked' : 'pending',
-            ...(args.provides !== undefined ? { provides: args.provides } : {}),
-          },
+      const count = read.tally ? totalOf(read.tally) : current.steps.length;
+      if (count + 1 > limit)
+        fail('RESOURCE_EXHAUSTED', `Plan ${current.plan_id} already has ${count} steps (limit ${limit}).`);
+      const input = {
+        description: args.description,
+        extra: {
+          status: targets.some(stillRunning) ? ('blocked' as const) : ('pending' as const),
+          ...(args.provides !== undefined ? { provides: args.provides } : {}),
         },
-        now,
-      );
+      };
+      const added =
+        args.after_step_id === undefined
+          ? appendStep(current, count, input, now)
+          : addStep(current, { ...input, after_step_id: args.after_step_id }, now);
       waiting = added.plan;
       stepId = added.step.id;
       events.push(...added.events);
@@ -154,8 +153,10 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
           '. It unblocks by itself, exactly once, when the others end: wait for its step_unblocked event, do not poll.'
         : `${subject}; all had already ended, so the step is ready (pending) with their outputs in received_outputs ` +
           '(step_unblocked announces it as usual).';
+    // A plan read without its steps is counted from its tally and the step added (as attached: blocked or not).
+    const tally = read.tally ? withAdded(read.tally, step) : tallyOf(outcome.plan.steps);
     return {
-      ...stepAnswer(outcome.plan, step, message),
+      ...stepAnswer(outcome.plan, step, message, tally),
       blocked_by: blockedBy,
       depends_on: step.depends_on ?? [],
       received_outputs: received,

@@ -1,14 +1,15 @@
 import { fail, progressOf } from '@planhub/shared';
-import { addStep as addStepToPlan } from '../../core/plans/add-step.ts';
+import { addStep as addStepToPlan, appendStep } from '../../core/plans/add-step.ts';
 import { isValidationStep, newPlan } from '../../core/plans/plan-factory.ts';
 import { activePlanExists } from '../../core/plans/plan-guards.ts';
 import { stepList } from '../../core/plans/plan-lifecycle.ts';
 import { planEvent } from '../../core/plans/plan-events.ts';
 import { planEndAnswer, planView, stepAnswer, stepView } from '../../core/plans/plan-views.ts';
-import { nextInstruction } from '../../core/plans/instruction.ts';
+import { instructionFor } from '../../core/plans/instruction.ts';
+import { tallyOf, totalOf, withAdded } from '../../core/plans/step-tally.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
 import { finishPlan } from '../finish-plan.ts';
-import { appendTarget, loadAgent, loadPlan, resolvePlan, resolvePlanForStep, savePlan } from '../plan-access.ts';
+import { appendTarget, loadAgent, loadPlan, resolveForAppend, resolvePlan, savePlan } from '../plan-access.ts';
 import { startPlan } from './start-plan.ts';
 import { applyStepChange } from './step-change.ts';
 
@@ -76,27 +77,29 @@ const completePlan: ToolHandlers['completePlan'] = (ctx, args) =>
 const addStep: ToolHandlers['addStep'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
-    // Appending reads the other steps in brief; inserting re-sequences them, so it reads the whole plan.
+    // Appending reads none of the other steps, only their tally; inserting re-sequences them: the whole plan.
     const appendTo = args.after_step_id === undefined ? await appendTarget(tx, ctx.caller, args.plan_id) : undefined;
-    const current =
+    const read =
       appendTo === undefined
-        ? await resolvePlan(tx, ctx.caller, args, 'write', 'addStep')
-        : await resolvePlanForStep(tx, ctx.caller, appendTo, undefined);
-    if (current.steps.length + 1 > ctx.services.config.limits.stepsPerPlan)
+        ? { plan: await resolvePlan(tx, ctx.caller, args, 'write', 'addStep') }
+        : await resolveForAppend(tx, ctx.caller, appendTo);
+    const current = read.plan;
+    const count = read.tally ? totalOf(read.tally) : current.steps.length;
+    if (count + 1 > ctx.services.config.limits.stepsPerPlan)
       fail(
         'RESOURCE_EXHAUSTED',
-        `Plan ${current.plan_id} already has ${current.steps.length} steps (limit ${ctx.services.config.limits.stepsPerPlan}).`,
+        `Plan ${current.plan_id} already has ${count} steps (limit ${ctx.services.config.limits.stepsPerPlan}).`,
       );
-    const { plan, step, events } = addStepToPlan(
-      current,
-      { description: args.description, after_step_id: args.after_step_id },
-      now,
-    );
+    const { plan, step, events } =
+      args.after_step_id === undefined
+        ? appendStep(current, count, { description: args.description }, now)
+        : addStepToPlan(current, { description: args.description, after_step_id: args.after_step_id }, now);
     await savePlan(tx, plan);
     tx.emit(...events);
+    const tally = read.tally ? withAdded(read.tally, step) : tallyOf(plan.steps);
     return {
-      ...stepAnswer(plan, step, `Step added as ${step.id} at position ${step.sequence} of ${plan.steps.length}.`),
-      instruction: nextInstruction(plan),
+      ...stepAnswer(plan, step, `Step added as ${step.id} at position ${step.sequence} of ${count + 1}.`, tally),
+      instruction: instructionFor(tally),
     };
   });
 

@@ -7,7 +7,7 @@ import { readPlan, readPlans } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { loadAgent } from '../plan-access.ts';
 import { checkStep, wasRead } from '../plan-repository.ts';
-import { readPlanForStep } from '../plan-step-read.ts';
+import { readOneStep } from '../plan-step-read.ts';
 
 export interface DependencyArg {
   agent_id: string;
@@ -21,11 +21,11 @@ const BATCH = 8;
 const stepList = (plan: Plan) => plan.steps.map((s) => s.id).join(', ') || 'none';
 
 /**
- * A named target plan with its target step in full and the others in brief (their status decides nothing here), so
- * waiting on a step of a long plan does not read every step; a plan this call already read is read as before.
+ * A named target plan with only its target step (the others decide nothing here), so waiting on a step of a long
+ * plan does not read the others; a plan this call already read is read as before.
  */
 const readTargetPlan = (tx: Tx, planId: string, stepId: string) =>
-  wasRead(tx, planId) ? readPlan(tx, planId) : readPlanForStep(tx, planId, stepId);
+  wasRead(tx, planId) ? readPlan(tx, planId) : readOneStep(tx, planId, stepId);
 
 const inPlan = async (tx: Tx, dep: DependencyArg & { plan_id: string }): Promise<AnyTarget> => {
   const plan =
