@@ -23,8 +23,8 @@ const exhausted = (total: number) =>
  * events or an approval is not store time, so long-polls keep their own timeouts.
  *
  * The budget is handed down explicitly (call gate → dispatch → limiter and transaction), not found through
- * AsyncLocalStorage: that turned on Node's promise hooks for every promise of the process, about 8 % of a step
- * change's CPU. A store operation made outside those paths has the Redis client's own timeout per command.
+ * AsyncLocalStorage: that turned on Node's promise hooks for every promise of the process, 4–5 % of a step
+ * change's profile. A store operation made outside those paths has the Redis client's own timeout per command.
  */
 export const callBudget = (ms: number): CallBudget => ({ left: ms, total: ms });
 
