@@ -6,7 +6,7 @@
  * shows a node's CPU for workspaces it does not serve as the busy ones grow (`--only isolation`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { benchConfigFromEnv } from './config.ts';
 import { runFaninSuite } from './fanin/suite.ts';
@@ -100,7 +100,8 @@ try {
     process.exitCode = 1;
   }
 
-  const outFile = join(REPO_ROOT, config.outFile);
+  // An absolute BENCH_OUT is taken as it is, a relative one from the repository root.
+  const outFile = resolve(REPO_ROOT, config.outFile);
   // Formatted with the repository's Prettier settings, so the committed copy passes `pnpm format:check`.
   const json = await format(JSON.stringify(report), { ...(await resolveConfig(outFile)), filepath: outFile });
   mkdirSync(dirname(outFile), { recursive: true });
