@@ -1,0 +1,76 @@
+import { connect, type PlanHubClient } from '@planhub/client-sdk';
+import { createServer, type PlanHubServer } from '@planhub/server';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisProcess, type RedisProcess } from '../helpers/redis-process.ts';
+
+const DEADLINE_MS = 1500;
+/** Redis serves nothing for this long, again and again: every command waits up to it, none waits a deadline. */
+const PAUSE_MS = 600;
+
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => new Error('the call succeeded'),
+    (err: unknown) => err,
+  );
+
+describe('a slow Redis (CLIENT PAUSE, over and over)', () => {
+  let redis: RedisProcess;
+  let server: PlanHubServer;
+  let agent: PlanHubClient;
+
+  beforeAll(async () => {
+    redis = await startRedisProcess();
+    server = createServer({
+      port: 0,
+      logLevel: 'silent',
+      redisUrl: redis.url,
+      redisPrefix: 'slow',
+      approvalPolicy: 'auto',
+      storeDeadlineMs: DEADLINE_MS,
+    });
+    const { url } = await server.listen();
+    agent = await connect({ url, workspace: 'ws', agentId: 'main', retries: 0, timeoutMs: 30_000 });
+    await agent.createPlan({ title: 'Slow', steps: ['one'] });
+    await agent.startPlan({});
+  });
+
+  afterAll(async () => {
+    agent?.close();
+    await server?.close();
+    await redis?.dispose();
+  });
+
+  it('ends a call whose round trips together outlast its deadline, and applies its retry once', async () => {
+    const pauser = new Redis(redis.url);
+    let pausing = true;
+    const pauses = (async () => {
+      while (pausing) {
+        await pauser.call('CLIENT', 'PAUSE', String(PAUSE_MS), 'ALL');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = performance.now();
+      // addStep without plan_id: its count, the owner's index, the plan and the commit, one after another. Each
+      // waits less than a deadline, so a timeout per command would let the call through after all four.
+      const err = await failure(agent.call('addStep', { description: 'added while slow' }, { requestId: 'slow-1' }));
+      const elapsed = performance.now() - started;
+      expect(err).toMatchObject({ code: 'UNAVAILABLE', retryable: true });
+      expect((err as Error).message).toContain('deadline');
+      // The specification, not a speed target: one deadline for the call, not one per round trip.
+      expect(elapsed).toBeLessThan(2 * DEADLINE_MS);
+    } finally {
+      pausing = false;
+      await pauses;
+      await pauser.call('CLIENT', 'UNPAUSE');
+      pauser.disconnect();
+    }
+    // The retry with the same request_id applies the step once, whether or not the timed-out commit had applied.
+    const retried = await agent.call('addStep', { description: 'added while slow' }, { requestId: 'slow-1' });
+    expect(retried).toMatchObject({ description: 'added while slow' });
+    const status = await agent.getPlanStatus({});
+    expect(status.steps.filter((s) => s.description === 'added while slow')).toHaveLength(1);
+  });
+});
