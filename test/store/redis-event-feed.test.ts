@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
 import { uniquePrefix } from '../helpers/servers.ts';
 import { deletePrefix } from '../helpers/stores.ts';
+import { startRedisProcess, type RedisProcess } from '../helpers/redis-process.ts';
 
 const event = (workspace: string, n: number): NewEvent => ({
   event_type: 'step_completed',
@@ -108,5 +109,38 @@ describe('the Redis event feed', () => {
     await eventually(() =>
       expect(seen.map((e) => e.event_id)).toEqual([first[0]?.event_id, lostId, third[0]?.event_id]),
     );
+  });
+});
+
+describe('the Redis event feed of a store that starts while Redis does not answer', () => {
+  let redis: RedisProcess;
+  let store: Store | undefined;
+  afterEach(async () => {
+    redis.signal('SIGCONT');
+    await store?.close();
+    await redis.dispose();
+  });
+
+  it('starts a watch where the log ended when it was made, however long the store took to start', async () => {
+    redis = await startRedisProcess();
+    redis.signal('SIGSTOP');
+    store = createRedisStore({
+      url: redis.url,
+      prefix: 'late',
+      eventRetention: 1000,
+      log: createLogger('silent'),
+      startupWaitMs: 300,
+      feedLingerMs: 0,
+    });
+    const seen: EventEnvelope[] = [];
+    store.watch('ws', (e) => seen.push(e));
+    // Longer than the store waits for its start: a read of where the log ends that gave up here used to be made
+    // again once subscribed, after the commit below, and the watch never saw that commit's event.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const committed = store.commit('ws', { reads: [], writes: [], events: [event('ws', 1)] });
+    redis.signal('SIGCONT');
+    const outcome = await committed;
+    expect(outcome.ok).toBe(true);
+    await eventually(() => expect(seen.map((e) => e.source_step_sequence)).toEqual([1]));
   });
 });

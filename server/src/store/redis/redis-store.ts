@@ -86,13 +86,18 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
   const readAfter = async (workspace: string, after: string, count: number) =>
     ((await client.xrange(keys.events(workspace), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope);
-  // Through run(): before the first 'ready' it waits for startup instead of failing; once started it sends at once,
-  // so the read goes out before whatever the watcher sends next.
+  // Through run(): before the first 'ready' it waits for startup, however long, instead of failing (a watcher's
+  // starting point read later would skip what the watcher committed meanwhile); once started it sends at once, so
+  // the read goes out before whatever the watcher sends next, which waits for the same startup behind it.
   const readLast = (workspace: string) =>
-    run('readLast', async () => {
-      const [newest] = (await client.xrevrange(keys.events(workspace), '+', '-', 'COUNT', 1)) as StreamEntry[];
-      return newest?.[0] ?? '0-0';
-    });
+    run(
+      'readLast',
+      async () => {
+        const [newest] = (await client.xrevrange(keys.events(workspace), '+', '-', 'COUNT', 1)) as StreamEntry[];
+        return newest?.[0] ?? '0-0';
+      },
+      { untilStarted: true },
+    );
   const feed = createEventFeed({
     subscriber,
     channel: (workspace) => keys.channel(workspace),
@@ -109,10 +114,12 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     () => void (started = true),
   );
 
-  const run = async <T>(op: string, body: () => Promise<T>): Promise<T> => {
+  /** `untilStarted`: wait for startup however long it takes (other operations give up after startupWaitMs). */
+  const run = async <T>(op: string, body: () => Promise<T>, wait: { untilStarted?: boolean } = {}): Promise<T> => {
     if (closing) throw unavailable();
     if (op !== 'ping') epoch.refuseIfLost();
-    if (!started && !(await within(startup, options.startupWaitMs ?? 3000))) throw unavailable();
+    if (!started && wait.untilStarted) await startup;
+    else if (!started && !(await within(startup, options.startupWaitMs ?? 3000))) throw unavailable();
     try {
       return await body();
     } catch (err) {
