@@ -1,46 +1,23 @@
-import { connect, type PlanHubClient } from '@planhub/client-sdk';
-import { createServer, type PlanHubServer } from '@planhub/server';
+import type { PlanHubClient } from '@planhub/client-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
-import { startRedisProcess, type RedisProcess } from '../helpers/redis-process.ts';
+import type { RedisProcess } from '../helpers/redis-process.ts';
+import { failure, startDeadlineSetup, type DeadlineSetup } from '../helpers/store-deadline.ts';
 import { rounds } from '../helpers/stress.ts';
 
 const DEADLINE_MS = 2000;
 
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => new Error('the call succeeded'),
-    (err: unknown) => err,
-  );
-
 describe('a hung Redis (SIGSTOP)', () => {
+  let setup: DeadlineSetup;
   let redis: RedisProcess;
-  let server: PlanHubServer;
   let agent: PlanHubClient;
 
   beforeAll(async () => {
-    redis = await startRedisProcess();
-    server = createServer({
-      port: 0,
-      logLevel: 'silent',
-      redisUrl: redis.url,
-      redisPrefix: 'hung',
-      approvalPolicy: 'auto',
-      storeDeadlineMs: DEADLINE_MS,
-    });
-    const { url } = await server.listen();
-    // No SDK retries: the answer below is the node's own.
-    agent = await connect({ url, workspace: 'ws', agentId: 'main', retries: 0, timeoutMs: 30_000 });
-    await agent.createPlan({ title: 'Hung', steps: ['one', 'two'] });
-    await agent.startPlan({});
+    setup = await startDeadlineSetup(DEADLINE_MS, ['one', 'two']);
+    ({ redis, agent } = setup);
   });
 
-  afterAll(async () => {
-    redis?.signal('SIGCONT');
-    agent?.close();
-    await server?.close();
-    await redis?.dispose();
-  });
+  afterAll(() => setup?.close());
 
   it('answers each call UNAVAILABLE after one deadline for all its round trips, then serves again', async () => {
     redis.signal('SIGSTOP');

@@ -1,45 +1,24 @@
-import { connect, type PlanHubClient } from '@planhub/client-sdk';
-import { createServer, type PlanHubServer } from '@planhub/server';
+import type { PlanHubClient } from '@planhub/client-sdk';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedisProcess, type RedisProcess } from '../helpers/redis-process.ts';
+import type { RedisProcess } from '../helpers/redis-process.ts';
+import { failure, startDeadlineSetup, type DeadlineSetup } from '../helpers/store-deadline.ts';
 
 const DEADLINE_MS = 1500;
 /** Redis serves nothing for this long, again and again: every command waits up to it, none waits a deadline. */
 const PAUSE_MS = 600;
 
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => new Error('the call succeeded'),
-    (err: unknown) => err,
-  );
-
 describe('a slow Redis (CLIENT PAUSE, over and over)', () => {
+  let setup: DeadlineSetup;
   let redis: RedisProcess;
-  let server: PlanHubServer;
   let agent: PlanHubClient;
 
   beforeAll(async () => {
-    redis = await startRedisProcess();
-    server = createServer({
-      port: 0,
-      logLevel: 'silent',
-      redisUrl: redis.url,
-      redisPrefix: 'slow',
-      approvalPolicy: 'auto',
-      storeDeadlineMs: DEADLINE_MS,
-    });
-    const { url } = await server.listen();
-    agent = await connect({ url, workspace: 'ws', agentId: 'main', retries: 0, timeoutMs: 30_000 });
-    await agent.createPlan({ title: 'Slow', steps: ['one'] });
-    await agent.startPlan({});
+    setup = await startDeadlineSetup(DEADLINE_MS, ['one']);
+    ({ redis, agent } = setup);
   });
 
-  afterAll(async () => {
-    agent?.close();
-    await server?.close();
-    await redis?.dispose();
-  });
+  afterAll(() => setup?.close());
 
   it('ends a call whose round trips together outlast its deadline, and applies its retry once', async () => {
     const pauser = new Redis(redis.url);
