@@ -11,5 +11,5 @@ export type { FanIn, Store, StoreOp } from './store/store.ts';
 export { createLogger } from './logger.ts';
 export { mintToken, verifyToken, TokenError } from './auth/tokens.ts';
 export { newPlan } from './core/plans/plan-factory.ts';
-export { transact } from './store/transaction.ts';
+export { transact } from './store/transact.ts';
 export { savePlan } from './tools/plan-access.ts';

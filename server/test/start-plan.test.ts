@@ -2,7 +2,7 @@ import type { Caller, ToolAnswer, ToolName, ToolParsedArgs } from '@planhub/shar
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type PlanHubServer } from '../src/create-server.ts';
 import { newPlan } from '../src/core/plans/plan-factory.ts';
-import { transact } from '../src/store/transaction.ts';
+import { transact } from '../src/store/transact.ts';
 import type { CallContext } from '../src/tools/context.ts';
 import { HANDLERS } from '../src/tools/handlers.ts';
 import { savePlan } from '../src/tools/plan-access.ts';

@@ -2,7 +2,7 @@ import { PlanHubError } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../src/store/memory-store.ts';
 import { callBudget } from '../src/store/call-budget.ts';
-import { transact } from '../src/store/transaction.ts';
+import { transact } from '../src/store/transact.ts';
 
 const request = { agent_id: 'main', request_id: 'r-1', ttl_ms: 60_000 };
 

@@ -3,13 +3,14 @@ import { parseStoredJson } from './parsed-json.ts';
 import { compareEventIds, serializedBytes } from '@planhub/shared';
 import { createEventByteBudget } from './event-byte-budget.ts';
 import { commitBytes, textBytes, writeTexts } from './workspace-bytes.ts';
-import { applyFill, fillAnswer, fillText } from './fill.ts';
+import { fillAnswer } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
 import { decodeRemembered, encodeRemembered } from './request-fingerprint.ts';
 import { createRequestIndex } from './request-index.ts';
 import { createMemoryPresence } from './presence/memory-presence.ts';
 import { createMemoryRevocations } from './revocations/revocations.ts';
 import { SortedMembers } from './sorted-members.ts';
+import { applyOps, fireFanIn, writeDocs } from './memory-apply.ts';
 import { docJsonBytes, firing, stale, type Workspace } from './memory-workspace.ts';
 import type {
   CollectionRead,
@@ -18,13 +19,11 @@ import type {
   DocWrite,
   EventListener,
   EventRange,
-  FanIn,
   LoadedCollections,
   LoadedDoc,
   RangeRead,
   RangeSlice,
   Store,
-  StoreOp,
 } from './store.ts';
 
 export interface MemoryStoreOptions {
@@ -105,65 +104,6 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     return `${w.lastMs}-${w.lastSeq}`;
   };
 
-  const write = (w: Workspace, writes: readonly DocWrite[], json: (w: DocWrite) => string) => {
-    for (const doc of writes) {
-      w.docBytes -= docJsonBytes(w, doc.key);
-      if (doc.value === null) w.docs.delete(doc.key);
-      else {
-        const text = json(doc);
-        w.docs.set(doc.key, { version: (w.docs.get(doc.key)?.version ?? 0) + 1, json: text });
-        w.docBytes += textBytes(text);
-      }
-    }
-  };
-
-  const apply = (w: Workspace, ops: readonly StoreOp[], counters: number[]) => {
-    for (const op of ops) {
-      if (op.op === 'sadd') {
-        const set = w.sets.get(op.key) ?? new Set<string>();
-        for (const m of op.members) set.add(m);
-        w.sets.set(op.key, set);
-      } else if (op.op === 'srem') {
-        const set = w.sets.get(op.key);
-        for (const m of op.members) set?.delete(m);
-        if (set?.size === 0) w.sets.delete(op.key);
-      } else if (op.op === 'hset') {
-        const hash = w.hashes.get(op.key) ?? new Map<string, string>();
-        for (const [f, v] of Object.entries(op.fields)) if (!op.onlyNew || !hash.has(f)) hash.set(f, v);
-        w.hashes.set(op.key, hash);
-      } else if (op.op === 'hdel') {
-        const hash = w.hashes.get(op.key);
-        for (const f of op.fields) hash?.delete(f);
-        if (hash?.size === 0) w.hashes.delete(op.key);
-      } else if (op.op === 'incr') {
-        const value = (w.counters.get(op.key) ?? 0) + op.by;
-        w.counters.set(op.key, value);
-        counters.push(value);
-      } else if (op.op === 'zadd') {
-        const zset = w.zsets.get(op.key) ?? new SortedMembers();
-        for (const [m, score] of Object.entries(op.members)) zset.add(m, score);
-        w.zsets.set(op.key, zset);
-      } else if (op.op === 'zrem') {
-        const zset = w.zsets.get(op.key);
-        for (const m of op.members) zset?.remove(m);
-        if (zset?.size === 0) w.zsets.delete(op.key);
-      } else if (op.kind === 'set') w.sets.delete(op.key);
-      else if (op.kind === 'hash') w.hashes.delete(op.key);
-      else if (op.kind === 'zset') w.zsets.delete(op.key);
-      else w.counters.delete(op.key);
-    }
-  };
-
-  /** A fired fan-in's writes and events, with its fills applied to their JSON text. */
-  const fire = (w: Workspace, fanIn: FanIn, counters: number[]): NewEvent[] => {
-    const filled = (json: string) =>
-      fanIn.then.fills.reduce((text, f) => applyFill(text, f.token, fillText(w.hashes.get(f.hash), f.as)), json);
-    const events = fanIn.then.events.map((e) => JSON.parse(filled(JSON.stringify(e))) as NewEvent);
-    write(w, fanIn.then.writes, (doc) => filled(JSON.stringify(doc.value)));
-    apply(w, fanIn.then.ops, counters);
-    return events;
-  };
-
   const loadDocs = (workspace: string, keys: readonly string[]) => {
     const w = ws(workspace);
     return keys.map((key): LoadedDoc => {
@@ -227,8 +167,8 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
           return Promise.resolve({ ok: false, reason: 'quota', used, needed, limit: options.workspaceBytes });
       }
       const counters: number[] = [];
-      write(w, commit.writes, textOf);
-      apply(w, commit.ops ?? [], counters);
+      writeDocs(w, commit.writes, textOf);
+      applyOps(w, commit.ops ?? [], counters);
       if (commit.request && reqKey !== undefined) {
         w.requests.set(reqKey, {
           text: encodeRemembered(
@@ -245,10 +185,10 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       for (const fanIn of fanIns) {
         const set = w.sets.get(fanIn.set);
         if (!set?.delete(fanIn.member)) continue;
-        if (fanIn.record) apply(w, [{ op: 'hset', key: fanIn.record.hash, fields: fanIn.record.fields }], counters);
+        if (fanIn.record) applyOps(w, [{ op: 'hset', key: fanIn.record.hash, fields: fanIn.record.fields }], counters);
         if (set.size > 0) continue;
         w.sets.delete(fanIn.set);
-        newEvents.push(...fire(w, fanIn, counters));
+        newEvents.push(...fireFanIn(w, fanIn, counters));
       }
       const events = newEvents.map((e): EventEnvelope => ({ event_id: nextId(w), ...e }));
       w.events.push(...events);

@@ -1,15 +1,12 @@
-import type { EventEnvelope, NewEvent } from '@planhub/shared';
-import { PlanHubError } from '@planhub/shared';
+import type { NewEvent } from '@planhub/shared';
 import type { DocumentKind } from './documents/define.ts';
 import { type CallBudget, withinBudget } from './call-budget.ts';
 import { fillAnswer } from './fill.ts';
-import { fingerprintTool, type Remembered } from './request-fingerprint.ts';
 import type {
   CollectionRead,
   FanIn,
   LoadedAlongside,
   LoadedDoc,
-  QuotaRefusal,
   RangeRead,
   RangeSlice,
   Store,
@@ -243,98 +240,3 @@ export class Tx {
     return { reads, writes, events: this.events, ops: this.ops, fanIns: this.fanIns };
   }
 }
-
-export interface TransactOptions {
-  /** `fingerprint`: the tool and arguments the request_id is bound to (`request-fingerprint.ts`). */
-  request?: { agent_id: string; request_id: string; ttl_ms: number; fingerprint?: string; keep?: number };
-  maxAttempts?: number;
-  /** The call's admission (its call count): nothing is committed before it resolves, and not at all if it rejects. */
-  admitted?: Promise<void>;
-  /** What the call may spend waiting on the store, over all its attempts (call-budget.ts). */
-  budget?: CallBudget;
-}
-
-export interface TransactResult<R> {
-  result: R;
-  events: EventEnvelope[];
-  /** True when the answer came from the request log (a retry of an applied call). */
-  replayed: boolean;
-}
-
-/**
- * The remembered answer, when it was given to the same call. An answer remembered before fingerprints existed
- * replays whatever the call (nothing to compare it with).
- */
-const replay = <R>(stored: Remembered, request: TransactOptions['request']): TransactResult<R> => {
-  if (
-    stored.fingerprint !== undefined &&
-    request?.fingerprint !== undefined &&
-    stored.fingerprint !== request.fingerprint
-  )
-    throw new PlanHubError(
-      'INVALID_ARGUMENT',
-      `request_id ${JSON.stringify(request.request_id.slice(0, 128))} was already used for ` +
-        `${fingerprintTool(stored.fingerprint)} with other arguments; use a new request_id.`,
-    );
-  return { result: stored.answer as R, events: [], replayed: true };
-};
-
-const quotaExceeded = (workspace: string, q: QuotaRefusal) =>
-  new PlanHubError(
-    'RESOURCE_EXHAUSTED',
-    `Workspace ${JSON.stringify(workspace)} stores ${q.used} bytes; this change needs ${q.needed} more, past its ` +
-      `quota workspaceBytes (${q.limit}). Nothing was written. Finished plans past each agent's retention ` +
-      `(PLANHUB_FINISHED_PLANS_KEPT) are removed as agents create or finish plans; clear todos and tasks it no ` +
-      `longer needs, or ask an operator to raise PLANHUB_LIMIT_WORKSPACE_BYTES or lower PLANHUB_FINISHED_PLANS_KEPT.`,
-    { kind: 'workspaceBytes', workspace, used: q.used, needed: q.needed, limit: q.limit },
-  );
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Runs `body` optimistically: on a version conflict it is run again from scratch on fresh reads, so concurrent
- * calls from any number of nodes serialize per document without locks.
- */
-export const transact = async <R>(
-  store: Store,
-  workspace: string,
-  body: (tx: Tx) => Promise<R>,
-  options: TransactOptions = {},
-): Promise<TransactResult<R>> => {
-  const maxAttempts = options.maxAttempts ?? 64;
-  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    // The request-log lookup runs alongside the body's reads (the body writes nothing until the commit), so a call
-    // with a request_id costs no extra round trip. A retry of an applied call answers from the log even when the
-    // body now fails (e.g. createPlan again after it succeeded).
-    const { request, budget } = options;
-    const answered = request
-      ? withinBudget(budget, () => store.requestAnswer(workspace, request.agent_id, request.request_id))
-      : undefined;
-    answered?.catch(() => undefined);
-    const tx = new Tx(store, workspace, budget);
-    let result: R;
-    try {
-      result = await body(tx);
-    } catch (err) {
-      const stored = await answered;
-      if (stored) return replay(stored, options.request);
-      throw err;
-    }
-    const stored = await answered;
-    if (stored) return replay(stored, options.request);
-    if (!tx.hasChanges && !options.request) return { result, events: [], replayed: false };
-    await options.admitted;
-    const outcome = await withinBudget(budget, () =>
-      store.commit(workspace, {
-        ...tx.toCommit(),
-        ...(request ? { request: { ...request, answer: result } } : {}),
-      }),
-    );
-    if (outcome.ok)
-      return { result: tx.completeAnswer(result, outcome.fired), events: outcome.events, replayed: false };
-    if (outcome.reason === 'quota') throw quotaExceeded(workspace, outcome);
-    // Jittered backoff keeps many racing writers from colliding again in lockstep.
-    await pause(Math.random() * Math.min(50, attempt * 2));
-  }
-  throw new PlanHubError('UNAVAILABLE', 'The workspace is too busy right now (write contention); retry the call.');
-};

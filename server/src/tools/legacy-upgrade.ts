@@ -3,7 +3,7 @@ import { documents } from '../store/documents/documents.ts';
 import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
 import type { Store } from '../store/store.ts';
 import type { Tx } from '../store/transaction.ts';
-import { transact } from '../store/transaction.ts';
+import { transact } from '../store/transact.ts';
 import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
 import { addWaiters, waiterCounter } from './waiters-doc.ts';

@@ -6,7 +6,7 @@ import { documents } from '../store/documents/documents.ts';
 import { planDocuments } from '../store/documents/plan-documents.ts';
 import { docKeys, hashKeys } from '../store/keys.ts';
 import type { Store } from '../store/store.ts';
-import { transact } from '../store/transaction.ts';
+import { transact } from '../store/transact.ts';
 import { readPlans } from './live-plans.ts';
 import { decodeStep } from './plan-repository.ts';
 import { loadAgentIndex } from './planhub/agent-index.ts';

@@ -1,7 +1,7 @@
 import { documents } from '../../store/documents/documents.ts';
 import { counterKeys, docKeys, setKeys } from '../../store/keys.ts';
 import type { Store } from '../../store/store.ts';
-import { transact } from '../../store/transaction.ts';
+import { transact } from '../../store/transact.ts';
 
 /** Workspaces seen without the one-document task list, per store: nothing writes one any more. */
 const upgraded = new WeakMap<Store, Set<string>>();

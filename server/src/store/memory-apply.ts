@@ -1,0 +1,68 @@
+import type { NewEvent } from '@planhub/shared';
+import { applyFill, fillText } from './fill.ts';
+import { docJsonBytes, type Workspace } from './memory-workspace.ts';
+import { SortedMembers } from './sorted-members.ts';
+import type { DocWrite, FanIn, StoreOp } from './store.ts';
+import { textBytes } from './workspace-bytes.ts';
+
+/** What a memory-store commit changes in a workspace: documents, commutative operations, fired fan-ins. */
+
+/** Writes (or, for `null`, deletes) documents, keeping the workspace's document bytes. */
+export const writeDocs = (w: Workspace, writes: readonly DocWrite[], json: (w: DocWrite) => string) => {
+  for (const doc of writes) {
+    w.docBytes -= docJsonBytes(w, doc.key);
+    if (doc.value === null) w.docs.delete(doc.key);
+    else {
+      const text = json(doc);
+      w.docs.set(doc.key, { version: (w.docs.get(doc.key)?.version ?? 0) + 1, json: text });
+      w.docBytes += textBytes(text);
+    }
+  }
+};
+
+export const applyOps = (w: Workspace, ops: readonly StoreOp[], counters: number[]) => {
+  for (const op of ops) {
+    if (op.op === 'sadd') {
+      const set = w.sets.get(op.key) ?? new Set<string>();
+      for (const m of op.members) set.add(m);
+      w.sets.set(op.key, set);
+    } else if (op.op === 'srem') {
+      const set = w.sets.get(op.key);
+      for (const m of op.members) set?.delete(m);
+      if (set?.size === 0) w.sets.delete(op.key);
+    } else if (op.op === 'hset') {
+      const hash = w.hashes.get(op.key) ?? new Map<string, string>();
+      for (const [f, v] of Object.entries(op.fields)) if (!op.onlyNew || !hash.has(f)) hash.set(f, v);
+      w.hashes.set(op.key, hash);
+    } else if (op.op === 'hdel') {
+      const hash = w.hashes.get(op.key);
+      for (const f of op.fields) hash?.delete(f);
+      if (hash?.size === 0) w.hashes.delete(op.key);
+    } else if (op.op === 'incr') {
+      const value = (w.counters.get(op.key) ?? 0) + op.by;
+      w.counters.set(op.key, value);
+      counters.push(value);
+    } else if (op.op === 'zadd') {
+      const zset = w.zsets.get(op.key) ?? new SortedMembers();
+      for (const [m, score] of Object.entries(op.members)) zset.add(m, score);
+      w.zsets.set(op.key, zset);
+    } else if (op.op === 'zrem') {
+      const zset = w.zsets.get(op.key);
+      for (const m of op.members) zset?.remove(m);
+      if (zset?.size === 0) w.zsets.delete(op.key);
+    } else if (op.kind === 'set') w.sets.delete(op.key);
+    else if (op.kind === 'hash') w.hashes.delete(op.key);
+    else if (op.kind === 'zset') w.zsets.delete(op.key);
+    else w.counters.delete(op.key);
+  }
+};
+
+/** A fired fan-in's writes and events, with its fills applied to their JSON text. */
+export const fireFanIn = (w: Workspace, fanIn: FanIn, counters: number[]): NewEvent[] => {
+  const filled = (json: string) =>
+    fanIn.then.fills.reduce((text, f) => applyFill(text, f.token, fillText(w.hashes.get(f.hash), f.as)), json);
+  const events = fanIn.then.events.map((e) => JSON.parse(filled(JSON.stringify(e))) as NewEvent);
+  writeDocs(w, fanIn.then.writes, (doc) => filled(JSON.stringify(doc.value)));
+  applyOps(w, fanIn.then.ops, counters);
+  return events;
+};
