@@ -1,5 +1,6 @@
 import type { Step, StepStatus } from '@planhub/shared';
 import { progressOf, progressOfCounts } from '@planhub/shared';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { instructionFor, nextInstruction } from '../src/core/plans/instruction.ts';
 import { newPlan } from '../src/core/plans/plan-factory.ts';
@@ -8,12 +9,6 @@ import { BLOCKED_NAMED, tallyOf, withChange } from '../src/core/plans/step-tally
 
 const NOW = '2026-01-01T00:00:00.000Z';
 const STATUSES: StepStatus[] = ['pending', 'in_progress', 'completed', 'failed', 'skipped', 'blocked'];
-
-/** A small deterministic generator, so a failing case can be run again. */
-const random = (seed: number) => () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-  return seed / 2 ** 31;
-};
 
 const stepsOf = (statuses: readonly StepStatus[]): Step[] =>
   statuses.map((status, i) => ({
@@ -26,25 +21,33 @@ const stepsOf = (statuses: readonly StepStatus[]): Step[] =>
 
 describe('a tally of a plan’s steps', () => {
   it('after one step’s change, counts and names what counting every step again gives', () => {
-    const next = random(7);
-    const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
-    for (let round = 0; round < 500; round++) {
-      const steps = stepsOf(Array.from({ length: 1 + Math.floor(next() * 40) }, () => pick(STATUSES)));
-      const at = Math.floor(next() * steps.length);
-      const before = steps[at] as Step;
-      // A step change never leaves a step blocked, nor makes one blocked (a blocked step is read whole).
-      if (before.status === 'blocked') continue;
-      const after: Step = { ...before, status: pick(['in_progress', 'completed', 'failed', 'skipped'] as const) };
-      const changed = steps.map((s, i) => (i === at ? after : s));
-      const incremental = withChange(tallyOf(steps), before, after);
-      const recounted = tallyOf(changed);
-      expect(incremental.counts).toEqual(recounted.counts);
-      expect(incremental.first.pending[0]).toEqual(recounted.first.pending[0]);
-      expect(incremental.first.in_progress[0]).toEqual(recounted.first.in_progress[0]);
-      expect(incremental.first.blocked).toEqual(recounted.first.blocked);
-      expect(progressOfCounts(incremental.counts)).toEqual(progressOf(changed));
-      expect(instructionFor(incremental, after)).toBe(nextInstruction({ ...plan(), steps: changed }, after));
-    }
+    // A plan of 1–40 steps, one step of it that is not blocked (a blocked step is read whole), and what it becomes.
+    const changes = fc
+      .array(fc.constantFrom(...STATUSES), { minLength: 1, maxLength: 40 })
+      .filter((statuses) => statuses.some((s) => s !== 'blocked'))
+      .chain((statuses) =>
+        fc.record({
+          steps: fc.constant(stepsOf(statuses)),
+          at: fc.constantFrom(...statuses.flatMap((s, i) => (s === 'blocked' ? [] : [i]))),
+          to: fc.constantFrom('in_progress', 'completed', 'failed', 'skipped'),
+        }),
+      );
+    fc.assert(
+      fc.property(changes, ({ steps, at, to }) => {
+        const before = steps[at] as Step;
+        const after: Step = { ...before, status: to };
+        const changed = steps.map((s, i) => (i === at ? after : s));
+        const incremental = withChange(tallyOf(steps), before, after);
+        const recounted = tallyOf(changed);
+        expect(incremental.counts).toEqual(recounted.counts);
+        expect(incremental.first.pending[0]).toEqual(recounted.first.pending[0]);
+        expect(incremental.first.in_progress[0]).toEqual(recounted.first.in_progress[0]);
+        expect(incremental.first.blocked).toEqual(recounted.first.blocked);
+        expect(progressOfCounts(incremental.counts)).toEqual(progressOf(changed));
+        expect(instructionFor(incremental, after)).toBe(nextInstruction({ ...plan(), steps: changed }, after));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('names the first blocked steps and counts the rest', () => {
