@@ -1,6 +1,6 @@
 import type { Step, StepStatus } from '@planhub/shared';
 import { decodeBrief } from '../core/plans/step-brief.ts';
-import { NAMED, type NamedStep, type OpenStatus, type StepTally } from '../core/plans/step-tally.ts';
+import { NAMED, isOpen, type NamedStep, type StepTally } from '../core/plans/step-tally.ts';
 import { hashKeys, zsetKeys } from '../store/keys.ts';
 import type { RangeRead, RangeSlice, StoreOp } from '../store/store.ts';
 
@@ -28,8 +28,6 @@ export const rankOps = (planId: string, steps: ReadonlyArray<Pick<Step, 'id' | '
 
 export const unrankOps = (planId: string, stepIds: readonly string[]): StoreOp[] =>
   stepIds.length === 0 ? [] : [{ op: 'zrem', key: zsetKeys.stepsByStatus(planId), members: stepIds }];
-
-const isOpen = (status: StepStatus): status is OpenStatus => status in NAMED;
 
 /** Every band's count, and the first open steps of the open ones with their briefs (their descriptions). */
 export const tallyRead = (planId: string): RangeRead => ({

@@ -26,7 +26,7 @@ export interface StepTally {
 }
 
 const OPEN: readonly OpenStatus[] = ['pending', 'in_progress', 'blocked'];
-const isOpen = (status: StepStatus): status is OpenStatus => (OPEN as readonly string[]).includes(status);
+export const isOpen = (status: StepStatus): status is OpenStatus => (OPEN as readonly string[]).includes(status);
 
 const named = ({ id, sequence, description }: NamedStep): NamedStep => ({ id, sequence, description });
 
