@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { serializedBytes } from '@planhub/shared';
+import type { EventLog } from './memory-event-log.ts';
 
 /**
  * The memory store's event logs held to a total size (JSON bytes) across workspaces, so a stream of large events
@@ -8,15 +9,11 @@ import { serializedBytes } from '@planhub/shared';
  * budget (`Infinity`) it only counts, for the per-workspace quota.
  */
 export const createEventByteBudget = (maxBytes: number) => {
-  const sizes = new WeakMap<EventEnvelope, number>();
-  const logs = new Map<string, { events: EventEnvelope[]; bytes: number }>();
+  const logs = new Map<string, EventLog>();
   let total = 0;
 
-  const dropOldest = (log: { events: EventEnvelope[]; bytes: number }) => {
-    const gone = log.events.shift();
-    const size = gone === undefined ? 0 : (sizes.get(gone) ?? 0);
-    log.bytes -= size;
-    total -= size;
+  const dropOldest = (log: EventLog) => {
+    total -= log.dropOldest();
   };
 
   return {
@@ -24,34 +21,28 @@ export const createEventByteBudget = (maxBytes: number) => {
     bytes(workspace: string): number {
       return logs.get(workspace)?.bytes ?? 0;
     },
-    /** Starts counting a workspace's log (the array the store appends to). */
-    track(workspace: string, events: EventEnvelope[]): void {
-      logs.set(workspace, { events, bytes: 0 });
+    /** Starts counting a workspace's log. */
+    track(workspace: string, log: EventLog): void {
+      logs.set(workspace, log);
     },
-    /** Events the store trimmed by count. */
-    removed(workspace: string, events: readonly EventEnvelope[]): void {
-      const log = logs.get(workspace);
-      for (const e of events) {
-        const size = sizes.get(e) ?? 0;
-        if (log) log.bytes -= size;
-        total -= size;
-      }
-    },
-    /** Events just appended to `workspace`'s log; trims logs in place until the total fits. */
-    added(workspace: string, events: readonly EventEnvelope[]): void {
+    /**
+     * Appends events to `workspace`'s log, keeps its newest `keep` (the store's retention), then trims logs until
+     * the total fits.
+     */
+    append(workspace: string, events: readonly EventEnvelope[], keep: number): void {
       const log = logs.get(workspace);
       if (!log) return;
       for (const e of events) {
         const size = serializedBytes(e);
-        sizes.set(e, size);
-        log.bytes += size;
+        log.append(e, size);
         total += size;
       }
-      while (total > maxBytes && log.events.length > 1) dropOldest(log);
+      while (log.length > keep) dropOldest(log);
+      while (total > maxBytes && log.length > 1) dropOldest(log);
       while (total > maxBytes) {
-        let largest: { events: EventEnvelope[]; bytes: number } | undefined;
+        let largest: EventLog | undefined;
         for (const other of logs.values())
-          if (other.events.length > 1 && (largest === undefined || other.bytes > largest.bytes)) largest = other;
+          if (other.length > 1 && (largest === undefined || other.bytes > largest.bytes)) largest = other;
         if (largest === undefined) return;
         dropOldest(largest);
       }

@@ -1,7 +1,8 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { parseStoredJson } from './parsed-json.ts';
-import { compareEventIds, serializedBytes } from '@planhub/shared';
+import { serializedBytes } from '@planhub/shared';
 import { createEventByteBudget } from './event-byte-budget.ts';
+import { EventLog } from './memory-event-log.ts';
 import { commitBytes, textBytes, writeTexts } from './workspace-bytes.ts';
 import { fillAnswer } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
@@ -69,7 +70,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         hashes: new Map(),
         counters: new Map(),
         zsets: new Map(),
-        events: [],
+        events: new EventLog(),
         requests: new Map(),
         requestIndex: createRequestIndex(),
         lastMs: 0,
@@ -191,12 +192,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         newEvents.push(...fireFanIn(w, fanIn, counters));
       }
       const events = newEvents.map((e): EventEnvelope => ({ event_id: nextId(w), ...e }));
-      w.events.push(...events);
-      if (w.events.length > options.eventRetention) {
-        const trimmed = w.events.splice(0, w.events.length - options.eventRetention);
-        budget.removed(workspace, trimmed);
-      }
-      budget.added(workspace, events);
+      budget.append(workspace, events, options.eventRetention);
       const listeners = [...(watchers.get(workspace) ?? [])];
       for (const event of events)
         for (const listener of listeners) {
@@ -218,17 +214,10 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       return Promise.resolve(entry ? decodeRemembered(entry.text) : undefined);
     },
     readEvents(workspace, range: EventRange) {
-      const events = ws(workspace).events;
-      if (range.after === undefined && range.before !== undefined) {
-        const before = range.before;
-        const end = events.findIndex((e) => compareEventIds(e.event_id, before) >= 0);
-        const stop = end === -1 ? events.length : end;
-        return Promise.resolve(events.slice(Math.max(0, stop - range.count), stop));
-      }
-      if (range.after === undefined) return Promise.resolve(events.slice(-range.count));
-      const after = range.after;
-      const start = events.findIndex((e) => compareEventIds(e.event_id, after) > 0);
-      return Promise.resolve(start === -1 ? [] : events.slice(start, start + range.count));
+      const log = ws(workspace).events;
+      if (range.after !== undefined) return Promise.resolve(log.after(range.after, range.count));
+      if (range.before !== undefined) return Promise.resolve(log.before(range.before, range.count));
+      return Promise.resolve(log.newest(range.count));
     },
     watch(workspace, listener) {
       let set = watchers.get(workspace);

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '@planhub/shared';
+import type { EventLog } from './memory-event-log.ts';
 import type { createRequestIndex } from './request-index.ts';
 import type { DocRead, FanIn } from './store.ts';
 import type { SortedMembers } from './sorted-members.ts';
@@ -11,7 +11,7 @@ export interface Workspace {
   hashes: Map<string, Map<string, string>>;
   counters: Map<string, number>;
   zsets: Map<string, SortedMembers>;
-  events: EventEnvelope[];
+  events: EventLog;
   requests: Map<string, { text: string; expires: number }>;
   requestIndex: ReturnType<typeof createRequestIndex>;
   lastMs: number;
