@@ -16,13 +16,30 @@ export const MAX_ITEM_BYTES = 8 * 1024;
 export const MAX_NOTE_BYTES = MAX_DESCRIPTION;
 export const MAX_EVENT_BYTES = 512 * 1024;
 
-const utf8 = new TextEncoder();
+/**
+ * UTF-8 bytes of `text` as TextEncoder would encode it (a lone surrogate as U+FFFD, 3 bytes), counted without
+ * encoding it: encoding allocated a copy of every stored document and event only to measure it.
+ */
+export const utf8Bytes = (text: string): number => {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: two units, four bytes.
+      bytes += 2;
+      i += 1;
+    } else bytes += 2;
+  }
+  return bytes;
+};
 
 /** Size of `value` as stored: its JSON text in UTF-8 bytes (Infinity for what JSON cannot hold, e.g. a BigInt). */
 export const serializedBytes = (value: unknown): number => {
   try {
     const text = JSON.stringify(value);
-    return text === undefined ? 0 : utf8.encode(text).length;
+    return text === undefined ? 0 : utf8Bytes(text);
   } catch {
     return Number.POSITIVE_INFINITY;
   }
