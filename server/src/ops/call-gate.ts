@@ -3,7 +3,7 @@ import { TOOLS, isToolName } from '@planhub/shared';
 import { callBudget } from '../store/call-budget.ts';
 import { dataLossError } from '../store/data-loss.ts';
 import type { DataLoss } from '../store/store.ts';
-import type { Dispatch } from '../tools/dispatch.ts';
+import type { CallSite, Dispatch } from '../tools/dispatch.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface DataLossWatch {
@@ -85,7 +85,11 @@ export const createCallGate = (
       const signal = signalOf(site.signal);
       // One deadline for all the call's store round trips (see store/call-budget.ts).
       const budget = options.storeDeadlineMs === undefined ? undefined : callBudget(options.storeDeadlineMs);
-      let ack = await dispatch({ ...site, signal, ...(budget ? { budget } : {}) }, raw);
+      // Object.assign, not a spread: spreading the site (its shape varies with its optional fields) took V8's
+      // slow path, about 2 % of a node's CPU.
+      const gatedSite: CallSite = Object.assign({}, site, { signal });
+      if (budget) gatedSite.budget = budget;
+      let ack = await dispatch(gatedSite, raw);
       if (shutdown.signal.aborted && !ack.ok && ack.error.code === 'UNAVAILABLE') return hold();
       if (!ack.ok && ack.error.code === 'DATA_LOSS') noticeLoss();
       // A wait cut short by the loss (or a read of the emptied store) must not pass for a normal answer.

@@ -11,18 +11,14 @@
  * Values handed out are deeply frozen, since every reader shares them: a caller that changed one in place would
  * change it for all. Readers decode stored values into new objects (documents/define.ts), so none needs to.
  */
+import { deepFreeze } from '../core/deep-freeze.ts';
+
 const MIN_LENGTH = 4096;
 /** Text kept, in UTF-16 code units; the parsed values add about as much again. */
 const MAX_LENGTH = 8 * 1024 * 1024;
 
 const cache = new Map<string, { text: string; value: unknown }>();
 let kept = 0;
-
-const deepFreeze = (value: unknown): unknown => {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const child of Object.values(value)) deepFreeze(child);
-  return Object.freeze(value);
-};
 
 /**
  * JSON.parse for stored document text (throws as JSON.parse does); shared and frozen when the text is long.
@@ -39,7 +35,7 @@ export const parseStoredJson = (json: string, where: string): unknown => {
     kept -= hit.text.length;
     cache.delete(where);
   }
-  const value = deepFreeze(JSON.parse(json));
+  const value = deepFreeze(JSON.parse(json) as unknown);
   cache.set(where, { text: json, value });
   kept += json.length;
   for (const [at, entry] of cache) {

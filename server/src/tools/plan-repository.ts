@@ -3,7 +3,16 @@ import { corruptDocument } from '../store/documents/define.ts';
 import { planDocuments, type PlanStepDoc } from '../store/documents/plan-documents.ts';
 import { docKeys, hashKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
-import { assemblePlan, headerFieldsContent, headerOf, stepContent, stepDocOf } from '../core/plans/plan-split.ts';
+import {
+  assemblePlan,
+  type HeaderFields,
+  headerFieldsOf,
+  headerOf,
+  readHeaderFields,
+  sameHeaderFields,
+  stepContent,
+  stepDocOf,
+} from '../core/plans/plan-split.ts';
 import { encodeBrief } from '../core/plans/step-brief.ts';
 import { stepIdsHint } from './plan-shape-hint.ts';
 import { rankOps, unrankOps } from './step-ranks.ts';
@@ -18,8 +27,8 @@ import { rankOps, unrankOps } from './step-ranks.ts';
 interface ReadState {
   /** Stored whole by the earlier layout: the next write stores every part. */
   whole: boolean;
-  /** The header's fields as read, without the step order (compared apart: it is long for a long plan). */
-  fields: string;
+  /** The header's fields as read (see HeaderFields). */
+  fields: HeaderFields;
   /**
    * The steps as read, in order, and their same-plan waiters. Plans are values (a change works on a copy and
    * replaces the step objects it changes, and read steps are frozen), so a step still the same object as read is
@@ -94,7 +103,7 @@ const stateOf = (plan: Plan, whole: boolean, inBrief: BriefRead | undefined): Re
   return {
     whole,
     inBrief,
-    fields: headerFieldsContent(plan),
+    fields: readHeaderFields(plan),
     steps: plan.steps,
     waiters: { ...plan.waiters },
     status: plan.status,
@@ -108,14 +117,23 @@ const sameOrder = (a: readonly Step[], b: readonly Step[]): boolean => {
   return true;
 };
 
+/** A field holding a plain value (not an object) differs: the step's content differs, nothing to serialize. */
+const plainFieldDiffers = (a: Step, b: Step): boolean => {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  for (const key in x) if (typeof x[key] !== 'object' && x[key] !== y[key]) return true;
+  for (const key in y) if (typeof y[key] !== 'object' && x[key] !== y[key]) return true;
+  return false;
+};
+
 const unchanged = (plan: Plan, step: Step, before: ReadState, read: Step | undefined): boolean => {
   if (read === undefined) return false;
   const waiters = plan.waiters[step.id];
   const readWaiters = before.waiters[step.id];
-  return (
-    (read === step && readWaiters === waiters) ||
-    stepContent({ step, waiters: waiters ?? [] }) === stepContent({ step: read, waiters: readWaiters ?? [] })
-  );
+  if (read === step && readWaiters === waiters) return true;
+  // The step a call changes has a new status or time: found without serializing it twice.
+  if (plainFieldDiffers(step, read)) return false;
+  return stepContent({ step, waiters: waiters ?? [] }) === stepContent({ step: read, waiters: readWaiters ?? [] });
 };
 
 /**
@@ -175,7 +193,7 @@ export const writePlan = (tx: Tx, plan: Plan): ReadRef | undefined => {
   const all = !before || before.whole;
   const inOrder = before !== undefined && sameOrder(before.steps, plan.steps);
   let order = before?.inBrief?.alone;
-  if (all || !inOrder || headerFieldsContent(plan) !== before.fields) {
+  if (all || !inOrder || !sameHeaderFields(headerFieldsOf(plan), before.fields)) {
     const header = headerOf(plan, plan.updated_at);
     if (before && order) {
       order = appendedOrder(plan, before, order);

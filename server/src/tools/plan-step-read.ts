@@ -7,6 +7,9 @@ import type { Tx } from '../store/transaction.ts';
 import { readPlan } from './live-plans.ts';
 import { decodeStep, rememberRead } from './plan-repository.ts';
 import { tallyFromRanks, tallyRead } from './step-ranks.ts';
+import { copyWithout } from '../core/copy-without.ts';
+
+const NOT_PLAN_FIELDS = ['step_ids', 'orphan_waiters'] as const;
 
 /** A plan's step briefs, read once per attempt (with the call's other reads when it prefetched them). */
 const readBriefs = (tx: Tx, planId: string): Promise<Record<string, string>> => tx.hash(hashKeys.stepBriefs(planId));
@@ -74,11 +77,13 @@ const readHeaderAndTally = async (tx: Tx, planId: string, stepId: string | undef
 
 /** The plan of `header` holding only `steps`, remembered as read so (its write may add steps, never touch others). */
 const planWithout = (tx: Tx, header: PlanHeader, steps: PlanStepDoc[]): Plan => {
-  const { step_ids: ids, orphan_waiters: orphans, ...fields } = header;
-  const updated = steps.reduce((at, s) => (s.updated_at > at ? s.updated_at : at), fields.updated_at);
-  const plan: Plan = { ...fields, steps: steps.map((s) => s.step), waiters: { ...orphans }, updated_at: updated };
-  rememberRead(tx, [plan], new Set(), { full: new Set(plan.steps.map((s) => s.id)), alone: ids });
-  return plan;
+  const plan = copyWithout(header, NOT_PLAN_FIELDS) as Record<string, unknown>;
+  plan.steps = steps.map((s) => s.step);
+  plan.waiters = { ...header.orphan_waiters };
+  plan.updated_at = steps.reduce((at, s) => (s.updated_at > at ? s.updated_at : at), header.updated_at);
+  const read = plan as Plan;
+  rememberRead(tx, [read], new Set(), { full: new Set(read.steps.map((s) => s.id)), alone: header.step_ids });
+  return read;
 };
 
 /**

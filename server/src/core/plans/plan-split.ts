@@ -1,5 +1,9 @@
 import type { Plan, Step, Waiter } from '@planhub/shared';
 import type { PlanHeader, PlanStepDoc } from '../../store/documents/plan-documents.ts';
+import { copyWithout } from '../copy-without.ts';
+import { deepFreeze } from '../deep-freeze.ts';
+
+const NOT_HEADER_FIELDS = ['steps', 'waiters', 'updated_at'] as const;
 
 /** A plan as stored: its header and one document per step, in order. */
 export interface SplitPlan {
@@ -51,12 +55,44 @@ export const stepDocOf = (plan: Plan, step: Step, updatedAt: string): PlanStepDo
 });
 
 /**
- * What decides whether a stored part must be written: its content, whatever time it carries. The header's step order
- * is left out (the caller compares it id by id): it is most of a long plan's header.
+ * A plan's header fields as a call read them, without the step order (compared apart: it is most of a long plan's
+ * header) and without the time. Their values are frozen, so a call cannot change them in place: a field still the
+ * same value as read is unchanged.
  */
-export const headerFieldsContent = (plan: Plan): string => {
-  const { steps: _steps, waiters: _waiters, ...fields } = plan;
-  return JSON.stringify([{ ...fields, updated_at: '' }, orphanWaiters(plan)]);
+export interface HeaderFields {
+  fields: Readonly<Record<string, unknown>>;
+  orphans: ReadonlyArray<[string, Waiter[]]>;
+}
+
+export const headerFieldsOf = (plan: Plan): HeaderFields => ({
+  fields: copyWithout(plan, NOT_HEADER_FIELDS),
+  orphans: orphanWaiters(plan),
+});
+
+/** The header fields of a plan as read; its field values are frozen from then on. */
+export const readHeaderFields = (plan: Plan): HeaderFields => {
+  const read = headerFieldsOf(plan);
+  for (const value of Object.values(read.fields)) deepFreeze(value);
+  return read;
 };
+
+const sameValues = (a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean => {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (a[key] !== b[key] || !(key in b)) return false;
+  return true;
+};
+
+const contentOf = ({ fields, orphans }: HeaderFields) => JSON.stringify([fields, orphans]);
+
+/**
+ * Whether a stored header must be written: its fields' content differs, whatever time it carries. Most calls leave
+ * every field the very value they read, which is found without serializing either side (two JSON.stringify calls
+ * of the header were about 8 % of a memory node's CPU under 50 agents reporting steps); any other is compared by
+ * content.
+ */
+export const sameHeaderFields = (a: HeaderFields, b: HeaderFields): boolean =>
+  (sameValues(a.fields, b.fields) && a.orphans.length === 0 && b.orphans.length === 0) || contentOf(a) === contentOf(b);
+
 export const stepContent = (doc: { step: Step; waiters: readonly Waiter[] }): string =>
   JSON.stringify([doc.step, doc.waiters]);

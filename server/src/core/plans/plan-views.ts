@@ -2,20 +2,21 @@ import type { Plan, PlanView, Step, StepView } from '@planhub/shared';
 import { progressOf, progressOfCounts } from '@planhub/shared';
 import { type StepTally, tallyOf, totalOf } from './step-tally.ts';
 import { unfinishedSteps, unfinishedWarning } from './plan-lifecycle.ts';
+import { copyWithout } from '../copy-without.ts';
+
+const DETAILS = ['details'] as const;
 
 /**
  * A step as every 000 tool returns it; internal `details` are left out. The fields upstream always sends are present
  * and `null` when unset, so hosts written against upstream find them.
  */
 export const stepView = (step: Step): StepView => {
-  const { details: _details, ...view } = step;
-  return {
-    ...view,
-    result: step.result ?? null,
-    error: step.error ?? null,
-    started_at: step.started_at ?? null,
-    completed_at: step.completed_at ?? null,
-  };
+  const view = copyWithout(step, DETAILS) as StepView;
+  view.result = step.result ?? null;
+  view.error = step.error ?? null;
+  view.started_at = step.started_at ?? null;
+  view.completed_at = step.completed_at ?? null;
+  return view;
 };
 
 /** received_outputs of the whole plan: every step's, merged (keys are "<agent_id>:<step_id>" and provides names). */

@@ -15,9 +15,10 @@ export const completeStepWithOutput: ToolHandlers['completeStepWithOutput'] = (c
     output: args.output,
     ...(args.result !== undefined ? { result: args.result } : {}),
     ...(args.provides !== undefined ? { provides: args.provides } : {}),
-  }).then((answer) => ({
-    ...answer,
-    output: args.output,
-    message: 'Step completed with output. Dependent steps will be notified.',
-  }));
+  }).then((answer) =>
+    Object.assign(answer, {
+      output: args.output,
+      message: 'Step completed with output. Dependent steps will be notified.',
+    }),
+  );
 };

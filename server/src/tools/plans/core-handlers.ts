@@ -12,6 +12,10 @@ import { finishPlan } from '../finish-plan.ts';
 import { appendTarget, loadAgent, loadPlan, resolveForAppend, resolvePlan, savePlan } from '../plan-access.ts';
 import { startPlan } from './start-plan.ts';
 import { applyStepChange } from './step-change.ts';
+import { copyWithout } from '../../core/copy-without.ts';
+
+/** What setStepStatus leaves out of the step change's answer. */
+const UNBLOCKED = ['unblocked'] as const;
 
 const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
   ctx.transact(async (tx) => {
@@ -56,7 +60,7 @@ const setStepStatus: ToolHandlers['setStepStatus'] = (ctx, args) =>
     status: args.status,
     ...(args.result !== undefined ? { result: args.result } : {}),
     ...(args.error !== undefined ? { error: args.error } : {}),
-  }).then(({ unblocked: _unblocked, ...rest }) => rest);
+  }).then((answer) => copyWithout(answer, UNBLOCKED));
 
 const getPlanStatus: ToolHandlers['getPlanStatus'] = (ctx, args) =>
   ctx.transact(async (tx) => planView(await resolvePlan(tx, ctx.caller, args, 'read', 'getPlanStatus')));

@@ -65,13 +65,15 @@ export const applyStepChange = async (
     const step = outcome.plan.steps.find((s) => s.id === change.step_id) ?? outcome.step;
     // Same-plan steps this change unblocked are counted anew (their plan was read whole).
     const tally = settled.now.length > 0 ? tallyOf(outcome.plan.steps) : outcome.tally;
-    return {
-      ...stepAnswer(outcome.plan, step, stepMessage(step), tally),
+    // Added to the fresh answer rather than spread into a copy: spreading objects of many shapes takes V8's slow
+    // path, which made such copies a few µs each on the hottest path there is.
+    return Object.assign(stepAnswer(outcome.plan, step, stepMessage(step), tally), {
       instruction: outcome.instruction,
       ...(outcome.warning ? { warning: outcome.warning } : {}),
-      unblocked: [...settled.now, ...settled.pending],
-    };
+      unblocked: [...settled.now, ...settled.pending] as unknown[],
+    });
   });
-  // The store has put each waiter a fan-in unblocked in its place, and null where it did not fire.
-  return { ...answer, unblocked: (answer.unblocked as unknown[]).filter(isWaiter) };
+  // The store has put each waiter a fan-in unblocked in its place, and null where it did not fire. The answer is
+  // this call's own object (built above, or decoded from the request log), so it is changed in place.
+  return Object.assign(answer, { unblocked: answer.unblocked.filter(isWaiter) });
 };
