@@ -28,6 +28,7 @@ import { createMcpEndpoint } from './mcp/mcp-endpoint.ts';
 import type { McpEndpointOptions } from './mcp/mcp-endpoint.ts';
 import { createPresence } from './presence/create-presence.ts';
 import { watchPresence } from './transport/presence-hooks.ts';
+import { isoClock } from './iso-clock.ts';
 
 export interface ServerDeps {
   log?: Logger;
@@ -55,7 +56,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     hub,
     config,
     log,
-    now: () => new Date().toISOString(),
+    now: isoClock(),
     newId: randomId,
     catalog: toolCatalog,
     callLimiter: createCallLimiter({ limits: config.limits, backend: store.limits, log }),

@@ -7,6 +7,7 @@ import type { LostAgent, NodeEntry, PresenceBackend } from '../store/presence/pr
 import { agentOffline, agentOnline, stepStalled } from './presence-events.ts';
 import type { Stall } from './stalls.ts';
 import { findStalls } from '../tools/stall-scan.ts';
+import { isoClock } from '../iso-clock.ts';
 
 export interface PresenceOptions {
   nodeId: string;
@@ -33,7 +34,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   const { nodeId, backend, store, heartbeatMs, stallAfterMs } = options;
   const log = options.log.child({ module: 'presence' });
   const now = options.now ?? Date.now;
-  const iso = () => new Date(now()).toISOString();
+  const iso = isoClock(now);
   const ttlMs = heartbeatMs * 3;
   /** workspace → agent → this node's entry */
   const local = new Map<string, Map<string, NodeEntry & { dirty: boolean }>>();

@@ -191,7 +191,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         w.sets.delete(fanIn.set);
         newEvents.push(...fireFanIn(w, fanIn, counters));
       }
-      const events = newEvents.map((e): EventEnvelope => ({ event_id: nextId(w), ...e }));
+      const events = newEvents.map((e): EventEnvelope => Object.assign({ event_id: nextId(w) }, e));
       budget.append(workspace, events, options.eventRetention);
       const listeners = [...(watchers.get(workspace) ?? [])];
       for (const event of events)

@@ -30,14 +30,17 @@ export const unrankOps = (planId: string, stepIds: readonly string[]): StoreOp[]
   stepIds.length === 0 ? [] : [{ op: 'zrem', key: zsetKeys.stepsByStatus(planId), members: stepIds }];
 
 /** Every band's count, and the first open steps of the open ones with their briefs (their descriptions). */
+/** The same for every plan: one array, so a store can format it once (redis-replies.ts). */
+const TALLY_RANGES = BANDS.map((status, band) => ({
+  min: band * BAND,
+  max: (band + 1) * BAND - 1,
+  limit: isOpen(status) ? NAMED[status] : 0,
+}));
+
 export const tallyRead = (planId: string): RangeRead => ({
   key: zsetKeys.stepsByStatus(planId),
   values: hashKeys.stepBriefs(planId),
-  ranges: BANDS.map((status, band) => ({
-    min: band * BAND,
-    max: (band + 1) * BAND - 1,
-    limit: isOpen(status) ? NAMED[status] : 0,
-  })),
+  ranges: TALLY_RANGES,
 });
 
 /**

@@ -13,7 +13,8 @@ export const decodeMessage = (
     throw new Error('not an event message');
   return {
     workspace,
-    event: { event_id: id, ...(JSON.parse(json) as Omit<EventEnvelope, 'event_id'>) },
+    // Object.assign, not a spread: spreading objects of many shapes took V8's slow path on every event.
+    event: Object.assign({ event_id: id }, JSON.parse(json) as Omit<EventEnvelope, 'event_id'>),
     previous: typeof previous === 'string' ? previous : undefined,
   };
 };

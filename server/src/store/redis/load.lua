@@ -6,17 +6,23 @@
   KEYS[n+1..n+h]   hashes read whole (a plan's step briefs)
   KEYS[n+h+1..]    per range read, two keys: the sorted set, and the hash its members' values come from (the sorted
                    set again when it names none)
+  KEYS[#KEYS]      with ARGV[3] = 1: the store's epoch (read with the data, so a wiped store is noticed at no extra
+                   round trip; only on a single Redis, where a script may touch keys of any slot)
   ARGV[1]          n, the number of document keys (all keys are documents when absent)
   ARGV[2]          h, the number of whole hashes (0 when absent)
-  ARGV[3..]        per range read: whether it reads values (1 or 0), its number of ranges r, then r times min, max,
+  ARGV[3]          1 when the last key is the epoch, else 0
+  ARGV[4..]        per range read: whether it reads values (1 or 0), its number of ranges r, then r times min, max,
                    limit
 
-  Returns a flat array { v1, d1, v2, d2, ..., h1, h2, ..., z1, z2, ... }: each document's version and JSON (nil for a
-  missing document), each hash as its HGETALL reply (field, value, ...), then per range read one array per range:
-  { count, member, score, value, member, score, value, ... } (value false when not read or absent).
+  Returns a flat array { v1, d1, v2, d2, ..., h1, h2, ..., z1, z2, ..., epoch }: each document's version and JSON
+  (nil for a missing document), each hash as its HGETALL reply (field, value, ...), then per range read one array
+  per range: { count, member, score, value, member, score, value, ... } (value false when not read or absent), then
+  with ARGV[3] = 1 the epoch (false when there is none).
 ]]
 local docs = tonumber(ARGV[1]) or #KEYS
 local hashes = tonumber(ARGV[2]) or 0
+local epoch = ARGV[3] == '1'
+local last = epoch and #KEYS - 1 or #KEYS
 local out = {}
 for i = 1, docs do
   local fields = redis.call('HMGET', KEYS[i], 'v', 'd')
@@ -26,9 +32,9 @@ end
 for i = docs + 1, docs + hashes do
   out[docs + i] = redis.call('HGETALL', KEYS[i])
 end
-local arg = 3
+local arg = 4
 local key = docs + hashes + 1
-while key < #KEYS do
+while key < last do
   local zset, source = KEYS[key], KEYS[key + 1]
   local with_values = ARGV[arg] == '1'
   local ranges = tonumber(ARGV[arg + 1])
@@ -54,5 +60,8 @@ while key < #KEYS do
     end
     out[#out + 1] = slice
   end
+end
+if epoch then
+  out[#out + 1] = redis.call('GET', KEYS[#KEYS]) or false
 end
 return out

@@ -4,8 +4,12 @@
  */
 
 /** Escapes the characters that would make two keys collide (`:` between parts) or break the hash tag (`{`, `}`). */
+const SPECIAL = /[%:{}]/;
+// Most ids hold none of these: testing first skips building a replaced copy of every part of every key.
 const part = (value: string) =>
-  value.replace(/[%:{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  SPECIAL.test(value)
+    ? value.replace(/[%:{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+    : value;
 
 export interface RedisKeys {
   /** Hash `{ v: version, d: JSON }` of one document. */

@@ -22,15 +22,8 @@ export const createStoreEpoch = (options: { client: EpochClient; key: string; ne
   let lost: DataLoss | undefined;
   let checking: Promise<void> | undefined;
 
-  const check = async () => {
-    if (adopted === undefined) {
-      // NX: the first node of an empty store writes it, every other node adopts what it finds.
-      await client.set(key, options.newId(), 'NX');
-      const found = await client.get(key);
-      if (found !== null) adopted ??= found;
-      return;
-    }
-    const found = await client.get(key);
+  /** Compares the epoch found with the one adopted; a difference is the loss. */
+  const compare = (found: string | null) => {
     if (found === adopted || lost) return;
     lost = { since: Date.now(), message: DATA_LOSS_MESSAGE };
     log.error(
@@ -39,6 +32,17 @@ export const createStoreEpoch = (options: { client: EpochClient; key: string; ne
         'or restarted empty since this node started, and the data it held is gone. Every call answers DATA_LOSS ' +
         'and /readyz answers 503 until this node is restarted (restart every PlanHub node once the loss is known).',
     );
+  };
+
+  const check = async () => {
+    if (adopted === undefined) {
+      // NX: the first node of an empty store writes it, every other node adopts what it finds.
+      await client.set(key, options.newId(), 'NX');
+      const found = await client.get(key);
+      if (found !== null) adopted ??= found;
+      return;
+    }
+    compare(await client.get(key));
   };
 
   return {
@@ -50,6 +54,15 @@ export const createStoreEpoch = (options: { client: EpochClient; key: string; ne
       if (lost) throw dataLossError();
       checking ??= check().finally(() => (checking = undefined));
       await checking;
+      if (lost) throw dataLossError();
+    },
+    /**
+     * As verify, for an epoch read in the same script as the data it guards (no round trip of its own). Before the
+     * node has adopted an epoch, or when none was read (`undefined`), it verifies.
+     */
+    async confirm(found: string | null | undefined): Promise<void> {
+      if (adopted === undefined || found === undefined) return this.verify();
+      compare(found);
       if (lost) throw dataLossError();
     },
     /** Throws DATA_LOSS if a loss was seen; no round trip. */
