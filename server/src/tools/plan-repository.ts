@@ -3,6 +3,7 @@ import { corruptDocument } from '../store/documents/define.ts';
 import { planDocuments, type PlanStepDoc } from '../store/documents/plan-documents.ts';
 import { docKeys, hashKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
+import { sameJson } from '../core/same-json.ts';
 import {
   assemblePlan,
   type HeaderFields,
@@ -10,7 +11,6 @@ import {
   headerOf,
   readHeaderFields,
   sameHeaderFields,
-  stepContent,
   stepDocOf,
 } from '../core/plans/plan-split.ts';
 import { encodeBrief } from '../core/plans/step-brief.ts';
@@ -117,23 +117,12 @@ const sameOrder = (a: readonly Step[], b: readonly Step[]): boolean => {
   return true;
 };
 
-/** A field holding a plain value (not an object) differs: the step's content differs, nothing to serialize. */
-const plainFieldDiffers = (a: Step, b: Step): boolean => {
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  for (const key in x) if (typeof x[key] !== 'object' && x[key] !== y[key]) return true;
-  for (const key in y) if (typeof y[key] !== 'object' && x[key] !== y[key]) return true;
-  return false;
-};
-
 const unchanged = (plan: Plan, step: Step, before: ReadState, read: Step | undefined): boolean => {
   if (read === undefined) return false;
   const waiters = plan.waiters[step.id];
   const readWaiters = before.waiters[step.id];
   if (read === step && readWaiters === waiters) return true;
-  // The step a call changes has a new status or time: found without serializing it twice.
-  if (plainFieldDiffers(step, read)) return false;
-  return stepContent({ step, waiters: waiters ?? [] }) === stepContent({ step: read, waiters: readWaiters ?? [] });
+  return sameJson(step, read) && sameJson(waiters ?? [], readWaiters ?? []);
 };
 
 /**
