@@ -13,7 +13,12 @@
  */
 import { deepFreeze } from '../core/deep-freeze.ts';
 
-const MIN_LENGTH = 4096;
+/**
+ * Texts shorter than this are parsed each time. A 50-step plan's header (about 800 characters) is read by every
+ * step change: kept from 512 on, parsing fell from about 6 % to 3 % of a node's CPU under 50 agents; steps, whose
+ * text changes with every report, stay below it.
+ */
+const MIN_LENGTH = 512;
 /** Text kept, in UTF-16 code units; the parsed values add about as much again. */
 const MAX_LENGTH = 8 * 1024 * 1024;
 
