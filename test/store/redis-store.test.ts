@@ -137,6 +137,23 @@ describe('the Redis store on a shared Redis', () => {
     });
   });
 
+  it('trims the log back to its retention once 1 % over, counting the trimmed events out of the stored bytes', async () => {
+    const store = fixture.open({ eventRetention: 200 });
+    const p = fixture.prefix;
+    const lengths: number[] = [];
+    for (let i = 0; i < 260; i++) {
+      await store.commit(WS, { reads: [], writes: [], events: [event(i)] });
+      lengths.push(await admin.xlen(`${p}:{ws-a}:events`));
+    }
+    // Up to 201 (1 % over 200), then back to 200: never fewer than the retention once it is reached.
+    expect(Math.max(...lengths)).toBe(201);
+    expect(lengths.slice(200).every((n) => n === 200 || n === 201)).toBe(true);
+    expect(lengths.slice(200)).toContain(200);
+    const kept = (await admin.xrange(`${p}:{ws-a}:events`, '-', '+')) as Array<[string, string[]]>;
+    const keptBytes = kept.reduce((sum, [, fields]) => sum + Buffer.byteLength(fields[1] ?? ''), 0);
+    expect(Number(await admin.get(`${p}:{ws-a}:bytes`))).toBe(keptBytes);
+  });
+
   it('answers INTERNAL naming the document when it is not JSON', async () => {
     const store = fixture.open();
     await admin.hset(`${fixture.prefix}:{${WS}}:doc:broken`, { v: '1', d: '{not json' });
