@@ -3,21 +3,23 @@
   commutative operations and the fan-ins, appends the events to the workspace log and publishes them. Either all of
   it happens or none of it (every check runs before the first write).
 
-  KEYS     every key the commit touches (declared for Redis Cluster; all share the workspace's hash tag)
-  ARGV[1]  the commit as JSON (built by redis-commit.ts), Redis keys in full:
-           { channel (the workspace's sharded channel), workspace, retention, bytes (the workspace's stored-byte counter), quota or absent,
-             request = { key, ttl, answer (an ARGV index) [, index, keep, request_id, key prefix, now] } or absent
-                       (with an index: at most `keep` answers per agent, the oldest forgotten first),
+  KEYS     every key the commit touches (declared for Redis Cluster; all share the workspace's hash tag): KEYS[1]
+           the workspace's event log, KEYS[2] its stored-byte counter, then the others, each named below by its
+           index in KEYS (a `key`)
+  ARGV[1]  the commit as JSON (built by redis-commit.ts):
+           { channel (the workspace's sharded channel), workspace, retention, quota or absent,
+             request = { key, ttl, answer (an ARGV index) [, index key, keep, request_id, key prefix (text), now] }
+                       or absent (with an index: at most `keep` answers per agent, the oldest forgotten first),
              reads = { { key, version } }, writes = { { key, ARGV index of the JSON, or 0 to delete } },
-             ops = { op }, fanins = { fanin }, events = { json } }
+             ops = { op }, fanins = { fanin }, events = { ARGV index of the event's JSON } }
            op:    { 'sadd' | 'srem', key, { member } } | { 'hset' | 'hsetnx', key, { field, value, ... } }
                   | { 'hdel', key, { field } } | { 'incr', key, by } | { 'zadd', key, { score, member, ... } }
                   | { 'zrem', key, { member } } | { 'del', key }
-           fanin: { set, member, record = { hash, { field, value, ... } } or absent,
-                    reads, writes, ops, events, fills = { { token_json, hash, 'object' | 'keys' } },
+           fanin: { set key, member, record = { hash key, { field, value, ... } } or absent,
+                    reads, writes, ops, events, fills = { { token_json, hash key, 'object' | 'keys' } },
                     answer = { token_json, value_json } or false }
-  ARGV[2..] the texts ARGV[1] names by index: each written document's JSON (fan-ins' writes too) and the remembered
-           answer, passed as they are rather than escaped into ARGV[1]
+  ARGV[2..] the texts ARGV[1] names by index: each written document's JSON (fan-ins' writes too), each event's JSON
+           and the remembered answer, passed as they are rather than escaped into ARGV[1]
 
   Returns { 'ok', n, id1 .. idn, c, counter1 .. counterc, f, fired1 .. firedf ('1' or '0'), then id, json for
   each event of a fired fan-in }, or
@@ -33,7 +35,7 @@ local c = cjson.decode(ARGV[1])
 
 local function stale(reads)
   for _, r in ipairs(reads) do
-    if (redis.call('HGET', r[1], 'v') or '0') ~= r[2] then
+    if (redis.call('HGET', KEYS[r[1]], 'v') or '0') ~= r[2] then
       return true
     end
   end
@@ -47,10 +49,10 @@ local removals = {}
 for i, f in ipairs(c.fanins) do
   local gone = removed[f[1]] or {}
   removed[f[1]] = gone
-  if gone[f[2]] == nil and redis.call('SISMEMBER', f[1], f[2]) == 1 then
+  if gone[f[2]] == nil and redis.call('SISMEMBER', KEYS[f[1]], f[2]) == 1 then
     gone[f[2]] = true
     removals[f[1]] = (removals[f[1]] or 0) + 1
-    fires[i] = redis.call('SCARD', f[1]) == removals[f[1]]
+    fires[i] = redis.call('SCARD', KEYS[f[1]]) == removals[f[1]]
   else
     fires[i] = false
   end
@@ -64,7 +66,7 @@ for i, f in ipairs(c.fanins) do
     return { 'conflict' }
   end
 end
-if c.request and redis.call('EXISTS', c.request[1]) == 1 then
+if c.request and redis.call('EXISTS', KEYS[c.request[1]]) == 1 then
   return { 'conflict' }
 end
 
@@ -91,12 +93,12 @@ if c.quota then
   local needed = 0
   local function writes_bytes(writes)
     for _, w in ipairs(writes) do
-      needed = needed + #text_of(w) - doc_bytes(w[1])
+      needed = needed + #text_of(w) - doc_bytes(KEYS[w[1]])
     end
   end
   local function events_bytes(events)
-    for _, json in ipairs(events) do
-      needed = needed + #json
+    for _, at in ipairs(events) do
+      needed = needed + #ARGV[at]
     end
   end
   writes_bytes(c.writes)
@@ -107,7 +109,7 @@ if c.quota then
       events_bytes(f[7])
     end
   end
-  local used = tonumber(redis.call('GET', c.bytes) or '0')
+  local used = tonumber(redis.call('GET', KEYS[2]) or '0')
   if needed > 0 and used + needed > c.quota then
     return { 'quota', tostring(used), tostring(needed), tostring(c.quota) }
   end
@@ -117,16 +119,17 @@ local stored = 0
 
 local function write(writes, filled)
   for _, w in ipairs(writes) do
-    stored = stored - doc_bytes(w[1])
+    local key = KEYS[w[1]]
+    stored = stored - doc_bytes(key)
     if w[2] == 0 then
-      redis.call('DEL', w[1])
-      sizes[w[1]] = 0
+      redis.call('DEL', key)
+      sizes[key] = 0
     else
       local text = filled(ARGV[w[2]])
       stored = stored + #text
-      redis.call('HINCRBY', w[1], 'v', 1)
-      redis.call('HSET', w[1], 'd', text)
-      sizes[w[1]] = #text
+      redis.call('HINCRBY', key, 'v', 1)
+      redis.call('HSET', key, 'd', text)
+      sizes[key] = #text
     end
   end
 end
@@ -134,21 +137,21 @@ end
 local counters = {}
 local function apply(ops)
   for _, op in ipairs(ops) do
-    local name = op[1]
+    local name, key = op[1], KEYS[op[2]]
     if name == 'sadd' or name == 'srem' or name == 'zadd' or name == 'zrem' then
-      redis.call(string.upper(name), op[2], unpack(op[3]))
+      redis.call(string.upper(name), key, unpack(op[3]))
     elseif name == 'hset' then
-      redis.call('HSET', op[2], unpack(op[3]))
+      redis.call('HSET', key, unpack(op[3]))
     elseif name == 'hsetnx' then
       for i = 1, #op[3], 2 do
-        redis.call('HSETNX', op[2], op[3][i], op[3][i + 1])
+        redis.call('HSETNX', key, op[3][i], op[3][i + 1])
       end
     elseif name == 'hdel' then
-      redis.call('HDEL', op[2], unpack(op[3]))
+      redis.call('HDEL', key, unpack(op[3]))
     elseif name == 'incr' then
-      counters[#counters + 1] = redis.call('INCRBY', op[2], op[3])
+      counters[#counters + 1] = redis.call('INCRBY', key, op[3])
     else
-      redis.call('DEL', op[2])
+      redis.call('DEL', key)
     end
   end
 end
@@ -198,10 +201,10 @@ if c.request then
       answer = replace(answer, f[9][1], fires[i] and f[9][2] or 'null')
     end
   end
-  redis.call('SET', c.request[1], answer, 'PX', c.request[2])
+  redis.call('SET', KEYS[c.request[1]], answer, 'PX', c.request[2])
   if c.request[4] then
     -- Bounded per agent: the oldest remembered answers beyond the cap (and the expired ones) are forgotten.
-    local index, keep, now = c.request[4], c.request[5], c.request[8]
+    local index, keep, now = KEYS[c.request[4]], c.request[5], c.request[8]
     redis.call('ZREMRANGEBYSCORE', index, '-inf', now - c.request[2])
     redis.call('ZADD', index, now, c.request[6])
     local over = redis.call('ZCARD', index) - keep
@@ -233,20 +236,20 @@ local function publish(json)
 end
 
 local result = { 'ok', tostring(#c.events) }
-for _, json in ipairs(c.events) do
-  result[#result + 1] = publish(json)
+for _, at in ipairs(c.events) do
+  result[#result + 1] = publish(ARGV[at])
 end
 
 local fired = {}
 for i, f in ipairs(c.fanins) do
-  if redis.call('SREM', f[1], f[2]) == 1 then
+  if redis.call('SREM', KEYS[f[1]], f[2]) == 1 then
     if f[3] then
-      redis.call('HSET', f[3][1], unpack(f[3][2]))
+      redis.call('HSET', KEYS[f[3][1]], unpack(f[3][2]))
     end
     if fires[i] then
       local texts = {}
       for j, fill in ipairs(f[8]) do
-        texts[j] = { fill[1], fill_text(fill[2], fill[3]) }
+        texts[j] = { fill[1], fill_text(KEYS[fill[2]], fill[3]) }
       end
       local function filled(text)
         for _, t in ipairs(texts) do
@@ -256,8 +259,8 @@ for i, f in ipairs(c.fanins) do
       end
       write(f[5], filled)
       apply(f[6])
-      for _, json in ipairs(f[7]) do
-        local text = filled(json)
+      for _, at in ipairs(f[7]) do
+        local text = filled(ARGV[at])
         fired[#fired + 1] = publish(text)
         fired[#fired + 1] = text
       end
@@ -281,7 +284,7 @@ if over >= math.max(1, math.floor(c.retention / 100)) then
   redis.call('XTRIM', KEYS[1], 'MAXLEN', c.retention)
 end
 if stored ~= 0 then
-  redis.call('INCRBY', c.bytes, stored)
+  redis.call('INCRBY', KEYS[2], stored)
 end
 
 result[#result + 1] = tostring(#counters)

@@ -29,7 +29,7 @@ export interface RedisStoreOptions {
   waitReplicas?: number;
   /** Namespace of every key and of the channel, so deployments (or tests) can share one Redis. */
   prefix: string;
-  /** Events kept per workspace stream (trimmed exactly, so the trimmed events' bytes leave the quota). */
+  /** Events kept per workspace stream (trimmed back to it once 1 % over; the trimmed events' bytes leave the quota). */
   eventRetention: number;
   /** Stored bytes (documents + events kept) one workspace may hold, checked inside the commit script. */
   workspaceBytes?: number;
