@@ -44,7 +44,11 @@ while key < last do
     local min, max, limit = ARGV[arg], ARGV[arg + 1], ARGV[arg + 2]
     arg = arg + 3
     local slice = { redis.call('ZCOUNT', zset, min, max) }
-    local first = redis.call('ZRANGEBYSCORE', zset, min, max, 'WITHSCORES', 'LIMIT', 0, limit)
+    -- A range counted only (limit 0: a step change counts the ended steps, names none) needs no second call.
+    local first = {}
+    if slice[1] > 0 and tonumber(limit) > 0 then
+      first = redis.call('ZRANGEBYSCORE', zset, min, max, 'WITHSCORES', 'LIMIT', 0, limit)
+    end
     local values = {}
     if with_values and #first > 0 then
       local members = {}
