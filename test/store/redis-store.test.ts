@@ -5,6 +5,7 @@ import type { Store } from '@planhub/server';
 import { createLogger, createRedisStore } from '@planhub/server';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
 import { storeFixture, type StoreFixture } from '../helpers/stores.ts';
 
 const WS = 'ws-a';
@@ -81,7 +82,7 @@ describe('the Redis store on a shared Redis', () => {
     const store = fixture.open();
     const seen = collect(store);
     const outcome = await store.commit(WS, { reads: [], writes: [], events: [event(1)] });
-    await expect.poll(() => seen).toEqual(outcome.ok ? outcome.events : []);
+    await poll(() => seen).toEqual(outcome.ok ? outcome.events : []);
   });
 
   it('delivers the same events in the same order to two nodes when both commit', async () => {
@@ -93,8 +94,8 @@ describe('the Redis store on a shared Redis', () => {
     );
     const log = await a.readEvents(WS, { count: 100 });
     expect(log).toHaveLength(20);
-    await expect.poll(() => seenA.length).toBe(20);
-    await expect.poll(() => seenB.length).toBe(20);
+    await poll(() => seenA.length).toBe(20);
+    await poll(() => seenB.length).toBe(20);
     expect(seenA).toEqual(log);
     expect(seenB).toEqual(log);
   });
@@ -107,7 +108,7 @@ describe('the Redis store on a shared Redis', () => {
     const seen = collect(listener);
     await Promise.all([listener.ping(), writer.ping()]);
     await writer.commit(WS, { reads: [], writes: [], events: [event(1)] });
-    await expect.poll(() => seen.length).toBe(1);
+    await poll(() => seen.length).toBe(1);
 
     const clients = (await admin.client('LIST')) as string;
     const ids = clients
@@ -119,9 +120,9 @@ describe('the Redis store on a shared Redis', () => {
     // Committed right after the kill, before either subscriber can have reconnected: only the stream has them.
     for (let n = 2; n <= 4; n++) await writer.commit(WS, { reads: [], writes: [], events: [event(n)] });
 
-    await expect.poll(() => lines.some((l) => l.includes('event subscription restored'))).toBe(true);
+    await poll(() => lines.some((l) => l.includes('event subscription restored'))).toBe(true);
     await writer.commit(WS, { reads: [], writes: [], events: [event(5)] });
-    await expect.poll(() => seen.length).toBe(5);
+    await poll(() => seen.length).toBe(5);
     expect(seen).toEqual(await writer.readEvents(WS, { count: 10 }));
     expect(seen.map((e) => e.source_step_sequence)).toEqual([1, 2, 3, 4, 5]);
   });

@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
 import { STORE_FIXTURE_KINDS } from '../helpers/stores.ts';
 import { WS, append, collect, event, storeTest } from './conformance-support.ts';
 
@@ -177,7 +178,7 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store', (kind) => {
 
     it('forgets a request after its time to live', async ({ store }) => {
       await store.commit(WS, { reads: [], writes: [], events: [], request: { ...request('x'), ttl_ms: 1 } });
-      await expect.poll(() => store.requestAnswer(WS, 'agent-1', 'req-1')).toBeUndefined();
+      await poll(() => store.requestAnswer(WS, 'agent-1', 'req-1')).toBeUndefined();
       expect(await store.commit(WS, { reads: [], writes: [], events: [], request: request('y') })).toMatchObject({
         ok: true,
       });
@@ -212,7 +213,7 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store', (kind) => {
       expect(refused).toEqual({ ok: false, reason: 'conflict' });
       // A later commit's event arriving proves the refused one's events would have arrived before it.
       const [marker] = await append(store, [event(4)]);
-      await expect.poll(() => seen.at(-1)).toEqual(marker);
+      await poll(() => seen.at(-1)).toEqual(marker);
       expect(seen).toEqual([first, marker]);
       expect(await store.load(WS, ['a', 'b', 'c'])).toEqual([
         { value: 'a1', version: 1 },

@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { EventIdSchema, compareEventIds } from '@planhub/shared';
 import { describe, expect } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
 import { STORE_FIXTURE_KINDS } from '../helpers/stores.ts';
 import { WS, append, collect, event, storeTest } from './conformance-support.ts';
 
@@ -56,12 +57,12 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store', (kind) => {
       const { seen, off } = collect(store);
       const committed: EventEnvelope[] = [];
       for (let i = 0; i < 10; i++) committed.push(...(await append(store, [event(2 * i), event(2 * i + 1)])));
-      await expect.poll(() => seen.length).toBe(20);
+      await poll(() => seen.length).toBe(20);
       expect(seen).toEqual(committed);
       off();
       const { seen: later } = collect(store);
       const [last] = await append(store, [event(100)]);
-      await expect.poll(() => later.at(-1)).toEqual(last);
+      await poll(() => later.at(-1)).toEqual(last);
       expect(seen).toHaveLength(20);
     });
   });
