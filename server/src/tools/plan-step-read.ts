@@ -1,4 +1,5 @@
-import type { Plan, Step } from '@planhub/shared';
+import type { Plan } from '@planhub/shared';
+import { assemblePlan } from '../core/plans/plan-split.ts';
 import { decodeBrief } from '../core/plans/step-brief.ts';
 import type { StepTally } from '../core/plans/step-tally.ts';
 import { planDocuments, type PlanHeader, type PlanStepDoc } from '../store/documents/plan-documents.ts';
@@ -7,9 +8,6 @@ import type { Tx } from '../store/transaction.ts';
 import { readPlan } from './live-plans.ts';
 import { decodeStep, rememberRead } from './plan-repository.ts';
 import { tallyFromRanks, tallyRead } from './step-ranks.ts';
-import { copyWithout } from '../core/copy-without.ts';
-
-const NOT_PLAN_FIELDS = ['step_ids', 'orphan_waiters'] as const;
 
 /** A plan's step briefs, read once per attempt (with the call's other reads when it prefetched them). */
 const readBriefs = (tx: Tx, planId: string): Promise<Record<string, string>> => tx.hash(hashKeys.stepBriefs(planId));
@@ -38,19 +36,18 @@ export const readPlanForStep = async (tx: Tx, planId: string, stepId?: string): 
   const own = stepId === undefined ? undefined : decodeStep(docKeys.planStep(planId, stepId), stepRaw);
   if (own && (own.waiters.length > 0 || own.step.status === 'blocked')) return readPlan(tx, planId);
   const stored = await briefs;
-  const steps: Step[] = [];
+  const parts: PlanStepDoc[] = [];
   for (const id of root.header.step_ids) {
-    const step = own && id === stepId ? own.step : decodeBrief(id, stored[id]);
+    if (own && id === stepId) {
+      parts.push(own);
+      continue;
+    }
+    const step = decodeBrief(id, stored[id]);
     if (!step) return readPlan(tx, planId);
-    steps.push(step);
+    // A brief has no waiters (a step with some is read whole) and no time of its own.
+    parts.push({ step, waiters: [], updated_at: '' });
   }
-  const { step_ids: _ids, orphan_waiters: orphans, ...fields } = root.header;
-  const plan: Plan = {
-    ...fields,
-    steps,
-    waiters: { ...orphans },
-    updated_at: own && own.updated_at > fields.updated_at ? own.updated_at : fields.updated_at,
-  };
+  const plan = assemblePlan(root.header, parts);
   rememberRead(tx, [plan], new Set(), { full: new Set(stepId === undefined ? [] : [stepId]) });
   return plan;
 };
@@ -77,13 +74,9 @@ const readHeaderAndTally = async (tx: Tx, planId: string, stepId: string | undef
 
 /** The plan of `header` holding only `steps`, remembered as read so (its write may add steps, never touch others). */
 const planWithout = (tx: Tx, header: PlanHeader, steps: PlanStepDoc[]): Plan => {
-  const plan = copyWithout(header, NOT_PLAN_FIELDS) as Record<string, unknown>;
-  plan.steps = steps.map((s) => s.step);
-  plan.waiters = { ...header.orphan_waiters };
-  plan.updated_at = steps.reduce((at, s) => (s.updated_at > at ? s.updated_at : at), header.updated_at);
-  const read = plan as Plan;
-  rememberRead(tx, [read], new Set(), { full: new Set(read.steps.map((s) => s.id)), alone: header.step_ids });
-  return read;
+  const plan = assemblePlan(header, steps);
+  rememberRead(tx, [plan], new Set(), { full: new Set(plan.steps.map((s) => s.id)), alone: header.step_ids });
+  return plan;
 };
 
 /**

@@ -4,6 +4,12 @@ import { copyWithout } from '../copy-without.ts';
 import { deepFreeze } from '../deep-freeze.ts';
 import { sameJson } from '../same-json.ts';
 
+// Key lists for copyWithout, which copies plans and headers without V8's slow path for rest patterns.
+/** What a plan's header holds that the plan does not. */
+const NOT_PLAN_FIELDS = ['step_ids', 'orphan_waiters'] as const;
+/** What a plan holds that its header does not. */
+const NOT_HEADER_PARTS = ['steps', 'waiters'] as const;
+/** The header's fields compared to decide whether it is written: neither the steps nor the time. */
 const NOT_HEADER_FIELDS = ['steps', 'waiters', 'updated_at'] as const;
 
 /** A plan as stored: its header and one document per step, in order. */
@@ -14,11 +20,14 @@ export interface SplitPlan {
 
 const later = (a: string, b: string) => (b > a ? b : a);
 
-/** The plan its stored parts make: steps in the header's order, updated when any part last changed. */
+/**
+ * The plan its stored parts make: steps in the header's order, updated when any part last changed. `stepDocs` may
+ * hold some of the plan's steps only (a call that reads no others).
+ */
 export const assemblePlan = (header: PlanHeader, stepDocs: ReadonlyArray<PlanStepDoc | undefined>): Plan => {
-  const { step_ids: _ids, orphan_waiters: orphans, ...fields } = header;
+  const plan = copyWithout(header, NOT_PLAN_FIELDS) as Plan;
   const steps: Step[] = [];
-  const waiters: Record<string, Waiter[]> = { ...orphans };
+  const waiters: Record<string, Waiter[]> = { ...header.orphan_waiters };
   let updated = header.updated_at;
   for (const doc of stepDocs) {
     if (!doc) continue;
@@ -26,7 +35,10 @@ export const assemblePlan = (header: PlanHeader, stepDocs: ReadonlyArray<PlanSte
     if (doc.waiters.length > 0) waiters[doc.step.id] = doc.waiters;
     updated = later(updated, doc.updated_at);
   }
-  return { ...fields, steps, waiters, updated_at: updated };
+  plan.steps = steps;
+  plan.waiters = waiters;
+  plan.updated_at = updated;
+  return plan;
 };
 
 /** Same-plan waiters kept under an id that is not one of the plan's steps (none when no step has waiters). */
@@ -39,14 +51,12 @@ const orphanWaiters = (plan: Plan): Array<[string, Waiter[]]> => {
 
 /** The header of `plan`; `updatedAt` is when the header changed (not the plan's own time). */
 export const headerOf = (plan: Plan, updatedAt: string): PlanHeader => {
-  const { steps, waiters: _waiters, ...fields } = plan;
+  const header = copyWithout(plan, NOT_HEADER_PARTS) as PlanHeader;
   const orphans = orphanWaiters(plan);
-  return {
-    ...fields,
-    updated_at: updatedAt,
-    step_ids: steps.map((s) => s.id),
-    ...(orphans.length > 0 ? { orphan_waiters: Object.fromEntries(orphans) } : {}),
-  };
+  header.updated_at = updatedAt;
+  header.step_ids = plan.steps.map((s) => s.id);
+  if (orphans.length > 0) header.orphan_waiters = Object.fromEntries(orphans);
+  return header;
 };
 
 export const stepDocOf = (plan: Plan, step: Step, updatedAt: string): PlanStepDoc => ({
