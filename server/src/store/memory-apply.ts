@@ -20,36 +20,42 @@ export const writeDocs = (w: Workspace, writes: readonly DocWrite[], json: (w: D
   }
 };
 
+/** The collection at `key`, made when it is missing. */
+const collection = <C>(map: Map<string, C>, key: string, make: () => C): C => {
+  let found = map.get(key);
+  if (found === undefined) map.set(key, (found = make()));
+  return found;
+};
+
+/** Forgets the collection at `key` once it is empty, as Redis deletes an emptied key. */
+const dropIfEmpty = (map: Map<string, { size: number }>, key: string) => {
+  if (map.get(key)?.size === 0) map.delete(key);
+};
+
 export const applyOps = (w: Workspace, ops: readonly StoreOp[], counters: number[]) => {
   for (const op of ops) {
     if (op.op === 'sadd') {
-      const set = w.sets.get(op.key) ?? new Set<string>();
+      const set = collection(w.sets, op.key, () => new Set<string>());
       for (const m of op.members) set.add(m);
-      w.sets.set(op.key, set);
     } else if (op.op === 'srem') {
-      const set = w.sets.get(op.key);
-      for (const m of op.members) set?.delete(m);
-      if (set?.size === 0) w.sets.delete(op.key);
+      for (const m of op.members) w.sets.get(op.key)?.delete(m);
+      dropIfEmpty(w.sets, op.key);
     } else if (op.op === 'hset') {
-      const hash = w.hashes.get(op.key) ?? new Map<string, string>();
+      const hash = collection(w.hashes, op.key, () => new Map<string, string>());
       for (const [f, v] of Object.entries(op.fields)) if (!op.onlyNew || !hash.has(f)) hash.set(f, v);
-      w.hashes.set(op.key, hash);
     } else if (op.op === 'hdel') {
-      const hash = w.hashes.get(op.key);
-      for (const f of op.fields) hash?.delete(f);
-      if (hash?.size === 0) w.hashes.delete(op.key);
+      for (const f of op.fields) w.hashes.get(op.key)?.delete(f);
+      dropIfEmpty(w.hashes, op.key);
     } else if (op.op === 'incr') {
       const value = (w.counters.get(op.key) ?? 0) + op.by;
       w.counters.set(op.key, value);
       counters.push(value);
     } else if (op.op === 'zadd') {
-      const zset = w.zsets.get(op.key) ?? new SortedMembers();
+      const zset = collection(w.zsets, op.key, () => new SortedMembers());
       for (const [m, score] of Object.entries(op.members)) zset.add(m, score);
-      w.zsets.set(op.key, zset);
     } else if (op.op === 'zrem') {
-      const zset = w.zsets.get(op.key);
-      for (const m of op.members) zset?.remove(m);
-      if (zset?.size === 0) w.zsets.delete(op.key);
+      for (const m of op.members) w.zsets.get(op.key)?.remove(m);
+      dropIfEmpty(w.zsets, op.key);
     } else if (op.kind === 'set') w.sets.delete(op.key);
     else if (op.kind === 'hash') w.hashes.delete(op.key);
     else if (op.kind === 'zset') w.zsets.delete(op.key);
