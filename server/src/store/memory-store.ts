@@ -1,6 +1,6 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { parseStoredJson } from './parsed-json.ts';
-import { serializedBytes } from '@planhub/shared';
+import { serializedBytes, withEventId } from '@planhub/shared';
 import { createEventByteBudget } from './event-byte-budget.ts';
 import { EventLog } from './memory-event-log.ts';
 import { commitBytes, textBytes, writeTexts } from './workspace-bytes.ts';
@@ -191,7 +191,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         w.sets.delete(fanIn.set);
         newEvents.push(...fireFanIn(w, fanIn, counters));
       }
-      const events = newEvents.map((e): EventEnvelope => Object.assign({ event_id: nextId(w) }, e));
+      const events = newEvents.map((e) => withEventId(nextId(w), e));
       budget.append(workspace, events, options.eventRetention);
       const listeners = [...(watchers.get(workspace) ?? [])];
       for (const event of events)

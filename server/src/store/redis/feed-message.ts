@@ -1,4 +1,5 @@
-import type { EventEnvelope } from '@planhub/shared';
+import type { EventEnvelope, NewEvent } from '@planhub/shared';
+import { withEventId } from '@planhub/shared';
 
 /**
  * What commit.lua publishes on a workspace's channel: `[workspace, stream id, envelope JSON without event_id,
@@ -13,8 +14,7 @@ export const decodeMessage = (
     throw new Error('not an event message');
   return {
     workspace,
-    // Object.assign, not a spread: spreading objects of many shapes took V8's slow path on every event.
-    event: Object.assign({ event_id: id }, JSON.parse(json) as Omit<EventEnvelope, 'event_id'>),
+    event: withEventId(id, JSON.parse(json) as NewEvent),
     previous: typeof previous === 'string' ? previous : undefined,
   };
 };

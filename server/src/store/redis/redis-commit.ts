@@ -1,4 +1,5 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
+import { withEventId } from '@planhub/shared';
 import type { Commit, CommitOutcome, DocRead, DocWrite, StoreOp } from '../store.ts';
 import { encodeRemembered } from '../request-fingerprint.ts';
 import type { RedisKeys } from './redis-keys.ts';
@@ -114,7 +115,7 @@ export const unpackOutcome = (commit: Commit, reply: string[]): CommitOutcome =>
     return { ok: false, reason: 'quota', used: Number(reply[1]), needed: Number(reply[2]), limit: Number(reply[3]) };
   if (reply[0] !== 'ok') return { ok: false, reason: 'conflict' };
   const own = Number(reply[1]);
-  const events: EventEnvelope[] = commit.events.map((e, i) => Object.assign({ event_id: reply[2 + i] ?? '' }, e));
+  const events: EventEnvelope[] = commit.events.map((e, i) => withEventId(reply[2 + i] ?? '', e));
   const countersAt = 2 + own;
   const counterCount = Number(reply[countersAt]);
   const counters = reply.slice(countersAt + 1, countersAt + 1 + counterCount).map(Number);

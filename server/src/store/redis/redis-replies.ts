@@ -1,4 +1,5 @@
-import type { EventEnvelope } from '@planhub/shared';
+import type { EventEnvelope, NewEvent } from '@planhub/shared';
+import { withEventId } from '@planhub/shared';
 import { corruptDocument } from '../documents/define.ts';
 import { parseStoredJson } from '../parsed-json.ts';
 import type { LoadedDoc, RangeRead, RangeSlice, ScoreRange } from '../store.ts';
@@ -17,10 +18,7 @@ const parseStored = (docKey: string, json: string, where: string): unknown => {
 };
 
 export const toEnvelope = ([id, fields]: StreamEntry): EventEnvelope =>
-  Object.assign(
-    { event_id: id },
-    JSON.parse(fields[fields.indexOf('e') + 1] ?? '{}') as Omit<EventEnvelope, 'event_id'>,
-  );
+  withEventId(id, JSON.parse(fields[fields.indexOf('e') + 1] ?? '{}') as NewEvent);
 
 /** load.lua's documents: version and JSON of each, in the order asked. */
 /** One entry of load.lua's reply: a document's version or JSON, a hash, or one range of a sorted set. */

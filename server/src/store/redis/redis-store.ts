@@ -154,9 +154,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
           ...(epochInLoad ? [keys.epoch] : []),
         ];
         const args = [String(docKeys.length), String(hashKeys.length), epochInLoad ? '1' : '0', ...rangeArgs(ranges)];
-        const flat = epochInLoad
-          ? await client.phLoad(all.length, ...all, ...args)
-          : (await Promise.all([client.phLoad(all.length, ...all, ...args), epoch.verify()]))[0];
+        const [flat] = await Promise.all([client.phLoad(all.length, ...all, ...args), epochInLoad || epoch.verify()]);
         if (epochInLoad) await epoch.confirm(flat.pop() as string | null | undefined);
         const alongsideAt = 2 * docKeys.length;
         return {
