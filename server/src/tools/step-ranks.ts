@@ -29,7 +29,6 @@ export const rankOps = (planId: string, steps: ReadonlyArray<Pick<Step, 'id' | '
 export const unrankOps = (planId: string, stepIds: readonly string[]): StoreOp[] =>
   stepIds.length === 0 ? [] : [{ op: 'zrem', key: zsetKeys.stepsByStatus(planId), members: stepIds }];
 
-/** Every band's count, and the first open steps of the open ones with their briefs (their descriptions). */
 /** The same for every plan: one array, so a store can format it once (redis-replies.ts). */
 const TALLY_RANGES = BANDS.map((status, band) => ({
   min: band * BAND,
@@ -37,6 +36,7 @@ const TALLY_RANGES = BANDS.map((status, band) => ({
   limit: isOpen(status) ? NAMED[status] : 0,
 }));
 
+/** Every band's count, and the first open steps of the open ones with their briefs (their descriptions). */
 export const tallyRead = (planId: string): RangeRead => ({
   key: zsetKeys.stepsByStatus(planId),
   values: hashKeys.stepBriefs(planId),
