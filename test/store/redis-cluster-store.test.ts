@@ -3,7 +3,8 @@ import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, vi } from 'vitest';
 import { testClusterNodes } from '../helpers/stores.ts';
 import { captureLog } from '../security/support/capture-log.ts';
-import { storeTest } from './conformance-support.ts';
+import { append, event, storeTest } from './conformance-support.ts';
+import { poll } from '../helpers/eventually.ts';
 
 const LEASE_MS = 300;
 /** Workspaces whose keys hash to slots on different masters of a 3-master cluster. */
@@ -65,6 +66,28 @@ describe('the Redis store on a Redis Cluster', () => {
         holders.filter((d) => d !== null),
         `slot ${slot}`,
       ).toEqual([JSON.stringify({ ws })]);
+    }
+  });
+
+  it('starts a watch before the commit its watcher sends next, while the node connection is still being made', async ({
+    fixture,
+  }) => {
+    // A command sent while a node connection is connecting is retried by ioredis 100 ms later through a random
+    // node, so two commands sent in a row can reach their node in the other order. The watch's starting point
+    // must still be read before its watcher's next commit, or that commit's events are skipped.
+    for (const ws of [...WORKSPACES, ...WORKSPACES, ...WORKSPACES]) {
+      const store = fixture.open();
+      await store.ping();
+      // Starts the connection to the workspace's node without waiting for it.
+      void store.load(ws, ['doc']).catch(() => undefined);
+      const seen: string[] = [];
+      const off = store.watch(ws, (e) => seen.push(e.event_id));
+      const outcome = await store.commit(ws, { reads: [], writes: [], events: [event(1, ws)] });
+      if (!outcome.ok) throw new Error('append conflicted');
+      const [marker] = await append(store, [event(2, ws)], ws);
+      await poll(() => seen.at(-1)).toEqual(marker?.event_id);
+      expect(seen, ws).toEqual([...outcome.events, marker].map((e) => e?.event_id));
+      off();
     }
   });
 });

@@ -7,6 +7,9 @@ import { eventually } from '../helpers/eventually.ts';
 import { uniquePrefix } from '../helpers/servers.ts';
 import { deletePrefix } from '../helpers/stores.ts';
 import { startRedisProcess, type RedisProcess } from '../helpers/redis-process.ts';
+import { createEventFeed } from '../../server/src/store/redis/event-feed.ts';
+import { redisKeys } from '../../server/src/store/redis/redis-keys.ts';
+import { toEnvelope, type StreamEntry } from '../../server/src/store/redis/redis-replies.ts';
 
 const event = (workspace: string, n: number): NewEvent => ({
   event_type: 'step_completed',
@@ -142,5 +145,53 @@ describe('the Redis event feed of a store that starts while Redis does not answe
     const outcome = await committed;
     expect(outcome.ok).toBe(true);
     await eventually(() => expect(seen.map((e) => e.source_step_sequence)).toEqual([1]));
+  });
+});
+
+describe('the Redis event feed while its subscription is refused', () => {
+  let redis: RedisProcess;
+  const closers: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+    await redis.dispose();
+  });
+
+  it('delivers the log on a read-back, then goes live once the subscription is allowed', async () => {
+    redis = await startRedisProcess();
+    const admin = new Redis(redis.url);
+    closers.push(() => admin.disconnect());
+    // A user that may run every command on every key but use no channel: its SSUBSCRIBE is refused (NOPERM).
+    await admin.call('ACL', 'SETUSER', 'no-channels', 'on', 'nopass', '~*', 'resetchannels', '+@all');
+    const subscriber = new Redis(redis.url, { username: 'no-channels', autoResubscribe: false });
+    closers.push(() => subscriber.disconnect());
+    const store = createRedisStore({ url: redis.url, prefix: 'p', eventRetention: 1000, log: createLogger('silent') });
+    closers.push(() => store.close());
+    const keys = redisKeys('p');
+    const feed = createEventFeed({
+      subscriber,
+      channel: keys.channel,
+      readLast: async (ws) => (await admin.xrevrange(keys.events(ws), '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0',
+      readAfter: async (ws, after, count) =>
+        ((await admin.xrange(keys.events(ws), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope),
+      log: createLogger('silent'),
+    });
+    closers.push(() => feed.close());
+    await feed.subscribed;
+    const seen: number[] = [];
+    feed.watch('ws', (e) => seen.push(e.source_step_sequence ?? 0));
+    await eventually(async () => {
+      const [refused] = (await admin.call('ACL', 'LOG', '1')) as [string, string][][];
+      expect(JSON.stringify(refused)).toContain('p:{ws}:feed');
+    });
+    for (let n = 1; n <= 3; n++) await store.commit('ws', { reads: [], writes: [], events: [event('ws', n)] });
+    // What a Cluster node does every 2 s: a read-back with no live message to tell of a gap.
+    feed.resync('test');
+    await eventually(() => expect(seen).toEqual([1, 2, 3]));
+    await admin.call('ACL', 'SETUSER', 'no-channels', 'allchannels');
+    await eventually(async () =>
+      expect(await admin.pubsub('SHARDNUMSUB', keys.channel('ws'))).toEqual([keys.channel('ws'), 1]),
+    );
+    await store.commit('ws', { reads: [], writes: [], events: [event('ws', 4)] });
+    await eventually(() => expect(seen).toEqual([1, 2, 3, 4]));
   });
 });

@@ -37,6 +37,13 @@ export interface EventFeed {
   live(): boolean;
   /** Reads back every followed workspace: for any sign that published messages may have been lost. */
   resync(reason: string, options?: { quiet?: boolean }): void;
+  /**
+   * Settles once the starting point of the workspace's newest watch is read; undefined when no read is pending. A
+   * commit waits for it: its events must come after that point, and on a Redis Cluster two commands sent in a row
+   * can reach their node in the other order (ioredis retries a command sent while a node connection is being made
+   * 100 ms later, through a random node).
+   */
+  startRead(workspace: string): Promise<unknown> | undefined;
   /** How many workspaces this node follows. */
   following(): number;
   close(): void;
@@ -49,10 +56,14 @@ interface Follow {
   last: string | undefined;
   /** The starting point, read the moment the workspace was first watched (undefined if that read failed). */
   start: Promise<string | undefined>;
+  /** Whether `start` has settled. */
+  started: boolean;
   /** Live messages held while the log is read back; undefined once live. */
   held: EventEnvelope[] | undefined;
   /** The connection generation whose SSUBSCRIBE was confirmed; only then can a read-back end. */
   subscribedIn: number;
+  /** The generation whose SSUBSCRIBE is on its way (-1: none), so a read-back does not send a second one. */
+  subscribingIn: number;
   running: boolean;
   /** Asked to read back again while a read-back was running. */
   again: boolean;
@@ -102,12 +113,16 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
     }
   };
 
-  /** Reads the log after the last delivered id until nothing is missing, then delivers what was held. */
+  /**
+   * Reads the log after the last delivered id until nothing is missing, then delivers what was held. What the log
+   * holds is delivered even while the subscription is not confirmed (a periodic read-back on a Cluster then still
+   * brings every event); live delivery resumes only once it is, and a subscription not on its way is sent again.
+   */
   const catchUp = async (workspace: string, follow: Follow): Promise<void> => {
     if (follow.running) return void (follow.again = true);
     follow.running = true;
     try {
-      for (let attempt = 0; current(workspace, follow) && follow.subscribedIn === generation;) {
+      for (let attempt = 0; current(workspace, follow);) {
         const readIn = generation;
         follow.again = false;
         try {
@@ -121,7 +136,14 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
           }
           if (read > 0) log.info({ workspace, events: read }, 'events read back from the log');
           // A read that began before the newest subscription went live may have missed what came in between.
-          if (readIn !== generation || follow.subscribedIn !== generation || follow.again) continue;
+          if (readIn !== generation || follow.again) continue;
+          if (follow.subscribedIn !== generation) {
+            // Its confirmation reads back again; until then only what is newer than the log read stays held.
+            const last = follow.last;
+            follow.held = follow.held?.filter((event) => compareEventIds(event.event_id, last) > 0);
+            subscribe(workspace, follow);
+            return;
+          }
           const held = follow.held ?? [];
           follow.held = undefined;
           for (const event of held) deliver(follow, event);
@@ -137,11 +159,18 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
     }
   };
 
+  /** Subscribes the workspace's channel in the current generation, once: a second call while one is on its way waits. */
   const subscribe = (workspace: string, follow: Follow, attempt = 0) => {
     if (!connected) return; // the next 'ready' subscribes every followed workspace
     const subscribedOn = generation;
+    if (attempt === 0 && follow.subscribingIn === subscribedOn) return;
+    follow.subscribingIn = subscribedOn;
+    const settled = () => {
+      if (follow.subscribingIn === subscribedOn) follow.subscribingIn = -1;
+    };
     subscriber.ssubscribe(follow.channel).then(
       () => {
+        settled();
         if (!current(workspace, follow) || subscribedOn !== generation) return;
         follow.subscribedIn = subscribedOn;
         void catchUp(workspace, follow);
@@ -149,7 +178,9 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
       async (err: unknown) => {
         log.warn({ workspace, reason: reason(err) }, 'event subscription failed');
         await pause(Math.min(2000, 100 * 2 ** attempt));
-        if (current(workspace, follow) && subscribedOn === generation) subscribe(workspace, follow, attempt + 1);
+        if (current(workspace, follow) && subscribedOn === generation && connected)
+          subscribe(workspace, follow, attempt + 1);
+        else settled();
       },
     );
   };
@@ -169,12 +200,18 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
       listeners: new Set(),
       last: undefined,
       // Issued now, before any command the watcher sends next: everything it commits or reads later is after it.
-      start: options.readLast(workspace).catch((err: unknown) => {
-        log.warn({ workspace, reason: reason(err) }, 'could not read where the event log ends');
-        return undefined;
-      }),
+      start: options.readLast(workspace).then(
+        (last) => ((created.started = true), last),
+        (err: unknown) => {
+          created.started = true;
+          log.warn({ workspace, reason: reason(err) }, 'could not read where the event log ends');
+          return undefined;
+        },
+      ),
+      started: false,
       held: [],
       subscribedIn: -1,
+      subscribingIn: -1,
       running: false,
       again: false,
       linger: undefined,
@@ -254,6 +291,10 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
         follow.held ??= [];
         void catchUp(workspace, follow);
       }
+    },
+    startRead(workspace) {
+      const follow = follows.get(workspace);
+      return follow && !follow.started ? follow.start : undefined;
     },
     following: () => follows.size,
     close() {

@@ -188,6 +188,9 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
     commit: (workspace, commit: Commit) =>
       run('commit', async (): Promise<CommitOutcome> => {
+        // A watch made before this commit starts before its events (EventFeed.startRead says why it may not).
+        const startRead = feed.startRead(workspace);
+        if (startRead) await startRead;
         const packed = packCommit(keys, workspace, commit, {
           retention: options.eventRetention,
           ...(options.workspaceBytes !== undefined ? { quota: options.workspaceBytes } : {}),
