@@ -1,7 +1,11 @@
 import { PlanHubError, parseTtl } from '@planhub/shared';
+import fc from 'fast-check';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../src/config.ts';
-import { createCallLimiter } from '../src/limits/call-limiter.ts';
+import { createCallLimiter, MAX_TAKEN_AHEAD } from '../src/limits/call-limiter.ts';
+import type { LimitBackend } from '../src/store/limits/limit-backend.ts';
+import { createMemoryLimits } from '../src/store/limits/memory-limits.ts';
 import { createMemoryConnectionCounter } from '../src/limits/connection-counter.ts';
 import { checkShape, measureShape } from '../src/limits/json-shape.ts';
 
@@ -73,6 +77,89 @@ describe('call limiter (memory)', () => {
     // Another agent, and the same name in another workspace, have budgets of their own.
     await limiter.consume({ ...a, agent_id: 'b' });
     await limiter.consume({ ...a, workspace: 'v' });
+  });
+});
+
+/** Nodes sharing one count, as nodes share one Redis key: every count the limiters send is counted here. */
+const sharedCount = () => {
+  let shared: RateLimiterMemory | undefined;
+  const sent: number[] = [];
+  const backend: LimitBackend = {
+    ...createMemoryLimits(),
+    rateLimiter: (options) => {
+      const limiter = (shared ??= new RateLimiterMemory(options));
+      return Object.assign(Object.create(limiter) as RateLimiterMemory, {
+        consume: (key: string, taken: number) => (sent.push(taken), limiter.consume(key, taken)),
+      });
+    },
+  };
+  return { backend, sent };
+};
+
+describe('call limiter: points taken ahead', () => {
+  const agent = { workspace: 'w', agent_id: 'a', role: 'agent' as const };
+  /** A 64-s window, so none ends during a test (and points / 64 × 64 is exactly points). */
+  const limits = (points: number) => ({ callsPerSecond: points / 64, rateWindowSeconds: 64 });
+
+  it('costs an agent calling steadily one count every few calls, and nothing past the budget', async () => {
+    const { backend, sent } = sharedCount();
+    const limiter = createCallLimiter({ limits: limits(200), backend });
+    const call = () =>
+      limiter.admit(agent).settled.then(
+        () => true,
+        () => false,
+      );
+    let admitted = 0;
+    for (let i = 0; i < 200; i++) if (await call()) admitted += 1;
+    expect(admitted).toBe(200);
+    // The first counts are exact; then each takes up to an eighth of what was left: far fewer than the calls.
+    expect(sent.slice(0, 4)).toEqual([1, 1, 1, 1]);
+    expect(Math.max(...sent)).toBeLessThanOrEqual(1 + MAX_TAKEN_AHEAD);
+    expect(sent.length).toBeLessThan(200 / 4);
+    // Past the budget each call is counted, and refused.
+    expect(await call()).toBe(false);
+    expect(await call()).toBe(false);
+  });
+
+  it('admits exactly the budget across nodes however their calls interleave, once each is refused', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 80 }),
+        fc.array(fc.array(fc.nat(3), { minLength: 1, maxLength: 20 }), { maxLength: 30 }),
+        async (nodes, points, batches) => {
+          const { backend } = sharedCount();
+          const limiters = Array.from({ length: nodes }, () => createCallLimiter({ limits: limits(points), backend }));
+          let admitted = 0;
+          const call = async (node: number) => {
+            const ok = await (limiters[node % nodes] as ReturnType<typeof createCallLimiter>).admit(agent).settled.then(
+              () => true,
+              () => false,
+            );
+            if (ok) admitted += 1;
+            return ok;
+          };
+          for (const batch of batches) {
+            await Promise.all(batch.map(call));
+            expect(admitted).toBeLessThanOrEqual(points);
+          }
+          // Every node calls until refused: then no node holds points, and all of them were admitted.
+          for (let node = 0; node < nodes; node++) while (await call(node));
+          expect(admitted).toBe(points);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('lets a node keep no points for an agent pushed past its budget by charged work', async () => {
+    const { backend } = sharedCount();
+    const limiter = createCallLimiter({ limits: limits(60), backend });
+    for (let i = 0; i < 5; i++) await limiter.consume(agent);
+    await limiter.consume(agent);
+    // Work charged after a call: 50 units of what is left, past the budget; the next call pays for it.
+    await expect(limiter.consume(agent, 60)).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED' });
+    await expect(limiter.admit(agent).settled).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED' });
   });
 });
 

@@ -27,20 +27,40 @@ export interface Admission {
   early: boolean;
 }
 
-/** The last count seen per agent on this node: what `early` is decided on (never what admits a call). */
-interface Estimate {
+/**
+ * What this node knows of an agent's current window. `remaining` is what `early` is decided on (never what admits
+ * a call); `granted` admits calls with no round trip: points this node already counted in the shared count and
+ * has not spent. Both lapse with the window they were counted in, so no call is admitted on a window that ended.
+ */
+interface AgentWindow {
+  /** Points left at the last count seen, less what calls sent since spent. */
   remaining: number;
   /** When the window of that count ends (epoch ms). */
   until: number;
+  /** Counts this node made in this window. */
+  counted: number;
+  /** Points counted ahead and not yet spent. */
+  granted: number;
+  /** A count that takes points ahead is on its way (one at a time, which bounds what a node holds unspent). */
+  ahead: boolean;
+  /** The first refusal in this window was logged. */
+  warned: boolean;
 }
 
-const MAX_ESTIMATES = 10_000;
+const MAX_AGENTS = 10_000;
+/** The most points one count takes ahead: what a node may hold unspent when its agent moves to another node. */
+export const MAX_TAKEN_AHEAD = 32;
+/** A count takes ahead at most this share of what the window had left at the last count seen. */
+const TAKEN_AHEAD_SHARE = 8;
+/** Counts this node makes for an agent in a window before it takes ahead: a burst's first calls are exact. */
+const COUNTS_BEFORE_TAKING_AHEAD = 4;
+const RESOLVED = Promise.resolve();
 
 export interface CallLimiterOptions {
   limits: Pick<Limits, 'callsPerSecond' | 'rateWindowSeconds'>;
   /** Where the counts live (the store's limit backend); one node's memory when omitted. */
   backend?: LimitBackend;
-  /** Told once per agent and window (the first refusal), so a flooding client cannot flood the log too. */
+  /** Told once per agent, window and node (the first refusal), so a flooding client cannot flood the log too. */
   log?: Logger;
 }
 
@@ -52,45 +72,103 @@ export const isRateLimited = (error: PlanHubError): boolean =>
 /**
  * A fixed window of `callsPerSecond × rateWindowSeconds` calls per agent (workspace + agent_id). On Redis the count
  * is one key per agent shared by every node (see the store's limit backend).
+ *
+ * An agent that calls steadily through a node (a few counts there in this window) has its counts take points
+ * ahead while the window has plenty left: an eighth of what it had left, at most 32. The node admits the agent's
+ * next calls from them with no round trip, so such an agent costs one count every few dozen calls instead of one
+ * per call. Nothing is ever admitted beyond the window's points: points taken ahead are counted in the shared
+ * count at once, and when a count overshoots the window, the node keeps only what was free when its count landed
+ * (the counter is atomic, so that share is exactly the node's). What it costs: an agent calling through several
+ * nodes may be refused while another node still holds up to 32 of its points unspent.
  */
 export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
   const duration = options.limits.rateWindowSeconds;
   const points = options.limits.callsPerSecond * duration;
   const limiter = (options.backend ?? createMemoryLimits()).rateLimiter({ points, duration });
-  const estimates = new Map<string, Estimate>();
-  const remember = (key: string, res: RateLimiterRes) => {
-    if (estimates.size >= MAX_ESTIMATES && !estimates.has(key)) estimates.clear();
-    estimates.set(key, { remaining: res.remainingPoints, until: Date.now() + res.msBeforeNext });
+  const windows = new Map<string, AgentWindow>();
+  const keyOf = (caller: Caller) => `${caller.workspace}\u0000${caller.agent_id}`;
+  const current = (key: string) => {
+    const window = windows.get(key);
+    return window !== undefined && Date.now() < window.until ? window : undefined;
   };
+  /** The window a count's answer belongs to: the one known, unless the shared count started a new one since. */
+  const windowOf = (key: string, msBeforeNext: number) => {
+    const until = Date.now() + msBeforeNext;
+    const known = current(key);
+    if (known && until - known.until < (duration * 1000) / 2) return Object.assign(known, { until });
+    if (windows.size >= MAX_AGENTS && !windows.has(key)) windows.clear();
+    const fresh: AgentWindow = { remaining: points, until, counted: 0, granted: 0, ahead: false, warned: false };
+    windows.set(key, fresh);
+    return fresh;
+  };
+  /** Spends `cost` of the points this node holds for `key`, if it holds that many. */
+  const spend = (key: string, cost: number): boolean => {
+    const window = current(key);
+    if (window === undefined || window.granted < cost) return false;
+    window.granted -= cost;
+    return true;
+  };
+  const refusal = (caller: Caller, res: RateLimiterRes, first: boolean) => {
+    const retryAfterMs = Math.max(1, Math.ceil(res.msBeforeNext));
+    if (first)
+      options.log?.warn(
+        { agent_id: caller.agent_id, workspace: caller.workspace, limit: points, window_s: duration },
+        'call budget exceeded; further refusals in this window are logged at debug',
+      );
+    return new PlanHubError(
+      'RESOURCE_EXHAUSTED',
+      `Too many calls: agent ${caller.agent_id} may make ${points} calls per ${duration} s. ` +
+        `Retry in ${retryAfterMs} ms, and wait for events instead of polling.`,
+      { retry_after_ms: retryAfterMs, limit: points, window_ms: duration * 1000 },
+    );
+  };
+
   const consume = async (caller: Caller, cost = 1, budget?: CallBudget): Promise<void> => {
-    const key = `${caller.workspace}\u0000${caller.agent_id}`;
+    const key = keyOf(caller);
+    if (spend(key, cost)) return;
+    const known = current(key);
+    const ahead =
+      known !== undefined && !known.ahead && known.counted >= COUNTS_BEFORE_TAKING_AHEAD
+        ? Math.max(0, Math.min(MAX_TAKEN_AHEAD, Math.floor((known.remaining - cost) / TAKEN_AHEAD_SHARE)))
+        : 0;
+    const want = cost + ahead;
+    if (known && ahead > 0) known.ahead = true;
+    let res: RateLimiterRes;
     try {
       // On Redis, a round trip like the store's: it shares the call's one deadline.
-      remember(key, await withinBudget(budget, () => limiter.consume(key, cost)));
-    } catch (res) {
-      if (!(res instanceof RateLimiterRes)) throw res;
-      remember(key, res);
-      const retryAfterMs = Math.max(1, Math.ceil(res.msBeforeNext));
-      if (res.consumedPoints > points && res.consumedPoints - cost <= points)
-        options.log?.warn(
-          { agent_id: caller.agent_id, workspace: caller.workspace, limit: points, window_s: duration },
-          'call budget exceeded; further refusals in this window are logged at debug',
-        );
-      throw new PlanHubError(
-        'RESOURCE_EXHAUSTED',
-        `Too many calls: agent ${caller.agent_id} may make ${points} calls per ${duration} s. ` +
-          `Retry in ${retryAfterMs} ms, and wait for events instead of polling.`,
-        { retry_after_ms: retryAfterMs, limit: points, window_ms: duration * 1000 },
-      );
+      res = await withinBudget(budget, () => limiter.consume(key, want));
+    } catch (refused) {
+      if (known && ahead > 0) known.ahead = false;
+      if (!(refused instanceof RateLimiterRes)) throw refused;
+      const window = windowOf(key, refused.msBeforeNext);
+      window.counted += 1;
+      window.remaining = 0;
+      // The count landed past the window's points: what was free when it landed is this node's, the rest nobody's.
+      const free = points - (refused.consumedPoints - want);
+      if (free >= cost) return void (window.granted += free - cost);
+      // A count of this node that answered meanwhile may have left points here.
+      if (spend(key, cost)) return;
+      // Past its points (work charged after the call may take it there): the agent's next calls pay, none from here.
+      window.granted = 0;
+      const first = !window.warned;
+      window.warned = true;
+      throw refusal(caller, refused, first);
     }
+    if (known && ahead > 0) known.ahead = false;
+    const window = windowOf(key, res.msBeforeNext);
+    window.counted += 1;
+    window.remaining = res.remainingPoints;
+    window.granted += ahead;
   };
   return {
     consume,
     admit(caller, cost = 1, budget) {
-      const estimate = estimates.get(`${caller.workspace}\u0000${caller.agent_id}`);
-      const early = estimate !== undefined && Date.now() < estimate.until && estimate.remaining - cost >= points / 2;
+      const key = keyOf(caller);
+      if (spend(key, cost)) return { settled: RESOLVED, early: true };
+      const window = current(key);
+      const early = window !== undefined && window.remaining - cost >= points / 2;
       // Calls admitted early before the count answers use up the estimate, so a burst cannot all go early.
-      if (estimate) estimate.remaining -= cost;
+      if (window) window.remaining -= cost;
       const settled = consume(caller, cost, budget);
       settled.catch(() => undefined);
       return { settled, early };
