@@ -34,6 +34,35 @@ describe('transact with a request_id', () => {
     expect((await store.load('ws', ['doc']))[0]).toEqual({ value: { n: 1 }, version: 1 });
   });
 
+  it('reads the remembered answer with the first documents the body reads, not in a read of its own', async () => {
+    const store = createMemoryStore({ eventRetention: 100 });
+    const asked: string[] = [];
+    // The memory store itself, counting what each attempt asks of it.
+    const counted = new Proxy(store, {
+      get: (target, key, receiver) => {
+        const value: unknown = Reflect.get(target, key, receiver);
+        return typeof value === 'function'
+          ? (...args: unknown[]) => (
+              asked.push(String(key)),
+              (value as (...a: unknown[]) => unknown).apply(target, args)
+            )
+          : value;
+      },
+    });
+    const body = async (tx: Parameters<Parameters<typeof transact>[2]>[0]) => {
+      const [doc] = await tx.getMany(['doc']);
+      tx.put('doc', { n: ((doc as { n?: number } | undefined)?.n ?? 0) + 1 });
+      return { n: 1 };
+    };
+    expect(await transact(counted, 'ws', body, { request })).toMatchObject({ replayed: false });
+    expect(asked).toEqual(['loadWith', 'commit']);
+    asked.length = 0;
+    // The retry: the same single read finds the answer, and nothing is applied again.
+    expect(await transact(counted, 'ws', body, { request })).toMatchObject({ result: { n: 1 }, replayed: true });
+    expect(asked).toEqual(['loadWith']);
+    expect((await store.load('ws', ['doc']))[0]).toEqual({ value: { n: 1 }, version: 1 });
+  });
+
   it('still reports the body’s refusal when the request was never applied', async () => {
     const store = createMemoryStore({ eventRetention: 100 });
     await expect(

@@ -162,6 +162,31 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store', (kind) => {
       expect(await store.requestAnswer(WS, 'agent-1', 'req-1')).toEqual({ answer: { done: 1 } });
     });
 
+    it('reads a request’s remembered answer with documents in one read, as requestAnswer gives it', async ({
+      store,
+    }) => {
+      const asked = { agent_id: 'agent-1', request_id: 'req-1' };
+      const before = await store.loadWith(WS, ['a'], { request: asked });
+      expect(before).toMatchObject({ docs: [{ value: undefined, version: 0 }], request: undefined });
+      expect('request' in before).toBe(true);
+      await store.commit(WS, {
+        reads: [],
+        writes: [{ key: 'a', value: 1 }],
+        events: [],
+        request: request({ done: 1 }),
+      });
+      const after = await store.loadWith(WS, ['a'], { request: asked, hashes: ['h'] });
+      expect(after).toEqual({
+        docs: [{ value: 1, version: 1 }],
+        hashes: [{}],
+        ranges: [],
+        request: { answer: { done: 1 } },
+      });
+      // Another agent's request of the same id, and a load that asks for none, carry no answer.
+      expect((await store.loadWith(WS, ['a'], { request: { ...asked, agent_id: 'agent-2' } })).request).toBeUndefined();
+      expect('request' in (await store.loadWith(WS, ['a'], {}))).toBe(false);
+    });
+
     it('keeps request ids apart per agent, even when names contain colons', async ({ store }) => {
       await store.commit(WS, { reads: [], writes: [], events: [], request: request('a:b / c', 'a:b', 'c') });
       expect(await store.requestAnswer(WS, 'a', 'b:c')).toBeUndefined();

@@ -94,6 +94,11 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     return entry;
   };
 
+  const rememberedAnswer = (workspace: string, request: { agent_id: string; request_id: string }) => {
+    const entry = liveRequest(ws(workspace), requestKey(request.agent_id, request.request_id));
+    return entry ? decodeRemembered(entry.text) : undefined;
+  };
+
   const nextId = (w: Workspace): string => {
     const ms = now();
     if (ms > w.lastMs) {
@@ -141,6 +146,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         docs: loadDocs(workspace, keys),
         hashes: readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes,
         ranges: (alongside.ranges ?? []).map((read) => readRanges(ws(workspace), read)),
+        ...(alongside.request ? { request: rememberedAnswer(workspace, alongside.request) } : {}),
       }),
     loadCollections: (workspace, read) => Promise.resolve(readCollections(workspace, read)),
     commit(workspace, commit: Commit): Promise<CommitOutcome> {
@@ -209,10 +215,8 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         ...(fanIns.length > 0 ? { fired: fires } : {}),
       });
     },
-    requestAnswer(workspace, agentId, requestId) {
-      const entry = liveRequest(ws(workspace), requestKey(agentId, requestId));
-      return Promise.resolve(entry ? decodeRemembered(entry.text) : undefined);
-    },
+    requestAnswer: (workspace, agentId, requestId) =>
+      Promise.resolve(rememberedAnswer(workspace, { agent_id: agentId, request_id: requestId })),
     readEvents(workspace, range: EventRange) {
       const log = ws(workspace).events;
       if (range.after !== undefined) return Promise.resolve(log.after(range.after, range.count));

@@ -159,6 +159,8 @@ export interface RangeSlice {
 export interface AlongsideRead {
   hashes?: readonly string[];
   ranges?: readonly RangeRead[];
+  /** A request whose remembered answer (as `requestAnswer` gives it) is read in the same round trip. */
+  request?: { agent_id: string; request_id: string };
 }
 
 export interface LoadedAlongside {
@@ -166,6 +168,8 @@ export interface LoadedAlongside {
   hashes: Record<string, string>[];
   /** Per RangeRead, one slice per range, in order. */
   ranges: RangeSlice[][];
+  /** With `request`: its remembered answer (undefined when it has none). */
+  request?: Remembered | undefined;
 }
 
 export interface EventRange {

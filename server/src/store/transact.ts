@@ -66,24 +66,25 @@ export const transact = async <R>(
 ): Promise<TransactResult<R>> => {
   const maxAttempts = options.maxAttempts ?? 64;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    // The request-log lookup runs alongside the body's reads (the body writes nothing until the commit), so a call
-    // with a request_id costs no extra round trip. A retry of an applied call answers from the log even when the
-    // body now fails (e.g. createPlan again after it succeeded).
+    // The request-log lookup is read with the body's first documents (the body writes nothing until the commit), so
+    // a call with a request_id costs no extra round trip. A retry of an applied call answers from the log even when
+    // the body now fails (e.g. createPlan again after it succeeded).
     const { request, budget } = options;
-    const answered = request
-      ? withinBudget(budget, () => store.requestAnswer(workspace, request.agent_id, request.request_id))
-      : undefined;
-    answered?.catch(() => undefined);
-    const tx = new Tx(store, workspace, budget);
+    const tx = new Tx(
+      store,
+      workspace,
+      budget,
+      request ? { agent_id: request.agent_id, request_id: request.request_id } : undefined,
+    );
     let result: R;
     try {
       result = await body(tx);
     } catch (err) {
-      const stored = await answered;
+      const stored = await tx.rememberedAnswer();
       if (stored) return replay(stored, options.request);
       throw err;
     }
-    const stored = await answered;
+    const stored = await tx.rememberedAnswer();
     if (stored) return replay(stored, options.request);
     if (!tx.hasChanges && !options.request) return { result, events: [], replayed: false };
     await options.admitted;

@@ -2,6 +2,7 @@ import type { NewEvent } from '@planhub/shared';
 import type { DocumentKind } from './documents/define.ts';
 import { type CallBudget, withinBudget } from './call-budget.ts';
 import { fillAnswer } from './fill.ts';
+import type { Remembered } from './request-fingerprint.ts';
 import type {
   CollectionRead,
   FanIn,
@@ -42,13 +43,29 @@ export class Tx {
   private readonly ranges = new Map<string, { read: RangeRead; slices: Promise<RangeSlice[]> }>();
   /** Each document checked once per attempt: a call reads its plan and agent index several times. */
   private readonly decoded = new Map<string, { raw: unknown; kind: object; value: unknown }>();
+  /** The call's remembered answer, once asked for: with the attempt's first documents, or on its own. */
+  private answer: Promise<Remembered | undefined> | undefined;
 
   constructor(
     private readonly store: Store,
     readonly workspace: string,
     /** The call's store budget: every read this attempt makes waits at most what is left of it. */
     private readonly budget?: CallBudget,
+    /** The call's request, whose remembered answer the attempt's first documents are read with. */
+    private readonly request?: { agent_id: string; request_id: string },
   ) {}
+
+  /**
+   * The remembered answer of the call's request (undefined when it has none): read with the attempt's first
+   * documents, or on its own when the attempt read none.
+   */
+  rememberedAnswer(): Promise<Remembered | undefined> {
+    const { request } = this;
+    if (!request) return Promise.resolve(undefined);
+    return (this.answer ??= withinBudget(this.budget, () =>
+      this.store.requestAnswer(this.workspace, request.agent_id, request.request_id),
+    ));
+  }
 
   /** Loads documents in one round trip; later reads of the same key see this transaction's own writes. */
   async getMany(keys: readonly string[]): Promise<unknown[]> {
@@ -73,17 +90,24 @@ export class Tx {
     const newRanges = ranges.filter((r) => !this.rangesRead(r));
     if (missing.length === 0 && newHashes.length === 0 && newRanges.length === 0) return;
     let docs: LoadedDoc[];
-    if (newHashes.length === 0 && newRanges.length === 0)
+    // The first read of an attempt with a request also reads its remembered answer: one round trip fewer.
+    const request = this.answer === undefined ? this.request : undefined;
+    if (newHashes.length === 0 && newRanges.length === 0 && request === undefined)
       docs = await withinBudget(this.budget, () => this.store.load(this.workspace, missing));
     else {
       const all = withinBudget(this.budget, () =>
-        this.store.loadWith(this.workspace, missing, { hashes: newHashes, ranges: newRanges }),
+        this.store.loadWith(this.workspace, missing, {
+          hashes: newHashes,
+          ranges: newRanges,
+          ...(request ? { request } : {}),
+        }),
       );
       const later = <T>(pick: (r: LoadedAlongside) => T): Promise<T> => {
         const read = all.then(pick);
         read.catch(() => undefined);
         return read;
       };
+      if (request) this.answer = later((r) => r.request);
       newHashes.forEach((key, i) =>
         this.hashes.set(
           key,

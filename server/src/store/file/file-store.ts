@@ -99,6 +99,10 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     }
   };
 
+  const rememberedAnswer = (workspace: string, request: { agent_id: string; request_id: string }) => {
+    const entry = decodeRequest(tables.requests.get(requestEntryKey(workspace, request.agent_id, request.request_id)));
+    return entry && entry.expires > now() ? decodeRemembered(entry.text) : undefined;
+  };
   const loadDocs = (workspace: string, keys: readonly string[]) =>
     keys.map((key): LoadedDoc => {
       const doc = decodeDoc(tables.docs.get(entryKey(workspace, key)));
@@ -134,6 +138,7 @@ export const createFileStore = (options: FileStoreOptions): Store => {
         docs: loadDocs(workspace, keys),
         hashes: readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes,
         ranges: (alongside.ranges ?? []).map((r) => readRanges(workspace, r)),
+        ...(alongside.request ? { request: rememberedAnswer(workspace, alongside.request) } : {}),
       })),
     loadCollections: (workspace, wanted) => read(() => readCollections(workspace, wanted)),
     async commit(workspace, commit) {
@@ -149,12 +154,8 @@ export const createFileStore = (options: FileStoreOptions): Store => {
       deliver.done(ticket, outcome.ok ? outcome.events : []);
       return outcome;
     },
-    requestAnswer(workspace, agentId, requestId) {
-      return read(() => {
-        const entry = decodeRequest(tables.requests.get(requestEntryKey(workspace, agentId, requestId)));
-        return entry && entry.expires > now() ? decodeRemembered(entry.text) : undefined;
-      });
-    },
+    requestAnswer: (workspace, agentId, requestId) =>
+      read(() => rememberedAnswer(workspace, { agent_id: agentId, request_id: requestId })),
     readEvents(workspace, range) {
       return read(() => readEventRange(tables.events, workspace, range));
     },

@@ -6,23 +6,25 @@
   KEYS[n+1..n+h]   hashes read whole (a plan's step briefs)
   KEYS[n+h+1..]    per range read, two keys: the sorted set, and the hash its members' values come from (the sorted
                    set again when it names none)
-  KEYS[#KEYS]      with ARGV[3] = 1: the store's epoch (read with the data, so a wiped store is noticed at no extra
-                   round trip; only on a single Redis, where a script may touch keys of any slot)
+  KEYS[#KEYS-g+1..] g string keys read with GET, last: a request's remembered answer (in the workspace's slot,
+                   read with the call's documents instead of in a round trip of its own), then the store's epoch
+                   (read with the data, so a wiped store is noticed at no extra round trip; only on a single Redis,
+                   where a script may touch keys of any slot)
   ARGV[1]          n, the number of document keys (all keys are documents when absent)
   ARGV[2]          h, the number of whole hashes (0 when absent)
-  ARGV[3]          1 when the last key is the epoch, else 0
+  ARGV[3]          g, the number of string keys read with GET at the end (0 when absent)
   ARGV[4..]        per range read: whether it reads values (1 or 0), its number of ranges r, then r times min, max,
                    limit
 
   Returns a flat array { v1, d1, v2, d2, ..., h1, h2, ..., z1, z2, ..., epoch }: each document's version and JSON
   (nil for a missing document), each hash as its HGETALL reply (field, value, ...), then per range read one array
   per range: { count, member, score, value, member, score, value, ... } (value false when not read or absent), then
-  with ARGV[3] = 1 the epoch (false when there is none).
+  each string key's value (false when there is none).
 ]]
 local docs = tonumber(ARGV[1]) or #KEYS
 local hashes = tonumber(ARGV[2]) or 0
-local epoch = ARGV[3] == '1'
-local last = epoch and #KEYS - 1 or #KEYS
+local gets = tonumber(ARGV[3]) or 0
+local last = #KEYS - gets
 local out = {}
 for i = 1, docs do
   local fields = redis.call('HMGET', KEYS[i], 'v', 'd')
@@ -65,7 +67,7 @@ while key < last do
     out[#out + 1] = slice
   end
 end
-if epoch then
-  out[#out + 1] = redis.call('GET', KEYS[#KEYS]) or false
+for i = last + 1, #KEYS do
+  out[#out + 1] = redis.call('GET', KEYS[i]) or false
 end
 return out

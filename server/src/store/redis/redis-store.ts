@@ -144,6 +144,12 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
       run('load', async () => {
         const hashKeys = alongside.hashes ?? [];
         const ranges = alongside.ranges ?? [];
+        const { request } = alongside;
+        // Read with GET at the end: the request's remembered answer, then the epoch.
+        const gets = [
+          ...(request ? [keys.request(workspace, request.agent_id, request.request_id)] : []),
+          ...(epochInLoad ? [keys.epoch] : []),
+        ];
         const all = [
           ...docKeys.map((k) => keys.doc(workspace, k)),
           ...hashKeys.map((k) => keys.hash(workspace, k)),
@@ -151,16 +157,18 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
             keys.zset(workspace, r.key),
             r.values === undefined ? keys.zset(workspace, r.key) : keys.hash(workspace, r.values),
           ]),
-          ...(epochInLoad ? [keys.epoch] : []),
+          ...gets,
         ];
-        const args = [String(docKeys.length), String(hashKeys.length), epochInLoad ? '1' : '0', ...rangeArgs(ranges)];
+        const args = [String(docKeys.length), String(hashKeys.length), String(gets.length), ...rangeArgs(ranges)];
         const [flat] = await Promise.all([client.phLoad(all.length, ...all, ...args), epochInLoad || epoch.verify()]);
         if (epochInLoad) await epoch.confirm(flat.pop() as string | null | undefined);
+        const remembered = request ? (flat.pop() as string | null | false | undefined) : undefined;
         const alongsideAt = 2 * docKeys.length;
         return {
           docs: docsOf(workspace, docKeys, flat),
           hashes: hashKeys.map((_, i) => hashOf(flat[alongsideAt + i])),
           ranges: slicesOf(ranges, flat.slice(alongsideAt + hashKeys.length)),
+          ...(request ? { request: typeof remembered === 'string' ? decodeRemembered(remembered) : undefined } : {}),
         };
       }),
 
