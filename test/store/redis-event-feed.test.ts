@@ -169,7 +169,7 @@ describe('the Redis event feed while its subscription is refused', () => {
     const keys = redisKeys('p');
     const feed = createEventFeed({
       subscriber,
-      channel: keys.channel,
+      channel: (ws) => keys.channel(ws),
       readLast: async (ws) => (await admin.xrevrange(keys.events(ws), '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0',
       readAfter: async (ws, after, count) =>
         ((await admin.xrange(keys.events(ws), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope),
