@@ -1,8 +1,15 @@
 import type { EventEnvelope } from '@planhub/shared';
-import { compareEventIds } from '@planhub/shared';
 import type { Logger } from 'pino';
 import type { EventListener } from '../store.ts';
 import { decodeMessage } from './feed-message.ts';
+import {
+  deliver,
+  followWorkspace,
+  keepHeldAfterLast,
+  receiveLive,
+  releaseHeld,
+  type FollowedWorkspace,
+} from './followed-workspace.ts';
 
 /**
  * What the feed needs of its subscriber connection. ioredis' `Redis` and `Cluster` both have it, so the store may
@@ -49,27 +56,6 @@ export interface EventFeed {
   close(): void;
 }
 
-interface Follow {
-  readonly channel: string;
-  readonly listeners: Set<EventListener>;
-  /** The newest id delivered; undefined until the starting point is known. */
-  last: string | undefined;
-  /** The starting point, read the moment the workspace was first watched (undefined if that read failed). */
-  start: Promise<string | undefined>;
-  /** Whether `start` has settled. */
-  started: boolean;
-  /** Live messages held while the log is read back; undefined once live. */
-  held: EventEnvelope[] | undefined;
-  /** The connection generation whose SSUBSCRIBE was confirmed; only then can a read-back end. */
-  subscribedIn: number;
-  /** The generation whose SSUBSCRIBE is on its way (-1: none), so a read-back does not send a second one. */
-  subscribingIn: number;
-  running: boolean;
-  /** Asked to read back again while a read-back was running. */
-  again: boolean;
-  linger: NodeJS.Timeout | undefined;
-}
-
 const READ_BATCH = 1000;
 const DEFAULT_LINGER_MS = 10_000;
 
@@ -92,33 +78,21 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
   const { subscriber } = options;
   const log = options.log.child({ part: 'event-feed' });
   const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
-  const follows = new Map<string, Follow>();
+  const follows = new Map<string, FollowedWorkspace>();
   /** Counts the subscriber's 'ready's: a subscription of an older generation died with its connection. */
   let generation = 0;
   let connected = false;
   let closed = false;
   let markSubscribed: () => void = () => {};
   const subscribed = new Promise<void>((resolve) => (markSubscribed = resolve));
-  const current = (workspace: string, follow: Follow) => !closed && follows.get(workspace) === follow;
-
-  const deliver = (follow: Follow, event: EventEnvelope) => {
-    if (follow.last !== undefined && compareEventIds(event.event_id, follow.last) <= 0) return;
-    follow.last = event.event_id;
-    for (const listener of [...follow.listeners]) {
-      try {
-        listener(event);
-      } catch (err) {
-        log.error({ err, event_id: event.event_id }, 'event listener failed');
-      }
-    }
-  };
+  const current = (workspace: string, follow: FollowedWorkspace) => !closed && follows.get(workspace) === follow;
 
   /**
    * Reads the log after the last delivered id until nothing is missing, then delivers what was held. What the log
    * holds is delivered even while the subscription is not confirmed (a periodic read-back on a Cluster then still
    * brings every event); live delivery resumes only once it is, and a subscription not on its way is sent again.
    */
-  const catchUp = async (workspace: string, follow: Follow): Promise<void> => {
+  const catchUp = async (workspace: string, follow: FollowedWorkspace): Promise<void> => {
     if (follow.running) return void (follow.again = true);
     follow.running = true;
     try {
@@ -130,7 +104,7 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
           let read = 0;
           for (;;) {
             const batch = await options.readAfter(workspace, follow.last, READ_BATCH);
-            for (const event of batch) deliver(follow, event);
+            for (const event of batch) deliver(follow, event, log);
             read += batch.length;
             if (batch.length < READ_BATCH || !current(workspace, follow)) break;
           }
@@ -139,14 +113,11 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
           if (readIn !== generation || follow.again) continue;
           if (follow.subscribedIn !== generation) {
             // Its confirmation reads back again; until then only what is newer than the log read stays held.
-            const last = follow.last;
-            follow.held = follow.held?.filter((event) => compareEventIds(event.event_id, last) > 0);
+            keepHeldAfterLast(follow);
             subscribe(workspace, follow);
             return;
           }
-          const held = follow.held ?? [];
-          follow.held = undefined;
-          for (const event of held) deliver(follow, event);
+          releaseHeld(follow, log);
           return;
         } catch (err) {
           // The command connection may be down while the subscriber is back: keep holding, try again.
@@ -160,7 +131,7 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
   };
 
   /** Subscribes the workspace's channel in the current generation, once: a second call while one is on its way waits. */
-  const subscribe = (workspace: string, follow: Follow, attempt = 0) => {
+  const subscribe = (workspace: string, follow: FollowedWorkspace, attempt = 0) => {
     if (!connected) return; // the next 'ready' subscribes every followed workspace
     const subscribedOn = generation;
     if (attempt === 0 && follow.subscribingIn === subscribedOn) return;
@@ -185,7 +156,7 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
     );
   };
 
-  const unfollow = (workspace: string, follow: Follow) => {
+  const unfollow = (workspace: string, follow: FollowedWorkspace) => {
     if (!current(workspace, follow)) return;
     follows.delete(workspace);
     if (connected)
@@ -194,28 +165,11 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
         .catch((err: unknown) => log.debug({ workspace, reason: reason(err) }, 'event unsubscribe failed'));
   };
 
-  const follow = (workspace: string): Follow => {
-    const created: Follow = {
-      channel: options.channel(workspace),
-      listeners: new Set(),
-      last: undefined,
-      // Issued now, before any command the watcher sends next: everything it commits or reads later is after it.
-      start: options.readLast(workspace).then(
-        (last) => ((created.started = true), last),
-        (err: unknown) => {
-          created.started = true;
-          log.warn({ workspace, reason: reason(err) }, 'could not read where the event log ends');
-          return undefined;
-        },
-      ),
-      started: false,
-      held: [],
-      subscribedIn: -1,
-      subscribingIn: -1,
-      running: false,
-      again: false,
-      linger: undefined,
-    };
+  const follow = (workspace: string): FollowedWorkspace => {
+    // Read now, before any command the watcher sends next: everything it commits or reads later is after it.
+    const created = followWorkspace(options.channel(workspace), options.readLast(workspace), (err) =>
+      log.warn({ workspace, reason: reason(err) }, 'could not read where the event log ends'),
+    );
     follows.set(workspace, created);
     subscribe(workspace, created);
     return created;
@@ -233,16 +187,10 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
     const { workspace, event, previous } = decoded;
     const follow = follows.get(workspace);
     if (!follow || follow.channel !== channel) return;
-    if (follow.held) return void follow.held.push(event);
-    const last = follow.last;
-    if (last === undefined || compareEventIds(event.event_id, last) <= 0) return;
-    if (previous !== undefined && previous !== last) {
-      log.warn({ workspace, expected: last, previous, event_id: event.event_id }, 'event gap detected; reading back');
-      follow.held = [event];
-      void catchUp(workspace, follow);
-      return;
-    }
-    deliver(follow, event);
+    const expected = follow.last;
+    if (receiveLive(follow, event, previous, log) !== 'gap') return;
+    log.warn({ workspace, expected, previous, event_id: event.event_id }, 'event gap detected; reading back');
+    void catchUp(workspace, follow);
   });
 
   subscriber.on('ready', () => {

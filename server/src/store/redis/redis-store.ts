@@ -196,8 +196,9 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
     commit: (workspace, commit: Commit) =>
       run('commit', async (): Promise<CommitOutcome> => {
-        // A watch made before this commit starts before its events (EventFeed.startRead says why it may not).
-        const startRead = feed.startRead(workspace);
+        // A watch made before this commit starts before its events. One connection keeps its commands in order; a
+        // Cluster may not (EventFeed.startRead says why), so there the commit waits for the watch's start.
+        const startRead = connections.cluster ? feed.startRead(workspace) : undefined;
         if (startRead) await startRead;
         const packed = packCommit(keys, workspace, commit, {
           retention: options.eventRetention,
