@@ -1,9 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { STRESS } from './test/helpers/stress.ts';
 
 // Workspace packages resolve to their TypeScript source (the `planhub-source` export condition, named so no npm package shares it), not to a built dist/.
 const source = { conditions: ['planhub-source', 'module', 'node', 'development|production'] };
-// Race rounds scale with PLANHUB_STRESS (test/helpers/stress.ts), so a test's time limit scales with them.
-const stress = Math.max(1, Number(process.env.PLANHUB_STRESS ?? '1') || 1);
 
 export default defineConfig({
   resolve: { conditions: ['planhub-source', 'module', 'browser', 'development|production'] },
@@ -17,7 +16,8 @@ export default defineConfig({
     ],
     globalSetup: ['test/setup/redis-global-setup.ts'],
     reporters: ['default', './test/setup/summary-reporter.ts'],
-    testTimeout: 30_000 * stress,
+    // Race rounds scale with PLANHUB_STRESS, so a test's time limit scales with them.
+    testTimeout: 30_000 * STRESS,
     hookTimeout: 60_000,
     // Multi-process and browser suites compete for two cores; a little less parallelism keeps them honest.
     maxWorkers: 2,
