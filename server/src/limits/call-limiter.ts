@@ -123,22 +123,20 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
     );
   };
 
-  const consume = async (caller: Caller, cost = 1, budget?: CallBudget): Promise<void> => {
-    const key = keyOf(caller);
-    if (spend(key, cost)) return;
+  /** Counts `cost` (and some ahead) in the shared count: the path of a call the node holds no points for. */
+  const count = async (caller: Caller, key: string, cost: number, budget?: CallBudget): Promise<void> => {
     const known = current(key);
     const ahead =
       known !== undefined && !known.ahead && known.counted >= COUNTS_BEFORE_TAKING_AHEAD
         ? Math.max(0, Math.min(MAX_TAKEN_AHEAD, Math.floor((known.remaining - cost) / TAKEN_AHEAD_SHARE)))
         : 0;
     const want = cost + ahead;
-    if (known && ahead > 0) known.ahead = true;
     let res: RateLimiterRes;
     try {
+      if (known && ahead > 0) known.ahead = true;
       // On Redis, a round trip like the store's: it shares the call's one deadline.
       res = await withinBudget(budget, () => limiter.consume(key, want));
     } catch (refused) {
-      if (known && ahead > 0) known.ahead = false;
       if (!(refused instanceof RateLimiterRes)) throw refused;
       const window = windowOf(key, refused.msBeforeNext);
       window.counted += 1;
@@ -153,12 +151,17 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
       const first = !window.warned;
       window.warned = true;
       throw refusal(caller, refused, first);
+    } finally {
+      if (known && ahead > 0) known.ahead = false;
     }
-    if (known && ahead > 0) known.ahead = false;
     const window = windowOf(key, res.msBeforeNext);
     window.counted += 1;
     window.remaining = res.remainingPoints;
     window.granted += ahead;
+  };
+  const consume = (caller: Caller, cost = 1, budget?: CallBudget): Promise<void> => {
+    const key = keyOf(caller);
+    return spend(key, cost) ? RESOLVED : count(caller, key, cost, budget);
   };
   return {
     consume,
@@ -169,7 +172,7 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
       const early = window !== undefined && window.remaining - cost >= points / 2;
       // Calls admitted early before the count answers use up the estimate, so a burst cannot all go early.
       if (window) window.remaining -= cost;
-      const settled = consume(caller, cost, budget);
+      const settled = count(caller, key, cost, budget);
       settled.catch(() => undefined);
       return { settled, early };
     },
