@@ -2,13 +2,20 @@
 // in and every npm dependency left external (installed with `pnpm install --prod`), the Lua scripts beside it, and
 // the dashboard prebuilt, so a production node needs neither tsx nor esbuild.
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { PREBUILT_FILES, buildDashboard } from '../src/dashboard/bundle.ts';
 
 const SERVER = fileURLToPath(new URL('..', import.meta.url));
-const OUT = join(SERVER, 'dist');
+/**
+ * server/dist, or the directory given as the first argument (the bench builds its own copy). It is emptied first, so
+ * it must lie inside server/ (where the bundle's npm dependencies resolve from) and not be server/ itself.
+ */
+const OUT = process.argv[2] ? resolve(process.argv[2]) : join(SERVER, 'dist');
+const inside = relative(SERVER, OUT);
+if (inside === '' || inside.startsWith('..') || isAbsolute(inside))
+  throw new Error(`The build's output directory must be inside ${SERVER}, not ${OUT}.`);
 
 interface PackageJson {
   dependencies?: Record<string, string>;

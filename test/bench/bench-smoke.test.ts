@@ -204,6 +204,13 @@ describe('bench configuration and open loop', () => {
     expect(() => benchConfigFromEnv({ BENCH_REPS: 'many' })).toThrow();
   });
 
+  it('runs the production bundle unless told to run the sources', () => {
+    expect(benchConfigFromEnv({}).server).toBe('bundle');
+    expect(benchConfigFromEnv({ BENCH_SERVER: 'source' }).server).toBe('source');
+    expect(benchConfigFromEnv({ BENCH_SERVER: 'source' }, ['--server', 'bundle']).server).toBe('bundle');
+    expect(() => benchConfigFromEnv({ BENCH_SERVER: 'tsx' })).toThrow();
+  });
+
   it('sends every request due at a fixed rate and counts the answered and the refused', async () => {
     const seen: number[] = [];
     const outcome = await runOpenLoop({

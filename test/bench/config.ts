@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   BENCH_FANIN_CHILDREN: num(),
   BENCH_FANIN_IN_FLIGHT: num(),
   BENCH_FANIN_TIMEOUT_S: num(),
+  BENCH_SERVER: z.enum(['bundle', 'source', '']).optional(),
 });
 
 /** Command-line options, each the same as its BENCH_* variable (the command line wins). */
@@ -41,6 +42,7 @@ const ARGS = {
   'fanin-in-flight': 'BENCH_FANIN_IN_FLIGHT',
   'fanin-timeout': 'BENCH_FANIN_TIMEOUT_S',
   'isolation-busy': 'BENCH_ISOLATION_BUSY',
+  server: 'BENCH_SERVER',
 } as const;
 
 const argsAsEnv = (argv: readonly string[]): Record<string, string> => {
@@ -88,6 +90,11 @@ export interface BenchConfig {
   fanin: FaninConfig;
   /** Node B's CPU for workspaces it does not serve, at each number of busy workspaces on node A. */
   isolation: { busy: number[]; windowMs: number };
+  /**
+   * What the PlanHub nodes run: the production bundle under plain node (the default: what the image runs), or the
+   * TypeScript sources through tsx (`source`, as `pnpm start` runs them).
+   */
+  server: 'bundle' | 'source';
   outFile: string;
   /** Also write docs/bench-latest.json and docs/bench.md (for the README). */
   publish: boolean;
@@ -124,6 +131,7 @@ export const benchConfigFromEnv = (env: NodeJS.ProcessEnv, argv: readonly string
       busy: (e.BENCH_ISOLATION_BUSY ?? '1,5,20').split(',').map(Number),
       windowMs: e.BENCH_ISOLATION_WINDOW_MS ?? (quick ? 1000 : 3000),
     },
+    server: e.BENCH_SERVER || 'bundle',
     outFile: e.BENCH_OUT ?? (only === 'all' || only === 'floors' ? '.bench/latest.json' : `.bench/latest-${only}.json`),
     publish: e.BENCH_PUBLISH === '1',
   };

@@ -51,8 +51,8 @@ let cluster: Cluster | undefined;
 let faninNode: NodeServer | undefined;
 try {
   [cluster, faninNode] = await Promise.all([
-    withFloors ? startCluster(redis) : undefined,
-    withFanin ? startFaninNode(redis.url, Math.max(...config.fanin.flows)) : undefined,
+    withFloors ? startCluster(redis, config.server) : undefined,
+    withFanin ? startFaninNode(redis.url, Math.max(...config.fanin.flows), config.server) : undefined,
   ]);
   progress(`servers up (Redis ${redis.version} at ${redis.url})`);
   const searches = cluster ? await runFloorSuite(cluster, config, results, progress) : {};
@@ -66,7 +66,11 @@ try {
     );
   }
   const isolation = withIsolation
-    ? await runIsolationSuite(redis.url, { ...config.isolation, repetitions: config.repetitions }, progress)
+    ? await runIsolationSuite(
+        redis.url,
+        { ...config.isolation, repetitions: config.repetitions, server: config.server },
+        progress,
+      )
     : undefined;
 
   const specs = [

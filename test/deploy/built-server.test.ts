@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -74,4 +74,30 @@ describe('the built server (what the image runs)', () => {
     expect(js.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(await js.text()).toBe(readFileSync(`${DIST}dashboard-prebuilt/app.js`, 'utf8'));
   });
+
+  it('builds into a directory given inside server/ and refuses one outside it, which it would empty', async () => {
+    // The bench builds its own copy (server/.bench/dist); the build empties its output directory first.
+    const outside = mkdtempSync(join(tmpdir(), 'planhub-build-out-'));
+    const kept = join(outside, 'kept.txt');
+    writeFileSync(kept, 'not the build');
+    try {
+      await expect(
+        run(process.execPath, ['--import', 'tsx', 'server/scripts/build.ts', outside], { cwd: ROOT }),
+      ).rejects.toThrow(/must be inside/);
+      expect(readFileSync(kept, 'utf8')).toBe('not the build');
+      await expect(
+        run(process.execPath, ['--import', 'tsx', 'server/scripts/build.ts', 'server'], { cwd: ROOT }),
+      ).rejects.toThrow(/must be inside/);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+    const inside = 'server/.bench/build-test';
+    try {
+      await run(process.execPath, ['--import', 'tsx', 'server/scripts/build.ts', inside], { cwd: ROOT });
+      expect(readFileSync(`${ROOT}${inside}/main.js`, 'utf8')).toBe(readFileSync(`${DIST}main.js`, 'utf8'));
+      expect(readFileSync(`${ROOT}${inside}/commit.lua`, 'utf8')).toContain('cjson.decode');
+    } finally {
+      rmSync(`${ROOT}${inside}`, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

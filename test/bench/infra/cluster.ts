@@ -1,4 +1,5 @@
 import { assertHealthy, startNodeServer, type NodeServer } from './processes.ts';
+import { planhubEntry } from './planhub-entry.ts';
 import type { BenchRedis } from './redis.ts';
 
 /** Key prefix of every PlanHub node (and the seeding store) in the run. */
@@ -35,10 +36,10 @@ const planhubEnv = (redisUrl: string): NodeJS.ProcessEnv => ({
  * two PlanHub nodes on the run's private Redis, and one PlanHub node on the memory store. The load generator is this
  * process. stop() stops these servers; the Redis belongs to the caller.
  */
-export const startCluster = async (redis: BenchRedis): Promise<Cluster> => {
+export const startCluster = async (redis: BenchRedis, server: 'bundle' | 'source'): Promise<Cluster> => {
   const floor = 'test/bench/floors/echo-server.ts';
   const broadcast = 'test/bench/floors/broadcast-server.ts';
-  const planhub = 'server/src/main.ts';
+  const planhub = planhubEntry(server);
   const [floorEcho, floorRedis, broadcastA, broadcastB, planhubA, planhubB, planhubMemory] = await Promise.all([
     startNodeServer('floor-echo', floor, { FLOOR_MODE: 'echo' }),
     startNodeServer('floor-redis', floor, { FLOOR_MODE: 'redis', REDIS_URL: redis.url }),

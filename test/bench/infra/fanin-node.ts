@@ -1,3 +1,4 @@
+import { planhubEntry } from './planhub-entry.ts';
 import { startNodeServer, type NodeServer } from './processes.ts';
 
 /** Key prefix of the fan-in node: its workspaces stay apart from the other scenarios' on the same Redis. */
@@ -16,8 +17,8 @@ export const faninLimits = (maxFlows: number) => ({
 });
 
 /** One PlanHub node on the bench's Redis for the fan-in scenario (the issue measured it on one node). */
-export const startFaninNode = (redisUrl: string, maxFlows: number): Promise<NodeServer> =>
-  startNodeServer('planhub-fanin', 'server/src/main.ts', {
+export const startFaninNode = (redisUrl: string, maxFlows: number, server: 'bundle' | 'source'): Promise<NodeServer> =>
+  startNodeServer('planhub-fanin', planhubEntry(server), {
     HOST: '127.0.0.1',
     REDIS_URL: redisUrl,
     REDIS_PREFIX: FANIN_PREFIX,

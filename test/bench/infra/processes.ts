@@ -107,7 +107,7 @@ export const assertHealthy = async (server: Spawned & { port: number }): Promise
   if (!ok) throw new Error(`${server.name} (pid ${server.child.pid}) stopped answering /healthz; see ${LOG_DIR}`);
 };
 
-/** A TypeScript entry point run the way production runs it: node --import tsx <file>. */
+/** A server entry point: the built bundle under plain node, or a TypeScript file through tsx. */
 export const startNodeServer = async (name: string, file: string, env: NodeJS.ProcessEnv) => {
   const port = await freePort();
   const spawned = spawnLogged(
@@ -115,9 +115,8 @@ export const startNodeServer = async (name: string, file: string, env: NodeJS.Pr
     process.execPath,
     [
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-      '--conditions=planhub-source',
-      '--import',
-      'tsx',
+      // A built bundle (.js) runs under plain node, as production runs it; a TypeScript entry point through tsx.
+      ...(file.endsWith('.ts') ? ['--conditions=planhub-source', '--import', 'tsx'] : []),
       file,
     ],
     {

@@ -1,4 +1,5 @@
 import { cpuMsOf } from '../infra/cpu.ts';
+import { planhubEntry } from '../infra/planhub-entry.ts';
 import { startNodeServer, type NodeServer } from '../infra/processes.ts';
 import { call, openAgent } from '../load/wire-client.ts';
 import { currentLoad } from '../report/machine.ts';
@@ -13,6 +14,8 @@ export interface IsolationConfig {
   /** Measured part of one run. */
   windowMs: number;
   repetitions: number;
+  /** What the nodes run (BenchConfig.server). */
+  server: 'bundle' | 'source';
 }
 
 /** One run: N busy workspaces on node A, one idle watcher on node B; CPU of each node per second of the window. */
@@ -26,8 +29,8 @@ export interface IsolationRow {
   loadAverage: number;
 }
 
-const startIsolationNode = (name: string, redisUrl: string) =>
-  startNodeServer(name, 'server/src/main.ts', {
+const startIsolationNode = (name: string, redisUrl: string, server: 'bundle' | 'source') =>
+  startNodeServer(name, planhubEntry(server), {
     HOST: '127.0.0.1',
     REDIS_URL: redisUrl,
     REDIS_PREFIX: ISOLATION_PREFIX,
@@ -52,8 +55,8 @@ export const runIsolationSuite = async (
   progress: (line: string) => void,
 ): Promise<IsolationRow[]> => {
   const [nodeA, nodeB] = await Promise.all([
-    startIsolationNode('planhub-isolation-a', redisUrl),
-    startIsolationNode('planhub-isolation-b', redisUrl),
+    startIsolationNode('planhub-isolation-a', redisUrl, config.server),
+    startIsolationNode('planhub-isolation-b', redisUrl, config.server),
   ]);
   const watcher = await openAgent(nodeB.url, 'isolation-idle', 'idle-board', 'dashboard');
   try {

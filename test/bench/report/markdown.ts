@@ -97,7 +97,9 @@ export const renderMarkdown = (report: BenchReport): string => {
       ' `BENCH_STEPS`, `BENCH_CROSS_RATE`, `BENCH_MAX_PROBES`, `BENCH_OUT`, and `BENCH_PUBLISH=1` to also write this' +
       ' file and `docs/bench-latest.json`. The fan-in scenario: `BENCH_FANIN_FLOWS` (default 100,1000),' +
       ' `BENCH_FANIN_CHILDREN`, `BENCH_FANIN_IN_FLIGHT`, `BENCH_FANIN_TIMEOUT_S`; `pnpm bench --only fanin --reps 1`' +
-      ' runs it alone (every BENCH_ONLY/REPS/OUT/FANIN_* variable has a `--` flag). A run is only as quiet as the' +
+      ' runs it alone (every BENCH_ONLY/REPS/OUT/FANIN_* variable has a `--` flag). The PlanHub nodes run the' +
+      ' production bundle, built from the current sources at the start of the run; `BENCH_SERVER=source`' +
+      ' (`--server source`) runs the TypeScript sources through tsx instead. A run is only as quiet as the' +
       ' machine: check the load average above.',
     '',
     '## Method',
@@ -122,7 +124,7 @@ export const renderMarkdown = (report: BenchReport): string => {
       ' once. The server’s per-agent call budget' +
       ' (limits.callsPerSecond, 200/s by default) applies to each identity, so the "1 agent" runs are capped near' +
       ' 2 × 200 calls/s by policy, not by capacity.',
-    '- Each figure is from the server processes started by the bench: `node --import tsx server/src/main.ts` with' +
+    `- Each figure is from the server processes started by the bench: ${c.server === 'source' ? '`node --import tsx server/src/main.ts` (BENCH_SERVER=source: the sources as `pnpm start` runs them)' : '`node server/.bench/dist/main.js`, the production bundle (what the image and `pnpm start:prod` run), built from the current sources at the start of the run'} with` +
       ' REDIS_URL/REDIS_PREFIX (Redis store, nodes A and B) or without (memory store), LOG_LEVEL=warn and' +
       ' PLANHUB_APPROVAL_POLICY=auto; the floors are test/bench/floors/*.ts. Redis runs without persistence.',
     `- "Stored plans": ${c.storedPlans} plans seeded through the store's transaction/commit (the server's own` +
