@@ -36,7 +36,7 @@ const info = async (port: number, ...args: string[]) =>
 export const keySlot = async (port: number, key: string) =>
   Number((await info(port, 'CLUSTER', 'KEYSLOT', key)).trim());
 
-const startNode = async (dir: string, nodeTimeoutMs: number) => {
+const startNodeOnce = async (dir: string, nodeTimeoutMs: number) => {
   // The bus port is set explicitly: the default (port + 10000) may be past 65535 for an ephemeral port.
   const [port, busPort] = [await freePort(), await freePort()];
   const proc = spawn(
@@ -68,6 +68,20 @@ const startNode = async (dir: string, nodeTimeoutMs: number) => {
     });
   });
   return { port, proc };
+};
+
+/**
+ * Six nodes pick their two ports each at once, and a port free a moment ago can be taken by the time redis-server
+ * binds it (another node's pick, or any other process): such a node is started again on new ports.
+ */
+const startNode = async (dir: string, nodeTimeoutMs: number) => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startNodeOnce(dir, nodeTimeoutMs);
+    } catch (err) {
+      if (attempt >= 5 || !/Address already in use/.test(String(err))) throw err;
+    }
+  }
 };
 
 const killProc = async (proc: ChildProcess) => {
@@ -135,6 +149,25 @@ export const startRedisCluster = async (options: { nodeTimeoutMs?: number } = {}
       }
     };
     await waitHealthy();
+    // A node learns the other masters' replicas by gossip, after its own link is up: until then its CLUSTER SLOTS
+    // lists a master without its replica, and a test that looks for the replica of a slot finds none.
+    const replicasKnown = async () => {
+      for (const node of nodes) {
+        const redis = new Redis({ port: node.port, lazyConnect: true });
+        try {
+          const ranges = (await redis.call('CLUSTER', 'SLOTS')) as unknown[][];
+          if (ranges.length === 0 || ranges.some((range) => range.length < 4)) return false;
+        } finally {
+          redis.disconnect();
+        }
+      }
+      return true;
+    };
+    const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+    while (!(await replicasKnown())) {
+      if (Date.now() > deadline) throw new Error("the Redis Cluster's nodes did not learn every replica in time");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     return { nodes, addresses, masterOf, waitHealthy, dispose };
   } catch (err) {
     await dispose();
