@@ -70,22 +70,35 @@ export const createRedisPresence = (redis: PresenceRedis, prefix: string): Prese
     },
     async takeLost(nowMs) {
       const lost: LostAgent[] = [];
+      /** Moves a dead node's entries of one workspace to offline ones; returns the agents it had connected. */
+      const takeWorkspace = async (node: string, workspace: string): Promise<LostAgent[]> => {
+        const all = await redis.hgetall(key.ws(workspace));
+        const mine = Object.entries(all)
+          .map(([f, v]) => ({ f, ...parse(f, v) }))
+          .filter((e) => e.node === node);
+        if (mine.length === 0) return [];
+        await redis.hset(
+          key.ws(workspace),
+          ...mine.flatMap((e) => [field(GONE, e.agent), JSON.stringify({ c: 0, at: e.at } satisfies Stored)]),
+        );
+        await redis.hdel(key.ws(workspace), ...mine.map((e) => e.f));
+        return mine.filter((e) => e.c > 0).map((e) => ({ workspace, agent_id: e.agent, last_seen_at: e.at }));
+      };
       for (const node of await redis.zrangebyscore(key.nodes, '-inf', String(nowMs))) {
+        // The ZREM makes this caller the node's only taker.
         if ((await redis.zrem(key.nodes, node)) !== 1) continue;
-        for (const workspace of await redis.smembers(key.nodeWs(node))) {
-          const all = await redis.hgetall(key.ws(workspace));
-          const mine = Object.entries(all)
-            .map(([f, v]) => ({ f, ...parse(f, v) }))
-            .filter((e) => e.node === node);
-          if (mine.length === 0) continue;
-          for (const e of mine) if (e.c > 0) lost.push({ workspace, agent_id: e.agent, last_seen_at: e.at });
-          await redis.hset(
-            key.ws(workspace),
-            ...mine.flatMap((e) => [field(GONE, e.agent), JSON.stringify({ c: 0, at: e.at } satisfies Stored)]),
-          );
-          await redis.hdel(key.ws(workspace), ...mine.map((e) => e.f));
+        try {
+          // A workspace's agents count as taken once its entries moved; a failure before that leaves them in place.
+          for (const workspace of await redis.smembers(key.nodeWs(node)))
+            lost.push(...(await takeWorkspace(node, workspace)));
+          await redis.del(key.nodeWs(node));
+        } catch (err) {
+          // Without this the node, gone from the set, would never be taken again and its agents never reported
+          // offline: it goes back as lapsed, so the next sweep (this node's or another's) takes what is left.
+          await redis.zadd(key.nodes, nowMs, node);
+          if (lost.length === 0) throw err;
+          return lost;
         }
-        await redis.del(key.nodeWs(node));
       }
       return lost;
     },
