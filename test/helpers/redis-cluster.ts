@@ -103,10 +103,13 @@ export const startRedisCluster = async (options: { nodeTimeoutMs?: number } = {}
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (const node of await Promise.all(
+    // Every start is waited for, so a node that fails to start does not leave the others running unrecorded.
+    const starts = await Promise.allSettled(
       Array.from({ length: 6 }, () => startNode(dir, options.nodeTimeoutMs ?? 2000)),
-    ))
-      started.push(node);
+    );
+    for (const s of starts) if (s.status === 'fulfilled') started.push(s.value);
+    const failed = starts.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
     const addresses = started.map((n) => `127.0.0.1:${n.port}`);
     await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes'], {
       encoding: 'utf8',
