@@ -2,6 +2,7 @@ import type { PlanHubClient } from '@planhub/client-sdk';
 import type { CallAck } from '@planhub/shared';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
 import { rawSocket } from '../helpers/raw-socket.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 
@@ -206,6 +207,13 @@ describe.each(STORE_KINDS)('malformed calls on the %s store', (kind) => {
   it('refuses a change to another agent’s plan and changes nothing', async () => {
     const other = await rawSocket(h.url, 'intruder');
     try {
+      // A new agent's first connection is announced (agent_online) after its handshake, not within it: the
+      // snapshot is taken once that is in the log, so only the refused call could change it.
+      await poll(async () =>
+        (await h.server.services.store.readEvents('ws', { count: 10_000 })).some(
+          (e) => e.event_type === 'agent_online' && e.source_agent === 'intruder',
+        ),
+      ).toBe(true);
       const before = await snapshot();
       const ack = await send(other, {
         tool: 'setStepStatus',
