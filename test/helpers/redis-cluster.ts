@@ -52,7 +52,11 @@ const startNodeOnce = async (dir: string, nodeTimeoutMs: number) => {
   );
   await new Promise<void>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start on ${port}: ${out}`)), 10_000);
+    const timer = setTimeout(() => {
+      // Not left running: the caller never learns of a node that did not start.
+      proc.kill('SIGKILL');
+      reject(new Error(`redis-server did not start on ${port}: ${out}`));
+    }, 10_000);
     proc.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (out.includes('Ready to accept connections')) {
