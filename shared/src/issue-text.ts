@@ -170,6 +170,21 @@ export const argumentErrorMap =
 export const plainErrorMap = argumentErrorMap();
 
 /**
+ * safeParse with an error map, paying for the map only when the input is invalid. zod's parse takes about 2 µs
+ * more per schema when given a map, valid input or not (measured: a call envelope 1.4 → 3.6 µs, setStepStatus's
+ * arguments 0.4 → 2.5 µs); the map only words the refusal, and parsing is pure, so an invalid input parsed again
+ * with it gives the same issues.
+ */
+export const parseArguments = <S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  error: ReturnType<typeof argumentErrorMap>,
+): z.ZodSafeParseResult<z.output<S>> => {
+  const valid = schema.safeParse(value);
+  return valid.success ? valid : schema.safeParse(value, { error });
+};
+
+/**
  * Validation issues as `{ path, message }` details. A message the error map wrote is a sentence already; a schema's
  * own message gets its field path in front so the model knows which item it is about.
  */

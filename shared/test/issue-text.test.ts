@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { argumentErrorMap, plainIssues } from '../src/issue-text.ts';
+import { argumentErrorMap, parseArguments, plainIssues } from '../src/issue-text.ts';
 import { TOOLS } from '../src/tools/catalog.ts';
 
-/** The plain sentences a tool's malformed arguments are refused with. */
+/** The plain sentences a tool's malformed arguments are refused with (parsed as a call's arguments are). */
 const sentences = (tool: keyof typeof TOOLS, args: unknown): string[] => {
-  const parsed = TOOLS[tool].input.safeParse(args, { error: argumentErrorMap(tool) });
+  const parsed = parseArguments(TOOLS[tool].input, args, argumentErrorMap(tool));
   if (parsed.success) throw new Error(`${tool} accepted ${JSON.stringify(args)}`);
   return plainIssues(parsed.error.issues, args, tool).map((i) => i.message);
 };
@@ -40,5 +40,26 @@ describe("argument refusals in the seed systems' words", () => {
     expect(sentences('todo', {})).toEqual(['Unknown action: None. Valid actions: create, update, list']);
     expect(sentences('todo_write', {})).toEqual(["todo_write requires a 'todos' argument (array)"]);
     expect(sentences('todo_write', { todos: 'x' })).toEqual(["todo_write requires a 'todos' argument (array)"]);
+  });
+});
+
+describe('parsing a call’s arguments', () => {
+  it('gives what zod gives with the error map, for valid and invalid input alike', () => {
+    const schema = TOOLS.setStepStatus.input;
+    const map = argumentErrorMap('setStepStatus');
+    for (const args of [
+      { step_id: 'step_1', status: 'completed', result: 'done' },
+      { step_id: 'step_1', status: 'finished' },
+      { status: 'completed' },
+      'not an object',
+    ]) {
+      const parsed = parseArguments(schema, args, map);
+      const direct = schema.safeParse(args, { error: map });
+      expect([parsed.success, parsed.data, parsed.error?.issues]).toEqual([
+        direct.success,
+        direct.data,
+        direct.error?.issues,
+      ]);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@planhub/shared';
-import { PlanHubError, isToolName, plainErrorMap, TOOLS } from '@planhub/shared';
+import { PlanHubError, isToolName, parseArguments, plainErrorMap, TOOLS } from '@planhub/shared';
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import type { ConnectionHooks, Services } from '../tools/context.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
@@ -41,7 +41,7 @@ const refused = (err: unknown): CallToolResult => errorResult(clippedShape(toPla
 const callWaitForEvents = async (deps: SessionCallDeps, args: unknown, extras: CallExtras) => {
   try {
     await deps.services.callLimiter.consume(deps.caller);
-    const parsed = WaitForEventsArgsSchema.safeParse(args ?? {}, { error: plainErrorMap });
+    const parsed = parseArguments(WaitForEventsArgsSchema, args ?? {}, plainErrorMap);
     if (!parsed.success) throw invalidArguments(WAIT_FOR_EVENTS, parsed.error, args);
     const { data } = parsed;
     const wait = () => waitForEvents(deps.services, deps.caller, deps.cursor, data, extras.signal);
