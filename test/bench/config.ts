@@ -67,6 +67,12 @@ export interface FaninConfig {
   graceMs: number;
 }
 
+/**
+ * What the PlanHub nodes run: the production bundle under plain node (the default: what the image runs), or the
+ * TypeScript sources through tsx (`source`, as `pnpm start` runs them).
+ */
+export type ServerBuild = 'bundle' | 'source';
+
 export interface BenchConfig {
   quick: boolean;
   /** Repetitions of every measurement (docs/invariants.md, performance targets: at least 5). */
@@ -90,11 +96,7 @@ export interface BenchConfig {
   fanin: FaninConfig;
   /** Node B's CPU for workspaces it does not serve, at each number of busy workspaces on node A. */
   isolation: { busy: number[]; windowMs: number };
-  /**
-   * What the PlanHub nodes run: the production bundle under plain node (the default: what the image runs), or the
-   * TypeScript sources through tsx (`source`, as `pnpm start` runs them).
-   */
-  server: 'bundle' | 'source';
+  server: ServerBuild;
   outFile: string;
   /** Also write docs/bench-latest.json and docs/bench.md (for the README). */
   publish: boolean;

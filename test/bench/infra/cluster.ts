@@ -1,3 +1,4 @@
+import type { ServerBuild } from '../config.ts';
 import { assertHealthy, startNodeServer, type NodeServer } from './processes.ts';
 import { planhubEntry } from './planhub-entry.ts';
 import type { BenchRedis } from './redis.ts';
@@ -36,7 +37,7 @@ const planhubEnv = (redisUrl: string): NodeJS.ProcessEnv => ({
  * two PlanHub nodes on the run's private Redis, and one PlanHub node on the memory store. The load generator is this
  * process. stop() stops these servers; the Redis belongs to the caller.
  */
-export const startCluster = async (redis: BenchRedis, server: 'bundle' | 'source'): Promise<Cluster> => {
+export const startCluster = async (redis: BenchRedis, server: ServerBuild): Promise<Cluster> => {
   const floor = 'test/bench/floors/echo-server.ts';
   const broadcast = 'test/bench/floors/broadcast-server.ts';
   const planhub = planhubEntry(server);

@@ -1,3 +1,4 @@
+import type { ServerBuild } from '../config.ts';
 import { planhubEntry } from './planhub-entry.ts';
 import { startNodeServer, type NodeServer } from './processes.ts';
 
@@ -17,7 +18,7 @@ export const faninLimits = (maxFlows: number) => ({
 });
 
 /** One PlanHub node on the bench's Redis for the fan-in scenario (the issue measured it on one node). */
-export const startFaninNode = (redisUrl: string, maxFlows: number, server: 'bundle' | 'source'): Promise<NodeServer> =>
+export const startFaninNode = (redisUrl: string, maxFlows: number, server: ServerBuild): Promise<NodeServer> =>
   startNodeServer('planhub-fanin', planhubEntry(server), {
     HOST: '127.0.0.1',
     REDIS_URL: redisUrl,

@@ -1,3 +1,4 @@
+import type { ServerBuild } from '../config.ts';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT } from './processes.ts';
 
@@ -11,7 +12,7 @@ let built = false;
  * `pnpm start:prod` run under plain node), built once per run from the current sources; `source` runs the
  * TypeScript through tsx instead, as `pnpm start` does, whose per-module transform costs CPU on every call.
  */
-export const planhubEntry = (server: 'bundle' | 'source'): string => {
+export const planhubEntry = (server: ServerBuild): string => {
   if (server === 'source') return 'server/src/main.ts';
   if (!built) {
     const build = spawnSync(process.execPath, ['--import', 'tsx', 'server/scripts/build.ts', BUNDLE_DIR], {

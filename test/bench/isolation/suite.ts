@@ -1,3 +1,4 @@
+import type { ServerBuild } from '../config.ts';
 import { cpuMsOf } from '../infra/cpu.ts';
 import { planhubEntry } from '../infra/planhub-entry.ts';
 import { startNodeServer, type NodeServer } from '../infra/processes.ts';
@@ -15,7 +16,7 @@ export interface IsolationConfig {
   windowMs: number;
   repetitions: number;
   /** What the nodes run (BenchConfig.server). */
-  server: 'bundle' | 'source';
+  server: ServerBuild;
 }
 
 /** One run: N busy workspaces on node A, one idle watcher on node B; CPU of each node per second of the window. */
@@ -29,7 +30,7 @@ export interface IsolationRow {
   loadAverage: number;
 }
 
-const startIsolationNode = (name: string, redisUrl: string, server: 'bundle' | 'source') =>
+const startIsolationNode = (name: string, redisUrl: string, server: ServerBuild) =>
   startNodeServer(name, planhubEntry(server), {
     HOST: '127.0.0.1',
     REDIS_URL: redisUrl,
