@@ -70,12 +70,7 @@ export const transact = async <R>(
     // a call with a request_id costs no extra round trip. A retry of an applied call answers from the log even when
     // the body now fails (e.g. createPlan again after it succeeded).
     const { request, budget } = options;
-    const tx = new Tx(
-      store,
-      workspace,
-      budget,
-      request ? { agent_id: request.agent_id, request_id: request.request_id } : undefined,
-    );
+    const tx = new Tx(store, workspace, budget, request);
     let result: R;
     try {
       result = await body(tx);
