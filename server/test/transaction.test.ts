@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../src/store/memory-store.ts';
 import { callBudget } from '../src/store/call-budget.ts';
 import { transact } from '../src/store/transact.ts';
+import { readCounting } from '../../test/helpers/read-counting-store.ts';
 
 const request = { agent_id: 'main', request_id: 'r-1', ttl_ms: 60_000 };
 
@@ -36,19 +37,9 @@ describe('transact with a request_id', () => {
 
   it('reads the remembered answer with the first documents the body reads, not in a read of its own', async () => {
     const store = createMemoryStore({ eventRetention: 100 });
-    const asked: string[] = [];
     // The memory store itself, counting what each attempt asks of it.
-    const counted = new Proxy(store, {
-      get: (target, key, receiver) => {
-        const value: unknown = Reflect.get(target, key, receiver);
-        return typeof value === 'function'
-          ? (...args: unknown[]) => (
-              asked.push(String(key)),
-              (value as (...a: unknown[]) => unknown).apply(target, args)
-            )
-          : value;
-      },
-    });
+    const { store: counted, reads } = readCounting(store);
+    const asked = reads.calls;
     const body = async (tx: Parameters<Parameters<typeof transact>[2]>[0]) => {
       const [doc] = await tx.getMany(['doc']);
       tx.put('doc', { n: ((doc as { n?: number } | undefined)?.n ?? 0) + 1 });

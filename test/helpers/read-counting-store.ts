@@ -11,11 +11,22 @@ export interface StoreReads {
   stepKeys: string[];
   loadCollections: number;
   commit: number;
+  /** The counted methods called (load, loadWith, loadCollections, requestAnswer, commit), in order. */
+  calls: string[];
 }
 
 /** A real store whose reads and commits are counted; nothing else about it changes. */
 export const readCounting = (store: Store): { store: Store; reads: StoreReads } => {
-  const reads: StoreReads = { load: 0, keys: 0, hashes: 0, ranges: 0, stepKeys: [], loadCollections: 0, commit: 0 };
+  const reads: StoreReads = {
+    load: 0,
+    keys: 0,
+    hashes: 0,
+    ranges: 0,
+    stepKeys: [],
+    loadCollections: 0,
+    commit: 0,
+    calls: [],
+  };
   const loaded = (keys: readonly string[], hashes = 0, ranges = 0) => {
     reads.load += 1;
     reads.keys += keys.length;
@@ -26,13 +37,22 @@ export const readCounting = (store: Store): { store: Store; reads: StoreReads } 
   const wrapped: Store = {
     ...store,
     limits: store.limits,
-    load: (ws, keys) => (loaded(keys), store.load(ws, keys)),
+    load: (ws, keys) => (reads.calls.push('load'), loaded(keys), store.load(ws, keys)),
     loadWith: (ws, keys, alongside) => (
+      reads.calls.push('loadWith'),
       loaded(keys, alongside.hashes?.length, alongside.ranges?.length),
       store.loadWith(ws, keys, alongside)
     ),
-    loadCollections: (ws, read) => ((reads.loadCollections += 1), store.loadCollections(ws, read)),
-    commit: (ws, commit) => ((reads.commit += 1), store.commit(ws, commit)),
+    loadCollections: (ws, read) => (
+      reads.calls.push('loadCollections'),
+      (reads.loadCollections += 1),
+      store.loadCollections(ws, read)
+    ),
+    requestAnswer: (ws, agentId, requestId) => (
+      reads.calls.push('requestAnswer'),
+      store.requestAnswer(ws, agentId, requestId)
+    ),
+    commit: (ws, commit) => (reads.calls.push('commit'), (reads.commit += 1), store.commit(ws, commit)),
   };
   return { store: wrapped, reads };
 };
