@@ -36,6 +36,26 @@ const info = async (port: number, ...args: string[]) =>
 export const keySlot = async (port: number, key: string) =>
   Number((await info(port, 'CLUSTER', 'KEYSLOT', key)).trim());
 
+/** CLUSTER SLOTS as one node sees it: each slot range with its master first, then the replicas it knows of. */
+type SlotRange = [from: number, to: number, master: [string, number], ...replicas: [string, number][]];
+const clusterSlots = async (port: number): Promise<SlotRange[]> => {
+  const redis = new Redis({ port, lazyConnect: true });
+  try {
+    return (await redis.call('CLUSTER', 'SLOTS')) as SlotRange[];
+  } finally {
+    redis.disconnect();
+  }
+};
+
+/** Checks every 50 ms until `check` holds; fails with `what` after `timeoutMs`. */
+const until = async (check: () => Promise<boolean>, what: string, timeoutMs = STARTUP_TIMEOUT_MS) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(what);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
+
 const startNodeOnce = async (dir: string, nodeTimeoutMs: number) => {
   // The bus port is set explicitly: the default (port + 10000) may be past 65535 for an ephemeral port.
   const [port, busPort] = [await freePort(), await freePort()];
@@ -128,16 +148,10 @@ export const startRedisCluster = async (options: { nodeTimeoutMs?: number } = {}
     const masterOf = async (slot: number) => {
       const probe = nodes.find((n) => n.alive());
       if (!probe) throw new Error('no live node');
-      const redis = new Redis({ port: probe.port, lazyConnect: true });
-      try {
-        const ranges = (await redis.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
-        const range = ranges.find(([from, to]) => slot >= from && slot <= to);
-        const node = nodes.find((n) => n.port === range?.[2][1]);
-        if (!node) throw new Error(`no master serves slot ${slot}`);
-        return node;
-      } finally {
-        redis.disconnect();
-      }
+      const range = (await clusterSlots(probe.port)).find(([from, to]) => slot >= from && slot <= to);
+      const node = nodes.find((n) => n.port === range?.[2][1]);
+      if (!node) throw new Error(`no master serves slot ${slot}`);
+      return node;
     };
     const healthy = async () => {
       for (const node of nodes.filter((n) => n.alive())) {
@@ -148,33 +162,19 @@ export const startRedisCluster = async (options: { nodeTimeoutMs?: number } = {}
       }
       return true;
     };
-    const waitHealthy = async (timeoutMs = STARTUP_TIMEOUT_MS) => {
-      const deadline = Date.now() + timeoutMs;
-      while (!(await healthy())) {
-        if (Date.now() > deadline) throw new Error('the Redis Cluster did not become healthy in time');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    };
+    const waitHealthy = (timeoutMs = STARTUP_TIMEOUT_MS) =>
+      until(healthy, 'the Redis Cluster did not become healthy in time', timeoutMs);
     await waitHealthy();
     // A node learns the other masters' replicas by gossip, after its own link is up: until then its CLUSTER SLOTS
     // lists a master without its replica, and a test that looks for the replica of a slot finds none.
     const replicasKnown = async () => {
       for (const node of nodes) {
-        const redis = new Redis({ port: node.port, lazyConnect: true });
-        try {
-          const ranges = (await redis.call('CLUSTER', 'SLOTS')) as unknown[][];
-          if (ranges.length === 0 || ranges.some((range) => range.length < 4)) return false;
-        } finally {
-          redis.disconnect();
-        }
+        const ranges = await clusterSlots(node.port);
+        if (ranges.length === 0 || ranges.some((range) => range.length < 4)) return false;
       }
       return true;
     };
-    const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-    while (!(await replicasKnown())) {
-      if (Date.now() > deadline) throw new Error("the Redis Cluster's nodes did not learn every replica in time");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until(replicasKnown, "the Redis Cluster's nodes did not learn every replica in time");
     return { nodes, addresses, masterOf, waitHealthy, dispose };
   } catch (err) {
     await dispose();
