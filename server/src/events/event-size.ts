@@ -1,4 +1,5 @@
-import { MAX_EVENT_BYTES, PlanHubError, serializedBytes } from '@planhub/shared';
+import { MAX_EVENT_BYTES, PlanHubError } from '@planhub/shared';
+import { eventBytes } from './event-json.ts';
 import type { Store } from '../store/store.ts';
 
 /**
@@ -9,7 +10,7 @@ export const capEventSize = (store: Store, maxBytes = MAX_EVENT_BYTES): Store =>
   const capped = Object.create(store) as Store & { commit: Store['commit'] };
   capped.commit = (workspace, commit) => {
     for (const event of commit.events) {
-      const bytes = serializedBytes(event);
+      const bytes = eventBytes(event);
       if (bytes > maxBytes)
         return Promise.reject(
           new PlanHubError(

@@ -1,5 +1,4 @@
 import type { EventEnvelope } from '@planhub/shared';
-import { serializedBytes } from '@planhub/shared';
 import type { EventLog } from './memory-event-log.ts';
 
 /**
@@ -26,16 +25,15 @@ export const createEventByteBudget = (maxBytes: number) => {
       logs.set(workspace, log);
     },
     /**
-     * Appends events to `workspace`'s log, keeps its newest `keep` (the store's retention), then trims logs until
-     * the total fits.
+     * Appends events to `workspace`'s log, each with its JSON bytes, keeps its newest `keep` (the store's
+     * retention), then trims logs until the total fits.
      */
-    append(workspace: string, events: readonly EventEnvelope[], keep: number): void {
+    append(workspace: string, events: ReadonlyArray<{ event: EventEnvelope; bytes: number }>, keep: number): void {
       const log = logs.get(workspace);
       if (!log) return;
-      for (const e of events) {
-        const size = serializedBytes(e);
-        log.append(e, size);
-        total += size;
+      for (const { event, bytes } of events) {
+        log.append(event, bytes);
+        total += bytes;
       }
       while (log.length > keep) dropOldest(log);
       while (total > maxBytes && log.length > 1) dropOldest(log);

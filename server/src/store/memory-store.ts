@@ -1,6 +1,7 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { parseStoredJson } from './parsed-json.ts';
 import { serializedBytes, withEventId } from '@planhub/shared';
+import { envelopeBytes } from '../events/event-json.ts';
 import { createEventByteBudget } from './event-byte-budget.ts';
 import { EventLog } from './memory-event-log.ts';
 import { commitBytes, textBytes, writeTexts } from './workspace-bytes.ts';
@@ -197,8 +198,12 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         w.sets.delete(fanIn.set);
         newEvents.push(...fireFanIn(w, fanIn, counters));
       }
-      const events = newEvents.map((e) => withEventId(nextId(w), e));
-      budget.append(workspace, events, options.eventRetention);
+      const logged = newEvents.map((e) => {
+        const id = nextId(w);
+        return { event: withEventId(id, e), bytes: envelopeBytes(id, e) };
+      });
+      budget.append(workspace, logged, options.eventRetention);
+      const events = logged.map((l) => l.event);
       const listeners = [...(watchers.get(workspace) ?? [])];
       for (const event of events)
         for (const listener of listeners) {

@@ -1,5 +1,6 @@
 import type { NewEvent } from '@planhub/shared';
 import { serializedBytes } from '@planhub/shared';
+import { eventBytes } from '../events/event-json.ts';
 import type { Commit, DocWrite } from './store.ts';
 
 /**
@@ -21,7 +22,7 @@ export const commitBytes = (
 ): number => {
   const writes = (list: readonly DocWrite[]) =>
     list.reduce((sum, d) => sum + (d.value === null ? 0 : written(d)) - stored(d.key), 0);
-  const events = (list: readonly NewEvent[]) => list.reduce((sum, e) => sum + serializedBytes(e), 0);
+  const events = (list: readonly NewEvent[]) => list.reduce((sum, e) => sum + eventBytes(e), 0);
   return (commit.fanIns ?? []).reduce(
     (sum, f, i) => (fires[i] ? sum + writes(f.then.writes) + events(f.then.events) : sum),
     writes(commit.writes) + events(commit.events),

@@ -1,5 +1,7 @@
 import { SortedMembers } from '../sorted-members.ts';
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
+import { withEventId } from '@planhub/shared';
+import { envelopeJson } from '../../events/event-json.ts';
 import { applyFill, fillAnswer, fillText } from '../fill.ts';
 import { encodeRemembered } from '../request-fingerprint.ts';
 import type { Commit, CommitOutcome, DocRead, DocWrite, FanIn, StoreOp } from '../store.ts';
@@ -163,8 +165,8 @@ export const commitInTransaction = (
   }
   const events = newEvents.map((e): { envelope: EventEnvelope; key: string; json: string } => {
     const [ms, seq] = nextId(w, now);
-    const envelope = { event_id: `${ms}-${seq}`, ...e };
-    return { envelope, key: eventKey(workspace, ms, seq), json: JSON.stringify(envelope) };
+    const id = `${ms}-${seq}`;
+    return { envelope: withEventId(id, e), key: eventKey(workspace, ms, seq), json: envelopeJson(id, e) };
   });
   // Nothing above wrote to the engine; from here on only writes.
   if (reqKey !== undefined && request !== undefined) {

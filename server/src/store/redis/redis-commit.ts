@@ -1,5 +1,6 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { withEventId } from '@planhub/shared';
+import { eventJson } from '../../events/event-json.ts';
 import type { Commit, CommitOutcome, DocRead, DocWrite, StoreOp } from '../store.ts';
 import { encodeRemembered } from '../request-fingerprint.ts';
 import type { RedisKeys } from './redis-keys.ts';
@@ -65,7 +66,7 @@ export const packCommit = (
       }
     });
   // Each event's JSON as an argument of its own, like the documents: not escaped into the commit's JSON.
-  const events = (list: readonly NewEvent[]) => list.map((e) => pass(JSON.stringify(e)));
+  const events = (list: readonly NewEvent[]) => list.map((e) => pass(eventJson(e)));
   const packed = {
     channel: keys.channel(workspace),
     workspace,
