@@ -59,6 +59,18 @@ export const newPlan = (input: NewPlanInput): Plan => ({
 export const clonePlan = (plan: Plan): Plan => structuredClone(plan);
 
 /**
+ * A copy for a change of the plan's own fields (its status, decision, timestamps): the plan, its step list and its
+ * waiter lists are new, the steps themselves are shared with `plan`, so code working on the copy replaces a step
+ * object instead of mutating it. A deep copy of a 50-step plan on each start and end was about 5 % of a node's CPU
+ * under agents that roll their plans over; sharing the steps also lets the write see them unchanged at a glance.
+ */
+export const copyPlan = (plan: Plan): Plan => ({
+  ...plan,
+  steps: [...plan.steps],
+  waiters: Object.fromEntries(Object.entries(plan.waiters).map(([key, list]) => [key, [...list]])),
+});
+
+/**
  * A copy for a change of one step, on the hot path of every status report: the plan, its step list and its waiters
  * are new, the changed step is a fresh object, and the other steps are shared with `plan` — so code working on the
  * copy replaces a step object instead of mutating it (applyResolution does). A deep copy of a 50-step plan cost

@@ -1,6 +1,6 @@
 import type { NewEvent, Plan } from '@planhub/shared';
 import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES, fail, progressOf } from '@planhub/shared';
-import { clonePlan } from './plan-factory.ts';
+import { copyPlan } from './plan-factory.ts';
 import { planEvent } from './plan-events.ts';
 
 export type ApprovalPolicy = 'owner-or-user' | 'user' | 'auto';
@@ -37,7 +37,7 @@ export const requestApproval = (
       'FAILED_PRECONDITION',
       `Plan ${current.plan_id} is ${current.status}; only a pending plan can be started. Create a new plan.`,
     );
-  const plan = clonePlan(current);
+  const plan = copyPlan(current);
   plan.updated_at = now;
   if (message !== undefined) plan.approval_message = message;
   if (requestId !== undefined) plan.approval_request_id = requestId;
@@ -88,7 +88,7 @@ const approve = (plan: Plan, decider: Decider, now: string): PlanOutcome => {
 
 export const decideApproval = (current: Plan, approved: boolean, decider: Decider, now: string): PlanOutcome => {
   requireAwaiting(current);
-  const plan = clonePlan(current);
+  const plan = copyPlan(current);
   plan.updated_at = now;
   if (approved) return approve(plan, decider, now);
   plan.status = 'rejected';
@@ -144,16 +144,15 @@ export const endPlan = (current: Plan, status: PlanEnd, summary: string | undefi
       "Cannot mark plan as 'completed' - plan was never started. Use 'cancelled' if the plan was rejected. " +
         `Plan ${current.plan_id} is ${current.status}; drop it with completePlan(status="cancelled").`,
     );
-  const plan = clonePlan(current);
+  const plan = copyPlan(current);
   const events: NewEvent[] = [];
   if (status !== 'completed')
-    for (const step of plan.steps) {
-      if (ENDED_STEP_STATUSES.has(step.status)) continue;
-      step.status = 'skipped';
-      step.result = `plan ${status}`;
-      step.completed_at = now;
+    plan.steps = plan.steps.map((read) => {
+      if (ENDED_STEP_STATUSES.has(read.status)) return read;
+      const step = { ...read, status: 'skipped' as const, result: `plan ${status}`, completed_at: now };
       events.push(planEvent(plan, 'step_skipped', step, { result: step.result, error: null }, now));
-    }
+      return step;
+    });
   plan.status = status;
   plan.completed_at = now;
   plan.updated_at = now;
