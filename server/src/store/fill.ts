@@ -26,3 +26,40 @@ export const fillAnswer = (
       f.answer ? applyFill(text, f.answer.token, fired[i] ? JSON.stringify(f.answer.value) : 'null') : text,
     json,
   );
+
+/**
+ * `fillAnswer` on the answer itself rather than its JSON, for the answer a call hands back: every string equal to a
+ * token becomes the fan-in's value (or null). Only the objects and arrays on the way to a token are copied. A round
+ * trip of the answer through JSON, as the stores' remembered text takes, was 3 % of a fan-in's CPU.
+ */
+export const fillAnswerValue = <R>(
+  answer: R,
+  fanIns: readonly { answer?: { token: string; value: unknown } }[],
+  fired: readonly boolean[],
+): R => {
+  const by = new Map<string, unknown>();
+  fanIns.forEach((f, i) => {
+    if (f.answer) by.set(f.answer.token, fired[i] ? f.answer.value : null);
+  });
+  if (by.size === 0) return answer;
+  const fill = (value: unknown): unknown => {
+    if (typeof value === 'string') return by.has(value) ? by.get(value) : value;
+    if (typeof value !== 'object' || value === null) return value;
+    if (Array.isArray(value)) {
+      const items: readonly unknown[] = value;
+      let copy: unknown[] | undefined;
+      items.forEach((item, i) => {
+        const filled = fill(item);
+        if (filled !== item) (copy ??= [...items])[i] = filled;
+      });
+      return copy ?? value;
+    }
+    let copy: Record<string, unknown> | undefined;
+    for (const [key, item] of Object.entries(value)) {
+      const filled = fill(item);
+      if (filled !== item) (copy ??= { ...value })[key] = filled;
+    }
+    return copy ?? value;
+  };
+  return fill(answer) as R;
+};

@@ -1,7 +1,7 @@
 import type { NewEvent } from '@planhub/shared';
 import type { DocumentKind } from './documents/define.ts';
 import { type CallBudget, withinBudget } from './call-budget.ts';
-import { fillAnswer } from './fill.ts';
+import { fillAnswerValue } from './fill.ts';
 import type { Remembered } from './request-fingerprint.ts';
 import type {
   CollectionRead,
@@ -236,8 +236,7 @@ export class Tx {
 
   /** The call's answer as the committed fan-ins complete it (see FanIn.answer). */
   completeAnswer<R>(result: R, fired: readonly boolean[] | undefined): R {
-    if (!this.fanIns.some((f) => f.answer)) return result;
-    return JSON.parse(fillAnswer(JSON.stringify(result), this.fanIns, fired ?? [])) as R;
+    return fillAnswerValue(result, this.fanIns, fired ?? []);
   }
 
   /** The sets this attempt changes so far: by operations (add, remove, delete), and as its fan-ins' sets. */
