@@ -36,7 +36,9 @@ const head = (eventId: string) => `{"event_id":${JSON.stringify(eventId)}`;
 
 /**
  * The JSON of `withEventId(eventId, event)`, made from the event's own text. An event that names an event_id of
- * its own (none does) keeps it in its place, so it is stringified as it is.
+ * its own (none does) keeps it in its place, so it is stringified as it is. This relies on an event's top-level
+ * fields being the named ones of its envelope (plan-events.ts): an integer-like key or a toJSON method would change
+ * the real text's order.
  */
 export const envelopeJson = (eventId: string, event: NewEvent): string => {
   if (Object.hasOwn(event, 'event_id')) return JSON.stringify(withEventId(eventId, event));

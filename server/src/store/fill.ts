@@ -15,7 +15,10 @@ export const fillText = (entries: ReadonlyMap<string, string> | undefined, as: F
 export const applyFill = (json: string, token: string, text: string): string =>
   json.split(JSON.stringify(token)).join(text);
 
-/** The answer as the fan-ins' outcome completes it (see FanIn.answer); the stores and transact share it. */
+/**
+ * The answer's JSON as the fan-ins' outcome completes it (see FanIn.answer): the text the stores remember for a
+ * retry. The answer handed back is completed by fillAnswerValue below.
+ */
 export const fillAnswer = (
   json: string,
   fanIns: readonly { answer?: { token: string; value: unknown } }[],

@@ -73,7 +73,8 @@ export const applyStepChange = async (
       unblocked: [...settled.now, ...settled.pending] as unknown[],
     });
   });
-  // The store has put each waiter a fan-in unblocked in its place, and null where it did not fire. The answer is
-  // this call's own object (built above, or decoded from the request log), so it is changed in place.
+  // The commit's outcome has put each waiter a fan-in unblocked in its place, and null where it did not fire
+  // (Tx.completeAnswer, or the request log's text on a replay). The answer is this call's own top-level object (a
+  // copy where a waiter was put in, or decoded from the request log), so it is changed in place.
   return Object.assign(answer, { unblocked: answer.unblocked.filter(isWaiter) });
 };
