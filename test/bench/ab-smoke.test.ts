@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { buildRevision, buildWorkingTree } from './ab/builds.ts';
+import { compareWindows } from './ab/compare.ts';
+import { sideBySide } from './ab/side-by-side.ts';
+import { REPO_ROOT } from './infra/processes.ts';
+
+const sample = (nodeUs: number, rate = 1000) => ({ rate, nodeUs, redisUs: 0 });
+
+describe('bench:ab comparison of windows', () => {
+  it('takes the ratio within each pair, so drift between pairs cancels', () => {
+    // The machine slows 2× from the first pair to the second; the next build is 10 % cheaper in both.
+    const result = compareWindows([sample(100), sample(200)], [sample(90), sample(180)]);
+    expect(result.cpuRatio).toEqual({ median: 0.9, min: 0.9, max: 0.9 });
+    expect(result.lowerIn).toBe(2);
+    expect(result.base.nodeUs).toBe(150);
+    expect(result.next.nodeUs).toBe(135);
+  });
+
+  it('counts the pairs where the next build cost more, and compares only complete pairs', () => {
+    const result = compareWindows([sample(100), sample(100), sample(100)], [sample(120), sample(80)]);
+    expect(result.pairs).toBe(2);
+    expect(result.lowerIn).toBe(1);
+    expect(result.cpuRatio.min).toBeCloseTo(0.8);
+    expect(result.cpuRatio.max).toBeCloseTo(1.2);
+  });
+
+  it('refuses to compare nothing', () => {
+    expect(() => compareWindows([], [])).toThrow(/No windows/);
+  });
+});
+
+describe('bench:ab on real builds', () => {
+  it('builds a revision and the working tree, runs both side by side, and leaves no worktree behind', async () => {
+    const base = buildRevision('HEAD', 'smoke-base');
+    expect(base.commit).toMatch(/^[0-9a-f]{40}$/);
+    const next = buildWorkingTree('smoke-next');
+    const result = await sideBySide({ base: base.main, next }, undefined, {
+      workload: 'step',
+      agents: 4,
+      steps: 10,
+      windows: 2,
+      windowMs: 500,
+      warmupMs: 300,
+    });
+    expect(result.pairs).toBe(2);
+    for (const side of [result.base, result.next]) {
+      expect(side.rate).toBeGreaterThan(0);
+      // Each node's own CPU was read from /proc around its windows: a node that served calls spent some.
+      expect(side.nodeUs).toBeGreaterThan(0);
+      expect(side.redisUs).toBe(0);
+    }
+    expect(result.cpuRatio.median).toBeGreaterThan(0);
+    expect(Number.isFinite(result.cpuRatio.median)).toBe(true);
+    const worktrees = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(worktrees.match(/^worktree /gm)).toHaveLength(1);
+  }, 120_000);
+
+  it('names a revision git does not know', () => {
+    expect(() => buildRevision('no-such-revision-anywhere', 'smoke-bad')).toThrow();
+  });
+});

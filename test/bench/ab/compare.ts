@@ -1,0 +1,59 @@
+/** One window of load on one build: what it served and what its node spent. */
+export interface WindowSample {
+  /** Operations completed per second. */
+  rate: number;
+  /** Node CPU (user + system) per operation, µs. */
+  nodeUs: number;
+  /** Redis CPU per operation, µs (0 on the memory store). */
+  redisUs: number;
+}
+
+export interface SideFigures {
+  rate: number;
+  nodeUs: number;
+  redisUs: number;
+}
+
+export interface Comparison {
+  base: SideFigures;
+  next: SideFigures;
+  /** next ÷ base node CPU per operation, per pair of windows: median and range. */
+  cpuRatio: { median: number; min: number; max: number };
+  /** Pairs in which the next build spent less node CPU per operation. */
+  lowerIn: number;
+  pairs: number;
+}
+
+const median = (xs: readonly number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+const figures = (samples: readonly WindowSample[]): SideFigures => ({
+  rate: median(samples.map((s) => s.rate)),
+  nodeUs: median(samples.map((s) => s.nodeUs)),
+  redisUs: median(samples.map((s) => s.redisUs)),
+});
+
+/**
+ * The two builds' windows, taken in pairs (window i of each ran back to back): medians per side, and the ratio of
+ * node CPU per operation within each pair, which cancels the machine's drift between pairs.
+ */
+export const compareWindows = (base: readonly WindowSample[], next: readonly WindowSample[]): Comparison => {
+  const pairs = Math.min(base.length, next.length);
+  if (pairs === 0) throw new Error('No windows to compare.');
+  const ratios = Array.from(
+    { length: pairs },
+    (_, i) => (next[i] as WindowSample).nodeUs / (base[i] as WindowSample).nodeUs,
+  );
+  return {
+    base: figures(base.slice(0, pairs)),
+    next: figures(next.slice(0, pairs)),
+    cpuRatio: { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) },
+    lowerIn: ratios.filter((r) => r < 1).length,
+    pairs,
+  };
+};
