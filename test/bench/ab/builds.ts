@@ -1,7 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { buildBundle } from '../infra/planhub-entry.ts';
 import { REPO_ROOT } from '../infra/processes.ts';
 
 /** Where the side-by-side comparison keeps its bundles: inside server/, so their npm dependencies resolve. */
@@ -9,25 +10,16 @@ const AB_DIR = 'server/.bench/ab';
 /** The workspace packages whose node_modules a checkout of another revision borrows from this one. */
 const PACKAGES = ['.', 'server', 'shared', 'client-sdk', 'test'];
 
-const buildInto = (checkout: string, outDir: string): void => {
-  const build = spawnSync(process.execPath, ['--import', 'tsx', 'server/scripts/build.ts', outDir], {
-    cwd: checkout,
-    encoding: 'utf8',
-  });
-  if (build.status !== 0)
-    throw new Error(`Building the server bundle in ${checkout} failed:\n${build.stderr || build.stdout}`);
-};
-
 /** The production bundle of the working tree as it is now; answers the path of its main.js. */
 export const buildWorkingTree = (name: string): string => {
   const out = `${AB_DIR}/${name}/dist`;
-  buildInto(REPO_ROOT, out);
+  buildBundle(REPO_ROOT, out);
   return `${out}/main.js`;
 };
 
 /**
  * The production bundle of `rev` (anything `git rev-parse` takes), built in a temporary worktree that borrows this
- * checkout's node_modules, then moved beside the working tree's. Its npm dependencies are this checkout's: a revision
+ * checkout's node_modules, then copied beside the working tree's. Its npm dependencies are this checkout's: a revision
  * that needs other versions is not compared faithfully.
  */
 export const buildRevision = (rev: string, name: string): { main: string; commit: string } => {
@@ -44,7 +36,7 @@ export const buildRevision = (rev: string, name: string): { main: string; commit
         symlinkSync(modules, join(checkout, pkg, 'node_modules'));
     }
     const staged = 'server/.bench/ab-staged';
-    buildInto(checkout, staged);
+    buildBundle(checkout, staged);
     const out = join(REPO_ROOT, AB_DIR, name, 'dist');
     rmSync(out, { recursive: true, force: true });
     // Copied, not renamed: the temporary directory may be on another file system.

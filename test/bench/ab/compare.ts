@@ -1,3 +1,5 @@
+import { median } from '../stats/repetitions.ts';
+
 /** One window of load on one build: what it served and what its node spent. */
 export interface WindowSample {
   /** Operations completed per second. */
@@ -23,14 +25,6 @@ export interface Comparison {
   lowerIn: number;
   pairs: number;
 }
-
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 const figures = (samples: readonly WindowSample[]): SideFigures => ({
   rate: median(samples.map((s) => s.rate)),

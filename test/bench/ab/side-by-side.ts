@@ -1,4 +1,5 @@
-import { cpuMsOf } from '../infra/cpu.ts';
+import { planhubEnv } from '../infra/cluster.ts';
+import { cpuMeter } from '../infra/cpu.ts';
 import { startNodeServer, type NodeServer } from '../infra/processes.ts';
 import type { BenchRedis } from '../infra/redis.ts';
 import { compareWindows, type Comparison, type WindowSample } from './compare.ts';
@@ -12,15 +13,9 @@ export interface SideBySideOptions extends LoadOptions {
   warmupMs: number;
 }
 
-/** The environment of both nodes: the bench's, with the call limits out of the way (they are not what is compared). */
+/** The bench's node environment, with the call limits out of the way (they are not what is compared). */
 const nodeEnv = (redis: BenchRedis | undefined, prefix: string): NodeJS.ProcessEnv => ({
-  HOST: '127.0.0.1',
-  REDIS_URL: redis?.url ?? '',
-  REDIS_PREFIX: prefix,
-  LOG_LEVEL: 'warn',
-  PLANHUB_APPROVAL_POLICY: 'auto',
-  PLANHUB_SECRET: '',
-  PLANHUB_LIMIT_WORKSPACE_BYTES: String(2 ** 40),
+  ...planhubEnv(redis?.url ?? '', prefix),
   PLANHUB_LIMIT_CALLS_PER_SECOND: '1000000',
 });
 
@@ -30,9 +25,10 @@ const runWindow = async (
   ops: ReadonlyArray<() => Promise<void>>,
   ms: number,
 ): Promise<WindowSample> => {
-  const pid = node.child.pid as number;
-  const nodeCpu = cpuMsOf(pid) ?? 0;
-  const redisCpu = redis ? (cpuMsOf(redis.pid) ?? 0) : 0;
+  const nodeMeter = cpuMeter([node.child.pid as number]);
+  const redisMeter = cpuMeter(redis ? [redis.pid] : []);
+  const nodeCpu = nodeMeter() ?? 0;
+  const redisCpu = redisMeter() ?? 0;
   const start = performance.now();
   const end = start + ms;
   let done = 0;
@@ -48,8 +44,9 @@ const runWindow = async (
   if (done === 0) throw new Error(`${node.name} completed nothing in ${ms} ms`);
   return {
     rate: (done * 1000) / elapsed,
-    nodeUs: (((cpuMsOf(pid) ?? nodeCpu) - nodeCpu) * 1000) / done,
-    redisUs: redis ? (((cpuMsOf(redis.pid) ?? redisCpu) - redisCpu) * 1000) / done : 0,
+    nodeUs: (((nodeMeter() ?? nodeCpu) - nodeCpu) * 1000) / done,
+    // An empty meter (the memory store) reads 0.
+    redisUs: (((redisMeter() ?? redisCpu) - redisCpu) * 1000) / done,
   };
 };
 

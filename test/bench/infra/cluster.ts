@@ -20,10 +20,11 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-const planhubEnv = (redisUrl: string): NodeJS.ProcessEnv => ({
+/** The environment of every PlanHub node the bench starts: on Redis under `prefix`, or on memory without a URL. */
+export const planhubEnv = (redisUrl: string, prefix = BENCH_PREFIX): NodeJS.ProcessEnv => ({
   HOST: '127.0.0.1',
   REDIS_URL: redisUrl,
-  REDIS_PREFIX: BENCH_PREFIX,
+  REDIS_PREFIX: prefix,
   LOG_LEVEL: 'warn',
   // The load's agents start their plans themselves; approval by a person is not what is measured.
   PLANHUB_APPROVAL_POLICY: 'auto',

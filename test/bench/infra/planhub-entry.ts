@@ -8,6 +8,19 @@ const BUNDLE_DIR = 'server/.bench/dist';
 let built = false;
 
 /**
+ * Builds the production bundle of the checkout at `checkout` into `outDir` (relative to it, inside its server/):
+ * what `server/scripts/build.ts` makes for the image.
+ */
+export const buildBundle = (checkout: string, outDir: string): void => {
+  const build = spawnSync(process.execPath, ['--import', 'tsx', 'server/scripts/build.ts', outDir], {
+    cwd: checkout,
+    encoding: 'utf8',
+  });
+  if (build.status !== 0)
+    throw new Error(`Building the server bundle in ${checkout} failed:\n${build.stderr || build.stdout}`);
+};
+
+/**
  * The entry point of every PlanHub node the bench starts. By default the production bundle (what the image and
  * `pnpm start:prod` run under plain node), built once per run from the current sources; `source` runs the
  * TypeScript through tsx instead, as `pnpm start` does, whose per-module transform costs CPU on every call.
@@ -15,12 +28,7 @@ let built = false;
 export const planhubEntry = (server: ServerBuild): string => {
   if (server === 'source') return 'server/src/main.ts';
   if (!built) {
-    const build = spawnSync(process.execPath, ['--import', 'tsx', 'server/scripts/build.ts', BUNDLE_DIR], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-    });
-    if (build.status !== 0)
-      throw new Error(`Building the server bundle for the bench failed:\n${build.stderr || build.stdout}`);
+    buildBundle(REPO_ROOT, BUNDLE_DIR);
     built = true;
   }
   return `${BUNDLE_DIR}/main.js`;
