@@ -22,14 +22,17 @@ export const eventJson = (event: NewEvent): string => {
   return text;
 };
 
-/** The event's JSON in UTF-8 bytes, the measure of every byte cap (Infinity for what JSON cannot hold). */
-export const eventBytes = (event: NewEvent): number => {
+/** UTF-8 bytes of the text `make` gives, the measure of every byte cap; Infinity for what JSON cannot hold. */
+const bytesOf = (make: () => string): number => {
   try {
-    return Buffer.byteLength(eventJson(event), 'utf8');
+    return Buffer.byteLength(make(), 'utf8');
   } catch {
     return Number.POSITIVE_INFINITY;
   }
 };
+
+/** The event's JSON in UTF-8 bytes (Infinity for what JSON cannot hold). */
+export const eventBytes = (event: NewEvent): number => bytesOf(() => eventJson(event));
 
 /** The text of `withEventId(eventId, event)` before its event's own: the id comes first. */
 const head = (eventId: string) => `{"event_id":${JSON.stringify(eventId)}`;
@@ -46,10 +49,5 @@ export const envelopeJson = (eventId: string, event: NewEvent): string => {
   return text === '{}' ? `${head(eventId)}}` : `${head(eventId)},${text.slice(1)}`;
 };
 
-/** The UTF-8 bytes of `envelopeJson(eventId, event)`, counted without making it (Infinity for what JSON cannot hold). */
-export const envelopeBytes = (eventId: string, event: NewEvent): number => {
-  if (Object.hasOwn(event, 'event_id')) return Buffer.byteLength(envelopeJson(eventId, event), 'utf8');
-  const bytes = eventBytes(event);
-  // "{}" becomes head + "}"; otherwise head + "," replaces the event's "{".
-  return bytes === 2 ? Buffer.byteLength(head(eventId), 'utf8') + 1 : Buffer.byteLength(head(eventId), 'utf8') + bytes;
-};
+/** The UTF-8 bytes of `envelopeJson(eventId, event)` (Infinity for what JSON cannot hold). */
+export const envelopeBytes = (eventId: string, event: NewEvent): number => bytesOf(() => envelopeJson(eventId, event));
