@@ -55,6 +55,10 @@ export const newPlan = (input: NewPlanInput): Plan => ({
   ...(input.details !== undefined ? { details: input.details } : {}),
 });
 
+/** The plan's waiter lists, each a new array (the copies below share everything else they can). */
+const copyWaiters = (plan: Plan): Plan['waiters'] =>
+  Object.fromEntries(Object.entries(plan.waiters).map(([key, list]) => [key, [...list]]));
+
 /** Plans are values: every transition works on a copy. */
 export const clonePlan = (plan: Plan): Plan => structuredClone(plan);
 
@@ -68,7 +72,7 @@ export const clonePlan = (plan: Plan): Plan => structuredClone(plan);
 export const copyPlan = (plan: Plan): Plan => ({
   ...plan,
   steps: [...plan.steps],
-  waiters: Object.fromEntries(Object.entries(plan.waiters).map(([key, list]) => [key, [...list]])),
+  waiters: copyWaiters(plan),
 });
 
 /**
@@ -80,7 +84,7 @@ export const copyPlan = (plan: Plan): Plan => ({
 export const copyForStepChange = (plan: Plan, stepId: string): Plan => ({
   ...plan,
   steps: plan.steps.map((s) => (s.id === stepId ? { ...s } : s)),
-  waiters: Object.fromEntries(Object.entries(plan.waiters).map(([key, list]) => [key, [...list]])),
+  waiters: copyWaiters(plan),
 });
 
 /** Upstream's pattern for validation steps ("Run tier-2 checks", "Validate output", "Run verification checks"). */
