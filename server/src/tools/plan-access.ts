@@ -9,7 +9,7 @@ import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
 import { readPlan } from './live-plans.ts';
 import { type ReadRef, writePlan } from './plan-repository.ts';
-import { readForAppend, readStepChange, type StepChangeRead } from './plan-step-read.ts';
+import { readForAppend, readPlanForStep, readStepChange, type StepChangeRead } from './plan-step-read.ts';
 import { registerAgent } from './planhub/agent-index.ts';
 import type { Tx } from '../store/transaction.ts';
 
@@ -20,8 +20,15 @@ export const loadAgent = async (tx: Tx, agentId: string): Promise<AgentDoc> =>
 const planNotStored = (planId: string): never =>
   fail('NOT_FOUND', `${missingPlanMessage(planId)} Call getPlanStatus without plan_id for your current plan.`);
 
-export const loadPlan = async (tx: Tx, planId: string): Promise<Plan> =>
-  (await readPlan(tx, planId)) ?? planNotStored(planId);
+/**
+ * How much of a plan's steps a call reads: `whole`, every step in full; `brief`, each step as its brief (id,
+ * sequence, description, status; plan-step-read.ts), for a call that changes none of them and answers no more of
+ * them than that. A brief read costs one hash read instead of a document parse and check per step.
+ */
+export type StepDetail = 'whole' | 'brief';
+
+export const loadPlan = async (tx: Tx, planId: string, detail: StepDetail = 'whole'): Promise<Plan> =>
+  (await (detail === 'brief' ? readPlanForStep(tx, planId) : readPlan(tx, planId))) ?? planNotStored(planId);
 
 export interface PlanTarget {
   plan_id?: string | undefined;
@@ -46,10 +53,11 @@ export const resolvePlan = async (
   target: PlanTarget,
   mode: PlanUse,
   tool: CurrentPlanTool,
+  detail: StepDetail = 'whole',
 ): Promise<Plan> => {
   let plan: Plan;
   if (target.plan_id !== undefined) {
-    plan = await loadPlan(tx, target.plan_id);
+    plan = await loadPlan(tx, target.plan_id, detail);
   } else {
     const agentId = target.agent_id ?? caller.agent_id;
     const own = agentId === caller.agent_id;
@@ -62,7 +70,7 @@ export const resolvePlan = async (
           ? noCurrentPlanMessage(tool, agentId, agent.plans.at(-1)?.plan_id)
           : `Agent ${agentId} has no plan in this workspace.`,
       );
-    plan = await loadPlan(tx, planId);
+    plan = await loadPlan(tx, planId, detail);
   }
   return mode === 'write' ? ownPlan(plan, caller) : plan;
 };

@@ -68,9 +68,12 @@ const getPlanStatus: ToolHandlers['getPlanStatus'] = (ctx, args) =>
 const completePlan: ToolHandlers['completePlan'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
+    // `completed` leaves every step as it is and answers their statuses: their briefs are enough. `failed` and
+    // `cancelled` skip the open steps, which are then written in full.
+    const detail = args.status === 'completed' ? 'brief' : 'whole';
     const plan = await finishPlan(
       tx,
-      await resolvePlan(tx, ctx.caller, args, 'write', 'completePlan'),
+      await resolvePlan(tx, ctx.caller, args, 'write', 'completePlan', detail),
       args.status,
       args.summary,
       now,

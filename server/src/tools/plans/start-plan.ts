@@ -58,7 +58,9 @@ export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
   try {
     const plan = await ctx.transact(async (tx) => {
       // Without plan_id: the current plan, else the latest one, so a retry after a rejection finds the decision.
-      const current = await resolvePlan(tx, caller, args, args.plan_id === undefined ? 'latest' : 'write', 'startPlan');
+      // Starting changes no step and answers each step's id, sequence and description: their briefs are enough.
+      const mode = args.plan_id === undefined ? 'latest' : 'write';
+      const current = await resolvePlan(tx, caller, args, mode, 'startPlan', 'brief');
       const outcome = requestApproval(
         current,
         args.message,
