@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { buildRevision, buildWorkingTree } from './ab/builds.ts';
-import { compareWindows } from './ab/compare.ts';
+import { compareWindows, summarizeRounds } from './ab/compare.ts';
 import { sideBySide } from './ab/side-by-side.ts';
 import { REPO_ROOT } from './infra/processes.ts';
 
@@ -27,6 +27,25 @@ describe('bench:ab comparison of windows', () => {
 
   it('refuses to compare nothing', () => {
     expect(() => compareWindows([], [])).toThrow(/No windows/);
+  });
+});
+
+describe('bench:ab rounds on fresh nodes', () => {
+  const round = (ratio: number) => compareWindows([sample(100)], [sample(100 * ratio)]);
+
+  it("summarises the rounds' median ratios, so one pair of processes' bias is one round among several", () => {
+    // One round's processes favoured the base build, the other two the next one.
+    const summary = summarizeRounds([round(1.06), round(0.9), round(0.92)]);
+    expect(summary.perRound.map((r) => Number(r.toFixed(2)))).toEqual([1.06, 0.9, 0.92]);
+    expect(summary.ratio.median).toBeCloseTo(0.92);
+    expect(summary.ratio.min).toBeCloseTo(0.9);
+    expect(summary.ratio.max).toBeCloseTo(1.06);
+    expect(summary.lowerIn).toBe(2);
+    expect(summary.rounds).toBe(3);
+  });
+
+  it('refuses to summarise no rounds', () => {
+    expect(() => summarizeRounds([])).toThrow(/No rounds/);
   });
 });
 

@@ -51,3 +51,30 @@ export const compareWindows = (base: readonly WindowSample[], next: readonly Win
     pairs,
   };
 };
+
+/** Several rounds, each on freshly started nodes: what a process's own luck cannot skew. */
+export interface RoundsSummary {
+  /** Each round's median next ÷ base ratio, in the order run. */
+  perRound: number[];
+  /** The median, lowest and highest of those. */
+  ratio: { median: number; min: number; max: number };
+  /** Rounds whose median ratio was below 1. */
+  lowerIn: number;
+  rounds: number;
+}
+
+/**
+ * The rounds' median ratios, summarised. Rounds exist because one pair of node processes can differ by 5–10 % for
+ * the same code (where each process's code and heap happened to land): an A/A comparison within one round showed
+ * 1.06 with all 8 pairs on one side. New processes each round turn that bias into spread between rounds.
+ */
+export const summarizeRounds = (rounds: readonly Comparison[]): RoundsSummary => {
+  if (rounds.length === 0) throw new Error('No rounds to summarise.');
+  const perRound = rounds.map((r) => r.cpuRatio.median);
+  return {
+    perRound,
+    ratio: { median: median(perRound), min: Math.min(...perRound), max: Math.max(...perRound) },
+    lowerIn: perRound.filter((r) => r < 1).length,
+    rounds: rounds.length,
+  };
+};

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startRedis } from '../infra/redis.ts';
 import { buildRevision, buildWorkingTree } from './builds.ts';
+import { median } from '../stats/repetitions.ts';
+import { summarizeRounds, type Comparison } from './compare.ts';
 import { sideBySide } from './side-by-side.ts';
 
 const count = z.coerce.number().int().positive();
@@ -11,7 +13,8 @@ const OptionsSchema = z.object({
   next: z.string().min(1).optional(),
   workload: z.enum(['step', 'roll']).default('step'),
   store: z.enum(['memory', 'redis']).default('memory'),
-  windows: count.default(10),
+  rounds: count.default(3),
+  windows: count.default(8),
   'window-ms': count.default(1500),
   'warmup-ms': count.default(1500),
   agents: count.default(50),
@@ -37,27 +40,48 @@ const next =
     : buildRevision(options.next, 'next');
 const redis = options.store === 'redis' ? await startRedis() : undefined;
 try {
-  const result = await sideBySide({ base: base.main, next: next.main }, redis, {
-    workload: options.workload,
-    agents: options.agents,
-    steps: options.steps,
-    windows: options.windows,
-    windowMs: options['window-ms'],
-    warmupMs: options['warmup-ms'],
-  });
+  const rounds: Comparison[] = [];
   const unit = options.workload === 'roll' ? 'roll' : 'call';
-  const row = (name: string, figures: typeof result.base) =>
-    `${name.padEnd(12)} ${figures.rate.toFixed(0).padStart(8)} ${unit}s/s  node ${figures.nodeUs.toFixed(0).padStart(6)} µs/${unit}` +
-    (redis ? `  redis ${figures.redisUs.toFixed(0).padStart(6)} µs/${unit}` : '');
+  const ratioText = (r: { median: number; min: number; max: number }) =>
+    `${r.median.toFixed(3)} (range ${r.min.toFixed(3)}–${r.max.toFixed(3)})`;
+  for (let round = 1; round <= options.rounds; round++) {
+    const result = await sideBySide({ base: base.main, next: next.main }, redis, {
+      workload: options.workload,
+      agents: options.agents,
+      steps: options.steps,
+      windows: options.windows,
+      windowMs: options['window-ms'],
+      warmupMs: options['warmup-ms'],
+    });
+    rounds.push(result);
+    console.log(
+      `round ${round} of ${options.rounds}: node CPU per ${unit}, next ÷ base ${ratioText(result.cpuRatio)}, ` +
+        `lower in ${result.lowerIn} of ${result.pairs} pairs`,
+    );
+  }
+  const summary = summarizeRounds(rounds);
+  const side = (pick: (r: Comparison) => Comparison['base']) => ({
+    rate: median(rounds.map((r) => pick(r).rate)),
+    nodeUs: median(rounds.map((r) => pick(r).nodeUs)),
+    redisUs: median(rounds.map((r) => pick(r).redisUs)),
+  });
+  const figures = { base: side((r) => r.base), next: side((r) => r.next) };
+  const row = (name: string, f: Comparison['base']) =>
+    `${name.padEnd(12)} ${f.rate.toFixed(0).padStart(8)} ${unit}s/s  node ${f.nodeUs.toFixed(0).padStart(6)} µs/${unit}` +
+    (redis ? `  redis ${f.redisUs.toFixed(0).padStart(6)} µs/${unit}` : '');
   console.log(
     [
-      `${options.workload} on ${options.store}, ${options.agents} agents, ${options.steps}-step plans, ${result.pairs} pairs of ${options['window-ms']} ms windows (medians)`,
-      row(`base ${base.commit.slice(0, 8)}`, result.base),
-      row(`next ${next.commit === 'working tree' ? 'tree' : next.commit.slice(0, 8)}`, result.next),
-      `node CPU per ${unit}, next ÷ base: ${result.cpuRatio.median.toFixed(3)} (range ${result.cpuRatio.min.toFixed(3)}–${result.cpuRatio.max.toFixed(3)}), lower in ${result.lowerIn} of ${result.pairs} pairs`,
+      `${options.workload} on ${options.store}, ${options.agents} agents, ${options.steps}-step plans, ` +
+        `${options.rounds} rounds of ${options.windows} pairs of ${options['window-ms']} ms windows (medians of rounds)`,
+      row(`base ${base.commit.slice(0, 8)}`, figures.base),
+      row(`next ${next.commit === 'working tree' ? 'tree' : next.commit.slice(0, 8)}`, figures.next),
+      `node CPU per ${unit}, next ÷ base, median of the rounds' medians: ${ratioText(summary.ratio)}, ` +
+        `lower in ${summary.lowerIn} of ${summary.rounds} rounds`,
     ].join('\n'),
   );
-  console.log(JSON.stringify({ options, baseCommit: base.commit, nextCommit: next.commit, ...result }));
+  console.log(
+    JSON.stringify({ options, baseCommit: base.commit, nextCommit: next.commit, ...figures, summary, rounds }),
+  );
 } finally {
   await redis?.stop();
 }
