@@ -182,6 +182,31 @@ describe('bench ratio table', () => {
     expect(verdictOf(figure(1.51), { op: '<=', value: 1.5 })).toBe('miss');
   });
 
+  it('pairs the 100k-plans run with the 10-plans run of the same repetition, as information beside the target', () => {
+    const withCpu = (l: LatencyFigures, cpu: number[]): LatencyFigures => ({ ...l, cpuUs: figureOf(cpu) });
+    const paired: BenchResults = {
+      ...results,
+      latency: {
+        ...results.latency,
+        // The machine slows in the second repetition: both runs of it cost more, their ratio does not.
+        'planhub.redis.50': withCpu(latency(400, [2, 2], [3, 6]), [500, 1000]),
+        'planhub.redis.50.stored': withCpu(latency(400, [2, 2], [3.3, 6.6]), [525, 1050]),
+      },
+    };
+    const rows = ratioRows(paired);
+    const cpu = rows.find((r) =>
+      r.label.startsWith('CPU per request (servers + Redis), setStepStatus 50 agents, 100k'),
+    );
+    expect(cpu?.ratio?.samples.map((x) => Number(x.toFixed(3)))).toEqual([1.05, 1.05]);
+    expect(cpu).toMatchObject({ verdict: 'info' });
+    const p99 = rows.find((r) => r.label.startsWith('setStepStatus p99, 50 agents, 100k'));
+    expect(p99?.ratio?.median).toBeCloseTo(1.1);
+    // Without the stored run (an older results file) the rows say so instead of inventing a figure.
+    expect(ratioRows(results).find((r) => r.label.startsWith('setStepStatus p99, 50 agents, 100k'))).toMatchObject({
+      verdict: 'not measured',
+    });
+  });
+
   it('renders the tables as text and as markdown', () => {
     const text = ratioTable(ratioRows(results), 'text');
     expect(text).toContain('≥ 0.8×');

@@ -20,6 +20,7 @@ export const LATENCY_LABELS: Record<LatencyId, string> = {
   'floor.broadcast': 'floor: cross-node broadcast (socket.io Redis adapter)',
   'planhub.memory.50': 'setStepStatus, memory, 50 agents',
   'planhub.redis.50': 'setStepStatus, Redis, 50 agents',
+  'planhub.redis.50.stored': 'setStepStatus, Redis, 50 agents, 100k stored plans',
   'planhub.redis.1': 'setStepStatus, Redis, 1 agent',
   'planhub.event': 'cross-node event (setStepStatus on A → subscriber on B)',
   'planhub.unblock': 'auto-unblock (completeStepWithOutput on A → step_unblocked on B)',

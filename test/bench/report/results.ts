@@ -20,6 +20,7 @@ export const LATENCY_IDS = [
   'floor.broadcast',
   'planhub.memory.50',
   'planhub.redis.50',
+  'planhub.redis.50.stored',
   'planhub.redis.1',
   'planhub.event',
   'planhub.unblock',

@@ -55,13 +55,14 @@ export const runFloorSuite = async (
   const planhubRedis1 = planhubSessions({ url: redisA, agents: 1, steps, workspace: small });
   const planhubMemory50 = planhubSessions({ url: memory, agents: 50, steps, workspace: fresh });
   const planhubMemory1 = planhubSessions({ url: memory, agents: 1, steps, workspace: fresh });
+  const planhubStored50 = planhubSessions({ url: redisA, agents: 50, steps, workspace: stored });
 
   const scenarios: ThroughputScenario[] = [
     { id: 'floor.echo', factory: echo50 },
     { id: 'planhub.memory.50', factory: planhubMemory50 },
     { id: 'floor.redis', factory: redisFloor50 },
     { id: 'planhub.redis.50', factory: planhubRedis50 },
-    { id: 'planhub.redis.50.stored', factory: planhubSessions({ url: redisA, agents: 50, steps, workspace: stored }) },
+    { id: 'planhub.redis.50.stored', factory: planhubStored50 },
     { id: 'planhub.redis.1', factory: planhubRedis1 },
     { id: 'planhub.memory.1', factory: planhubMemory1 },
   ];
@@ -93,6 +94,8 @@ export const runFloorSuite = async (
     { id: 'planhub.memory.50', rate: rateMemory, factory: planhubMemory50, pids: [pid(cluster.planhubMemory)] },
     { id: 'floor.redis.50', rate: rate50, factory: redisFloor50, pids: floorRedisPids },
     { id: 'planhub.redis.50', rate: rate50, factory: planhubRedis50, pids: planhubRedisPids },
+    // Right after the 10-plan run in every repetition, at its rate: the stored plans' cost, paired.
+    { id: 'planhub.redis.50.stored', rate: rate50, factory: planhubStored50, pids: planhubRedisPids },
     { id: 'floor.redis.1', rate: rate1, factory: redisFloor1, pids: floorRedisPids },
     { id: 'planhub.redis.1', rate: rate1, factory: planhubRedis1, pids: planhubRedisPids },
   ];
