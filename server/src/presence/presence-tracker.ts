@@ -118,13 +118,28 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     entry.dirty = true;
   };
 
+  const stallCheckMs = Math.min(stallAfterMs / 2, 10_000);
+  /**
+   * A full pass over a workspace's agents takes this many sweeps (30 by default: 5 minutes of 10 s sweeps), so a
+   * stall is reported at most about half the stall time late, and no sweep reads more than its share.
+   */
+  const stallPages = Math.max(1, Math.floor(stallAfterMs / 2 / stallCheckMs));
+  /** Per workspace, the agent the next sweep starts from (node-local: nodes may read the same page; claims dedupe). */
+  const stallCursor = new Map<string, number>();
+
   const checkStalls = async () => {
-    if (now() - lastStallCheck < Math.min(stallAfterMs / 2, 10_000)) return;
+    if (now() - lastStallCheck < stallCheckMs) return;
     lastStallCheck = now();
+    for (const cursor of stallCursor.keys()) if (!served.has(cursor)) stallCursor.delete(cursor);
     for (const workspace of served.keys()) {
       let stalls: Stall[];
       try {
-        stalls = await findStalls(store, workspace, now(), stallAfterMs);
+        const scan = await findStalls(store, workspace, now(), stallAfterMs, {
+          from: stallCursor.get(workspace) ?? 0,
+          pages: stallPages,
+        });
+        stallCursor.set(workspace, scan.next);
+        stalls = scan.stalls;
       } catch (err) {
         log.debug({ err, workspace }, 'stall scan failed; the next sweep retries');
         continue;
