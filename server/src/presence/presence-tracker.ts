@@ -81,11 +81,11 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     entry.last_seen_at = iso();
     if (entry.connections !== 1) return;
     void serial(async () => {
-      const before = (await backend.read(caller.workspace, now())).get(caller.agent_id);
+      const before = await backend.online(caller.workspace, caller.agent_id, now());
       // The entry counts only while the node's heartbeat is current; the first one may not have reached Redis yet.
       await backend.beat(nodeId, now(), ttlMs);
       await backend.write(nodeId, caller.workspace, [entry]);
-      if (!before?.online) await append(caller.workspace, agentOnline(caller.workspace, caller.agent_id, iso()));
+      if (!before) await append(caller.workspace, agentOnline(caller.workspace, caller.agent_id, iso()));
     });
   };
 
@@ -101,8 +101,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     void serial(async () => {
       if (entry.connections !== 0) return;
       await backend.write(nodeId, caller.workspace, [entry]);
-      const after = (await backend.read(caller.workspace, now())).get(caller.agent_id);
-      if (!after?.online)
+      if (!(await backend.online(caller.workspace, caller.agent_id, now())))
         await append(
           caller.workspace,
           agentOffline(caller.workspace, caller.agent_id, iso(), entry.last_seen_at, 'disconnected'),
@@ -165,8 +164,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     unreported.push(...(await backend.takeLost(now())));
     while (unreported.length > 0) {
       const lost = unreported[0] as LostAgent;
-      const still = (await backend.read(lost.workspace, now())).get(lost.agent_id);
-      if (!still?.online)
+      if (!(await backend.online(lost.workspace, lost.agent_id, now())))
         await append(
           lost.workspace,
           agentOffline(lost.workspace, lost.agent_id, iso(), lost.last_seen_at, 'node_lost'),

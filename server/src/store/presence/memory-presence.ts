@@ -49,6 +49,12 @@ export const createMemoryPresence = (): PresenceBackend => {
       }
       return Promise.resolve(out);
     },
+    online(workspace, agentId, nowMs) {
+      for (const [node, agents] of nodesOf(workspace))
+        if ((s.liveUntil.get(node) ?? 0) > nowMs && (agents.get(agentId)?.connections ?? 0) > 0)
+          return Promise.resolve(true);
+      return Promise.resolve(false);
+    },
     takeLost(nowMs) {
       const lost: LostAgent[] = [];
       const dead = [...s.liveUntil].filter(([, until]) => until <= nowMs).map(([node]) => node);

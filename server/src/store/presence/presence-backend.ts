@@ -29,6 +29,11 @@ export interface PresenceBackend {
   /** Every agent with an entry in the workspace; online when a live node holds a connection of it. */
   read(workspace: string, nowMs: number): Promise<Map<string, AgentPresence>>;
   /**
+   * Whether a live node holds a connection of the agent: what a connection or disconnection decides on. It reads the
+   * agent's entries alone, since `read` reads every agent that ever connected to the workspace.
+   */
+  online(workspace: string, agentId: string, nowMs: number): Promise<boolean>;
+  /**
    * The entries of nodes whose heartbeat lapsed, each returned to exactly one caller (who reports the agents that
    * were connected there) and kept as offline with their last_seen_at.
    */

@@ -5,6 +5,7 @@ import { later } from './presence-backend.ts';
 export interface PresenceRedis {
   hset(key: string, ...fieldsAndValues: string[]): Promise<unknown>;
   hgetall(key: string): Promise<Record<string, string>>;
+  hmget(key: string, ...fields: string[]): Promise<Array<string | null>>;
   hdel(key: string, ...fields: string[]): Promise<unknown>;
   zadd(key: string, score: number, member: string): Promise<unknown>;
   zrangebyscore(key: string, min: string, max: string): Promise<string[]>;
@@ -67,6 +68,12 @@ export const createRedisPresence = (redis: PresenceRedis, prefix: string): Prese
         });
       }
       return out;
+    },
+    async online(workspace, agentId, nowMs) {
+      const live = await redis.zrangebyscore(key.nodes, `(${nowMs}`, '+inf');
+      if (live.length === 0) return false;
+      const entries = await redis.hmget(key.ws(workspace), ...live.map((node) => field(node, agentId)));
+      return entries.some((v) => v !== null && (JSON.parse(v) as Stored).c > 0);
     },
     async takeLost(nowMs) {
       const lost: LostAgent[] = [];
