@@ -227,6 +227,13 @@ describe.each(STORE_KINDS)('malformed calls on the %s store', (kind) => {
     } finally {
       other.disconnect();
     }
+    // Its disconnection is announced (agent_offline) after the socket closed: in the log before the next test's
+    // snapshot, so that snapshot sees only what its own call does.
+    await poll(async () =>
+      (await h.server.services.store.readEvents('ws', { count: 10_000 })).some(
+        (e) => e.event_type === 'agent_offline' && e.source_agent === 'intruder',
+      ),
+    ).toBe(true);
   });
 
   it('ignores a call sent without an acknowledgement callback', async () => {
