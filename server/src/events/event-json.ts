@@ -1,5 +1,6 @@
 import type { NewEvent } from '@planhub/shared';
 import { withEventId } from '@planhub/shared';
+import { textBytes } from '../limits/text-bytes.ts';
 
 /**
  * Each event's JSON, made once per commit. A commit's events were stringified three times on the memory store (the
@@ -25,7 +26,7 @@ export const eventJson = (event: NewEvent): string => {
 /** UTF-8 bytes of the text `make` gives, the measure of every byte cap; Infinity for what JSON cannot hold. */
 const bytesOf = (make: () => string): number => {
   try {
-    return Buffer.byteLength(make(), 'utf8');
+    return textBytes(make());
   } catch {
     return Number.POSITIVE_INFINITY;
   }

@@ -3,7 +3,7 @@ import { applyFill, fillText } from './fill.ts';
 import { docJsonBytes, type Workspace } from './memory-workspace.ts';
 import { SortedMembers } from './sorted-members.ts';
 import type { DocWrite, FanIn, StoreOp } from './store.ts';
-import { textBytes } from './workspace-bytes.ts';
+import { textBytes } from '../limits/text-bytes.ts';
 
 /** What a memory-store commit changes in a workspace: documents, commutative operations, fired fan-ins. */
 

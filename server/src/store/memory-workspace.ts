@@ -2,7 +2,7 @@ import type { EventLog } from './memory-event-log.ts';
 import type { createRequestIndex } from './request-index.ts';
 import type { DocRead, FanIn } from './store.ts';
 import type { SortedMembers } from './sorted-members.ts';
-import { textBytes } from './workspace-bytes.ts';
+import { textBytes } from '../limits/text-bytes.ts';
 
 /** One workspace of the memory store, and the checks a commit makes on it before anything applies. */
 export interface Workspace {

@@ -3,11 +3,8 @@ import { serializedBytes } from '@planhub/shared';
 import { eventBytes } from '../events/event-json.ts';
 import type { Commit, DocWrite } from './store.ts';
 
-/**
- * A workspace's stored bytes, the workspaceBytes quota's measure: every document's JSON plus every event kept, in
- * UTF-8 bytes (`serializedBytes`, the measure of every other byte cap). The Redis script counts the same text.
- */
-export const textBytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+// A workspace's stored bytes, the workspaceBytes quota's measure, are every document's JSON plus every event kept,
+// in UTF-8 bytes (limits/text-bytes.ts). The Redis script counts the same text.
 
 /**
  * What a commit would add to the workspace's stored bytes (negative when it frees more than it writes): new
