@@ -40,11 +40,12 @@ export const fillAnswerValue = <R>(
   fanIns: readonly { answer?: { token: string; value: unknown } }[],
   fired: readonly boolean[],
 ): R => {
+  // Every call's answer comes through here; most have no fan-in answer to put in, and cost nothing more.
+  if (!fanIns.some((f) => f.answer)) return answer;
   const by = new Map<string, unknown>();
   fanIns.forEach((f, i) => {
     if (f.answer) by.set(f.answer.token, fired[i] ? f.answer.value : null);
   });
-  if (by.size === 0) return answer;
   const fill = (value: unknown): unknown => {
     if (typeof value === 'string') return by.has(value) ? by.get(value) : value;
     if (typeof value !== 'object' || value === null) return value;
