@@ -9,6 +9,8 @@ export interface StoreReads {
   ranges: number;
   /** Every plan-step document key loaded, in order (`step:<plan>:<step>`). */
   stepKeys: string[];
+  /** Every document key loaded, in order. */
+  loadedKeys: string[];
   loadCollections: number;
   commit: number;
   /** The counted methods called (load, loadWith, loadCollections, requestAnswer, commit), in order. */
@@ -23,6 +25,7 @@ export const readCounting = (store: Store): { store: Store; reads: StoreReads } 
     hashes: 0,
     ranges: 0,
     stepKeys: [],
+    loadedKeys: [],
     loadCollections: 0,
     commit: 0,
     calls: [],
@@ -33,6 +36,7 @@ export const readCounting = (store: Store): { store: Store; reads: StoreReads } 
     reads.hashes += hashes;
     reads.ranges += ranges;
     reads.stepKeys.push(...keys.filter((k) => k.startsWith('step:')));
+    reads.loadedKeys.push(...keys);
   };
   const wrapped: Store = {
     ...store,
