@@ -90,8 +90,8 @@ export const RATIO_SPECS: readonly RatioSpec[] = [
   },
   {
     // The throughput row above compares two rate searches, each starting from its previous result, on a machine
-    // whose speed drifts: its repetitions ranged from 0.65 to 1.10 over three runs. These two compare the same load at one
-    // rate, run back to back in each repetition; a CPU ratio of at most 1/0.9 = 1.11 is the same capacity.
+    // whose speed drifts between them. These two compare the same load at one rate, run back to back in each
+    // repetition; a CPU ratio of at most 1/0.9 = 1.11 is the same capacity.
     label: 'CPU per request (servers + Redis), setStepStatus 50 agents, 100k stored plans ÷ 10 (same rate)',
     unit: 'µs',
     numerator: lat('planhub.redis.50.stored', 'cpuUs'),
