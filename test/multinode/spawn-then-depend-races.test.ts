@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { REDIS_BACKENDS, startCluster, type Cluster } from '../helpers/cluster.ts';
+import { awaitedStepRaceRound } from '../helpers/awaited-race.ts';
 import { spawnRaceRound } from '../helpers/spawn-race.ts';
 import { rounds } from '../helpers/stress.ts';
 
@@ -22,6 +23,15 @@ describe.each(REDIS_BACKENDS)('spawn-then-depend across three server processes (
       // A workspace per round; agents go to the nodes in turn, the parent on node 0.
       const connect = (id: string) => cluster.client(id, { node: next++ % 3, workspace: `spawn-${round}` });
       await spawnRaceRound(connect, { tag: `r${round}`, subs: 5, waits: 3 });
+    }
+  });
+
+  it(`releases every wait on a step its plan never got, raced with the plan's end (${ROUNDS} rounds)`, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      let next = 0;
+      // The owner on node 0, the waiters on the nodes in turn.
+      const connect = (id: string) => cluster.client(id, { node: next++ % 3, workspace: `awaited-${round}` });
+      await awaitedStepRaceRound(connect, { tag: `a${round}`, waiters: 6 });
     }
   });
 });

@@ -22,6 +22,11 @@ export const docKeys = {
   dependencyGraph: () => 'deps',
   /** Who waits on a step (other plans' steps), by the target's node; may exist before the target does. */
   waiters: (node: string) => `waiters:${node}`,
+  /**
+   * Steps of a running plan that waits were registered on before the plan had them (`plan_id` named): the plan's end
+   * releases their waiters, since a finished plan gets no more steps.
+   */
+  awaitedSteps: (planId: string) => `awaited:${planId}`,
   /** Written by every call that adds dependency edges, so two of them never both pass the cycle check. */
   graphClock: () => 'deps-clock',
 } as const;

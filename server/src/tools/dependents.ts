@@ -169,23 +169,23 @@ export const releaseFutureWaits = async (tx: Tx, plan: Plan, step: Step): Promis
 };
 
 /**
- * For a step that will never end because retention removes its plan (one completed with the step still open): the
- * steps of other plans registered on it (`waiters`, its waiters document as read) resolve as if it had been skipped,
- * as a wait registered after its plan finished resolves at once (endedOutcome). The document goes; `deliverTo` may
- * pass over a waiter (its own plan goes in the same commit, or this commit already ends or changes its wait).
+ * For a step that will never end: one left open in a plan retention removes (a plan completed with the step still
+ * open), or one its plan never got before it finished (tools/awaited-steps.ts). The steps of other plans registered
+ * on it (`waiters`, its waiters document as read) receive `skipped`, the end it stands for, as a wait registered
+ * after its plan finished resolves at once (endedOutcome). The document goes; `deliverTo` may pass over a waiter (its
+ * own plan goes in the same commit, or this commit already ends or changes its wait).
  */
 export const releaseWaiters = async (
   tx: Tx,
   target: Plan,
-  step: Step,
+  skipped: Step,
   waiters: readonly Waiter[],
   now: string,
   deliverTo: (w: Waiter) => boolean,
 ): Promise<void> => {
   if (waiters.length === 0) return;
-  const self = stepNode(target.plan_id, step.id);
+  const self = stepNode(target.plan_id, skipped.id);
   tx.delete(docKeys.waiters(self));
-  const skipped: Step = { ...step, status: 'skipped', result: `plan ${target.status}` };
   const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step: skipped, member: self };
   const released = waiters.filter(deliverTo);
   if (released.length === 0) return;

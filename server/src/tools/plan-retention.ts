@@ -125,7 +125,8 @@ const pruneAgent = async (tx: Tx, agentId: string, kept: number, now: string): P
   );
   for (const [i, { plan, step }] of open.entries()) {
     if (waitsOnSomething(step)) await releaseFutureWaits(tx, plan, step);
-    await releaseWaiters(tx, plan, step, waiters[i] ?? [], now, (w) => {
+    const skipped = { ...step, status: 'skipped' as const, result: `plan ${plan.status}` };
+    await releaseWaiters(tx, plan, skipped, waiters[i] ?? [], now, (w) => {
       const node = stepNode(w.plan_id, w.step_id);
       return !removed.has(w.plan_id) && !busy.byOps.has(setKeys.outstanding(node));
     });

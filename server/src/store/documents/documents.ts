@@ -53,6 +53,12 @@ export const documents = {
     key: docKeys.waiters,
     schema: z.object({ waiters: z.array(WaiterSchema) }),
   }),
+  awaitedSteps: defineDocument({
+    name: 'awaited steps',
+    version: 1,
+    key: docKeys.awaitedSteps,
+    schema: z.object({ step_ids: z.array(z.string()) }),
+  }),
   graphClock: defineDocument({
     name: 'graph clock',
     version: 1,

@@ -2,6 +2,7 @@ import type { Plan } from '@planhub/shared';
 import { stepNode } from '../../core/dependencies/attach.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
+import { releaseAwaited } from '../awaited-steps.ts';
 import { settleDependents } from '../dependents.ts';
 
 /**
@@ -20,4 +21,5 @@ export const releaseRejected = async (tx: Tx, plan: Plan, now: string): Promise<
   await tx.getMany(plan.steps.map((s) => docKeys.waiters(stepNode(plan.plan_id, s.id))));
   for (const step of plan.steps)
     await settleDependents(tx, plan, { ...step, status: 'skipped', result: `plan ${plan.status}` }, now);
+  await releaseAwaited(tx, plan, now);
 };

@@ -7,6 +7,7 @@ import { completePlanModeStep, openSteps } from '../../core/plan-mode/step-compl
 import { endPlan } from '../../core/plans/plan-lifecycle.ts';
 import { changeStepStatus } from '../../core/plans/step-status.ts';
 import type { ToolHandlers } from '../context.ts';
+import { releaseAwaited } from '../awaited-steps.ts';
 import { settleDependents } from '../dependents.ts';
 import { savePlan } from '../plan-access.ts';
 import { loadModeState, requireExecuting } from './mode-access.ts';
@@ -81,6 +82,7 @@ const plan_complete: ToolHandlers['plan_complete'] = (ctx, args) =>
     const ended = endPlan(plan, 'completed', args.summary, now);
     ended.plan.details = { ...ended.plan.details, deviations };
     tx.emit(...ended.events);
+    await releaseAwaited(tx, ended.plan, now);
     await savePlan(tx, ended.plan);
     tx.emit(
       ...modeChanged(

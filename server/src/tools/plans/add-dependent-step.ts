@@ -17,6 +17,7 @@ import { encodeReceived } from '../live-plans.ts';
 import { appendTarget, resolveForAppend, resolvePlan, savePlan } from '../plan-access.ts';
 import type { DependencyArg } from './dependency-targets.ts';
 import { findDependencyTarget } from './dependency-targets.ts';
+import { noteAwaited } from '../awaited-steps.ts';
 import { addWaiters, checkPendingBound, checkWaiterBound, waiterCounter } from '../waiters-doc.ts';
 
 const unique = (deps: readonly DependencyArg[]): DependencyArg[] => {
@@ -64,6 +65,15 @@ const registerWaits = async (
   tx.op({ op: 'sadd', key: setKeys.outstanding(self), members: open });
   if (step.received_outputs)
     tx.op({ op: 'hset', key: hashKeys.received(self), fields: encodeReceived(step.received_outputs) });
+};
+
+/** Steps of other running plans waited on before those plans have them: their plans' ends must release them. */
+const noteFutureSteps = async (tx: Tx, targets: readonly AnyTarget[], waitingPlanId: string): Promise<void> => {
+  const byPlan = new Map<string, string[]>();
+  for (const t of targets)
+    if (isFuture(t) && t.plan !== undefined && t.plan.plan_id !== waitingPlanId)
+      byPlan.set(t.plan.plan_id, [...(byPlan.get(t.plan.plan_id) ?? []), t.step_id]);
+  for (const [planId, stepIds] of byPlan) await noteAwaited(tx, planId, stepIds);
 };
 
 /**
@@ -127,6 +137,7 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
     const edges = await loadReachableEdges(tx, targets.map(targetNode));
     const outcome = attachDependencies(waiting, stepId, targets, edges, now);
     await registerWaits(tx, outcome, ctx.services.config.limits);
+    await noteFutureSteps(tx, targets, outcome.plan.plan_id);
     await savePlan(tx, outcome.plan);
     tx.emit(...events, ...outcome.events);
 
@@ -147,8 +158,8 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
           reopened +
           (ended > 0 ? `; ${ended} had already ended and their outputs are in received_outputs` : '') +
           (unknown.length > 0
-            ? `; ${unknown.join(', ')} do not exist yet and are waited for (they resolve once created and ended; ` +
-              'check the ids if no such step is coming)'
+            ? `; ${unknown.join(', ')} do not exist yet and are waited for (they resolve once created and ended, ` +
+              'or as skipped if the plan named ends without them; check the ids if no such step is coming)'
             : '') +
           '. It unblocks by itself, exactly once, when the others end: wait for its step_unblocked event, do not poll.'
         : `${subject}; all had already ended, so the step is ready (pending) with their outputs in received_outputs ` +
