@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildRevision, buildWorkingTree } from './ab/builds.ts';
 import { compareWindows, summarizeRounds } from './ab/compare.ts';
 import { sideBySide } from './ab/side-by-side.ts';
-import { REPO_ROOT } from './infra/processes.ts';
+import { REPO_ROOT, startNodeServer } from './infra/processes.ts';
 
 const sample = (nodeUs: number, rate = 1000) => ({ rate, nodeUs, redisUs: 0 });
 
@@ -74,6 +75,20 @@ describe('bench:ab on real builds', () => {
     const worktrees = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: REPO_ROOT, encoding: 'utf8' });
     expect(worktrees.match(/^worktree /gm)).toHaveLength(1);
   }, 120_000);
+
+  it('starts a side with node options of its own (--next-node-options), before the entry point', async () => {
+    const server = await startNodeServer('smoke-options', 'test/bench/floors/echo-server.ts', { FLOOR_MODE: 'echo' }, [
+      '--max-semi-space-size=16',
+    ]);
+    try {
+      const argv = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0');
+      const option = argv.indexOf('--max-semi-space-size=16');
+      expect(option).toBeGreaterThan(0);
+      expect(option).toBeLessThan(argv.findIndex((a) => a.endsWith('echo-server.ts')));
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 
   it('names a revision git does not know', () => {
     expect(() => buildRevision('no-such-revision-anywhere', 'smoke-bad')).toThrow();

@@ -19,6 +19,9 @@ const OptionsSchema = z.object({
   'warmup-ms': count.default(1500),
   agents: count.default(50),
   steps: count.max(200).default(50),
+  /** Node options for one side, space-separated (e.g. "--max-semi-space-size=32"): a runtime setting compared alone. */
+  'base-node-options': z.string().default(''),
+  'next-node-options': z.string().default(''),
 });
 
 const { values } = parseArgs({
@@ -32,6 +35,7 @@ if (!parsed.success) {
   process.exit(2);
 }
 const options = parsed.data;
+const nodeArgsOf = (text: string) => text.split(' ').filter((a) => a !== '');
 
 const base = buildRevision(options.base, 'base');
 const next =
@@ -52,6 +56,7 @@ try {
       windows: options.windows,
       windowMs: options['window-ms'],
       warmupMs: options['warmup-ms'],
+      nodeArgs: { base: nodeArgsOf(options['base-node-options']), next: nodeArgsOf(options['next-node-options']) },
     });
     rounds.push(result);
     console.log(

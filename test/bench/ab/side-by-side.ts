@@ -11,6 +11,8 @@ export interface SideBySideOptions extends LoadOptions {
   windowMs: number;
   /** Unmeasured load on each build first (JIT warm-up). */
   warmupMs: number;
+  /** Options for node itself, per side (both empty: each build as production starts it). */
+  nodeArgs?: { base: readonly string[]; next: readonly string[] };
 }
 
 /** The bench's node environment, with the call limits out of the way (they are not what is compared). */
@@ -61,8 +63,8 @@ export const sideBySide = async (
   options: SideBySideOptions,
 ): Promise<Comparison> => {
   const [base, next] = await Promise.all([
-    startNodeServer('ab-base', builds.base, nodeEnv(redis, 'ab-base')),
-    startNodeServer('ab-next', builds.next, nodeEnv(redis, 'ab-next')),
+    startNodeServer('ab-base', builds.base, nodeEnv(redis, 'ab-base'), options.nodeArgs?.base),
+    startNodeServer('ab-next', builds.next, nodeEnv(redis, 'ab-next'), options.nodeArgs?.next),
   ]);
   const loads: Load[] = [];
   try {

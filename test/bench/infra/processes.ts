@@ -108,13 +108,20 @@ export const assertHealthy = async (server: Spawned & { port: number }): Promise
 };
 
 /** A server entry point: the built bundle under plain node, or a TypeScript file through tsx. */
-export const startNodeServer = async (name: string, file: string, env: NodeJS.ProcessEnv) => {
+/** `nodeArgs`: options for node itself (before the entry point), e.g. V8 heap settings compared by `pnpm bench:ab`. */
+export const startNodeServer = async (
+  name: string,
+  file: string,
+  env: NodeJS.ProcessEnv,
+  nodeArgs: readonly string[] = [],
+) => {
   const port = await freePort();
   const spawned = spawnLogged(
     name,
     process.execPath,
     [
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      ...nodeArgs,
       // A built bundle (.js) runs under plain node, as production runs it; a TypeScript entry point through tsx.
       ...(file.endsWith('.ts') ? ['--conditions=planhub-source', '--import', 'tsx'] : []),
       file,
