@@ -1,6 +1,6 @@
 import type { Plan, Step, Waiter } from '@planhub/shared';
 import { stepNode } from '../core/dependencies/attach.ts';
-import { pendingNode } from '../core/dependencies/nodes.ts';
+import { dependencyNode, pendingNode } from '../core/dependencies/nodes.ts';
 import { decideFanIn, isSamePlan } from '../core/dependencies/fan-in.ts';
 import { applyResolution } from '../core/dependencies/resolve.ts';
 import { randomId } from '../core/random-id.ts';
@@ -132,7 +132,7 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
       { op: 'del', kind: 'hash', key: hashKeys.received(self) },
       { op: 'srem', key: setKeys.edges(pendingNode(target.agent_id, step.id)), members: [self] },
     );
-    await releaseFutureWaits(tx, target, step);
+    await giveUpWaits(tx, target, step);
   }
   const same = await settleSamePlan(tx, target, step, now);
   // Waits named by plan, and waits by agent and step id registered before any plan of this agent had the step.
@@ -158,14 +158,19 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
 };
 
 /**
- * A step that ends while it still waits on steps no plan had yet gives those waits up: they leave the waiter lists
- * and the workspace's pendingWaiters count, so abandoned waits never pile up.
+ * A step that ends while it still waits gives its waits on other plans up: it leaves each target's waiter list and
+ * that list's count (the target plan's waitersPerPlan count, or the workspace's pendingWaiters count for a step no
+ * plan had yet), so abandoned waits neither pile up nor count against a plan that is still running. `step.blocked_by`
+ * may name dependencies already delivered (a plan read as stored): their lists no longer hold the step.
  */
-export const releaseFutureWaits = async (tx: Tx, plan: Plan, step: Step): Promise<void> => {
+export const giveUpWaits = async (tx: Tx, plan: Plan, step: Step): Promise<void> => {
   const waiter: Waiter = { agent_id: plan.agent_id, plan_id: plan.plan_id, step_id: step.id };
-  for (const d of step.blocked_by ?? [])
-    if (d.plan_id === undefined)
-      await removeWaiter(tx, { counter: waiterCounter(undefined), node: pendingNode(d.agent_id, d.step_id) }, waiter);
+  // The plan's own steps keep their waiters in the plan itself.
+  const open = (step.blocked_by ?? []).filter((d) => d.plan_id !== plan.plan_id);
+  if (open.length === 0) return;
+  // Every list in one round trip; removeWaiter then reads them from the transaction.
+  await loadWaitersOf(tx, open.map(dependencyNode));
+  for (const d of open) await removeWaiter(tx, { counter: waiterCounter(d.plan_id), node: dependencyNode(d) }, waiter);
 };
 
 /**

@@ -6,7 +6,7 @@ import { assemblePlan } from '../core/plans/plan-split.ts';
 import { planDocuments } from '../store/documents/plan-documents.ts';
 import { counterKeys, docKeys, hashKeys, setKeys, zsetKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
-import { releaseFutureWaits, releaseWaiters } from './dependents.ts';
+import { giveUpWaits, releaseWaiters } from './dependents.ts';
 import { indexesWrittenBy, loadAgent } from './plan-access.ts';
 import { loadWaitersOf } from './waiters-doc.ts';
 
@@ -28,8 +28,8 @@ export const RETENTION_BATCH = 200;
  * was rejected (releaseRejected), and a wait registered on a finished plan resolves at once (endedOutcome), so none is
  * added later. The exception is a plan *completed* with steps still open (completePlan allows it and leaves them as
  * they were): such a step may still have waiters, and may itself still wait. Its removal settles both here as its
- * end would have: its waiters resolve as skipped, its own waits are given up. A removed step left in the waiters
- * document of a step still running is harmless: that step's end finds no plan to deliver to and delivers nothing.
+ * end would have: its waiters resolve as skipped, its own waits are given up (it leaves the waiter lists of the
+ * steps it waited on, and their counts).
  */
 export const applyRetention = async (tx: Tx, kept: number, now: string): Promise<void> => {
   for (const agentId of [...indexesWrittenBy(tx)]) await pruneAgent(tx, agentId, kept, now);
@@ -124,7 +124,7 @@ const pruneAgent = async (tx: Tx, agentId: string, kept: number, now: string): P
     open.map(({ plan, step }) => stepNode(plan.plan_id, step.id)),
   );
   for (const [i, { plan, step }] of open.entries()) {
-    if (waitsOnSomething(step)) await releaseFutureWaits(tx, plan, step);
+    if (waitsOnSomething(step)) await giveUpWaits(tx, plan, step);
     const skipped = { ...step, status: 'skipped' as const, result: `plan ${plan.status}` };
     await releaseWaiters(tx, plan, skipped, waiters[i] ?? [], now, (w) => {
       const node = stepNode(w.plan_id, w.step_id);
