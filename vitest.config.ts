@@ -14,7 +14,7 @@ export default defineConfig({
       'client-sdk/test/**/*.test.ts',
       'test/**/*.test.ts',
     ],
-    globalSetup: ['test/setup/redis-global-setup.ts'],
+    globalSetup: ['test/setup/redis-global-setup.ts', 'test/setup/server-bundle-setup.ts'],
     reporters: ['default', './test/setup/summary-reporter.ts'],
     // Race rounds scale with PLANHUB_STRESS, so a test's time limit scales with them.
     testTimeout: 30_000 * STRESS,

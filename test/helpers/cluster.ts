@@ -5,6 +5,7 @@ import type { ConnectOptions, PlanHubClient } from '@planhub/client-sdk';
 import { connect } from '@planhub/client-sdk';
 import { inject } from 'vitest';
 import { freePort } from './free-port.ts';
+import { serverEntry } from './server-entry.ts';
 import { uniquePrefix } from './servers.ts';
 import { deleteClusterPrefix, deletePrefix, testClusterNodes } from './stores.ts';
 
@@ -83,11 +84,11 @@ const readyz = async (port: number): Promise<boolean> => {
 };
 
 /**
- * Spawns one real server process (`node --import tsx server/src/main.ts`) on `port` and resolves once its /readyz
+ * Spawns one real server process (`node <the run's server bundle>`, test/helpers/server-entry.ts) on `port` and resolves once its /readyz
  * answers (it listens and its store is reachable). Rejects, with the node's output, if it exits first.
  */
 const spawnNode = (port: number, env: NodeJS.ProcessEnv): Promise<Node> => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, serverEntry(), {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,13 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.ts';
+import { serverEntry } from './server-entry.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = join(ROOT, 'server/src/main.ts');
-// By path, so the node can run in any working directory (a config file's relative paths resolve against it).
-const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 const READY_TIMEOUT_MS = 30_000;
 
 export interface ServerProcess {
@@ -34,7 +31,8 @@ const ready = async (port: number) => {
 };
 
 /**
- * One real server process (`node --import tsx server/src/main.ts`) in `cwd` with `env` added to this process's
+ * One real server process (`node <the run's server bundle>`, test/helpers/server-entry.ts; by absolute path, so it
+ * runs in any working directory and a config file's relative paths resolve against that) in `cwd` with `env` added to this process's
  * environment; resolves once /readyz answers, or rejects with the node's output if it exits or never gets ready.
  */
 export const startServerProcess = async (options: {
@@ -47,7 +45,7 @@ export const startServerProcess = async (options: {
   let exited: Promise<number | null> = Promise.resolve(null);
 
   const launch = async () => {
-    const started = spawn(process.execPath, ['--import', TSX, MAIN], {
+    const started = spawn(process.execPath, serverEntry(), {
       cwd: options.cwd ?? ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', ...options.env, PORT: String(port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],

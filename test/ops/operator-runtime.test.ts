@@ -9,7 +9,7 @@ import { captureLog } from '../security/support/capture-log.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { uniquePrefix } from '../helpers/servers.ts';
-import { runMain, type MainRun } from './run-main.ts';
+import { SOURCE_ENTRY, runMain, type MainRun } from './run-main.ts';
 
 const SECRET = 'operator-runtime-secret-0123456789';
 
@@ -22,7 +22,8 @@ describe('a node started by an operator', () => {
   });
 
   it('names the dashboard URL at startup, and GET / leads there with the query kept', async () => {
-    const run = runMain({});
+    // Started from the sources, as `pnpm start` does (every other node of the suite runs the built bundle).
+    const run = runMain({}, SOURCE_ENTRY);
     runs.push(run);
     const line = await run.line(/PlanHub listening/);
     const { url, dashboard } = JSON.parse(line) as { url: string; dashboard: string };

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { serverEntry } from '../helpers/server-entry.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -16,14 +17,14 @@ export interface MainRun {
   stop(): Promise<number | null>;
 }
 
+/** `pnpm start`'s way of starting a node: tsx over server/src/main.ts. */
+export const SOURCE_ENTRY: readonly string[] = ['--import', 'tsx', 'server/src/main.ts'];
+
 /**
- * The real server/src/main.ts (or, given `args`, another entry such as the built bundle) in its own process, with only the environment given (plus PATH), as an operator
- * starts it. Output is collected line by line so tests assert on what an operator reads.
+ * A real node in its own process (the run's server bundle, or given `args` another entry such as SOURCE_ENTRY), with
+ * only the environment given (plus PATH), as an operator starts it. Output is collected line by line so tests assert on what an operator reads.
  */
-export const runMain = (
-  env: Record<string, string>,
-  args: readonly string[] = ['--import', 'tsx', 'server/src/main.ts'],
-): MainRun => {
+export const runMain = (env: Record<string, string>, args: readonly string[] = serverEntry()): MainRun => {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', ...env },
@@ -61,7 +62,7 @@ export const runMain = (
           await closed;
           const late = [...stdout, ...stderr].find((l) => pattern.test(l));
           if (late !== undefined) resolve(late);
-          else reject(new Error(`main.ts exited before printing ${pattern}:\n${[...stdout, ...stderr].join('\n')}`));
+          else reject(new Error(`The node exited before printing ${pattern}:\n${[...stdout, ...stderr].join('\n')}`));
         });
       }),
     async stop() {
@@ -71,7 +72,7 @@ export const runMain = (
   };
 };
 
-/** Runs main.ts to its end (for configurations it must refuse). */
+/** Runs a node to its end (for configurations it must refuse). */
 export const refusedStart = async (env: Record<string, string>) => {
   const run = runMain(env);
   const code = await run.exited;
