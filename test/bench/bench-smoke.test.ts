@@ -1,6 +1,11 @@
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer } from '@planhub/server';
+import { Server } from 'socket.io';
 import { describe, expect, it } from 'vitest';
 import { benchConfigFromEnv } from './config.ts';
 import { runOpenLoop } from './load/open-loop.ts';
+import { refusedCallSessions } from './load/sessions.ts';
 import { ratioRows, verdictOf } from './report/ratio-table.ts';
 import { formatFigure, latencyTable, ratioTable, throughputTable } from './report/render.ts';
 import type { BenchResults, LatencyFigures } from './report/results.ts';
@@ -266,5 +271,39 @@ describe('bench configuration and open loop', () => {
     expect(outcome.sent).toBe(5000);
     expect(outcome.completed).toBe(0);
     expect(sustains(outcome, 25)).toBe(false);
+  });
+});
+
+describe('bench refused-call load', () => {
+  it('counts a call naming no tool as done when a real node refuses it with NOT_FOUND', async () => {
+    const node = createServer({ port: 0, logLevel: 'silent' });
+    const { url } = await node.listen();
+    try {
+      const session = await refusedCallSessions(url, 2)('smoke');
+      try {
+        await expect(Promise.all([session.send(0), session.send(1), session.send(2)])).resolves.toHaveLength(3);
+      } finally {
+        session.close();
+      }
+    } finally {
+      await node.close();
+    }
+  });
+
+  it('fails a request that a server answers with anything else', async () => {
+    const http = createHttpServer();
+    const io = new Server(http);
+    io.on('connection', (socket) => socket.on('call', (_raw: unknown, ack: (a: unknown) => void) => ack({ ok: true })));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const session = await refusedCallSessions(`http://127.0.0.1:${(http.address() as AddressInfo).port}`, 1)('x');
+      try {
+        await expect(session.send(0)).rejects.toThrow(/expected NOT_FOUND/);
+      } finally {
+        session.close();
+      }
+    } finally {
+      await io.close();
+    }
   });
 });

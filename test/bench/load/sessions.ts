@@ -4,7 +4,7 @@ import { runOpenLoop } from './open-loop.ts';
 import { estimateCapacity } from './closed-loop.ts';
 import type { Observe } from './plan-agents.ts';
 import { openSlots } from './plan-agents.ts';
-import { openSocket } from './wire-client.ts';
+import { openAgent, openSocket } from './wire-client.ts';
 import type { Probe, ProbeOutcome } from '../stats/rate-search.ts';
 
 /** A prepared load target: connections open, plans started; `send(i)` issues request i. */
@@ -41,6 +41,30 @@ export const floorSessions =
           .timeout(10_000)
           .emitWithAck('call', { tool: 'setStepStatus', args: FLOOR_ARGS })) as CallAck;
         if (!ack.ok) throw new Error(`${ack.error.code} ${ack.error.message}`);
+      },
+      close: () => sockets.forEach((s) => s.close()),
+    };
+  };
+
+/** A tool name no catalog has: the call goes through the transport, admission and dispatch, and is refused there. */
+export const NO_SUCH_TOOL = 'noSuchTool';
+
+/**
+ * PlanHub's cost of a call that does no work: `agents` agents each calling a tool that does not exist, refused with
+ * NOT_FOUND before any store access. Its CPU beside the echo floor's is what the transport and dispatch cost alone.
+ */
+export const refusedCallSessions =
+  (url: string, agents: number): SessionFactory =>
+  async (tag) => {
+    const sockets = await Promise.all(
+      Array.from({ length: agents }, (_, i) => openAgent(url, `bench-refused-${tag}`, `${tag}-a${i}`)),
+    );
+    return {
+      async send(i) {
+        const socket = sockets[i % sockets.length] as Socket;
+        const ack = (await socket.timeout(10_000).emitWithAck('call', { tool: NO_SUCH_TOOL, args: {} })) as CallAck;
+        if (ack.ok || ack.error.code !== 'NOT_FOUND')
+          throw new Error(`expected NOT_FOUND for ${NO_SUCH_TOOL}, got ${JSON.stringify(ack).slice(0, 200)}`);
       },
       close: () => sockets.forEach((s) => s.close()),
     };

@@ -148,6 +148,13 @@ export const RATIO_SPECS: readonly RatioSpec[] = [
     denominator: lat('floor.echo.50', 'cpuUs'),
   },
   {
+    // What the transport, admission and dispatch cost before any tool runs: the part of the above no state layer moves.
+    label: 'CPU per request, a call naming no tool (refused) memory ÷ echo floor',
+    unit: 'µs',
+    numerator: lat('planhub.refused.50', 'cpuUs'),
+    denominator: lat('floor.echo.50', 'cpuUs'),
+  },
+  {
     label: 'CPU per request (servers + Redis), cross-node event ÷ broadcast floor',
     unit: 'µs',
     numerator: lat('planhub.event', 'cpuUs'),

@@ -19,6 +19,7 @@ export const LATENCY_LABELS: Record<LatencyId, string> = {
   'floor.redis.1': 'floor: echo + Redis round trip, 1 connection',
   'floor.broadcast': 'floor: cross-node broadcast (socket.io Redis adapter)',
   'planhub.memory.50': 'setStepStatus, memory, 50 agents',
+  'planhub.refused.50': 'a call naming no tool (refused, no store access), memory, 50 agents',
   'planhub.redis.50': 'setStepStatus, Redis, 50 agents',
   'planhub.redis.50.stored': 'setStepStatus, Redis, 50 agents, 100k stored plans',
   'planhub.redis.1': 'setStepStatus, Redis, 1 agent',

@@ -19,6 +19,7 @@ export const LATENCY_IDS = [
   'floor.redis.1',
   'floor.broadcast',
   'planhub.memory.50',
+  'planhub.refused.50',
   'planhub.redis.50',
   'planhub.redis.50.stored',
   'planhub.redis.1',

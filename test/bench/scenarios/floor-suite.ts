@@ -2,7 +2,7 @@ import type { BenchConfig } from '../config.ts';
 import { BENCH_PREFIX, type Cluster } from '../infra/cluster.ts';
 import { broadcastSessions, eventSessions, unblockSessions } from '../load/cross-node-sessions.ts';
 import type { Timing } from '../load/sessions.ts';
-import { floorSessions, planhubSessions } from '../load/sessions.ts';
+import { floorSessions, planhubSessions, refusedCallSessions } from '../load/sessions.ts';
 import type { BenchReport } from '../report/markdown.ts';
 import type { BenchResults } from '../report/results.ts';
 import { figureOf } from '../stats/repetitions.ts';
@@ -92,6 +92,12 @@ export const runFloorSuite = async (
   const latencyRuns: LatencyRun[] = [
     { id: 'floor.echo.50', rate: rateMemory, factory: echo50, pids: [pid(cluster.floorEcho)] },
     { id: 'planhub.memory.50', rate: rateMemory, factory: planhubMemory50, pids: [pid(cluster.planhubMemory)] },
+    {
+      id: 'planhub.refused.50',
+      rate: rateMemory,
+      factory: refusedCallSessions(memory, 50),
+      pids: [pid(cluster.planhubMemory)],
+    },
     { id: 'floor.redis.50', rate: rate50, factory: redisFloor50, pids: floorRedisPids },
     { id: 'planhub.redis.50', rate: rate50, factory: planhubRedis50, pids: planhubRedisPids },
     // Right after the 10-plan run in every repetition, at its rate: the stored plans' cost, paired.
