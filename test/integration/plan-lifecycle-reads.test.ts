@@ -1,36 +1,25 @@
-import { connect, type PlanHubClient } from '@planhub/client-sdk';
-import type { PlanHubServer } from '@planhub/server';
-import { createServer } from '@planhub/server';
+import type { PlanHubClient } from '@planhub/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCounting, type StoreReads } from '../helpers/read-counting-store.ts';
-import { storeFixture, type StoreFixture, type StoreFixtureKind } from '../helpers/stores.ts';
+import { countedNode, type CountedNode } from '../helpers/counted-node.ts';
+import type { StoreFixtureKind } from '../helpers/stores.ts';
 
 const NAMES = Array.from({ length: 50 }, (_, i) => `step ${i + 1}`);
 
 describe.each(['memory', 'file', 'redis'] as StoreFixtureKind[])(
   'starting and ending a plan reads its steps only as far as the call needs them (%s store)',
   (kind) => {
-    let server: PlanHubServer;
+    let node: CountedNode;
     let client: PlanHubClient;
-    let fixture: StoreFixture;
-    let calls: StoreReads;
-    afterEach(async () => {
-      client.close();
-      await server.close();
-      await fixture.close();
-    });
+    afterEach(async () => node.close());
 
     const open = async () => {
-      fixture = storeFixture(kind);
-      const counted = readCounting(fixture.open());
-      calls = counted.reads;
-      server = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto' }, { store: counted.store });
-      client = await connect({ url: (await server.listen()).url, agentId: 'a', workspace: 'ws' });
+      node = await countedNode(kind);
+      client = node.client;
     };
     const stepDocsRead = async (call: () => Promise<unknown>) => {
-      const before = calls.stepKeys.length;
+      const before = node.reads.stepKeys.length;
       const answer = await call();
-      return { answer, stepDocs: calls.stepKeys.length - before };
+      return { answer, stepDocs: node.reads.stepKeys.length - before };
     };
 
     it('starts a 50-step plan from its step briefs and answers every step in order', async () => {

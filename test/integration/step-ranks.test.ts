@@ -1,13 +1,10 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
-import { connect } from '@planhub/client-sdk';
-import type { PlanHubServer } from '@planhub/server';
-import { createServer } from '@planhub/server';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readCounting } from '../helpers/read-counting-store.ts';
+import { countedNode, type CountedNode } from '../helpers/counted-node.ts';
 import { startHarness, type Harness, type HarnessStoreKind } from '../helpers/servers.ts';
 import { rounds } from '../helpers/stress.ts';
-import { storeFixture, type StoreFixture, type StoreFixtureKind } from '../helpers/stores.ts';
+import type { StoreFixtureKind } from '../helpers/stores.ts';
 
 type Status = 'in_progress' | 'completed' | 'failed' | 'skipped';
 const CHANGES: readonly Status[] = ['in_progress', 'completed', 'failed', 'skipped'];
@@ -149,20 +146,12 @@ describe.each(['memory', 'file', 'redis'] as HarnessStoreKind[])(
 describe.each(['memory', 'file', 'redis'] as StoreFixtureKind[])(
   'a plan stored before its steps were ranked (%s store)',
   (kind) => {
-    let server: PlanHubServer;
-    let client: PlanHubClient;
-    let fixture: StoreFixture;
-    afterEach(async () => {
-      client.close();
-      await server.close();
-      await fixture.close();
-    });
+    let node: CountedNode;
+    afterEach(async () => node.close());
 
     it('is read through its briefs, answered the same, and ranked step by step as they are written', async () => {
-      fixture = storeFixture(kind);
-      const { store, reads } = readCounting(fixture.open());
-      server = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto' }, { store });
-      client = await connect({ url: (await server.listen()).url, agentId: 'a', workspace: 'ws' });
+      node = await countedNode(kind);
+      const { store, reads, client } = node;
       const plan = await client.createPlan({ title: 'P', steps: ['one', 'two', 'three'] });
       await client.startPlan({});
       // What an earlier version left: the plan's documents and briefs, and no ranks (the key step-ranks.ts writes).
