@@ -4,10 +4,9 @@ import { decideModification, requestModification } from '../../core/plan-mode/mo
 import { numericStepId, pendingModificationOf, planModeProgress } from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
 import { completePlanModeStep, openSteps } from '../../core/plan-mode/step-complete.ts';
-import { endPlan } from '../../core/plans/plan-lifecycle.ts';
 import { changeStepStatus } from '../../core/plans/step-status.ts';
 import type { ToolHandlers } from '../context.ts';
-import { releaseAwaited } from '../awaited-steps.ts';
+import { finishPlan } from '../finish-plan.ts';
 import { settleDependents } from '../dependents.ts';
 import { savePlan } from '../plan-access.ts';
 import { loadModeState, requireExecuting } from './mode-access.ts';
@@ -79,11 +78,14 @@ const plan_complete: ToolHandlers['plan_complete'] = (ctx, args) =>
       tx.emit(...skipped.events);
       await settleDependents(tx, plan, skipped.step, now);
     }
-    const ended = endPlan(plan, 'completed', args.summary, now);
-    ended.plan.details = { ...ended.plan.details, deviations };
-    tx.emit(...ended.events);
-    await releaseAwaited(tx, ended.plan, now);
-    await savePlan(tx, ended.plan);
+    // Ended as every plan is, so what waits on it is settled the same way (finish-plan.ts).
+    const ended = await finishPlan(
+      tx,
+      { ...plan, details: { ...plan.details, deviations } },
+      'completed',
+      args.summary,
+      now,
+    );
     tx.emit(
       ...modeChanged(
         {
@@ -93,18 +95,18 @@ const plan_complete: ToolHandlers['plan_complete'] = (ctx, args) =>
           from: 'executing',
           to: 'normal',
           goal: state.doc?.goal,
-          plan: ended.plan,
+          plan: ended,
         },
         now,
       ),
     );
     return {
       status: 'plan_completed' as const,
-      plan_id: ended.plan.plan_id,
+      plan_id: ended.plan_id,
       summary: args.summary,
       deviations,
       mode: 'normal' as const,
-      progress: progressOf(ended.plan.steps),
+      progress: progressOf(ended.steps),
       skipped_steps: open.map((s) => numericStepId(s) ?? s.id),
       ...(warning !== undefined ? { warning } : {}),
     };
