@@ -1,21 +1,9 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
 import { PlanHubError } from '@planhub/client-sdk';
 import { expect } from 'vitest';
-import { startedPlan } from './event-log.ts';
+import { startedPlan, unblocksOf } from './event-log.ts';
 import { poll } from './eventually.ts';
 import type { Connect } from './spawn-race.ts';
-
-/** The one `step_unblocked` a waiting step may ever get: read from the log, so a second one would show. */
-export const unblocksOf = async (client: PlanHubClient, planId: string, stepId: string) =>
-  (
-    await client.getTaskEvents({
-      event_types: ['step_unblocked'],
-      plan_id: planId,
-      step_id: stepId,
-      after_event: '0-0',
-      limit: 100,
-    })
-  ).events;
 
 /**
  * One round of a wait on a step its plan does not have yet, raced with that plan's end: `waiters` agents each add a

@@ -42,3 +42,18 @@ export const startedPlan = async (client: PlanHubClient, title: string, steps: s
   await client.startPlan({});
   return plan;
 };
+
+/**
+ * The `step_unblocked` events of one waiting step, read from the start of the log (a workspace per test or round keeps
+ * that short), so a second one would show.
+ */
+export const unblocksOf = async (client: PlanHubClient, planId: string, stepId: string) =>
+  (
+    await client.getTaskEvents({
+      event_types: ['step_unblocked'],
+      plan_id: planId,
+      step_id: stepId,
+      after_event: '0-0',
+      limit: 100,
+    })
+  ).events;

@@ -1,6 +1,6 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
 import { expect } from 'vitest';
-import { startedPlan } from './event-log.ts';
+import { startedPlan, unblocksOf } from './event-log.ts';
 
 /** Connects an agent for one round (the caller chooses node and workspace). */
 export type Connect = (agentId: string) => Promise<PlanHubClient>;
@@ -48,13 +48,7 @@ export const spawnRaceRound = async (
     expect(step?.status).toBe('pending');
     expect(step?.blocked_by ?? []).toEqual([]);
     expect(step?.received_outputs).toEqual(expected);
-    const { events } = await parent.getTaskEvents({
-      event_types: ['step_unblocked'],
-      plan_id: own.plan_id,
-      step_id: answer.step_id,
-      after_event: '0-0',
-      limit: 100,
-    });
+    const events = await unblocksOf(parent, own.plan_id, answer.step_id);
     expect(events).toHaveLength(1);
     expect(events[0]?.payload.outputs).toEqual(expected);
     expect([...(events[0]?.payload.received_outputs as string[])].sort()).toEqual(Object.keys(expected).sort());

@@ -1,7 +1,7 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { awaitedStepRaceRound, unblocksOf } from '../helpers/awaited-race.ts';
-import { startedPlan } from '../helpers/event-log.ts';
+import { awaitedStepRaceRound } from '../helpers/awaited-race.ts';
+import { startedPlan, unblocksOf } from '../helpers/event-log.ts';
 import { poll } from '../helpers/eventually.ts';
 import { startHarness, type Harness, type HarnessStoreKind } from '../helpers/servers.ts';
 import { rounds } from '../helpers/stress.ts';

@@ -1,7 +1,7 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startedPlan } from '../helpers/event-log.ts';
-import { unblocksOf } from '../helpers/awaited-race.ts';
+import { unblocksOf } from '../helpers/event-log.ts';
 import { startHarness, type Harness, type HarnessStoreKind } from '../helpers/servers.ts';
 import { rounds } from '../helpers/stress.ts';
 
