@@ -1,5 +1,6 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { parseStoredJson } from './parsed-json.ts';
+import { boundRefusal } from './set-bounds.ts';
 import { serializedBytes, withEventId } from '@planhub/shared';
 import { envelopeBytes } from '../events/event-json.ts';
 import { createEventByteBudget } from './event-byte-budget.ts';
@@ -162,6 +163,8 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         (reqKey !== undefined && liveRequest(w, reqKey))
       )
         return Promise.resolve({ ok: false, reason: 'conflict' });
+      const overBound = boundRefusal(commit.ops ?? [], (key) => w.sets.get(key));
+      if (overBound) return Promise.resolve(overBound);
       const texts = writeTexts(commit.writes);
       const textOf = (doc: DocWrite) => texts.get(doc) ?? JSON.stringify(doc.value);
       if (options.workspaceBytes !== undefined) {

@@ -33,7 +33,12 @@ export interface DocWrite {
  * counters live in their own key spaces (a set `x` and a document `x` are different things).
  */
 export type StoreOp =
-  | { op: 'sadd'; key: string; members: readonly string[] }
+  /**
+   * `max`: the set's bound. The commit is refused whole (`bound`, nothing written) when this op would leave the set
+   * with more than `max` members. Checked, like the quota, before anything is written, for the commit's own ops (a
+   * fired fan-in's ops are not checked).
+   */
+  | { op: 'sadd'; key: string; members: readonly string[]; max?: number }
   | { op: 'srem'; key: string; members: readonly string[] }
   /** `onlyNew`: a field already set keeps its value (HSETNX). */
   | { op: 'hset'; key: string; fields: Readonly<Record<string, string>>; onlyNew?: boolean }
@@ -109,7 +114,17 @@ export interface Commit {
 export type CommitOutcome =
   | { ok: true; events: EventEnvelope[]; counters?: number[]; fired?: boolean[] }
   | { ok: false; reason: 'conflict' }
-  | QuotaRefusal;
+  | QuotaRefusal
+  | BoundRefusal;
+
+/** An `sadd` with `max` would have taken its set past that bound: nothing was written. `size`: the set's size before. */
+export interface BoundRefusal {
+  ok: false;
+  reason: 'bound';
+  key: string;
+  size: number;
+  max: number;
+}
 
 /**
  * The commit would have taken the workspace's stored bytes (documents as JSON plus events kept) past its quota:

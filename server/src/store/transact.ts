@@ -2,8 +2,8 @@ import type { EventEnvelope } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import { type CallBudget, withinBudget } from './call-budget.ts';
 import { fingerprintTool, type Remembered } from './request-fingerprint.ts';
-import type { QuotaRefusal, Store } from './store.ts';
-import { Tx } from './transaction.ts';
+import type { BoundRefusal, QuotaRefusal, Store } from './store.ts';
+import { type CallState, Tx } from './transaction.ts';
 
 /** The retry loop around a call's transaction (transaction.ts): request_id replay, admission, quota and conflicts. */
 
@@ -55,6 +55,26 @@ const quotaExceeded = (workspace: string, q: QuotaRefusal) =>
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * A bounded set (an sadd's `max`) is full. The tool that bounds it words the refusal for its caller (see
+ * `isBoundRefusal`); this message is the fallback.
+ */
+const boundExceeded = (b: BoundRefusal) =>
+  new PlanHubError(
+    'RESOURCE_EXHAUSTED',
+    `The set ${JSON.stringify(b.key)} holds ${b.size} members, its bound is ${b.max}. Nothing was written.`,
+    { kind: 'setBound', set: b.key, size: b.size, max: b.max },
+  );
+
+/** The size of the set `key` when `err` is the refusal of a commit that would take that set past its bound. */
+export const boundRefusalSize = (err: unknown, key: string): number | undefined => {
+  if (!(err instanceof PlanHubError) || err.code !== 'RESOURCE_EXHAUSTED') return undefined;
+  const details = err.details as { kind?: unknown; set?: unknown; size?: unknown } | undefined;
+  return details?.kind === 'setBound' && details.set === key && typeof details.size === 'number'
+    ? details.size
+    : undefined;
+};
+
+/**
  * Runs `body` optimistically: on a version conflict it is run again from scratch on fresh reads, so concurrent
  * calls from any number of nodes serialize per document without locks.
  */
@@ -65,12 +85,13 @@ export const transact = async <R>(
   options: TransactOptions = {},
 ): Promise<TransactResult<R>> => {
   const maxAttempts = options.maxAttempts ?? 64;
+  const call: CallState = { drawn: new Map(), ...(options.admitted ? { admitted: options.admitted } : {}) };
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     // The request-log lookup is read with the body's first documents (the body writes nothing until the commit), so
     // a call with a request_id costs no extra round trip. A retry of an applied call answers from the log even when
     // the body now fails (e.g. createPlan again after it succeeded).
     const { request, budget } = options;
-    const tx = new Tx(store, workspace, budget, request);
+    const tx = new Tx(store, workspace, budget, request, call);
     let result: R;
     try {
       result = await body(tx);
@@ -92,6 +113,7 @@ export const transact = async <R>(
     if (outcome.ok)
       return { result: tx.completeAnswer(result, outcome.fired), events: outcome.events, replayed: false };
     if (outcome.reason === 'quota') throw quotaExceeded(workspace, outcome);
+    if (outcome.reason === 'bound') throw boundExceeded(outcome);
     // Jittered backoff keeps many racing writers from colliding again in lockstep.
     await pause(Math.random() * Math.min(50, attempt * 2));
   }

@@ -14,6 +14,13 @@ export interface TaskCreateInput {
 export const withoutNulls = (metadata: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(metadata).filter(([, v]) => v !== null));
 
+/** TaskCreate's refusal when the workspace holds `held` tasks, its limit being `limit`. */
+export const refuseTaskPastLimit = (held: number, limit: number): never =>
+  fail(
+    'RESOURCE_EXHAUSTED',
+    `TaskCreate refused: the workspace already holds ${held} tasks (limit ${limit}). Complete or delete tasks first.`,
+  );
+
 /** TaskCreate: the next id after the high-water mark, status pending, no edges. */
 export const createTask = (
   current: TaskDoc,
@@ -23,11 +30,7 @@ export const createTask = (
   /** How many tasks the workspace holds (when `current` holds only some of them). */
   open = Object.keys(current.tasks).length,
 ): { doc: TaskDoc; task: Task; result: string; events: NewEvent[] } => {
-  if (open >= limit)
-    fail(
-      'RESOURCE_EXHAUSTED',
-      `TaskCreate refused: the workspace already holds ${open} tasks (limit ${limit}). Complete or delete tasks first.`,
-    );
+  if (open >= limit) refuseTaskPastLimit(open, limit);
   const id = String(current.high_water + 1);
   const metadata = input.metadata ? withoutNulls(input.metadata) : {};
   const task: Task = {

@@ -4,6 +4,7 @@ import { withEventId } from '@planhub/shared';
 import { envelopeJson } from '../../events/event-json.ts';
 import { applyFill, fillAnswer, fillText } from '../fill.ts';
 import { encodeRemembered } from '../request-fingerprint.ts';
+import { boundRefusal } from '../set-bounds.ts';
 import type { Commit, CommitOutcome, DocRead, DocWrite, FanIn, StoreOp } from '../store.ts';
 import { textBytes } from '../../limits/text-bytes.ts';
 import { commitBytes } from '../workspace-bytes.ts';
@@ -135,6 +136,8 @@ export const commitInTransaction = (
     (remembered !== undefined && remembered.expires > now)
   )
     return { ok: false, reason: 'conflict' };
+  const overBound = boundRefusal(commit.ops ?? [], (key) => w.set(key));
+  if (overBound) return overBound;
   if (settings.workspaceBytes !== undefined) {
     const needed = commitBytes(commit, fires, (key) => textBytes(w.doc(key)?.json ?? ''));
     const used = w.meta.docBytes + w.meta.eventBytes;

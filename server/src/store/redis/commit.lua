@@ -12,7 +12,8 @@
                        or absent (with an index: at most `keep` answers per agent, the oldest forgotten first),
              reads = { { key, version } }, writes = { { key, ARGV index of the JSON, or 0 to delete } },
              ops = { op }, fanins = { fanin }, events = { ARGV index of the event's JSON } }
-           op:    { 'sadd' | 'srem', key, { member } } | { 'hset' | 'hsetnx', key, { field, value, ... } }
+           op:    { 'sadd', key, { member } [, max] } | { 'srem', key, { member } }
+                  | { 'hset' | 'hsetnx', key, { field, value, ... } }
                   | { 'hdel', key, { field } } | { 'incr', key, by } | { 'zadd', key, { score, member, ... } }
                   | { 'zrem', key, { member } } | { 'del', key }
            fanin: { set key, member, record = { hash key, { field, value, ... } } or absent,
@@ -24,7 +25,9 @@
   Returns { 'ok', n, id1 .. idn, c, counter1 .. counterc, f, fired1 .. firedf ('1' or '0'), then id, json for
   each event of a fired fan-in }, or
   { 'conflict' } when a document changed since it was read or the request was already applied, or
-  { 'quota', used, needed, quota } when the commit would take the workspace's stored bytes past its quota.
+  { 'quota', used, needed, quota } when the commit would take the workspace's stored bytes past its quota, or
+  { 'bound', n, size, max } when the commit's n-th sadd with a max would take its set past that bound (one that
+  adds no member never does).
 
   Stored bytes: the `d` field of every document plus the `e` field of every event kept. The check counts fired
   fan-ins before their fills (a commit may overshoot by its fills); the counter then moves by the exact sizes.
@@ -68,6 +71,26 @@ for i, f in ipairs(c.fanins) do
 end
 if c.request and redis.call('EXISTS', KEYS[c.request[1]]) == 1 then
   return { 'conflict' }
+end
+
+-- Sets' bounds (an sadd's max), each against its set as stored, counting each new member once.
+local bounded = 0
+for _, op in ipairs(c.ops) do
+  if op[1] == 'sadd' and op[4] then
+    bounded = bounded + 1
+    local key = KEYS[op[2]]
+    local added, seen = 0, {}
+    for _, m in ipairs(op[3]) do
+      if not seen[m] and redis.call('SISMEMBER', key, m) == 0 then
+        added = added + 1
+      end
+      seen[m] = true
+    end
+    local size = redis.call('SCARD', key)
+    if added > 0 and size + added > op[4] then
+      return { 'bound', tostring(bounded), tostring(size), tostring(op[4]) }
+    end
+  end
 end
 
 -- Each document's stored size, read once: the quota check and the write both need it.

@@ -44,8 +44,10 @@ export const packCommit = (
     list.flatMap((op): unknown[] => {
       switch (op.op) {
         case 'sadd':
+          if (op.members.length === 0) return [];
+          return [['sadd', touch(keys.set(workspace, op.key)), op.members, ...(op.max !== undefined ? [op.max] : [])]];
         case 'srem':
-          return op.members.length === 0 ? [] : [[op.op, touch(keys.set(workspace, op.key)), op.members]];
+          return op.members.length === 0 ? [] : [['srem', touch(keys.set(workspace, op.key)), op.members]];
         case 'hset': {
           const flat = Object.entries(op.fields).flat();
           return flat.length === 0 ? [] : [[op.onlyNew ? 'hsetnx' : 'hset', touch(keys.hash(workspace, op.key)), flat]];
@@ -114,6 +116,12 @@ export const packCommit = (
 export const unpackOutcome = (commit: Commit, reply: string[]): CommitOutcome => {
   if (reply[0] === 'quota')
     return { ok: false, reason: 'quota', used: Number(reply[1]), needed: Number(reply[2]), limit: Number(reply[3]) };
+  if (reply[0] === 'bound') {
+    // The script names the refused op by its place among the bounded ones, in order (empty ones are not sent).
+    const bounded = (commit.ops ?? []).filter((op) => op.op === 'sadd' && op.max !== undefined && op.members.length);
+    const key = bounded[Number(reply[1]) - 1]?.key ?? '';
+    return { ok: false, reason: 'bound', key, size: Number(reply[2]), max: Number(reply[3]) };
+  }
   if (reply[0] !== 'ok') return { ok: false, reason: 'conflict' };
   const own = Number(reply[1]);
   const events: EventEnvelope[] = commit.events.map((e, i) => withEventId(reply[2 + i] ?? '', e));

@@ -1,9 +1,10 @@
 import type { Tx } from '../../store/transaction.ts';
-import { createTask } from '../../core/tasks/task-create.ts';
+import { createTask, refuseTaskPastLimit, withoutNulls } from '../../core/tasks/task-create.ts';
 import type { TaskContext } from '../../core/tasks/task-model.ts';
 import { parseTaskId, requireTask, sortedTasks } from '../../core/tasks/task-model.ts';
 import { taskGetText, taskListText } from '../../core/tasks/task-text.ts';
 import { checkShape } from '../../limits/json-shape.ts';
+import { boundRefusalSize } from '../../store/transact.ts';
 import { documents } from '../../store/documents/documents.ts';
 import { counterKeys, docKeys, setKeys } from '../../store/keys.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
@@ -34,31 +35,36 @@ const registerCaller = (ctx: CallContext, tx: Tx) =>
 const upgraded = (ctx: CallContext) => ensureTasksUpgraded(ctx.services.store, ctx.caller.workspace);
 
 /**
- * Seed 003: one task list per workspace, shared by its agents, one document per task. The new id is the counter's
- * next value: two creates at once both write `task:<next>` as new, so one re-runs and takes the id after.
+ * Seed 003: one task list per workspace, shared by its agents, one document per task. The id is drawn from the
+ * counter by an increment of its own, committed before the task (upstream, too, writes its high-water mark first),
+ * so concurrent creates never contend: each writes its own new `task:<id>`. The limit is checked on the id set as
+ * read, before drawing (a refusal burns no id), and exactly by the set's bound in the commit.
  */
 const TaskCreate: ToolHandlers['TaskCreate'] = async (ctx, args) => {
   await upgraded(ctx);
-  return ctx.transact(async (tx) => {
-    const { ids, highWater } = await loadTaskCounts(ctx.services.store, tx.workspace);
-    const outcome = createTask(
-      { high_water: highWater, tasks: {} },
-      args,
-      taskContext(ctx),
-      ctx.services.config.limits.tasksPerWorkspace,
-      ids.length,
-    );
-    checkMetadata(ctx, outcome.task.metadata);
-    tx.put(docKeys.task(outcome.task.id), outcome.task);
-    tx.op(
-      { op: 'incr', key: counterKeys.taskIds(), by: 1 },
-      { op: 'sadd', key: setKeys.taskIds(), members: [outcome.task.id] },
-      { op: 'sadd', key: setKeys.openTasks(), members: [outcome.task.id] },
-    );
-    tx.emit(...outcome.events);
-    await registerCaller(ctx, tx);
-    return { result: outcome.result, task: outcome.task };
-  });
+  const limit = ctx.services.config.limits.tasksPerWorkspace;
+  try {
+    return await ctx.transact(async (tx) => {
+      // The caller's index is read with the request log's answer, which the draw asks for first.
+      const [{ ids }] = await Promise.all([loadTaskCounts(ctx.services.store, tx.workspace), registerCaller(ctx, tx)]);
+      if (ids.length >= limit) refuseTaskPastLimit(ids.length, limit);
+      // Every refusal comes before the draw, so none burns an id.
+      checkMetadata(ctx, args.metadata ? withoutNulls(args.metadata) : undefined);
+      const id = await tx.draw(counterKeys.taskIds());
+      const outcome = createTask({ high_water: id - 1, tasks: {} }, args, taskContext(ctx), limit, ids.length);
+      tx.put(docKeys.task(outcome.task.id), outcome.task);
+      tx.op(
+        { op: 'sadd', key: setKeys.taskIds(), members: [outcome.task.id], max: limit },
+        { op: 'sadd', key: setKeys.openTasks(), members: [outcome.task.id] },
+      );
+      tx.emit(...outcome.events);
+      return { result: outcome.result, task: outcome.task };
+    });
+  } catch (err) {
+    const held = boundRefusalSize(err, setKeys.taskIds());
+    if (held !== undefined) refuseTaskPastLimit(held, limit);
+    throw err;
+  }
 };
 
 const TaskGet: ToolHandlers['TaskGet'] = async (ctx, args) => {

@@ -14,7 +14,8 @@ const NEVER: DocRead = { key: docKeys.tasks(), version: -1 };
  * Seed 003's cleanup (every task completed: the list empties, the id counter stays) without a workspace-wide
  * document: task `id` leaves the set of open tasks through a fan-in, and only the commit that empties the set deletes
  * the list. That commit's `then` is prepared from every task, read here without a check; its reads check them when
- * it fires (and that no task was created since, by the next id). When `id` is not the last open task as read, the
+ * it fires (and that no task was created since, by the next id; a create that drew an id before that count was read
+ * is not seen by it, and is left listed rather than deleted unseen). When `id` is not the last open task as read, the
  * `then` is not prepared (a completion racing others would read every task for nothing): if it does fire, because
  * the others completed meanwhile, the commit conflicts and re-runs, and then prepares it.
  *
@@ -47,7 +48,8 @@ export const leaveOpenTasks = async (
         { key: docKeys.task(String(highWater + 1)), version: 0 },
       ],
       writes: tasks.map((t) => ({ key: docKeys.task(t.id), value: null })),
-      ops: [{ op: 'del', kind: 'set', key: setKeys.taskIds() }],
+      // The ids as read, not the whole set: a task created since (its id drawn, then committed) stays listed.
+      ops: [{ op: 'srem', key: setKeys.taskIds(), members: ids }],
       events: cleanupEvents(tasks, ctx),
       fills: [],
     };
