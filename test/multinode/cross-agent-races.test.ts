@@ -3,6 +3,7 @@ import type { Store } from '@planhub/server';
 import { createLogger, createRedisStore } from '@planhub/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_BACKENDS, startCluster, type Cluster } from '../helpers/cluster.ts';
+import { endRound, raceCycleAcrossDisjointSteps, type CycleRaceAgents } from '../helpers/cycle-race.ts';
 import { startedPlan } from '../helpers/event-log.ts';
 import { rounds } from '../helpers/stress.ts';
 
@@ -172,6 +173,21 @@ describe.each(REDIS_BACKENDS)('cross-agent races across three server processes (
       const sets = nodes.get(team) ?? [];
       const { sets: edges } = await store.loadCollections(`cycle-${team}`, { sets });
       expect(edges.flat()).toEqual([]);
+    }
+  });
+
+  const ROUNDS_DISJOINT = rounds(base / 2);
+  it(`never lets two additions through disjoint steps close a cycle across nodes (${ROUNDS_DISJOINT} rounds)`, async () => {
+    const ids = { w: 'w', x: 'x', y: 'y', z: 'z' };
+    const all = await teams(async (ws) => {
+      const [w, x, y, z] = await agentsOn(ws, Object.values(ids));
+      return { w, x, y, z } as CycleRaceAgents;
+    }, 'disjoint');
+    for (let round = 0; round < ROUNDS_DISJOINT; round++) {
+      const agents = all[round % TEAMS] as CycleRaceAgents;
+      const outcomes = await raceCycleAcrossDisjointSteps(agents, ids, round);
+      expect(outcomes.sort()).toEqual(['FAILED_PRECONDITION', 'ok']);
+      await endRound(agents);
     }
   });
 });

@@ -27,8 +27,11 @@ export const docKeys = {
    * releases their waiters, since a finished plan gets no more steps.
    */
   awaitedSteps: (planId: string) => `awaited:${planId}`,
-  /** Written by every call that adds dependency edges, so two of them never both pass the cycle check. */
-  graphClock: () => 'deps-clock',
+  /**
+   * A dependency node's edge clock: bumped by every call that adds edges from the node, and read checked by every
+   * cycle check that walks through it, so two additions that together close a cycle never both commit.
+   */
+  edgeClock: (node: string) => `edge-clock:${node}`,
 } as const;
 
 export const setKeys = {

@@ -4,15 +4,31 @@ import { docKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 
 /**
- * The unresolved step→step edges reachable from `starts`, read set by set (one round trip per level). Only calls
- * that add edges read them; completions only remove edges, which can never close a cycle, so they touch no shared
- * document.
+ * The cycle check's concurrency, without a workspace-wide document: each node's edge clock (`edge-clock:<node>`)
+ * is bumped by every call that adds edges from the node and read checked by every walk through it. Two additions
+ * that together close a cycle each walk through the other's source node (A→B and C→D close A→B⇝C→D⇝A only if B
+ * reaches C and D reaches A), so whichever commits second conflicts, re-runs and sees the first one's edges.
+ * Additions in unrelated parts of the graph touch no common document. Completions only remove edges, which can
+ * never close a cycle, so they bump nothing. A clock is deleted only with its plan (retention): a clock deleted and
+ * made again would restart its version, and a walk that read the old one could pass its check.
+ */
+
+/**
+ * The unresolved step→step edges reachable from `starts`, read level by level: the nodes' clocks, then their edges
+ * (two round trips per level).
  */
 export const loadReachableEdges = async (tx: Tx, starts: readonly string[]): Promise<DependencyEdges> => {
   const edges: Record<string, string[]> = {};
   let frontier = [...new Set(starts)];
   const seen = new Set(frontier);
   while (frontier.length > 0) {
+    // The clocks first, the edges after: edges added after the clock was read bump it, so the commit's check sees
+    // them. Read together (two round trips at once), an addition committing between the two reads could show its
+    // new clock beside the old edges, and pass the check unseen.
+    await tx.readMany(
+      documents.edgeClock,
+      frontier.map((node) => [node]),
+    );
     const { sets } = await tx.collections({ sets: frontier.map(setKeys.edges) });
     const next: string[] = [];
     frontier.forEach((node, i) => {
@@ -29,18 +45,17 @@ export const loadReachableEdges = async (tx: Tx, starts: readonly string[]): Pro
   return edges;
 };
 
-/**
- * Serializes the calls that add edges: each reads and bumps one small document, so of two concurrent additions
- * that would together close a cycle the second is re-run and sees the first one's edges. Call it before reading
- * the edges.
- */
-export const claimGraph = async (tx: Tx): Promise<void> => {
-  const clock = (await tx.read(documents.graphClock))?.n ?? 0;
-  tx.put(docKeys.graphClock(), { n: clock + 1 });
-};
-
-export const recordEdges = (tx: Tx, edges: ReadonlyArray<{ from: string; to: string }>): void => {
+/** Adds the edges, bumping the clock of each node they leave (see above). */
+export const recordEdges = async (tx: Tx, edges: ReadonlyArray<{ from: string; to: string }>): Promise<void> => {
   const byFrom = new Map<string, string[]>();
   for (const { from, to } of edges) byFrom.set(from, [...(byFrom.get(from) ?? []), to]);
-  for (const [from, targets] of byFrom) tx.op({ op: 'sadd', key: setKeys.edges(from), members: targets });
+  const sources = [...byFrom.keys()];
+  const clocks = await tx.readMany(
+    documents.edgeClock,
+    sources.map((node) => [node]),
+  );
+  sources.forEach((from, i) => {
+    tx.put(docKeys.edgeClock(from), { n: (clocks[i]?.n ?? 0) + 1 });
+    tx.op({ op: 'sadd', key: setKeys.edges(from), members: byFrom.get(from) ?? [] });
+  });
 };

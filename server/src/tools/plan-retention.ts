@@ -79,6 +79,7 @@ const deletePlan = (tx: Tx, plan: Plan): void => {
     tx.delete(docKeys.planStep(plan.plan_id, step.id));
     if (!waitsOnSomething(step)) continue;
     const node = stepNode(plan.plan_id, step.id);
+    tx.delete(docKeys.edgeClock(node));
     tx.op(
       { op: 'del', kind: 'set', key: setKeys.outstanding(node) },
       { op: 'del', kind: 'set', key: setKeys.edges(node) },
@@ -131,6 +132,12 @@ const pruneAgent = async (tx: Tx, agentId: string, kept: number, now: string): P
       return !removed.has(w.plan_id) && !busy.byOps.has(setKeys.outstanding(node));
     });
   }
+  // The edge clocks go too, read first: a delete of a document never read is checked against its absence.
+  await tx.getUnchecked(
+    [...removed.values()].flatMap((plan) =>
+      plan.steps.filter(waitsOnSomething).map((step) => docKeys.edgeClock(stepNode(plan.plan_id, step.id))),
+    ),
+  );
   for (const plan of removed.values()) deletePlan(tx, plan);
   tx.put(docKeys.agent(agentId), withoutPlans(agent, new Set([...removed.keys(), ...gone])));
 };

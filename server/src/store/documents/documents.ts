@@ -59,10 +59,10 @@ export const documents = {
     key: docKeys.awaitedSteps,
     schema: z.object({ step_ids: z.array(z.string()) }),
   }),
-  graphClock: defineDocument({
-    name: 'graph clock',
+  edgeClock: defineDocument({
+    name: 'edge clock',
     version: 1,
-    key: docKeys.graphClock,
+    key: docKeys.edgeClock,
     schema: z.object({ n: z.number().int() }),
   }),
   task: defineDocument({ name: 'task', version: 1, key: docKeys.task, schema: TaskViewSchema }),

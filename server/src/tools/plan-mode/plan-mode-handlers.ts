@@ -120,7 +120,7 @@ const plan_exit: ToolHandlers['plan_exit'] = (ctx, args) =>
       now,
     });
     const { plan, events } = requestApproval(created, args.plan.summary, services.config.approvalPolicy, now);
-    recordEdges(tx, planEdges(plan));
+    await recordEdges(tx, planEdges(plan));
     await savePlan(tx, plan);
     tx.put(docKeys.planMode(caller.agent_id), { ...doc, plan_id: plan.plan_id } satisfies PlanModeDoc);
     const mode = deriveMode({ ...doc, plan_id: plan.plan_id }, plan);

@@ -11,7 +11,7 @@ import { findStep, findStepToWait, requireRunning } from '../../core/plans/plan-
 import { hashKeys, setKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { ToolHandlers } from '../context.ts';
-import { claimGraph, loadReachableEdges, recordEdges } from '../dependency-graph.ts';
+import { loadReachableEdges, recordEdges } from '../dependency-graph.ts';
 import { waitsAcross } from '../dependents.ts';
 import { encodeReceived } from '../live-plans.ts';
 import { appendTarget, resolveForAppend, resolvePlan, savePlan } from '../plan-access.ts';
@@ -47,7 +47,7 @@ const registerWaits = async (
   outcome: ReturnType<typeof attachDependencies>,
   limits: { waitersPerPlan: number; pendingWaiters: number },
 ): Promise<void> => {
-  recordEdges(tx, outcome.newEdges);
+  await recordEdges(tx, outcome.newEdges);
   const added = new Map<string, number>();
   let pending = 0;
   for (const r of outcome.registrations) {
@@ -133,7 +133,6 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
       if (args.provides !== undefined) findStep(waiting, stepId).provides = args.provides;
     }
 
-    await claimGraph(tx);
     const edges = await loadReachableEdges(tx, targets.map(targetNode));
     const outcome = attachDependencies(waiting, stepId, targets, edges, now);
     await registerWaits(tx, outcome, ctx.services.config.limits);
