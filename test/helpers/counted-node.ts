@@ -5,6 +5,8 @@ import { storeFixture, type StoreFixtureKind } from './stores.ts';
 
 export interface CountedNode {
   server: PlanHubServer;
+  /** Where more agents connect. */
+  url: string;
   /** Agent `a` of workspace `ws`. */
   client: PlanHubClient;
   /** The node's store, counted: what a test writes through it directly is counted too. */
@@ -18,9 +20,11 @@ export const countedNode = async (kind: StoreFixtureKind): Promise<CountedNode> 
   const fixture = storeFixture(kind);
   const { store, reads } = readCounting(fixture.open());
   const server = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto' }, { store });
-  const client = await connect({ url: (await server.listen()).url, agentId: 'a', workspace: 'ws' });
+  const { url } = await server.listen();
+  const client = await connect({ url, agentId: 'a', workspace: 'ws' });
   return {
     server,
+    url,
     client,
     store,
     reads,

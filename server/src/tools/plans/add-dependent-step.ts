@@ -16,9 +16,9 @@ import { waitsAcross } from '../dependents.ts';
 import { encodeReceived } from '../live-plans.ts';
 import { appendTarget, resolveForAppend, resolvePlan, savePlan } from '../plan-access.ts';
 import type { DependencyArg } from './dependency-targets.ts';
-import { findDependencyTarget } from './dependency-targets.ts';
+import { findDependencyTarget, prefetchTargets } from './dependency-targets.ts';
 import { noteAwaited } from '../awaited-steps.ts';
-import { addWaiters, checkPendingBound, checkWaiterBound, waiterCounter } from '../waiters-doc.ts';
+import { addWaiters, checkPendingBound, checkWaiterBound, loadWaitersOf, waiterCounter } from '../waiters-doc.ts';
 
 const unique = (deps: readonly DependencyArg[]): DependencyArg[] => {
   const seen = new Set<string>();
@@ -50,6 +50,11 @@ const registerWaits = async (
   await recordEdges(tx, outcome.newEdges);
   const added = new Map<string, number>();
   let pending = 0;
+  // Every target's waiter list in one round trip; addWaiters then reads them from the transaction.
+  await loadWaitersOf(
+    tx,
+    outcome.registrations.map((r) => r.target),
+  );
   for (const r of outcome.registrations) {
     const fresh = await addWaiters(tx, { counter: waiterCounter(r.plan_id), node: r.target }, [r.waiter]);
     if (r.plan_id === undefined) pending += fresh;
@@ -102,6 +107,7 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
     // The waiting step is looked up before the targets, as upstream does, so an unknown step_id is named first.
     if (!('description' in args)) findStepToWait(current, args.step_id);
     const deps = unique(args.depends_on);
+    await prefetchTargets(tx, deps);
     const targets: AnyTarget[] = [];
     for (const dep of deps) targets.push(await findDependencyTarget(tx, dep));
 

@@ -7,7 +7,8 @@ import { readPlan, readPlans } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { loadAgent } from '../plan-access.ts';
 import { checkStep, wasRead } from '../plan-repository.ts';
-import { readOneStep } from '../plan-step-read.ts';
+import { readOneStep, stepReadKeys } from '../plan-step-read.ts';
+import { docKeys } from '../../store/keys.ts';
 
 export interface DependencyArg {
   agent_id: string;
@@ -47,6 +48,17 @@ const inPlan = async (tx: Tx, dep: DependencyArg & { plan_id: string }): Promise
     );
   return { future: true, agent_id: dep.agent_id, step_id: dep.step_id, plan };
 };
+
+/**
+ * Reads what `findDependencyTarget` reads first for each of `deps`, all in one round trip (checked, as it reads
+ * them): a named plan's header and target step, else the agent's index. A step that waits on K subagents then costs
+ * one round trip for its targets instead of K one after the other.
+ */
+export const prefetchTargets = (tx: Tx, deps: readonly DependencyArg[]): Promise<void> =>
+  tx.prefetch(
+    deps.flatMap((d) => (d.plan_id !== undefined ? stepReadKeys(d.plan_id, d.step_id) : [docKeys.agent(d.agent_id)])),
+    [],
+  );
 
 /**
  * Finds the plan a dependency points at: the given plan_id, else the agent's current plan when it has the step, else
