@@ -5,6 +5,7 @@ import { buildRevision, buildWorkingTree } from './ab/builds.ts';
 import { compareWindows, summarizeRounds } from './ab/compare.ts';
 import { sideBySide } from './ab/side-by-side.ts';
 import { REPO_ROOT, startNodeServer } from './infra/processes.ts';
+import { startRedis } from './infra/redis.ts';
 
 const sample = (nodeUs: number, rate = 1000) => ({ rate, nodeUs, redisUs: 0 });
 
@@ -74,6 +75,28 @@ describe('bench:ab on real builds', () => {
     expect(Number.isFinite(result.cpuRatio.median)).toBe(true);
     const worktrees = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: REPO_ROOT, encoding: 'utf8' });
     expect(worktrees.match(/^worktree /gm)).toHaveLength(1);
+  }, 120_000);
+
+  it('runs rounds of the step load on one Redis, each on keys of its own', async () => {
+    const build = buildRevision('HEAD', 'smoke-redis');
+    const redis = await startRedis();
+    try {
+      // The step load leaves each agent's plan open: a second round on the same keys refused every createPlan.
+      for (let round = 0; round < 2; round++) {
+        const result = await sideBySide({ base: build.main, next: build.main }, redis, {
+          workload: 'step',
+          agents: 3,
+          steps: 5,
+          windows: 1,
+          windowMs: 300,
+          warmupMs: 200,
+        });
+        expect(result.base.rate).toBeGreaterThan(0);
+        expect(result.next.redisUs).toBeGreaterThan(0);
+      }
+    } finally {
+      await redis.stop();
+    }
   }, 120_000);
 
   it('starts a side with node options of its own (--next-node-options), before the entry point', async () => {

@@ -15,6 +15,12 @@ export interface SideBySideOptions extends LoadOptions {
   nodeArgs?: { base: readonly string[]; next: readonly string[] };
 }
 
+/**
+ * Comparisons made so far by this process: each one's nodes use key prefixes of their own, so a round on Redis never
+ * finds the agents of an earlier round with their plans still open (the step load leaves them open).
+ */
+let comparisons = 0;
+
 /** The bench's node environment, with the call limits out of the way (they are not what is compared). */
 const nodeEnv = (redis: BenchRedis | undefined, prefix: string): NodeJS.ProcessEnv => ({
   ...planhubEnv(redis?.url ?? '', prefix),
@@ -62,9 +68,10 @@ export const sideBySide = async (
   redis: BenchRedis | undefined,
   options: SideBySideOptions,
 ): Promise<Comparison> => {
+  comparisons += 1;
   const [base, next] = await Promise.all([
-    startNodeServer('ab-base', builds.base, nodeEnv(redis, 'ab-base'), options.nodeArgs?.base),
-    startNodeServer('ab-next', builds.next, nodeEnv(redis, 'ab-next'), options.nodeArgs?.next),
+    startNodeServer('ab-base', builds.base, nodeEnv(redis, `ab-base-${comparisons}`), options.nodeArgs?.base),
+    startNodeServer('ab-next', builds.next, nodeEnv(redis, `ab-next-${comparisons}`), options.nodeArgs?.next),
   ]);
   const loads: Load[] = [];
   try {
