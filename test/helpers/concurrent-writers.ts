@@ -68,10 +68,15 @@ export const runConcurrentWriters = async (site: WritersSite): Promise<void> => 
   await completeSteps(1, steps);
   expect(await site.conflicts()).toBe(before);
 
-  // Together with every other kind of writer.
+  // Creates at once, on every node: each draws an id of its own, so none re-runs and no two share an id.
+  const beforeCreates = await site.conflicts();
   const tasks = await Promise.all(
     taskers.map((t, i) => t.TaskCreate({ subject: `Task ${i}`, description: 'started' }).then((r) => r.task.id)),
   );
+  expect(await site.conflicts()).toBe(beforeCreates);
+  expect(new Set(tasks).size).toBe(tasks.length);
+
+  // Together with every other kind of writer.
   const writes = rounds(5);
   await Promise.all([
     completeSteps(steps + 1, steps * 2),
