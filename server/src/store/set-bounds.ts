@@ -6,8 +6,8 @@ export type StoredSet = (key: string) => ReadonlySet<string> | undefined;
 /**
  * The refusal for the first `sadd` of `ops` with a `max` that would take its set past it; undefined when none would.
  * Each is measured against its set as stored before the commit, counting each new member once; one that adds no
- * member is never refused. The memory and file
- * stores share it; the Redis store's commit script applies the same rule.
+ * member is never refused. The memory and file stores share it; the Redis store's commit script applies the same
+ * rule.
  */
 export const boundRefusal = (ops: readonly StoreOp[], stored: StoredSet): BoundRefusal | undefined => {
   for (const op of ops) {

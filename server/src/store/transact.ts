@@ -56,7 +56,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A bounded set (an sadd's `max`) is full. The tool that bounds it words the refusal for its caller (see
- * `isBoundRefusal`); this message is the fallback.
+ * `boundRefusalSize`); this message is the fallback.
  */
 const boundExceeded = (b: BoundRefusal) =>
   new PlanHubError(
