@@ -3,7 +3,8 @@ import { PlanHubError } from '@planhub/shared';
 import { type CallBudget, withinBudget } from './call-budget.ts';
 import { fingerprintTool, type Remembered } from './request-fingerprint.ts';
 import type { BoundRefusal, QuotaRefusal, Store } from './store.ts';
-import { type CallState, Tx } from './transaction.ts';
+import { DrawnValues } from './drawn-values.ts';
+import { Tx } from './transaction.ts';
 
 /** The retry loop around a call's transaction (transaction.ts): request_id replay, admission, quota and conflicts. */
 
@@ -85,13 +86,13 @@ export const transact = async <R>(
   options: TransactOptions = {},
 ): Promise<TransactResult<R>> => {
   const maxAttempts = options.maxAttempts ?? 64;
-  const call: CallState = { drawn: new Map(), ...(options.admitted ? { admitted: options.admitted } : {}) };
+  const drawn = new DrawnValues(store, workspace, options.admitted);
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     // The request-log lookup is read with the body's first documents (the body writes nothing until the commit), so
     // a call with a request_id costs no extra round trip. A retry of an applied call answers from the log even when
     // the body now fails (e.g. createPlan again after it succeeded).
     const { request, budget } = options;
-    const tx = new Tx(store, workspace, budget, request, call);
+    const tx = new Tx(store, workspace, budget, request, drawn);
     let result: R;
     try {
       result = await body(tx);

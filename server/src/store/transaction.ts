@@ -1,6 +1,7 @@
 import type { NewEvent } from '@planhub/shared';
 import type { DocumentKind } from './documents/define.ts';
 import { type CallBudget, withinBudget } from './call-budget.ts';
+import { DrawnValues } from './drawn-values.ts';
 import { fillAnswerValue } from './fill.ts';
 import type { Remembered } from './request-fingerprint.ts';
 import type {
@@ -13,21 +14,6 @@ import type {
   Store,
   StoreOp,
 } from './store.ts';
-
-/** What one call's attempts share (transact.ts makes one per call). */
-export interface CallState {
-  /** Values drawn from counters, by counter (`Tx.draw`). */
-  drawn: Map<string, number>;
-  /** The call's admission: nothing is committed before it resolves. */
-  admitted?: Promise<void>;
-}
-
-/** Thrown by `Tx.draw` in a call whose request was already applied: transact answers from the request log. */
-export class AppliedAlready extends Error {
-  constructor() {
-    super('the request was already applied');
-  }
-}
 
 /** Whether two range reads ask the same (compared field by field: this runs several times per call). */
 const sameRead = (a: RangeRead, b: RangeRead): boolean =>
@@ -68,35 +54,13 @@ export class Tx {
     private readonly budget?: CallBudget,
     /** The call's request, whose remembered answer the attempt's first documents are read with. */
     private readonly request?: { agent_id: string; request_id: string },
-    /** What outlives one attempt of the call: the values it drew (see `draw`), and its admission. */
-    private readonly call: CallState = { drawn: new Map() },
+    /** The values the call drew from counters, kept across its attempts (see `draw`). */
+    private readonly drawn: DrawnValues = new DrawnValues(store, workspace),
   ) {}
 
-  /**
-   * The next value of `counter`, drawn for this call: an increment committed at once, on its own, so concurrent
-   * calls each get their own value and never conflict over it (a value derived from a read counter makes all but
-   * one of them re-run). Drawn once per call: its re-runs get the same value. A value drawn by a call that then
-   * fails is never handed out again. A call already applied (its request_id remembered) draws nothing: the call
-   * answers from the request log instead.
-   */
-  async draw(counter: string): Promise<number> {
-    const drawn = this.call.drawn.get(counter);
-    if (drawn !== undefined) return drawn;
-    if (await this.rememberedAnswer()) throw new AppliedAlready();
-    await this.call.admitted;
-    const outcome = await withinBudget(this.budget, () =>
-      this.store.commit(this.workspace, {
-        reads: [],
-        writes: [],
-        ops: [{ op: 'incr', key: counter, by: 1 }],
-        events: [],
-      }),
-    );
-    const value = outcome.ok ? outcome.counters?.[0] : undefined;
-    // A commit of one increment reads nothing and stores no byte more, so no store refuses it.
-    if (value === undefined) throw new Error(`drawing from counter ${counter} was refused: ${JSON.stringify(outcome)}`);
-    this.call.drawn.set(counter, value);
-    return value;
+  /** The next value of `counter`, drawn once for this call (drawn-values.ts). */
+  draw(counter: string): Promise<number> {
+    return this.drawn.draw(counter, this.budget, () => this.rememberedAnswer());
   }
 
   /**
