@@ -226,6 +226,8 @@ describe('attaching dependencies (the engine of addDependentStep)', () => {
         ];
       });
       expect(unblocks.map((e) => e.event_type)).toEqual(['step_unblocked']);
+      // Listed in the fan-in's order (the keys' bytes), whatever order they arrived in.
+      expect(unblocks[0]?.payload.received_outputs).toEqual(['s1:step_1', 's2:step_1', 's3:step_1']);
       expect(plan.steps[0]).toMatchObject({ status: 'pending', blocked_by: [] });
       expect(Object.keys(plan.steps[0]?.received_outputs ?? {}).sort()).toEqual([
         's1:step_1',

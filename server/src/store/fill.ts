@@ -1,9 +1,7 @@
+import { byBytes } from '../core/byte-order.ts';
 import type { Fill } from './store.ts';
 
-/** How both stores order a hash's entries in a fill: by the field's bytes, as Lua's string comparison does. */
-const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
-
-/** The JSON text a fill puts in place of its token (entries: JSON-encoded field → JSON value). */
+/** The JSON text a fill puts in place of its token (entries: JSON-encoded field → JSON value), by the field's bytes. */
 export const fillText = (entries: ReadonlyMap<string, string> | undefined, as: Fill['as']): string => {
   const fields = [...(entries?.keys() ?? [])].sort(byBytes);
   return as === 'keys'

@@ -1,4 +1,5 @@
 import type { DependencyRef, NewEvent, Plan, Step } from '@planhub/shared';
+import { byBytes } from '../byte-order.ts';
 import { planEvent } from '../plans/plan-events.ts';
 
 export const dependencyKey = (ref: Pick<DependencyRef, 'agent_id' | 'step_id'>): string =>
@@ -66,5 +67,10 @@ export const applyResolution = (
   plan.updated_at = now;
   if (step.blocked_by.length > 0 || step.status !== 'blocked') return [];
   step.status = 'pending';
+  // Listed as a fan-in lists them (by the JSON-encoded key's bytes), not in the order they arrived: a step waiting on
+  // other plans too is announced by this path or by the fan-in, whichever dependency ends last, and reads the same.
+  step.received_outputs = Object.fromEntries(
+    Object.entries(step.received_outputs).sort(([a], [b]) => byBytes(JSON.stringify(a), JSON.stringify(b))),
+  );
   return [unblockedEvent(plan, step, ref, now)];
 };
