@@ -7,7 +7,7 @@ export { createRedisStore } from './store/redis/redis-store.ts';
 export { createFileStore } from './store/file/file-store.ts';
 export type { FileStoreOptions } from './store/file/file-store.ts';
 export type { RedisStoreOptions } from './store/redis/redis-store.ts';
-export type { FanIn, Store, StoreOp } from './store/store.ts';
+export type { Commit, FanIn, Store, StoreOp } from './store/store.ts';
 export { createLogger } from './logger.ts';
 export { mintToken, verifyToken, TokenError } from './auth/tokens.ts';
 export { newPlan } from './core/plans/plan-factory.ts';

@@ -11,6 +11,8 @@ export interface StoreReads {
   stepKeys: string[];
   /** Every document key loaded, in order. */
   loadedKeys: string[];
+  /** Every whole hash read (with documents or on its own), in order. */
+  hashKeys: string[];
   loadCollections: number;
   commit: number;
   /** The counted methods called (load, loadWith, loadCollections, requestAnswer, commit), in order. */
@@ -26,6 +28,7 @@ export const readCounting = (store: Store): { store: Store; reads: StoreReads } 
     ranges: 0,
     stepKeys: [],
     loadedKeys: [],
+    hashKeys: [],
     loadCollections: 0,
     commit: 0,
     calls: [],
@@ -45,11 +48,13 @@ export const readCounting = (store: Store): { store: Store; reads: StoreReads } 
     loadWith: (ws, keys, alongside) => (
       reads.calls.push('loadWith'),
       loaded(keys, alongside.hashes?.length, alongside.ranges?.length),
+      reads.hashKeys.push(...(alongside.hashes ?? [])),
       store.loadWith(ws, keys, alongside)
     ),
     loadCollections: (ws, read) => (
       reads.calls.push('loadCollections'),
       (reads.loadCollections += 1),
+      reads.hashKeys.push(...(read.hashes ?? [])),
       store.loadCollections(ws, read)
     ),
     requestAnswer: (ws, agentId, requestId) => (

@@ -38,8 +38,11 @@ describe.each(KINDS)('a wait on a step its plan never got (%s store)', (kind) =>
   const leftovers = async (planId: string) => {
     const { store } = h.server.services;
     const docs = await store.load('ws', [`awaited:${planId}`, `waiters:${planId}:step_9`]);
-    const { counters } = await store.loadCollections('ws', { counters: [`waiters-on:${planId}`] });
-    return { docs: docs.map((d) => d.value ?? null), waitersOn: counters[0] };
+    const { counters, hashes } = await store.loadCollections('ws', {
+      counters: [`waiters-on:${planId}`],
+      hashes: [`waiters:${planId}:step_9`],
+    });
+    return { docs: docs.map((d) => d.value ?? null), waiters: hashes[0], waitersOn: counters[0] };
   };
 
   const expectReleased = async (waiter: PlanHubClient, at: { planId: string; stepId: string }, why: string) => {
@@ -69,7 +72,7 @@ describe.each(KINDS)('a wait on a step its plan never got (%s store)', (kind) =>
 
       await owner.completePlan({ status });
       await expectReleased(waiter, at, `plan ${status} without a step step_9`);
-      expect(await leftovers(target.plan_id)).toEqual({ docs: [null, null], waitersOn: 0 });
+      expect(await leftovers(target.plan_id)).toEqual({ docs: [null, null], waiters: {}, waitersOn: 0 });
     },
   );
 
@@ -92,7 +95,7 @@ describe.each(KINDS)('a wait on a step its plan never got (%s store)', (kind) =>
 
     await user.plan_reject({ plan_id: target.plan_id, reason: 'not now' });
     await expectReleased(waiter, { planId: own.plan_id, stepId: added.step_id }, 'plan rejected without a step step_9');
-    expect(await leftovers(target.plan_id)).toEqual({ docs: [null, null], waitersOn: 0 });
+    expect(await leftovers(target.plan_id)).toEqual({ docs: [null, null], waiters: {}, waitersOn: 0 });
   });
 
   it('is told skipped when a plan-mode plan completes without the step', async () => {
@@ -105,7 +108,7 @@ describe.each(KINDS)('a wait on a step its plan never got (%s store)', (kind) =>
     for (const step of AUTH_PLAN.steps) await owner.plan_step_complete({ step_id: step.id, verification_result: 'ok' });
     await owner.plan_complete({ summary: 'done' });
     await expectReleased(waiter, at, 'plan completed without a step step_9');
-    expect(await leftovers(plan_id)).toEqual({ docs: [null, null], waitersOn: 0 });
+    expect(await leftovers(plan_id)).toEqual({ docs: [null, null], waiters: {}, waitersOn: 0 });
   });
 
   it('resolves by the step itself when the owner adds it before the end, once', async () => {

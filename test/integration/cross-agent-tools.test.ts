@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordEvents, startedPlan } from '../helpers/event-log.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
+import { storedWaiters } from '../helpers/stored-waiters.ts';
 
 /**
  * Seed 000's dependency tools (addDependentStep, completeStepWithOutput, getBlockedSteps) on one in-process node, on
@@ -141,10 +142,8 @@ describe.each(STORE_KINDS)('seed 000 cross-agent tools (%s store)', (store) => {
     });
     expect(again.blocked_by).toHaveLength(1);
     // Waits on another plan's step are kept by the target step (its waiter list), not in the target plan.
-    const [stored] = await h.server.services.store.load('ws', [`waiters:${subPlan.plan_id}:step_2`]);
-    expect((stored?.value as { waiters: unknown[] }).waiters).toEqual([
-      { agent_id: 'parent', plan_id: plan.plan_id, step_id: 'step_2' },
-    ]);
+    const stored = await storedWaiters(h.server.services.store, 'ws', `${subPlan.plan_id}:step_2`);
+    expect(stored.waiters).toEqual([{ agent_id: 'parent', plan_id: plan.plan_id, step_id: 'step_2' }]);
 
     const log = recordEvents(parent);
     // Live only: the wake-up of the step that was ready at once is history by now.

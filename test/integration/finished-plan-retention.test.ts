@@ -56,7 +56,7 @@ const storedParts = async (store: Store, planId: string, steps = 2) => {
   ]);
   const { sets, hashes, counters } = await store.loadCollections(WS, {
     sets: nodes.flatMap((n) => [`out:${n}`, `edges:${n}`]),
-    hashes: [`steps:${planId}`, ...nodes.map((n) => `recv:${n}`)],
+    hashes: [`steps:${planId}`, ...nodes.flatMap((n) => [`recv:${n}`, `waiters:${n}`])],
     counters: [`waiters-on:${planId}`],
   });
   return {

@@ -4,6 +4,7 @@ import { startedPlan } from '../helpers/event-log.ts';
 import { unblocksOf } from '../helpers/event-log.ts';
 import { startHarness, type Harness, type HarnessStoreKind } from '../helpers/servers.ts';
 import { rounds } from '../helpers/stress.ts';
+import { storedWaiters } from '../helpers/stored-waiters.ts';
 
 const KINDS: readonly HarnessStoreKind[] = ['memory', 'redis', 'file'];
 const ROUNDS = rounds(3);
@@ -20,9 +21,8 @@ describe.each(KINDS)('waits given up before their target ends (%s store)', (kind
   /** The target's waiter list (step ids of the waiting steps) and its plan's count of waiters. */
   const waitersOf = async (planId: string) => {
     const { store } = h.server.services;
-    const [doc] = await store.load('ws', [`waiters:${planId}:step_1`]);
+    const list = (await storedWaiters(store, 'ws', `${planId}:step_1`)).waiters;
     const { counters } = await store.loadCollections('ws', { counters: [`waiters-on:${planId}`] });
-    const list = (doc?.value as { waiters: Array<{ step_id: string }> } | undefined)?.waiters ?? [];
     return { steps: list.map((w) => w.step_id), count: counters[0] };
   };
 
@@ -107,9 +107,9 @@ describe.each(KINDS)('waits given up before their target ends (%s store)', (kind
         ),
       ]);
       const { store } = h.server.services;
-      const [doc] = await store.load(workspace, [`waiters:${target.plan_id}:step_1`]);
+      const stored = await storedWaiters(store, workspace, `${target.plan_id}:step_1`);
       const { counters } = await store.loadCollections(workspace, { counters: [`waiters-on:${target.plan_id}`] });
-      expect({ doc: doc?.value, count: counters[0] }).toEqual({ doc: undefined, count: 0 });
+      expect({ ...stored, count: counters[0] }).toEqual({ waiters: [], version: 0, count: 0 });
       for (const { client, plan, step } of waiters) {
         const after = (await client.getPlanStatus({ plan_id: plan.plan_id })).steps.find(
           (s) => s.step_id === step.step_id,

@@ -162,9 +162,9 @@ describe.each(['memory', 'file', 'redis'] as StoreFixtureKind[])(
         events: [],
       });
       expect(wiped.ok).toBe(true);
-      const briefReads = () => reads.hashes + reads.loadCollections;
+      const briefReads = () => reads.hashKeys.filter((k) => k.startsWith('steps:')).length;
       const change = async (step_id: string, status: Status) => {
-        const briefReads = () => reads.hashes + reads.loadCollections;
+        const briefReads = () => reads.hashKeys.filter((k) => k.startsWith('steps:')).length;
         const before = briefReads();
         const answer = await client.setStepStatus({ plan_id: plan.plan_id, step_id, status });
         await expectAnswerOfWholePlan(client, answer);

@@ -6,6 +6,7 @@ import { REDIS_BACKENDS, startCluster, type Cluster } from '../helpers/cluster.t
 import { endRound, raceCycleAcrossDisjointSteps, type CycleRaceAgents } from '../helpers/cycle-race.ts';
 import { startedPlan } from '../helpers/event-log.ts';
 import { rounds } from '../helpers/stress.ts';
+import { storedWaiters } from '../helpers/stored-waiters.ts';
 
 /**
  * docs/invariants.md: invariants 1, 2 and 7, raced across three real server processes on one Redis. Agents are reused
@@ -132,8 +133,7 @@ describe.each(REDIS_BACKENDS)('cross-agent races across three server processes (
         parentB.addDependentStep({ step_id: 'step_1', depends_on: [{ ...dependency, plan_id: target.plan_id }] }),
       ]);
       expect([a.blocked_by.length, b.blocked_by.length]).toEqual([1, 1]);
-      const [doc] = await store.load(ws, [`waiters:${target.plan_id}:step_1`]);
-      expect((doc?.value as { waiters: unknown[] }).waiters).toEqual([
+      expect((await storedWaiters(store, ws, `${target.plan_id}:step_1`)).waiters).toEqual([
         { agent_id: 'parent', plan_id: own.plan_id, step_id: 'step_1' },
       ]);
       await sub.completeStepWithOutput({ step_id: 'step_1', output: { round } });

@@ -20,7 +20,11 @@ export const docKeys = {
   task: (id: string) => `task:${id}`,
   /** Legacy: the workspace's dependency graph as one document, upgraded into the per-step keys below. */
   dependencyGraph: () => 'deps',
-  /** Who waits on a step (other plans' steps), by the target's node; may exist before the target does. */
+  /**
+   * Who waits on a step (other plans' steps), by the target's node; may exist before the target does. Its version is
+   * bumped by every registration (the waiters themselves are in the hash of the same name); its value is the list
+   * of the earlier layout, where one was stored.
+   */
   waiters: (node: string) => `waiters:${node}`,
   /**
    * Steps of a running plan that waits were registered on before the plan had them (`plan_id` named): the plan's end
@@ -53,6 +57,11 @@ export const hashKeys = {
    * fan-in that unblocks a step: a step change reads it instead of every sibling step's document.
    */
   stepBriefs: (planId: string) => `steps:${planId}`,
+  /**
+   * Who waits on a step from other plans, by the target's node: field = JSON [agent_id, plan_id, step_id]. Added
+   * to by commutative operations, each bumping the document of the same name (tools/step-waiters.ts).
+   */
+  waiters: (node: string) => `waiters:${node}`,
   /** Outputs a waiting step received while blocked: field = JSON-encoded key, value = JSON. */
   received: (node: string) => `recv:${node}`,
   /** Seed-004 plans kept in one working_dir, by any agent of the workspace: plan_id → when it last changed. */

@@ -1,5 +1,6 @@
 import type { NewEvent } from '@planhub/shared';
 import { applyFill, fillText } from './fill.ts';
+import { NO_VALUE } from './bumped-doc.ts';
 import { docJsonBytes, type Workspace } from './memory-workspace.ts';
 import { SortedMembers } from './sorted-members.ts';
 import type { DocWrite, FanIn, StoreOp } from './store.ts';
@@ -56,6 +57,9 @@ export const applyOps = (w: Workspace, ops: readonly StoreOp[], counters: number
     } else if (op.op === 'zrem') {
       for (const m of op.members) w.zsets.get(op.key)?.remove(m);
       dropIfEmpty(w.zsets, op.key);
+    } else if (op.op === 'bump') {
+      const doc = w.docs.get(op.key);
+      w.docs.set(op.key, { version: (doc?.version ?? 0) + 1, json: doc?.json ?? NO_VALUE });
     } else if (op.kind === 'set') w.sets.delete(op.key);
     else if (op.kind === 'hash') w.hashes.delete(op.key);
     else if (op.kind === 'zset') w.zsets.delete(op.key);

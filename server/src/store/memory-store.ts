@@ -1,5 +1,5 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
-import { parseStoredJson } from './parsed-json.ts';
+import { storedValue } from './bumped-doc.ts';
 import { boundRefusal } from './set-bounds.ts';
 import { serializedBytes, withEventId } from '@planhub/shared';
 import { envelopeBytes } from '../events/event-json.ts';
@@ -118,7 +118,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     return keys.map((key): LoadedDoc => {
       const doc = w.docs.get(key);
       return doc
-        ? { value: parseStoredJson(doc.json, `${workspace}\u0000${key}@${doc.version}`), version: doc.version }
+        ? { value: storedValue(doc.json, `${workspace}\u0000${key}@${doc.version}`), version: doc.version }
         : { value: undefined, version: 0 };
     });
   };

@@ -48,7 +48,14 @@ export type StoreOp =
   /** Sets each member's score (adding the member when absent): a move between score ranges is one write. */
   | { op: 'zadd'; key: string; members: Readonly<Record<string, number>> }
   | { op: 'zrem'; key: string; members: readonly string[] }
-  | { op: 'del'; kind: 'set' | 'hash' | 'counter' | 'zset'; key: string };
+  | { op: 'del'; kind: 'set' | 'hash' | 'counter' | 'zset'; key: string }
+  /**
+   * Advances the version of the document `key` and leaves its value as it is (a missing document stays missing, at
+   * a new version). Bumps never conflict with one another, but a commit that read the document checked conflicts
+   * with every bump since: how additions to a collection by commutative operations stay independent of each other
+   * while the one reader that must see them all (a step's end, reading who waits on it) still conflicts with each.
+   */
+  | { op: 'bump'; key: string };
 
 /**
  * Replaces the JSON string literal `token` in a fired fan-in's writes and events by the hash's entries, sorted by

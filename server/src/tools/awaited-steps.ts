@@ -4,7 +4,7 @@ import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { releaseWaiters } from './dependents.ts';
-import { loadWaitersOf, waiterCounter } from './waiters-doc.ts';
+import { loadWaitersOf, waiterCounter } from './step-waiters.ts';
 
 /**
  * Waits on a step that a running plan does not have yet (`plan_id` named: the owner may still add it). The plan's

@@ -12,7 +12,7 @@ import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
 import { peekWaitingPlans } from './plan-repository.ts';
 import { rankOps } from './step-ranks.ts';
-import { loadWaitersOf, dropWaiters, removeWaiter, waiterCounter } from './waiters-doc.ts';
+import { loadWaitersOf, dropWaiters, removeWaiter, waiterCounter } from './step-waiters.ts';
 
 /** Stands in a call's answer for a waiter that a fan-in unblocks; the store puts the waiter or null there. */
 export type PendingUnblock = string & { readonly pendingUnblock: unique symbol };
@@ -191,6 +191,7 @@ export const releaseWaiters = async (
   if (waiters.length === 0) return;
   const self = stepNode(target.plan_id, skipped.id);
   tx.delete(docKeys.waiters(self));
+  tx.op({ op: 'del', kind: 'hash', key: hashKeys.waiters(self) });
   const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step: skipped, member: self };
   const released = waiters.filter(deliverTo);
   if (released.length === 0) return;

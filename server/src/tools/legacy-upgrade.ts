@@ -6,7 +6,7 @@ import type { Tx } from '../store/transaction.ts';
 import { transact } from '../store/transact.ts';
 import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
-import { addWaiters, waiterCounter } from './waiters-doc.ts';
+import { addWaiters, waiterCounter } from './step-waiters.ts';
 
 /** Workspaces seen without a legacy graph, per store: nothing writes one any more, so they stay upgraded. */
 const upgraded = new WeakMap<Store, Set<string>>();

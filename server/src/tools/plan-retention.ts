@@ -8,7 +8,7 @@ import { counterKeys, docKeys, hashKeys, setKeys, zsetKeys } from '../store/keys
 import type { Tx } from '../store/transaction.ts';
 import { giveUpWaits, releaseWaiters } from './dependents.ts';
 import { indexesWrittenBy, loadAgent } from './plan-access.ts';
-import { loadWaitersOf } from './waiters-doc.ts';
+import { loadWaitersOf } from './step-waiters.ts';
 
 /**
  * Plans one commit removes at most. An index that grew before retention existed (thousands of plans) sheds its

@@ -2,6 +2,7 @@ import { SortedMembers } from '../sorted-members.ts';
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { withEventId } from '@planhub/shared';
 import { envelopeJson } from '../../events/event-json.ts';
+import { NO_VALUE } from '../bumped-doc.ts';
 import { applyFill, fillAnswer, fillText } from '../fill.ts';
 import { encodeRemembered } from '../request-fingerprint.ts';
 import { boundRefusal } from '../set-bounds.ts';
@@ -77,6 +78,9 @@ const apply = (w: WorkspaceView, ops: readonly StoreOp[], counters: number[]) =>
       const zset = w.zset(op.key);
       for (const m of op.members) zset?.remove(m);
       if (zset) w.putZset(op.key, zset.size === 0 ? undefined : zset);
+    } else if (op.op === 'bump') {
+      const doc = w.doc(op.key);
+      w.putDoc(op.key, { version: (doc?.version ?? 0) + 1, json: doc?.json ?? NO_VALUE });
     } else if (op.kind === 'set') w.putSet(op.key, undefined);
     else if (op.kind === 'hash') w.putHash(op.key, undefined);
     else if (op.kind === 'zset') w.putZset(op.key, undefined);

@@ -1,5 +1,5 @@
 import { mkdirSync, statSync } from 'node:fs';
-import { parseStoredJson } from '../parsed-json.ts';
+import { storedValue } from '../bumped-doc.ts';
 import { join } from 'node:path';
 import type { EventEnvelope } from '@planhub/shared';
 import { open, type RootDatabase } from 'lmdb';
@@ -107,7 +107,7 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     keys.map((key): LoadedDoc => {
       const doc = decodeDoc(tables.docs.get(entryKey(workspace, key)));
       return doc
-        ? { value: parseStoredJson(doc.json, `${workspace}\u0000${key}@${doc.version}`), version: doc.version }
+        ? { value: storedValue(doc.json, `${workspace}\u0000${key}@${doc.version}`), version: doc.version }
         : { value: undefined, version: 0 };
     });
   const readCollections = (workspace: string, wanted: CollectionRead): LoadedCollections => {

@@ -16,6 +16,7 @@
                   | { 'hset' | 'hsetnx', key, { field, value, ... } }
                   | { 'hdel', key, { field } } | { 'incr', key, by } | { 'zadd', key, { score, member, ... } }
                   | { 'zrem', key, { member } } | { 'del', key }
+                  | { 'bump', key } (a document's version moves, its `d` stays as it is or absent)
            fanin: { set key, member, record = { hash key, { field, value, ... } } or absent,
                     reads, writes, ops, events, fills = { { token_json, hash key, 'object' | 'keys' } },
                     answer = { token_json, value_json } or false }
@@ -173,6 +174,8 @@ local function apply(ops)
       redis.call('HDEL', key, unpack(op[3]))
     elseif name == 'incr' then
       counters[#counters + 1] = redis.call('INCRBY', key, op[3])
+    elseif name == 'bump' then
+      redis.call('HINCRBY', key, 'v', 1)
     else
       redis.call('DEL', key)
     end

@@ -65,6 +65,8 @@ export const packCommit = (
           return op.members.length === 0 ? [] : [['zrem', touch(keys.zset(workspace, op.key)), op.members]];
         case 'del':
           return [['del', touch(keys[op.kind](workspace, op.key))]];
+        case 'bump':
+          return [['bump', touch(keys.doc(workspace, op.key))]];
       }
     });
   // Each event's JSON as an argument of its own, like the documents: not escaped into the commit's JSON.

@@ -28,9 +28,10 @@ export const docsOf = (workspace: string, docKeys: readonly string[], flat: read
   docKeys.map((key, i): LoadedDoc => {
     const version = flat[2 * i];
     const json = flat[2 * i + 1];
-    return typeof version !== 'string' || typeof json !== 'string'
-      ? { value: undefined, version: 0 }
-      : { value: parseStored(key, json, `${workspace}\u0000${key}@${version}`), version: Number(version) };
+    if (typeof version !== 'string') return { value: undefined, version: 0 };
+    // A document only bumped has a version and no JSON (store.ts, `bump`).
+    if (typeof json !== 'string') return { value: undefined, version: Number(version) };
+    return { value: parseStored(key, json, `${workspace}\u0000${key}@${version}`), version: Number(version) };
   });
 
 /** A hash as load.lua returns it (HGETALL's field, value, …). */

@@ -18,7 +18,7 @@ import { appendTarget, resolveForAppend, resolvePlan, savePlan } from '../plan-a
 import type { DependencyArg } from './dependency-targets.ts';
 import { findDependencyTarget, prefetchTargets } from './dependency-targets.ts';
 import { noteAwaited } from '../awaited-steps.ts';
-import { addWaiters, checkPendingBound, checkWaiterBound, loadWaitersOf, waiterCounter } from '../waiters-doc.ts';
+import { addWaiters, checkPendingBound, checkWaiterBound, prefetchWaiters, waiterCounter } from '../step-waiters.ts';
 
 const unique = (deps: readonly DependencyArg[]): DependencyArg[] => {
   const seen = new Set<string>();
@@ -51,7 +51,7 @@ const registerWaits = async (
   const added = new Map<string, number>();
   let pending = 0;
   // Every target's waiter list in one round trip; addWaiters then reads them from the transaction.
-  await loadWaitersOf(
+  await prefetchWaiters(
     tx,
     outcome.registrations.map((r) => r.target),
   );

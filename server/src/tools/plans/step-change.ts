@@ -15,6 +15,7 @@ import { isWaiter, settleDependents } from '../dependents.ts';
 import { loadAgent, resolvePlan, resolveStepChange, savePlan } from '../plan-access.ts';
 import { stepReadKeys } from '../plan-step-read.ts';
 import { tallyRead } from '../step-ranks.ts';
+import { waiterReadKeys } from '../step-waiters.ts';
 import { currentPlanHint } from './current-plan-hint.ts';
 
 const ENDS = new Set<StepChange['status']>(['completed', 'failed', 'skipped']);
@@ -26,20 +27,21 @@ const ENDS = new Set<StepChange['status']>(['completed', 'failed', 'skipped']);
  */
 const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | undefined, change: StepChange) => {
   const guess = planId ?? currentPlanHint.get(store, tx.workspace, agentId);
-  const keysOf = (target: string) => [
-    ...stepReadKeys(target, change.step_id),
-    // Who waits on the step: by plan, and by agent and step id (registered before this plan had the step).
-    ...(ENDS.has(change.status)
-      ? [docKeys.waiters(stepNode(target, change.step_id)), docKeys.waiters(pendingNode(agentId, change.step_id))]
-      : []),
-  ];
+  // Who waits on the step: by plan, and by agent and step id (registered before this plan had the step).
+  const waitersOf = (target: string) =>
+    waiterReadKeys(
+      ENDS.has(change.status) ? [stepNode(target, change.step_id), pendingNode(agentId, change.step_id)] : [],
+    );
+  const keysOf = (target: string) => [...stepReadKeys(target, change.step_id), ...waitersOf(target).docs];
   const ranksOf = (target: string | undefined) => (target === undefined ? [] : [tallyRead(target)]);
+  const hashesOf = (target: string | undefined) => (target === undefined ? [] : waitersOf(target).hashes);
   const index = planId === undefined ? [docKeys.agent(agentId)] : [];
-  await tx.prefetch([...index, ...(guess === undefined ? [] : keysOf(guess))], [], [], ranksOf(guess));
+  await tx.prefetch([...index, ...(guess === undefined ? [] : keysOf(guess))], [], hashesOf(guess), ranksOf(guess));
   if (planId !== undefined) return planId;
   const current = currentPlanId(await loadAgent(tx, agentId));
   currentPlanHint.set(store, tx.workspace, agentId, current);
-  if (current !== undefined && current !== guess) await tx.prefetch(keysOf(current), [], [], ranksOf(current));
+  if (current !== undefined && current !== guess)
+    await tx.prefetch(keysOf(current), [], hashesOf(current), ranksOf(current));
   return current;
 };
 
