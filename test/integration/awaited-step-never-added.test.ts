@@ -38,11 +38,11 @@ describe.each(KINDS)('a wait on a step its plan never got (%s store)', (kind) =>
   const leftovers = async (planId: string) => {
     const { store } = h.server.services;
     const docs = await store.load('ws', [`awaited:${planId}`, `waiters:${planId}:step_9`]);
-    const { counters, hashes } = await store.loadCollections('ws', {
-      counters: [`waiters-on:${planId}`],
+    const { sets, hashes } = await store.loadCollections('ws', {
+      sets: [`waiters-on:${planId}`],
       hashes: [`waiters:${planId}:step_9`],
     });
-    return { docs: docs.map((d) => d.value ?? null), waiters: hashes[0], waitersOn: counters[0] };
+    return { docs: docs.map((d) => d.value ?? null), waiters: hashes[0], waitersOn: sets[0]?.length };
   };
 
   const expectReleased = async (waiter: PlanHubClient, at: { planId: string; stepId: string }, why: string) => {

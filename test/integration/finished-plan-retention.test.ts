@@ -55,7 +55,7 @@ const storedParts = async (store: Store, planId: string, steps = 2) => {
     ...nodes.map((n) => `waiters:${n}`),
   ]);
   const { sets, hashes, counters } = await store.loadCollections(WS, {
-    sets: nodes.flatMap((n) => [`out:${n}`, `edges:${n}`]),
+    sets: [...nodes.flatMap((n) => [`out:${n}`, `edges:${n}`]), `waiters-on:${planId}`],
     hashes: [`steps:${planId}`, ...nodes.flatMap((n) => [`recv:${n}`, `waiters:${n}`])],
     counters: [`waiters-on:${planId}`],
   });

@@ -22,8 +22,8 @@ describe.each(KINDS)('waits given up before their target ends (%s store)', (kind
   const waitersOf = async (planId: string) => {
     const { store } = h.server.services;
     const list = (await storedWaiters(store, 'ws', `${planId}:step_1`)).waiters;
-    const { counters } = await store.loadCollections('ws', { counters: [`waiters-on:${planId}`] });
-    return { steps: list.map((w) => w.step_id), count: counters[0] };
+    const { sets } = await store.loadCollections('ws', { sets: [`waiters-on:${planId}`] });
+    return { steps: list.map((w) => w.step_id), count: sets[0]?.length };
   };
 
   const waitOnTarget = (waiter: PlanHubClient, planId: string, plan_id?: string) =>
@@ -108,8 +108,8 @@ describe.each(KINDS)('waits given up before their target ends (%s store)', (kind
       ]);
       const { store } = h.server.services;
       const stored = await storedWaiters(store, workspace, `${target.plan_id}:step_1`);
-      const { counters } = await store.loadCollections(workspace, { counters: [`waiters-on:${target.plan_id}`] });
-      expect({ ...stored, count: counters[0] }).toEqual({ waiters: [], version: 0, count: 0 });
+      const { sets } = await store.loadCollections(workspace, { sets: [`waiters-on:${target.plan_id}`] });
+      expect({ ...stored, count: sets[0]?.length }).toEqual({ waiters: [], version: 0, count: 0 });
       for (const { client, plan, step } of waiters) {
         const after = (await client.getPlanStatus({ plan_id: plan.plan_id })).steps.find(
           (s) => s.step_id === step.step_id,

@@ -28,7 +28,7 @@ describe.each(KINDS)('many steps waiting on one step (%s store)', (kind) => {
   afterEach(async () => h.close());
 
   /** One node on a fresh store of `kind`, whose commits a test can hold (held-commits.ts). */
-  const start = async () => {
+  const start = async (waitersPerPlan = WAITERS_PER_PLAN) => {
     const fixture = storeFixture(kind);
     held = holdingCommits(fixture.open());
     const server = createServer(
@@ -36,7 +36,7 @@ describe.each(KINDS)('many steps waiting on one step (%s store)', (kind) => {
         port: 0,
         logLevel: 'silent',
         approvalPolicy: 'auto',
-        limits: { callsPerSecond: 100_000, waitersPerPlan: WAITERS_PER_PLAN },
+        limits: { callsPerSecond: 100_000, waitersPerPlan },
       },
       { store: held.store },
     );
@@ -207,5 +207,27 @@ describe.each(KINDS)('many steps waiting on one step (%s store)', (kind) => {
     const [step] = (await target.getPlanStatus({})).steps;
     expect(step?.status).toBe('pending');
     expect(step?.output).toBeUndefined();
+  });
+
+  it('holds waitersPerPlan exactly when registrations race past it, refusing the rest whole', async () => {
+    const limit = 5;
+    await start(limit);
+    const target = await h.client('target');
+    const targetPlan = await startedPlan(target, 'Produce', ['work']);
+    const waiting = await waitingAgents(limit * 3, 'racer');
+    const before = await conflicts();
+    const outcomes = await Promise.all(waiting.map(({ agent }) => settle(waitOn(agent))));
+    expect(await conflicts()).toBe(before);
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(limit);
+    for (const o of outcomes.filter((x) => !x.ok))
+      expect(o).toMatchObject({
+        code: 'RESOURCE_EXHAUSTED',
+        message: `Plan ${targetPlan.plan_id} already has ${limit} waiting steps from other plans; 1 more would exceed the limit waitersPerPlan (${limit}). Wait on fewer of its steps, or wait until some of them end.`,
+      });
+    // A refused call wrote nothing: its plan still has its one step.
+    for (const [i, { agent }] of waiting.entries())
+      expect((await agent.getPlanStatus({})).steps).toHaveLength(outcomes[i]?.ok ? 2 : 1);
+    const done = await target.completeStepWithOutput({ step_id: 'step_1', output: OUTPUT, result: 'ok' });
+    expect(done.unblocked).toHaveLength(limit);
   });
 });

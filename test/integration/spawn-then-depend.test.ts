@@ -76,8 +76,8 @@ describe.each(STORE_KINDS)('spawn-then-depend and already-ended dependencies (%s
       blocked_by: [],
       received_outputs: { 'child:step_3': output },
     });
-    const pending = await h.server.services.store.loadCollections('ws', { counters: ['waiters-pending'] });
-    expect(pending.counters[0] ?? 0).toBe(0);
+    const pending = await h.server.services.store.loadCollections('ws', { sets: ['waiters-pending'] });
+    expect(pending.sets[0]).toEqual([]);
   });
 
   it('matches the step in a plan created later, and in a named plan once the step is added (wire and execute)', async () => {
@@ -236,7 +236,7 @@ describe.each(STORE_KINDS)('spawn-then-depend and already-ended dependencies (%s
     expect(await h.server.services.store.readEvents('ws', { count: 1000 })).toHaveLength(events);
 
     const pendingCount = async () =>
-      (await h.server.services.store.loadCollections('ws', { counters: ['waiters-pending'] })).counters[0];
+      (await h.server.services.store.loadCollections('ws', { sets: ['waiters-pending'] })).sets[0]?.length;
     // Giving up on a waiting step releases its wait: ghost-0 ending later wakes nobody.
     ok(await noisy.call('setStepStatus', { step_id: 'step_2', status: 'skipped', result: 'not needed' }));
     expect(await pendingCount()).toBe(LIMIT - 1);

@@ -43,6 +43,13 @@ export const setKeys = {
   outstanding: (node: string) => `out:${node}`,
   /** Every unresolved edge from a step (other plans and its own plan alike): what the cycle check walks. */
   edges: (node: string) => `edges:${node}`,
+  /**
+   * Who waits on a plan's steps from other plans (JSON [node, agent_id, plan_id, step_id] per waiter), bounded by
+   * waitersPerPlan: the count its registrations race on, exactly, without conflicting (tools/step-waiters.ts).
+   */
+  waitersOn: (planId: string) => `waiters-on:${planId}`,
+  /** Waits on steps no plan holds yet (waits by agent and step id), bounded by pendingWaiters, as above. */
+  pendingWaiters: () => 'waiters-pending',
   /** Every seed-003 task id of the workspace (TaskList's starting point). */
   taskIds: () => 'task-ids',
   /** Seed-003 tasks not completed: the last one to leave it runs the all-completed cleanup (a fan-in). */
@@ -79,8 +86,9 @@ export const zsetKeys = {
 export const counterKeys = {
   /** Highest seed-003 task id ever given out: ids are never reused, not even after the cleanup. */
   taskIds: () => 'task-ids',
-  /** Entries in a plan's `waiters:` documents (other plans' steps waiting on its steps): the waitersPerPlan count. */
+  /**
+   * Legacy: the waitersPerPlan count before the set of the same name (round 13); never read, deleted with its plan.
+   * The pendingWaiters count of that time (`waiters-pending`) is left as it was.
+   */
   waitersOn: (planId: string) => `waiters-on:${planId}`,
-  /** Entries in the `waiters:` documents of steps no plan holds yet (waits by agent and step id): pendingWaiters. */
-  pendingWaiters: () => 'waiters-pending',
 } as const;

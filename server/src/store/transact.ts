@@ -66,13 +66,19 @@ const boundExceeded = (b: BoundRefusal) =>
     { kind: 'setBound', set: b.key, size: b.size, max: b.max },
   );
 
-/** The size of the set `key` when `err` is the refusal of a commit that would take that set past its bound. */
-export const boundRefusalSize = (err: unknown, key: string): number | undefined => {
+/** The set and its size when `err` is the refusal of a commit that would take a bounded set past its bound. */
+export const boundRefusal = (err: unknown): { set: string; size: number } | undefined => {
   if (!(err instanceof PlanHubError) || err.code !== 'RESOURCE_EXHAUSTED') return undefined;
   const details = err.details as { kind?: unknown; set?: unknown; size?: unknown } | undefined;
-  return details?.kind === 'setBound' && details.set === key && typeof details.size === 'number'
-    ? details.size
+  return details?.kind === 'setBound' && typeof details.set === 'string' && typeof details.size === 'number'
+    ? { set: details.set, size: details.size }
     : undefined;
+};
+
+/** The size of the set `key` when `err` is the refusal of a commit that would take that set past its bound. */
+export const boundRefusalSize = (err: unknown, key: string): number | undefined => {
+  const refusal = boundRefusal(err);
+  return refusal?.set === key ? refusal.size : undefined;
 };
 
 /**

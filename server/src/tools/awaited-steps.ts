@@ -4,7 +4,7 @@ import { documents } from '../store/documents/documents.ts';
 import { docKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { releaseWaiters } from './dependents.ts';
-import { loadWaitersOf, waiterCounter } from './step-waiters.ts';
+import { loadWaitersOf, releaseWaiterCounts, waiterSet } from './step-waiters.ts';
 
 /**
  * Waits on a step that a running plan does not have yet (`plan_id` named: the owner may still add it). The plan's
@@ -37,14 +37,12 @@ export const releaseAwaited = async (tx: Tx, plan: Plan, now: string): Promise<v
     tx,
     missing.map((id) => stepNode(plan.plan_id, id)),
   );
-  let released = 0;
   for (const [i, id] of missing.entries()) {
     const list = waiters[i] ?? [];
-    released += list.length;
+    releaseWaiterCounts(tx, { node: stepNode(plan.plan_id, id), set: waiterSet(plan.plan_id) }, list);
     // The plan's own steps wait through its `waiters`, and end with it: only other plans' steps are told.
     await releaseWaiters(tx, plan, neverAdded(plan, id), list, now, (w) => w.plan_id !== plan.plan_id);
   }
-  if (released > 0) tx.op({ op: 'incr', key: waiterCounter(plan.plan_id), by: -released });
 };
 
 /** What a step the plan never got hands its waiters: skipped, saying why. */

@@ -12,7 +12,7 @@ import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
 import { peekWaitingPlans } from './plan-repository.ts';
 import { rankOps } from './step-ranks.ts';
-import { loadWaitersOf, dropWaiters, removeWaiter, waiterCounter } from './step-waiters.ts';
+import { dropWaiters, loadWaitersOf, prefetchWaiters, removeWaiter, waiterSet } from './step-waiters.ts';
 
 /** Stands in a call's answer for a waiter that a fan-in unblocks; the store puts the waiter or null there. */
 export type PendingUnblock = string & { readonly pendingUnblock: unique symbol };
@@ -138,8 +138,8 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
   // Waits named by plan, and waits by agent and step id registered before any plan of this agent had the step.
   const future = pendingNode(target.agent_id, step.id);
   const [byPlan = [], byAgent = []] = await loadWaitersOf(tx, [self, future]);
-  if (byPlan.length > 0) dropWaiters(tx, { counter: waiterCounter(target.plan_id), node: self }, byPlan.length);
-  if (byAgent.length > 0) dropWaiters(tx, { counter: waiterCounter(undefined), node: future }, byAgent.length);
+  if (byPlan.length > 0) dropWaiters(tx, { set: waiterSet(target.plan_id), node: self }, byPlan);
+  if (byAgent.length > 0) dropWaiters(tx, { set: waiterSet(undefined), node: future }, byAgent);
   const registered = [...byPlan.map((w) => ({ w, member: self })), ...byAgent.map((w) => ({ w, member: future }))];
   if (registered.length === 0) return same;
   // Read, not checked: a waiting plan's owner may change it meanwhile without this commit conflicting.
@@ -168,9 +168,9 @@ export const giveUpWaits = async (tx: Tx, plan: Plan, step: Step): Promise<void>
   // The plan's own steps keep their waiters in the plan itself.
   const open = (step.blocked_by ?? []).filter((d) => d.plan_id !== plan.plan_id);
   if (open.length === 0) return;
-  // Every list in one round trip; removeWaiter then reads them from the transaction.
-  await loadWaitersOf(tx, open.map(dependencyNode));
-  for (const d of open) await removeWaiter(tx, { counter: waiterCounter(d.plan_id), node: dependencyNode(d) }, waiter);
+  // Every target's waiters in one round trip; removeWaiter then reads them from the transaction.
+  await prefetchWaiters(tx, open.map(dependencyNode));
+  for (const d of open) await removeWaiter(tx, { set: waiterSet(d.plan_id), node: dependencyNode(d) }, waiter);
 };
 
 /**

@@ -6,7 +6,7 @@ import type { Tx } from '../store/transaction.ts';
 import { transact } from '../store/transact.ts';
 import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
-import { addWaiters, waiterCounter } from './step-waiters.ts';
+import { addWaiters, countWaiters, waiterSet } from './step-waiters.ts';
 
 /** Workspaces seen without a legacy graph, per store: nothing writes one any more, so they stay upgraded. */
 const upgraded = new WeakMap<Store, Set<string>>();
@@ -40,7 +40,11 @@ const upgradeGraph = async (tx: Tx, done: () => void): Promise<void> => {
       tx.op({ op: 'hset', key: hashKeys.received(from), fields: encodeReceived(step.received_outputs) });
     const waiter: Waiter = { agent_id: waiting.agent_id, plan_id: waiting.plan_id, step_id: step.id };
     for (const to of across) {
-      await addWaiters(tx, { counter: waiterCounter(planOf(to)), node: to }, [waiter]);
+      const waitedOn = { node: to, set: waiterSet(planOf(to)) };
+      countWaiters(
+        tx,
+        (await addWaiters(tx, to, [waiter])).map((w) => ({ target: waitedOn, waiter: w })),
+      );
       const target = plans.get(planOf(to));
       const list = target?.waiters[stepOf(to)];
       if (!target || !list) continue;

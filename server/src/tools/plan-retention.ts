@@ -91,6 +91,7 @@ const deletePlan = (tx: Tx, plan: Plan): void => {
     { op: 'del', kind: 'hash', key: hashKeys.stepBriefs(plan.plan_id) },
     { op: 'del', kind: 'zset', key: zsetKeys.stepsByStatus(plan.plan_id) },
     { op: 'del', kind: 'counter', key: counterKeys.waitersOn(plan.plan_id) },
+    { op: 'del', kind: 'set', key: setKeys.waitersOn(plan.plan_id) },
   );
   if (plan.working_dir !== undefined)
     tx.op({ op: 'hdel', key: hashKeys.workingDir(plan.working_dir), fields: [plan.plan_id] });

@@ -4,16 +4,18 @@ import { byBytes } from '../core/byte-order.ts';
 import { isPendingNode } from '../core/dependencies/nodes.ts';
 import { corruptDocument } from '../store/documents/define.ts';
 import { documents } from '../store/documents/documents.ts';
-import { counterKeys, docKeys, hashKeys } from '../store/keys.ts';
+import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
+import { boundRefusal } from '../store/transact.ts';
 import type { Tx } from '../store/transaction.ts';
 
 /**
  * Who waits on one step from other plans, by the target's node. Each waiter is a field of the hash `waiters:<node>`
  * (its JSON-encoded [agent_id, plan_id, step_id]), added and removed by commutative operations, so K steps registering
- * on one step at once never conflict with one another. Every registration and removal bumps the document
- * `waiters:<node>`, which whoever settles the waiters (the target's end, retention, a plan's end for a step it never
- * got) reads checked: a registration committed between that read and its commit makes it re-run and see the
- * registration. The other way round, a registration read the target step checked, which the end writes.
+ * on one step at once never conflict with one another. Every registration bumps the document `waiters:<node>`,
+ * which whoever settles the waiters (the target's end, retention, a plan's end for a step it never got) reads
+ * checked: a registration committed between that read and its commit makes it re-run and see the registration. The
+ * other way round, a registration read the target step checked, which the end writes. A removal needs no bump (see
+ * removeWaiter).
  *
  * The document's value is the list stored before the hash existed (round 13's layout): read beside the hash and
  * settled with it, never added to.
@@ -49,9 +51,9 @@ const waiterOf = (node: string, field: string): Waiter => {
 const all = (e: Entries): Waiter[] => [...e.listed, ...e.hashed.values()];
 
 /**
- * Reads who waits on each of `nodes`, in one round trip. `checked`: the read of whoever settles or removes waiters,
- * which conflicts with every registration and removal committed since; a registration reads unchecked, so
- * registrations never conflict with one another.
+ * Reads who waits on each of `nodes`, in one round trip. `checked`: the read of whoever settles waiters, which
+ * conflicts with every registration committed since; registrations and removals read unchecked, so they never
+ * conflict with one another.
  */
 const loadEntries = async (tx: Tx, nodes: readonly string[], checked: boolean): Promise<Entries[]> => {
   const keys = nodes.map(docKeys.waiters);
@@ -86,102 +88,115 @@ export const loadWaitersOf = async (tx: Tx, nodes: readonly string[]): Promise<W
   (await loadEntries(tx, nodes, true)).map(all);
 
 /**
- * The counter a waiter joins: the target plan's (the waitersPerPlan bound), or the workspace's count of waits on
- * steps that do not exist yet (the pendingWaiters bound) when no plan holds the target.
+ * The bounded set a waiter is counted in: the target plan's (the waitersPerPlan bound), or the workspace's set of
+ * waits on steps that do not exist yet (the pendingWaiters bound) when no plan holds the target. A set, not a
+ * counter: adding and removing a member are idempotent, so a registration's bound is exact in its commit, and a
+ * waiter released twice (by the target's end and by its own step's end at once) leaves the count once.
  */
-export const waiterCounter = (planId: string | undefined): string =>
-  planId === undefined ? counterKeys.pendingWaiters() : counterKeys.waitersOn(planId);
+export const waiterSet = (planId: string | undefined): string =>
+  planId === undefined ? setKeys.pendingWaiters() : setKeys.waitersOn(planId);
+
+const memberOf = (node: string, w: Waiter): string => JSON.stringify([node, w.agent_id, w.plan_id, w.step_id]);
+
+/** Where a waiter is kept: the target step's node and the set it is counted in (see waiterSet). */
+export interface WaiterTarget {
+  node: string;
+  set: string;
+}
 
 /**
- * Adds waiters on the step `node` and counts them on `counter` (see waiterCounter). Returns how many were new. A
- * waiter is the step being made to wait, which this call writes, so the same waiter is never added twice at once.
+ * Adds waiters on the step `target.node`; returns those that were new, which the caller counts (`countWaiters`). A
+ * waiter is the step being made to wait, which its call writes, so the same waiter is never added twice at once.
  */
-export const addWaiters = async (
-  tx: Tx,
-  target: { counter: string; node: string },
-  waiters: readonly Waiter[],
-): Promise<number> => {
-  const [current] = await loadEntries(tx, [target.node], false);
+export const addWaiters = async (tx: Tx, node: string, waiters: readonly Waiter[]): Promise<Waiter[]> => {
+  const [current] = await loadEntries(tx, [node], false);
   const known = current ? all(current) : [];
   const fresh = waiters.filter((w) => !known.some((c) => sameWaiter(c, w)));
-  if (fresh.length === 0) return 0;
+  if (fresh.length === 0) return [];
   const fields = Object.fromEntries(fresh.map((w) => [fieldOf(w), '1']));
-  tx.op(
-    { op: 'hset', key: hashKeys.waiters(target.node), fields },
-    { op: 'bump', key: docKeys.waiters(target.node) },
-    { op: 'incr', key: target.counter, by: fresh.length },
-  );
-  return fresh.length;
+  tx.op({ op: 'hset', key: hashKeys.waiters(node), fields }, { op: 'bump', key: docKeys.waiters(node) });
+  return fresh;
 };
 
 /**
- * Settles who waits on `node`, as loadWaitersOf read them (they resolve in the same commit), and releases them from
- * their count. A step's document goes with it; a step by agent and step id (no plan had it) keeps its document,
- * bumped, since another plan of the agent may get that step id and the version must never go back to one a
- * concurrent reader saw.
+ * Counts new waiters in their sets, one add per set so that its bound (`max`, when given for the set) counts them
+ * together; a commit past a bound is refused whole (see refuseWaitersPastBound).
  */
-export const dropWaiters = (tx: Tx, target: { counter: string; node: string }, count: number): void => {
+export const countWaiters = (
+  tx: Tx,
+  joined: ReadonlyArray<{ target: WaiterTarget; waiter: Waiter }>,
+  max?: (set: string) => number,
+): void => {
+  const bySet = new Map<string, string[]>();
+  for (const { target, waiter } of joined)
+    bySet.set(target.set, [...(bySet.get(target.set) ?? []), memberOf(target.node, waiter)]);
+  for (const [key, members] of bySet) tx.op({ op: 'sadd', key, members, ...(max ? { max: max(key) } : {}) });
+};
+
+/**
+ * Settles who waits on `target.node`, as loadWaitersOf read them (they resolve in the same commit), and releases them
+ * from their count. A step's document goes with it; a step by agent and step id (no plan had it) keeps its
+ * document, emptied, since another plan of the agent may get that step id and the version must never go back to
+ * one a concurrent reader saw.
+ */
+export const dropWaiters = (tx: Tx, target: WaiterTarget, waiters: readonly Waiter[]): void => {
   const key = docKeys.waiters(target.node);
   if (isPendingNode(target.node)) tx.put(key, { waiters: [] });
   else tx.delete(key);
   tx.op({ op: 'del', kind: 'hash', key: hashKeys.waiters(target.node) });
-  if (count > 0) tx.op({ op: 'incr', key: target.counter, by: -count });
+  releaseWaiterCounts(tx, target, waiters);
+};
+
+/** Releases waiters from their count (idempotent: a waiter already released stays released). */
+export const releaseWaiterCounts = (tx: Tx, target: WaiterTarget, waiters: readonly Waiter[]): void => {
+  if (waiters.length > 0) tx.op({ op: 'srem', key: target.set, members: waiters.map((w) => memberOf(target.node, w)) });
 };
 
 /**
  * Removes one waiter from a step's waiters (its step ended before the target did) and releases it from its count.
- * Read checked, so it conflicts with the target's end (which releases every waiter it read from the count).
+ * Commutative, so waiters giving up on one target at once never conflict, with each other or with its end: the
+ * end that read the waiter and commits after delivers to a step that no longer waits (a no-op) and releases it
+ * again (idempotent). Only a waiter in a list of the earlier layout is rewritten there, read checked.
  */
-export const removeWaiter = async (tx: Tx, target: { counter: string; node: string }, waiter: Waiter) => {
-  const [current] = await loadEntries(tx, [target.node], true);
-  if (!current) return;
+export const removeWaiter = async (tx: Tx, target: WaiterTarget, waiter: Waiter) => {
   const key = docKeys.waiters(target.node);
-  const kept = current.listed.filter((w) => !sameWaiter(w, waiter));
-  if (kept.length < current.listed.length) {
+  const [current] = await loadEntries(tx, [target.node], false);
+  if (current?.listed.some((w) => sameWaiter(w, waiter))) {
+    const [checked] = await loadEntries(tx, [target.node], true);
     // Rewritten, never deleted while it may still count: its version must not go back (see dropWaiters).
-    tx.put(key, { waiters: kept });
-  } else if (current.hashed.has(fieldOf(waiter))) {
-    tx.op({ op: 'hdel', key: hashKeys.waiters(target.node), fields: [fieldOf(waiter)] }, { op: 'bump', key });
-  } else return;
-  tx.op({ op: 'incr', key: target.counter, by: -1 });
+    tx.put(key, { waiters: (checked?.listed ?? []).filter((w) => !sameWaiter(w, waiter)) });
+  } else if (current?.hashed.has(fieldOf(waiter)))
+    tx.op({ op: 'hdel', key: hashKeys.waiters(target.node), fields: [fieldOf(waiter)] });
+  releaseWaiterCounts(tx, target, [waiter]);
 };
 
 /**
- * Refuses a call that would leave more than `limit` waits on steps that do not exist yet in the workspace: such a
- * wait names any agent and step id, so without a bound bad input could store waiters without end.
+ * Words the refusal of a commit that would have taken a waiter set past its bound (`added`: how many waiters the
+ * call adds to each set), as the limit it stands for; any other error is rethrown as it is.
  */
-export const checkPendingBound = async (tx: Tx, added: number, limit: number): Promise<void> => {
-  if (added === 0) return;
-  const { counters } = await tx.collections({ counters: [counterKeys.pendingWaiters()] });
-  const now = Math.max(0, counters[0] ?? 0);
-  if (now + added > limit)
+export const refuseWaitersPastBound = (
+  err: unknown,
+  added: ReadonlyMap<string, number>,
+  limits: { waitersPerPlan: number; pendingWaiters: number },
+): never => {
+  const refusal = boundRefusal(err);
+  if (!refusal) throw err;
+  const more = added.get(refusal.set) ?? 0;
+  if (refusal.set === setKeys.pendingWaiters())
     fail(
       'RESOURCE_EXHAUSTED',
-      `This workspace already has ${now} steps waiting on steps that do not exist yet; ${added} more would exceed ` +
-        `the limit pendingWaiters (${limit}). Wait until the agents you depend on have created their plans (their ` +
-        'plan_created event), or check the agent and step ids.',
-      { kind: 'pendingWaiters', limit },
+      `This workspace already has ${refusal.size} steps waiting on steps that do not exist yet; ${more} more would ` +
+        `exceed the limit pendingWaiters (${limits.pendingWaiters}). Wait until the agents you depend on have created ` +
+        'their plans (their plan_created event), or check the agent and step ids.',
+      { kind: 'pendingWaiters', limit: limits.pendingWaiters },
     );
-};
-
-/**
- * Refuses a call that would leave more than `limit` waiters from other plans on one plan. `added`: new waiters per
- * target plan in this call. Checked on the counter as read, so concurrent calls on different steps of one plan can
- * overshoot by what they add at once; the counter stays exact.
- */
-export const checkWaiterBound = async (tx: Tx, added: ReadonlyMap<string, number>, limit: number): Promise<void> => {
-  const planIds = [...added.keys()];
-  if (planIds.length === 0) return;
-  const { counters } = await tx.collections({ counters: planIds.map(counterKeys.waitersOn) });
-  planIds.forEach((planId, i) => {
-    const now = Math.max(0, counters[i] ?? 0);
-    const more = added.get(planId) ?? 0;
-    if (now + more > limit)
-      fail(
-        'RESOURCE_EXHAUSTED',
-        `Plan ${planId} already has ${now} waiting steps from other plans; ${more} more would exceed the limit ` +
-          `waitersPerPlan (${limit}). Wait on fewer of its steps, or wait until some of them end.`,
-        { kind: 'waitersPerPlan', limit, plan_id: planId },
-      );
-  });
+  const prefix = setKeys.waitersOn('');
+  if (!refusal.set.startsWith(prefix)) throw err;
+  const planId = refusal.set.slice(prefix.length);
+  return fail(
+    'RESOURCE_EXHAUSTED',
+    `Plan ${planId} already has ${refusal.size} waiting steps from other plans; ${more} more would exceed the limit ` +
+      `waitersPerPlan (${limits.waitersPerPlan}). Wait on fewer of its steps, or wait until some of them end.`,
+    { kind: 'waitersPerPlan', limit: limits.waitersPerPlan, plan_id: planId },
+  );
 };

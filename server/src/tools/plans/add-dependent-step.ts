@@ -1,4 +1,4 @@
-import type { NewEvent, Plan } from '@planhub/shared';
+import type { NewEvent, Plan, ToolParsedArgs, Waiter } from '@planhub/shared';
 import { fail } from '@planhub/shared';
 import type { AnyTarget } from '../../core/dependencies/attach.ts';
 import { attachDependencies, endedOutcome, isFuture, stepNode } from '../../core/dependencies/attach.ts';
@@ -10,7 +10,7 @@ import { stepAnswer } from '../../core/plans/plan-views.ts';
 import { findStep, findStepToWait, requireRunning } from '../../core/plans/plan-guards.ts';
 import { hashKeys, setKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
-import type { ToolHandlers } from '../context.ts';
+import type { CallContext, ToolHandlers } from '../context.ts';
 import { loadReachableEdges, recordEdges } from '../dependency-graph.ts';
 import { waitsAcross } from '../dependents.ts';
 import { encodeReceived } from '../live-plans.ts';
@@ -18,7 +18,8 @@ import { appendTarget, resolveForAppend, resolvePlan, savePlan } from '../plan-a
 import type { DependencyArg } from './dependency-targets.ts';
 import { findDependencyTarget, prefetchTargets } from './dependency-targets.ts';
 import { noteAwaited } from '../awaited-steps.ts';
-import { addWaiters, checkPendingBound, checkWaiterBound, prefetchWaiters, waiterCounter } from '../step-waiters.ts';
+import type { WaiterTarget } from '../step-waiters.ts';
+import { addWaiters, countWaiters, prefetchWaiters, refuseWaitersPastBound, waiterSet } from '../step-waiters.ts';
 
 const unique = (deps: readonly DependencyArg[]): DependencyArg[] => {
   const seen = new Set<string>();
@@ -46,22 +47,24 @@ const registerWaits = async (
   tx: Tx,
   outcome: ReturnType<typeof attachDependencies>,
   limits: { waitersPerPlan: number; pendingWaiters: number },
+  added: Map<string, number>,
 ): Promise<void> => {
   await recordEdges(tx, outcome.newEdges);
-  const added = new Map<string, number>();
-  let pending = 0;
-  // Every target's waiter list in one round trip; addWaiters then reads them from the transaction.
+  // Every target's waiters in one round trip; addWaiters then reads them from the transaction.
   await prefetchWaiters(
     tx,
     outcome.registrations.map((r) => r.target),
   );
+  const joined: Array<{ target: WaiterTarget; waiter: Waiter }> = [];
   for (const r of outcome.registrations) {
-    const fresh = await addWaiters(tx, { counter: waiterCounter(r.plan_id), node: r.target }, [r.waiter]);
-    if (r.plan_id === undefined) pending += fresh;
-    else added.set(r.plan_id, (added.get(r.plan_id) ?? 0) + fresh);
+    const target = { node: r.target, set: waiterSet(r.plan_id) };
+    for (const waiter of await addWaiters(tx, r.target, [r.waiter])) joined.push({ target, waiter });
   }
-  await checkWaiterBound(tx, added, limits.waitersPerPlan);
-  await checkPendingBound(tx, pending, limits.pendingWaiters);
+  added.clear();
+  for (const { target } of joined) added.set(target.set, (added.get(target.set) ?? 0) + 1);
+  // Bounded in the commit, exactly, however many calls race (refused whole past it: refuseWaitersPastBound).
+  const pendingSet = waiterSet(undefined);
+  countWaiters(tx, joined, (set) => (set === pendingSet ? limits.pendingWaiters : limits.waitersPerPlan));
   const { plan, step } = outcome;
   if (!waitsAcross(plan, step)) return;
   // Every open dependency, its own plan's too: one set decides when the step is ready, whoever ends last.
@@ -87,7 +90,18 @@ const noteFutureSteps = async (tx: Tx, targets: readonly AnyTarget[], waitingPla
  * Registration, the cycle check, the waiter entries in the target plans and the at-once resolution of already-ended
  * targets are one transaction.
  */
-export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
+export const addDependentStep: ToolHandlers['addDependentStep'] = async (ctx, args) => {
+  const { limits } = ctx.services.config;
+  // How many waiters the last attempt adds to each waiter set, to word a refusal past one's bound.
+  const added = new Map<string, number>();
+  try {
+    return await attachAndRegister(ctx, args, added);
+  } catch (err) {
+    return refuseWaitersPastBound(err, added, limits);
+  }
+};
+
+const attachAndRegister = (ctx: CallContext, args: ToolParsedArgs<'addDependentStep'>, added: Map<string, number>) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
     // Appending a step that waits only on other agents reads none of the plan's other steps, as addStep does; a
@@ -141,7 +155,7 @@ export const addDependentStep: ToolHandlers['addDependentStep'] = (ctx, args) =>
 
     const edges = await loadReachableEdges(tx, targets.map(targetNode));
     const outcome = attachDependencies(waiting, stepId, targets, edges, now);
-    await registerWaits(tx, outcome, ctx.services.config.limits);
+    await registerWaits(tx, outcome, ctx.services.config.limits, added);
     await noteFutureSteps(tx, targets, outcome.plan.plan_id);
     await savePlan(tx, outcome.plan);
     tx.emit(...events, ...outcome.events);
