@@ -1,7 +1,7 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
 import type { EventEnvelope } from '@planhub/shared';
 import { expect } from 'vitest';
-import { recordEvents, startedPlan } from './event-log.ts';
+import { recordEvents, startedPlan, unblocksOf } from './event-log.ts';
 import { rounds } from './stress.ts';
 
 /** The workspace as the scenario reaches it: a client per agent (spread over nodes), and the nodes' conflict count. */
@@ -76,6 +76,15 @@ export const runConcurrentWriters = async (site: WritersSite): Promise<void> => 
   expect(await site.conflicts()).toBe(beforeCreates);
   expect(new Set(tasks).size).toBe(tasks.length);
 
+  // Every subagent adds a step waiting on one step of parent-0, at once, on every node: none re-runs.
+  const beforeWaits = await site.conflicts();
+  const shared = { agent_id: 'parent-0', step_id: 'step_1', plan_id: parentPlans[0]?.plan_id };
+  const waits = await Promise.all(
+    subs.map((sub) => sub.addDependentStep({ description: 'Use the wrap-up', depends_on: [shared] })),
+  );
+  expect(await site.conflicts()).toBe(beforeWaits);
+  for (const w of waits) expect(w.status).toBe('blocked');
+
   // Together with every other kind of writer.
   const writes = rounds(5);
   await Promise.all([
@@ -116,6 +125,17 @@ export const runConcurrentWriters = async (site: WritersSite): Promise<void> => 
       expect(step).toMatchObject({ status: 'pending', blocked_by: [] });
       expect(Object.keys(step.received_outputs ?? {}).sort()).toEqual(own.map((id) => `${id}:${step.step_id}`).sort());
     }
+  }
+  // The shared step's end unblocks each of its waiters exactly once.
+  const ended = await (parents[0] as PlanHubClient).completeStepWithOutput({
+    step_id: 'step_1',
+    output: { wrapped: true },
+  });
+  expect(ended.unblocked.map((w) => w.agent_id).sort()).toEqual([...subIds].sort());
+  for (const [i, sub] of subs.entries()) {
+    const events = await unblocksOf(sub, waits[i]?.plan_id ?? '', waits[i]?.step_id ?? '');
+    expect(events).toHaveLength(1);
+    expect(events[0]?.payload.outputs).toEqual({ 'parent-0:step_1': { wrapped: true } });
   }
   // No lost update anywhere.
   for (const [i, t] of taskers.entries())
