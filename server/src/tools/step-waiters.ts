@@ -59,17 +59,18 @@ const loadEntries = async (tx: Tx, nodes: readonly string[], checked: boolean): 
   const keys = nodes.map(docKeys.waiters);
   const hashes = nodes.map(hashKeys.waiters);
   await tx.prefetch(checked ? keys : [], checked ? [] : keys, hashes);
-  const raws = checked ? await tx.getMany(keys) : await tx.getUnchecked(keys);
-  return Promise.all(
-    nodes.map(async (node, i) => {
-      const hash = await tx.hash(hashes[i] ?? '');
-      const fields = Object.keys(hash).sort(byBytes);
-      return {
-        listed: documents.waiters.decode(keys[i] ?? '', raws[i])?.waiters ?? [],
-        hashed: new Map(fields.map((f) => [f, waiterOf(node, f)])),
-      };
-    }),
-  );
+  const [raws, entries] = await Promise.all([
+    checked ? tx.getMany(keys) : tx.getUnchecked(keys),
+    Promise.all(hashes.map((key) => tx.hash(key))),
+  ]);
+  return nodes.map((node, i) => {
+    const fields = Object.keys(entries[i] ?? {});
+    if (fields.length > 1) fields.sort(byBytes);
+    return {
+      listed: documents.waiters.decode(keys[i] ?? '', raws[i])?.waiters ?? [],
+      hashed: new Map(fields.map((f) => [f, waiterOf(node, f)])),
+    };
+  });
 };
 
 /** The keys a step's end prefetches with its step, to settle who waits on it (see `loadWaitersOf`). */
