@@ -7,7 +7,7 @@ import { holdingCommits } from '../helpers/held-commits.ts';
 import { storeFixture, type StoreFixtureKind } from '../helpers/stores.ts';
 import { rounds } from '../helpers/stress.ts';
 
-const KINDS: readonly StoreFixtureKind[] = ['memory', 'redis', 'file'];
+const KINDS: readonly StoreFixtureKind[] = ['memory', 'redis', 'redis-cluster', 'file'];
 const WAITERS_PER_PLAN = 60;
 const OUTPUT = { report: 'done', n: 7 };
 

@@ -79,7 +79,7 @@ export const waiterReadKeys = (nodes: readonly string[]) => ({
   hashes: nodes.map(hashKeys.waiters),
 });
 
-/** Reads the waiters of `nodes` for `addWaiters` (unchecked), all in one round trip. */
+/** Reads the waiters of `nodes` for `addWaiters` or `removeWaiter` (unchecked), all in one round trip. */
 export const prefetchWaiters = async (tx: Tx, nodes: readonly string[]): Promise<void> => {
   await loadEntries(tx, nodes, false);
 };
@@ -106,7 +106,7 @@ export interface WaiterTarget {
 }
 
 /**
- * Adds waiters on the step `target.node`; returns those that were new, which the caller counts (`countWaiters`). A
+ * Adds waiters on the step `node`; returns those that were new, which the caller counts (`countWaiters`). A
  * waiter is the step being made to wait, which its call writes, so the same waiter is never added twice at once.
  */
 export const addWaiters = async (tx: Tx, node: string, waiters: readonly Waiter[]): Promise<Waiter[]> => {
