@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { conflictsIn } from '../helpers/concurrent-writers.ts';
 import { startedPlan, unblocksOf } from '../helpers/event-log.ts';
 import { holdingCommits } from '../helpers/held-commits.ts';
+import { storedWaiters } from '../helpers/stored-waiters.ts';
 import { storeFixture, type StoreFixtureKind } from '../helpers/stores.ts';
 import { rounds } from '../helpers/stress.ts';
 
@@ -229,5 +230,20 @@ describe.each(KINDS)('many steps waiting on one step (%s store)', (kind) => {
       expect((await agent.getPlanStatus({})).steps).toHaveLength(outcomes[i]?.ok ? 2 : 1);
     const done = await target.completeStepWithOutput({ step_id: 'step_1', output: OUTPUT, result: 'ok' });
     expect(done.unblocked).toHaveLength(limit);
+  });
+
+  it('leaves nothing stored for a step whose waiters all gave up before it ended', async () => {
+    await start();
+    const target = await h.client('target');
+    const targetPlan = await startedPlan(target, 'Produce', ['work']);
+    const waiting = await waitingAgents(3, 'quitter');
+    for (const { agent } of waiting) await waitOn(agent);
+    for (const { agent } of waiting) await agent.setStepStatus({ step_id: 'step_2', status: 'skipped' });
+    const node = `${targetPlan.plan_id}:step_1`;
+    // The clock stays while the step may still get waiters; its end settles it.
+    expect(await storedWaiters(held.store, 'ws', node)).toMatchObject({ waiters: [] });
+    const done = await target.completeStepWithOutput({ step_id: 'step_1', output: OUTPUT, result: 'ok' });
+    expect(done.unblocked).toEqual([]);
+    expect(await storedWaiters(held.store, 'ws', node)).toEqual({ waiters: [], version: 0 });
   });
 });

@@ -173,6 +173,11 @@ export class Tx {
     );
   }
 
+  /** The version this attempt read `key` at (0: missing), checked or not; undefined when it has not read it. */
+  versionRead(key: string): number | undefined {
+    return (this.loaded.get(key) ?? this.unchecked.get(key))?.version;
+  }
+
   private promote(key: string): void {
     const doc = this.unchecked.get(key);
     if (doc === undefined) return;

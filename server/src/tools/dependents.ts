@@ -12,7 +12,14 @@ import { encodeReceived, readPlans } from './live-plans.ts';
 import { savePlan } from './plan-access.ts';
 import { peekWaitingPlans } from './plan-repository.ts';
 import { rankOps } from './step-ranks.ts';
-import { dropWaiters, loadWaitersOf, prefetchWaiters, removeWaiter, waiterSet } from './step-waiters.ts';
+import {
+  dropWaiters,
+  hasWaiterClock,
+  loadWaitersOf,
+  prefetchWaiters,
+  removeWaiter,
+  waiterSet,
+} from './step-waiters.ts';
 
 /** Stands in a call's answer for a waiter that a fan-in unblocks; the store puts the waiter or null there. */
 export type PendingUnblock = string & { readonly pendingUnblock: unique symbol };
@@ -138,7 +145,8 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
   // Waits named by plan, and waits by agent and step id registered before any plan of this agent had the step.
   const future = pendingNode(target.agent_id, step.id);
   const [byPlan = [], byAgent = []] = await loadWaitersOf(tx, [self, future]);
-  if (byPlan.length > 0) dropWaiters(tx, { set: waiterSet(target.plan_id), node: self }, byPlan);
+  if (byPlan.length > 0 || hasWaiterClock(tx, self))
+    dropWaiters(tx, { set: waiterSet(target.plan_id), node: self }, byPlan);
   if (byAgent.length > 0) dropWaiters(tx, { set: waiterSet(undefined), node: future }, byAgent);
   const registered = [...byPlan.map((w) => ({ w, member: self })), ...byAgent.map((w) => ({ w, member: future }))];
   if (registered.length === 0) return same;
@@ -188,8 +196,9 @@ export const releaseWaiters = async (
   now: string,
   deliverTo: (w: Waiter) => boolean,
 ): Promise<void> => {
-  if (waiters.length === 0) return;
   const self = stepNode(target.plan_id, skipped.id);
+  // A clock left by waiters that all gave up goes too.
+  if (waiters.length === 0 && !hasWaiterClock(tx, self)) return;
   tx.delete(docKeys.waiters(self));
   tx.op({ op: 'del', kind: 'hash', key: hashKeys.waiters(self) });
   const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step: skipped, member: self };

@@ -89,6 +89,12 @@ export const loadWaitersOf = async (tx: Tx, nodes: readonly string[]): Promise<W
   (await loadEntries(tx, nodes, true)).map(all);
 
 /**
+ * Whether the step `node` has a waiters' clock as this attempt read it (loadWaitersOf first): one stays after its
+ * waiters all gave up, and goes when the step is settled, like its waiters.
+ */
+export const hasWaiterClock = (tx: Tx, node: string): boolean => (tx.versionRead(docKeys.waiters(node)) ?? 0) > 0;
+
+/**
  * The bounded set a waiter is counted in: the target plan's (the waitersPerPlan bound), or the workspace's set of
  * waits on steps that do not exist yet (the pendingWaiters bound) when no plan holds the target. A set, not a
  * counter: adding and removing a member are idempotent, so a registration's bound is exact in its commit, and a
