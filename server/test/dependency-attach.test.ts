@@ -22,6 +22,27 @@ const running = (planId: string, agentId: string, steps: string[]): Plan => ({
 });
 
 describe('attaching dependencies (the engine of addDependentStep)', () => {
+  it('waits on two steps of one other plan, each target read holding only its own step', () => {
+    const parent = running('pp', 'parent', ['wait']);
+    const sub = running('ss', 'sub', ['first', 'second']);
+    const only = (stepId: string): Plan => ({ ...sub, steps: sub.steps.filter((s) => s.id === stepId) });
+    const out = attachDependencies(
+      parent,
+      'step_1',
+      [
+        { plan: only('step_1'), step_id: 'step_1' },
+        { plan: only('step_2'), step_id: 'step_2' },
+      ],
+      {},
+      NOW,
+    );
+    expect(out.step.blocked_by).toEqual([
+      { agent_id: 'sub', plan_id: 'ss', step_id: 'step_1' },
+      { agent_id: 'sub', plan_id: 'ss', step_id: 'step_2' },
+    ]);
+    expect(out.registrations.map((r) => r.target)).toEqual([stepNode('ss', 'step_1'), stepNode('ss', 'step_2')]);
+  });
+
   it('blocks the step, registers one waiter per dependency and one graph edge', () => {
     const parent = running('pp', 'parent', ['wait']);
     const sub = running('ss', 'sub', ['final']);

@@ -92,7 +92,9 @@ export const attachDependencies = (
   const plan = clonePlan(waiting);
   const step = findStep(plan, stepId);
   const before = step.status;
-  const copies = new Map<string, Plan>([[plan.plan_id, plan]]);
+  // A target in the waiting plan is the copy this call changes; another plan is read only, each target as it was
+  // read (two targets of one plan may each hold only their own step).
+  const holderOf = (target: Plan): Plan => (target.plan_id === plan.plan_id ? plan : target);
   const owners = new Map<string, string>([[plan.plan_id, plan.agent_id]]);
   const from = stepNode(plan.plan_id, step.id);
   // A wait on "this agent's step of this id, in any plan" reaches this step: the cycle check follows that alias.
@@ -128,7 +130,7 @@ export const attachDependencies = (
 
   for (const target of targets) {
     if (isFuture(target)) {
-      const holder = target.plan && (copies.get(target.plan.plan_id) ?? target.plan);
+      const holder = target.plan && holderOf(target.plan);
       if (holder) owners.set(holder.plan_id, holder.agent_id);
       const ref: DependencyRef = {
         agent_id: target.agent_id,
@@ -143,8 +145,7 @@ export const attachDependencies = (
       continue;
     }
     // Only the waiting plan changes: a wait on another plan is a registration, never a write to that plan.
-    const holder = copies.get(target.plan.plan_id) ?? target.plan;
-    copies.set(holder.plan_id, holder);
+    const holder = holderOf(target.plan);
     owners.set(holder.plan_id, holder.agent_id);
     const targetStep = findStep(holder, target.step_id);
     const ref: DependencyRef = { agent_id: holder.agent_id, plan_id: holder.plan_id, step_id: targetStep.id };
