@@ -37,4 +37,57 @@ describe.each(KINDS)('a step waiting on many subagents reads them together (%s s
     // The targets' plans and steps come in one round trip, and so do their waiter lists.
     expect(eight).toBe(one);
   });
+
+  it('finds a step named without plan_id from its plans’ headers, reading no other step of them', async () => {
+    node = await countedNode(kind);
+    const { client: parent, reads } = node;
+    const child = await connect({ url: node.url, agentId: 'child', workspace: 'ws' });
+    children.push(child);
+    // An older finished plan and the current one, both long: the step is in the older one only.
+    const names = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} ${i + 1}`);
+    const older = await startedPlan(child, 'older', names(60, 'old'));
+    await child.completePlan({ status: 'cancelled' });
+    await startedPlan(child, 'current', names(50, 'new'));
+    await child.addStep({ description: 'only in the current plan' });
+    await startedPlan(parent, 'merge', ['plan the merge']);
+    const stepReads = async (step_id: string) => {
+      const before = reads.stepKeys.length;
+      const answer = await parent.addDependentStep({
+        description: `wait on ${step_id}`,
+        depends_on: [{ agent_id: 'child', step_id }],
+      });
+      return { answer, steps: reads.stepKeys.slice(before) };
+    };
+    // In the current plan (step_51), then only in the older one (step_55 does not exist in the current plan).
+    const current = await stepReads('step_51');
+    expect(current.answer).toMatchObject({
+      status: 'blocked',
+      blocked_by: [{ agent_id: 'child', step_id: 'step_51' }],
+    });
+    expect(current.steps.filter((k) => !k.includes(current.answer.plan_id))).toHaveLength(1);
+    const old = await stepReads('step_55');
+    expect(old.answer.depends_on).toEqual([{ agent_id: 'child', step_id: 'step_55', plan_id: older.plan_id }]);
+    expect(old.answer.status).toBe('pending');
+    expect(old.steps.filter((k) => k.startsWith(`step:${older.plan_id}:`))).toEqual([`step:${older.plan_id}:step_55`]);
+  });
+
+  it('waits on two steps of one plan, named with plan_id or not', async () => {
+    node = await countedNode(kind);
+    const { client: parent } = node;
+    const child = await connect({ url: node.url, agentId: 'child', workspace: 'ws' });
+    children.push(child);
+    const plan = await startedPlan(child, 'two parts', ['first', 'second']);
+    await startedPlan(parent, 'merge', ['plan the merge']);
+    const both = [
+      { agent_id: 'child', step_id: 'step_1', plan_id: plan.plan_id },
+      { agent_id: 'child', step_id: 'step_2', plan_id: plan.plan_id },
+    ];
+    const named = await parent.addDependentStep({ description: 'named', depends_on: both });
+    expect(named).toMatchObject({ status: 'blocked', blocked_by: both });
+    const unnamed = await parent.addDependentStep({
+      description: 'unnamed',
+      depends_on: both.map(({ agent_id, step_id }) => ({ agent_id, step_id })),
+    });
+    expect(unnamed).toMatchObject({ status: 'blocked', blocked_by: both });
+  });
 });

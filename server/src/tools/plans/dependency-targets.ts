@@ -3,7 +3,8 @@ import { FINISHED_PLAN_STATUSES, fail } from '@planhub/shared';
 import { currentPlanId } from '../../core/agents/agent-doc.ts';
 import { missingPlanMessage } from '../../core/agents/retention.ts';
 import type { AnyTarget } from '../../core/dependencies/attach.ts';
-import { readPlan, readPlans } from '../live-plans.ts';
+import { readPlan } from '../live-plans.ts';
+import { planDocuments } from '../../store/documents/plan-documents.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { loadAgent } from '../plan-access.ts';
 import { checkStep, wasRead } from '../plan-repository.ts';
@@ -89,8 +90,24 @@ const locateTarget = async (tx: Tx, dep: DependencyArg): Promise<AnyTarget> => {
       .reverse(),
   ];
   for (let i = 0; i < order.length; i += BATCH) {
-    const plans = await readPlans(tx, order.slice(i, i + BATCH));
-    for (const plan of plans) if (plan?.steps.some((s) => s.id === dep.step_id)) return { plan, step_id: dep.step_id };
+    const planId = await planHolding(tx, order.slice(i, i + BATCH), dep.step_id);
+    const plan = planId === undefined ? undefined : await readTargetPlan(tx, planId, dep.step_id);
+    if (plan) return { plan, step_id: dep.step_id };
   }
   return future;
+};
+
+/**
+ * The first of `planIds` that has the step `stepId`, from their headers alone (a header lists its steps): a long
+ * plan's other steps are never read to find it. Read checked, so a step added meanwhile re-runs the call.
+ */
+const planHolding = async (tx: Tx, planIds: readonly string[], stepId: string): Promise<string | undefined> => {
+  const roots = await tx.readMany(
+    planDocuments.planRoot,
+    planIds.map((id) => [id]),
+  );
+  const index = roots.findIndex((root) =>
+    root?.layout === 'whole' ? root.plan.steps.some((s) => s.id === stepId) : root?.header.step_ids.includes(stepId),
+  );
+  return index < 0 ? undefined : planIds[index];
 };
