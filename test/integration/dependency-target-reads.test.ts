@@ -36,6 +36,10 @@ describe.each(KINDS)('a step waiting on many subagents reads them together (%s s
     const eight = await loadsOf(targets);
     // The targets' plans and steps come in one round trip, and so do their waiter lists.
     expect(eight).toBe(one);
+    // Named without plan_id: the agents' indexes, their plans' headers and the steps, each in one round trip.
+    const unnamed = targets.map(({ agent_id, step_id }) => ({ agent_id, step_id }));
+    const oneUnnamed = await loadsOf(unnamed.slice(0, 1) as typeof targets);
+    expect(await loadsOf(unnamed as typeof targets)).toBe(oneUnnamed);
   });
 
   it('finds a step named without plan_id from its plans’ headers, reading no other step of them', async () => {
@@ -89,5 +93,23 @@ describe.each(KINDS)('a step waiting on many subagents reads them together (%s s
       depends_on: both.map(({ agent_id, step_id }) => ({ agent_id, step_id })),
     });
     expect(unnamed).toMatchObject({ status: 'blocked', blocked_by: both });
+  });
+
+  it('registers a wait without reading who else waits on the step', async () => {
+    node = await countedNode(kind);
+    const { client: parent, reads } = node;
+    const child = await connect({ url: node.url, agentId: 'child', workspace: 'ws' });
+    children.push(child);
+    await startedPlan(child, 'part', ['part']);
+    await startedPlan(parent, 'merge', ['plan the merge']);
+    const before = reads.hashKeys.length;
+    for (let i = 0; i < 5; i++)
+      await parent.addDependentStep({
+        description: `wait ${i}`,
+        depends_on: [{ agent_id: 'child', step_id: 'step_1' }],
+      });
+    expect(reads.hashKeys.slice(before).filter((k) => k.startsWith('waiters:'))).toEqual([]);
+    const done = await child.completeStepWithOutput({ step_id: 'step_1', output: { part: 1 } });
+    expect(done.unblocked).toHaveLength(5);
   });
 });

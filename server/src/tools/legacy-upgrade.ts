@@ -41,10 +41,8 @@ const upgradeGraph = async (tx: Tx, done: () => void): Promise<void> => {
     const waiter: Waiter = { agent_id: waiting.agent_id, plan_id: waiting.plan_id, step_id: step.id };
     for (const to of across) {
       const waitedOn = { node: to, set: waiterSet(planOf(to)) };
-      countWaiters(
-        tx,
-        (await addWaiters(tx, to, [waiter])).map((w) => ({ target: waitedOn, waiter: w })),
-      );
+      addWaiters(tx, to, [waiter]);
+      countWaiters(tx, [{ target: waitedOn, waiter }]);
       const target = plans.get(planOf(to));
       const list = target?.waiters[stepOf(to)];
       if (!target || !list) continue;

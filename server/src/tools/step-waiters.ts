@@ -48,30 +48,33 @@ const waiterOf = (node: string, field: string): Waiter => {
   return { agent_id, plan_id, step_id };
 };
 
-const all = (e: Entries): Waiter[] => [...e.listed, ...e.hashed.values()];
+/** Every waiter once: one in both the list and the hash (registered again after the upgrade) counts once. */
+const all = (e: Entries): Waiter[] => [
+  ...e.listed,
+  ...[...e.hashed.values()].filter((w) => !e.listed.some((l) => sameWaiter(l, w))),
+];
 
 /**
- * Reads who waits on each of `nodes`, in one round trip. `checked`: the read of whoever settles waiters, which
- * conflicts with every registration committed since; registrations and removals read unchecked, so they never
- * conflict with one another.
+ * Reads who waits on each of `nodes`, checked, in one round trip: the read of whoever settles waiters, which
+ * conflicts with every registration committed since. Registrations and removals never read the hash, so they never
+ * conflict with one another (see addWaiters, removeWaiter).
  */
-const loadEntries = async (tx: Tx, nodes: readonly string[], checked: boolean): Promise<Entries[]> => {
+const loadEntries = async (tx: Tx, nodes: readonly string[]): Promise<Entries[]> => {
   const keys = nodes.map(docKeys.waiters);
   const hashes = nodes.map(hashKeys.waiters);
-  await tx.prefetch(checked ? keys : [], checked ? [] : keys, hashes);
-  const [raws, entries] = await Promise.all([
-    checked ? tx.getMany(keys) : tx.getUnchecked(keys),
-    Promise.all(hashes.map((key) => tx.hash(key))),
-  ]);
+  await tx.prefetch(keys, [], hashes);
+  const [raws, entries] = await Promise.all([tx.getMany(keys), Promise.all(hashes.map((key) => tx.hash(key)))]);
   return nodes.map((node, i) => {
     const fields = Object.keys(entries[i] ?? {});
     if (fields.length > 1) fields.sort(byBytes);
     return {
-      listed: documents.waiters.decode(keys[i] ?? '', raws[i])?.waiters ?? [],
+      listed: listedOf(keys[i] ?? '', raws[i]),
       hashed: new Map(fields.map((f) => [f, waiterOf(node, f)])),
     };
   });
 };
+
+const listedOf = (key: string, raw: unknown): readonly Waiter[] => documents.waiters.decode(key, raw)?.waiters ?? [];
 
 /** The keys a step's end prefetches with its step, to settle who waits on it (see `loadWaitersOf`). */
 export const waiterReadKeys = (nodes: readonly string[]) => ({
@@ -79,14 +82,14 @@ export const waiterReadKeys = (nodes: readonly string[]) => ({
   hashes: nodes.map(hashKeys.waiters),
 });
 
-/** Reads the waiters of `nodes` for `addWaiters` or `removeWaiter` (unchecked), all in one round trip. */
+/** Reads what `removeWaiter` needs for `nodes` (unchecked: a list of the earlier layout), in one round trip. */
 export const prefetchWaiters = async (tx: Tx, nodes: readonly string[]): Promise<void> => {
-  await loadEntries(tx, nodes, false);
+  await tx.getUnchecked(nodes.map(docKeys.waiters));
 };
 
 /** Who waits on each of `nodes`, read checked (for settling them: see loadEntries), in one round trip. */
 export const loadWaitersOf = async (tx: Tx, nodes: readonly string[]): Promise<Waiter[][]> =>
-  (await loadEntries(tx, nodes, true)).map(all);
+  (await loadEntries(tx, nodes)).map(all);
 
 /**
  * Whether the step `node` has a waiters' clock as this attempt read it (loadWaitersOf first): one stays after its
@@ -112,17 +115,13 @@ export interface WaiterTarget {
 }
 
 /**
- * Adds waiters on the step `node`; returns those that were new, which the caller counts (`countWaiters`). A
- * waiter is the step being made to wait, which its call writes, so the same waiter is never added twice at once.
+ * Adds waiters on the step `node`, reading nothing: a field set again and a member added again are no-ops, so a
+ * registration costs the same however many wait on the step already. The caller counts them (`countWaiters`).
  */
-export const addWaiters = async (tx: Tx, node: string, waiters: readonly Waiter[]): Promise<Waiter[]> => {
-  const [current] = await loadEntries(tx, [node], false);
-  const known = current ? all(current) : [];
-  const fresh = waiters.filter((w) => !known.some((c) => sameWaiter(c, w)));
-  if (fresh.length === 0) return [];
-  const fields = Object.fromEntries(fresh.map((w) => [fieldOf(w), '1']));
+export const addWaiters = (tx: Tx, node: string, waiters: readonly Waiter[]): void => {
+  if (waiters.length === 0) return;
+  const fields = Object.fromEntries(waiters.map((w) => [fieldOf(w), '1']));
   tx.op({ op: 'hset', key: hashKeys.waiters(node), fields }, { op: 'bump', key: docKeys.waiters(node) });
-  return fresh;
 };
 
 /**
@@ -167,13 +166,13 @@ export const releaseWaiterCounts = (tx: Tx, target: WaiterTarget, waiters: reado
  */
 export const removeWaiter = async (tx: Tx, target: WaiterTarget, waiter: Waiter) => {
   const key = docKeys.waiters(target.node);
-  const [current] = await loadEntries(tx, [target.node], false);
-  if (current?.listed.some((w) => sameWaiter(w, waiter))) {
-    const [checked] = await loadEntries(tx, [target.node], true);
-    // Rewritten, never deleted while it may still count: its version must not go back (see dropWaiters).
-    tx.put(key, { waiters: (checked?.listed ?? []).filter((w) => !sameWaiter(w, waiter)) });
-  } else if (current?.hashed.has(fieldOf(waiter)))
-    tx.op({ op: 'hdel', key: hashKeys.waiters(target.node), fields: [fieldOf(waiter)] });
+  const [raw] = await tx.getUnchecked([key]);
+  if (listedOf(key, raw).some((w) => sameWaiter(w, waiter))) {
+    // Read checked to rewrite it; never deleted while it may still count: its version must not go back.
+    const [checked] = await tx.getMany([key]);
+    tx.put(key, { waiters: listedOf(key, checked).filter((w) => !sameWaiter(w, waiter)) });
+  }
+  tx.op({ op: 'hdel', key: hashKeys.waiters(target.node), fields: [fieldOf(waiter)] });
   releaseWaiterCounts(tx, target, [waiter]);
 };
 

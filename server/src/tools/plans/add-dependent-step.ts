@@ -19,7 +19,7 @@ import type { DependencyArg } from './dependency-targets.ts';
 import { findDependencyTarget, prefetchTargets } from './dependency-targets.ts';
 import { noteAwaited } from '../awaited-steps.ts';
 import type { WaiterTarget } from '../step-waiters.ts';
-import { addWaiters, countWaiters, prefetchWaiters, refuseWaitersPastBound, waiterSet } from '../step-waiters.ts';
+import { addWaiters, countWaiters, refuseWaitersPastBound, waiterSet } from '../step-waiters.ts';
 
 const unique = (deps: readonly DependencyArg[]): DependencyArg[] => {
   const seen = new Set<string>();
@@ -50,15 +50,10 @@ const registerWaits = async (
   added: Map<string, number>,
 ): Promise<void> => {
   await recordEdges(tx, outcome.newEdges);
-  // Every target's waiters in one round trip; addWaiters then reads them from the transaction.
-  await prefetchWaiters(
-    tx,
-    outcome.registrations.map((r) => r.target),
-  );
   const joined: Array<{ target: WaiterTarget; waiter: Waiter }> = [];
   for (const r of outcome.registrations) {
-    const target = { node: r.target, set: waiterSet(r.plan_id) };
-    for (const waiter of await addWaiters(tx, r.target, [r.waiter])) joined.push({ target, waiter });
+    addWaiters(tx, r.target, [r.waiter]);
+    joined.push({ target: { node: r.target, set: waiterSet(r.plan_id) }, waiter: r.waiter });
   }
   added.clear();
   for (const { target } of joined) added.set(target.set, (added.get(target.set) ?? 0) + 1);

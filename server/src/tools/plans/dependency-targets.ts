@@ -1,6 +1,6 @@
 import type { Plan } from '@planhub/shared';
 import { FINISHED_PLAN_STATUSES, fail } from '@planhub/shared';
-import { currentPlanId } from '../../core/agents/agent-doc.ts';
+import { type AgentDoc, currentPlanId } from '../../core/agents/agent-doc.ts';
 import { missingPlanMessage } from '../../core/agents/retention.ts';
 import type { AnyTarget } from '../../core/dependencies/attach.ts';
 import { readPlan } from '../live-plans.ts';
@@ -52,14 +52,42 @@ const inPlan = async (tx: Tx, dep: DependencyArg & { plan_id: string }): Promise
 
 /**
  * Reads what `findDependencyTarget` reads first for each of `deps`, all in one round trip (checked, as it reads
- * them): a named plan's header and target step, else the agent's index. A step that waits on K subagents then costs
- * one round trip for its targets instead of K one after the other.
+ * them): a named plan's header and target step, else the agent's index, then the headers of the plans the step is
+ * looked for in first, then the step in the one that has it. A step that waits on K subagents then costs at most
+ * three round trips for its targets instead of K or 2K one after the other.
  */
-export const prefetchTargets = (tx: Tx, deps: readonly DependencyArg[]): Promise<void> =>
-  tx.prefetch(
+export const prefetchTargets = async (tx: Tx, deps: readonly DependencyArg[]): Promise<void> => {
+  await tx.prefetch(
     deps.flatMap((d) => (d.plan_id !== undefined ? stepReadKeys(d.plan_id, d.step_id) : [docKeys.agent(d.agent_id)])),
     [],
   );
+  const unnamed = deps.filter((d) => d.plan_id === undefined);
+  if (unnamed.length === 0) return;
+  const firstPlans = await Promise.all(
+    unnamed.map(async (d) => searchOrder(await loadAgent(tx, d.agent_id)).slice(0, BATCH)),
+  );
+  await tx.prefetch(firstPlans.flat().map(docKeys.plan), []);
+  const holders = await Promise.all(unnamed.map((d, i) => planHolding(tx, firstPlans[i] ?? [], d.step_id)));
+  await tx.prefetch(
+    unnamed.flatMap((d, i) => {
+      const planId = holders[i];
+      return planId === undefined || wasRead(tx, planId) ? [] : stepReadKeys(planId, d.step_id);
+    }),
+    [],
+  );
+};
+
+/** The plans a step named without plan_id is looked for in, in order: the agent's current one, then newest first. */
+const searchOrder = (agent: AgentDoc): string[] => {
+  const current = currentPlanId(agent);
+  return [
+    ...(current !== undefined ? [current] : []),
+    ...agent.plans
+      .map((p) => p.plan_id)
+      .filter((id) => id !== current)
+      .reverse(),
+  ];
+};
 
 /**
  * Finds the plan a dependency points at: the given plan_id, else the agent's current plan when it has the step, else
@@ -79,16 +107,7 @@ export const findDependencyTarget = async (tx: Tx, dep: DependencyArg): Promise<
 const locateTarget = async (tx: Tx, dep: DependencyArg): Promise<AnyTarget> => {
   if (dep.plan_id !== undefined) return inPlan(tx, { ...dep, plan_id: dep.plan_id });
   const future: AnyTarget = { future: true, agent_id: dep.agent_id, step_id: dep.step_id };
-  const agent = await loadAgent(tx, dep.agent_id);
-  if (agent.plans.length === 0) return future;
-  const current = currentPlanId(agent);
-  const order = [
-    ...(current !== undefined ? [current] : []),
-    ...agent.plans
-      .map((p) => p.plan_id)
-      .filter((id) => id !== current)
-      .reverse(),
-  ];
+  const order = searchOrder(await loadAgent(tx, dep.agent_id));
   for (let i = 0; i < order.length; i += BATCH) {
     const planId = await planHolding(tx, order.slice(i, i + BATCH), dep.step_id);
     const plan = planId === undefined ? undefined : await readTargetPlan(tx, planId, dep.step_id);
