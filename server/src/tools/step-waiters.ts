@@ -23,8 +23,8 @@ import type { Tx } from '../store/transaction.ts';
 interface Entries {
   /** Waiters of the stored list (the earlier layout). */
   listed: readonly Waiter[];
-  /** Waiters of the hash, by field. */
-  hashed: ReadonlyMap<string, Waiter>;
+  /** Waiters of the hash, in the byte order of their fields. */
+  hashed: readonly Waiter[];
 }
 
 const fieldOf = (w: Waiter): string => JSON.stringify([w.agent_id, w.plan_id, w.step_id]);
@@ -49,10 +49,7 @@ const waiterOf = (node: string, field: string): Waiter => {
 };
 
 /** Every waiter once: one in both the list and the hash (registered again after the upgrade) counts once. */
-const all = (e: Entries): Waiter[] => [
-  ...e.listed,
-  ...[...e.hashed.values()].filter((w) => !e.listed.some((l) => sameWaiter(l, w))),
-];
+const all = (e: Entries): Waiter[] => [...e.listed, ...e.hashed.filter((w) => !e.listed.some((l) => sameWaiter(l, w)))];
 
 /**
  * Reads who waits on each of `nodes`, checked, in one round trip: the read of whoever settles waiters, which
@@ -69,7 +66,7 @@ const loadEntries = async (tx: Tx, nodes: readonly string[]): Promise<Entries[]>
     if (fields.length > 1) fields.sort(byBytes);
     return {
       listed: listedOf(keys[i] ?? '', raws[i]),
-      hashed: new Map(fields.map((f) => [f, waiterOf(node, f)])),
+      hashed: fields.map((f) => waiterOf(node, f)),
     };
   });
 };
