@@ -195,7 +195,11 @@ describe.each(KINDS)('many steps waiting on one step (%s store)', (kind) => {
     const corrupt = await held.store.commit('ws', {
       reads: [],
       writes: [],
-      ops: [{ op: 'hset', key: `waiters:${node}`, fields: { '["only two", "parts"]': '1' } }],
+      ops: [
+        { op: 'hset', key: `waiters:${node}`, fields: { '["only two", "parts"]': '1' } },
+        // As a registration writes it: with its clock.
+        { op: 'bump', key: `waiters:${node}` },
+      ],
       events: [],
     });
     expect(corrupt.ok).toBe(true);

@@ -52,15 +52,21 @@ const waiterOf = (node: string, field: string): Waiter => {
 const all = (e: Entries): Waiter[] => [...e.listed, ...e.hashed.filter((w) => !e.listed.some((l) => sameWaiter(l, w)))];
 
 /**
- * Reads who waits on each of `nodes`, checked, in one round trip: the read of whoever settles waiters, which
- * conflicts with every registration committed since. Registrations and removals never read the hash, so they never
- * conflict with one another (see addWaiters, removeWaiter).
+ * Reads who waits on each of `nodes`, checked: the read of whoever settles waiters, which conflicts with every
+ * registration committed since. Registrations and removals never read the hash, so they never conflict with one
+ * another (see addWaiters, removeWaiter). The clocks come first; a hash is read only when its clock has a version
+ * (every hset bumps it, and the clock goes only with its hash), in one more round trip unless it was prefetched.
  */
 const loadEntries = async (tx: Tx, nodes: readonly string[]): Promise<Entries[]> => {
   const keys = nodes.map(docKeys.waiters);
-  const hashes = nodes.map(hashKeys.waiters);
-  await tx.prefetch(keys, [], hashes);
-  const [raws, entries] = await Promise.all([tx.getMany(keys), Promise.all(hashes.map((key) => tx.hash(key)))]);
+  const raws = await tx.getMany(keys);
+  const hashes = nodes.map((node, i) => (hasWaiterClock(tx, nodes[i] ?? '') ? hashKeys.waiters(node) : undefined));
+  await tx.prefetch(
+    [],
+    [],
+    hashes.filter((key) => key !== undefined),
+  );
+  const entries = await Promise.all(hashes.map((key) => (key === undefined ? {} : tx.hash(key))));
   return nodes.map((node, i) => {
     const fields = Object.keys(entries[i] ?? {});
     if (fields.length > 1) fields.sort(byBytes);
@@ -73,10 +79,14 @@ const loadEntries = async (tx: Tx, nodes: readonly string[]): Promise<Entries[]>
 
 const listedOf = (key: string, raw: unknown): readonly Waiter[] => documents.waiters.decode(key, raw)?.waiters ?? [];
 
-/** The keys a step's end prefetches with its step, to settle who waits on it (see `loadWaitersOf`). */
-export const waiterReadKeys = (nodes: readonly string[]) => ({
-  docs: nodes.map(docKeys.waiters),
-  hashes: nodes.map(hashKeys.waiters),
+/**
+ * The keys a step's end prefetches with its step to settle who waits on it (see `loadWaitersOf`): both clocks, and the
+ * hash of the step's own node. The agent-wide node's hash is read only when its clock exists: a wait registered
+ * before any plan of the agent had the step is rare, and that read would cost every step end.
+ */
+export const waiterReadKeys = (step: string, agentWide: string) => ({
+  docs: [docKeys.waiters(step), docKeys.waiters(agentWide)],
+  hashes: [hashKeys.waiters(step)],
 });
 
 /** Reads what `removeWaiter` needs for `nodes` (unchecked: a list of the earlier layout), in one round trip. */

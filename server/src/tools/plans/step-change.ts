@@ -29,9 +29,9 @@ const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | 
   const guess = planId ?? currentPlanHint.get(store, tx.workspace, agentId);
   // Who waits on the step: by plan, and by agent and step id (registered before this plan had the step).
   const waitersOf = (target: string) =>
-    waiterReadKeys(
-      ENDS.has(change.status) ? [stepNode(target, change.step_id), pendingNode(agentId, change.step_id)] : [],
-    );
+    ENDS.has(change.status)
+      ? waiterReadKeys(stepNode(target, change.step_id), pendingNode(agentId, change.step_id))
+      : { docs: [], hashes: [] };
   const keysOf = (target: string) => [...stepReadKeys(target, change.step_id), ...waitersOf(target).docs];
   const ranksOf = (target: string | undefined) => (target === undefined ? [] : [tallyRead(target)]);
   const hashesOf = (target: string | undefined) => (target === undefined ? [] : waitersOf(target).hashes);
