@@ -66,7 +66,7 @@ const loadEntries = async (tx: Tx, nodes: readonly string[]): Promise<Entries[]>
     [],
     hashes.filter((key) => key !== undefined),
   );
-  const entries = await Promise.all(hashes.map((key) => (key === undefined ? {} : tx.hash(key))));
+  const entries = await Promise.all(hashes.map((key) => (key === undefined ? Promise.resolve({}) : tx.hash(key))));
   return nodes.map((node, i) => {
     const fields = Object.keys(entries[i] ?? {});
     if (fields.length > 1) fields.sort(byBytes);
