@@ -145,8 +145,8 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
   // Waits named by plan, and waits by agent and step id registered before any plan of this agent had the step.
   const future = pendingNode(target.agent_id, step.id);
   const [byPlan = [], byAgent = []] = await loadWaitersOf(tx, [self, future]);
-  if (byPlan.length > 0 || hasWaiterClock(tx, self))
-    dropWaiters(tx, { set: waiterSet(target.plan_id), node: self }, byPlan);
+  // Waiters exist only with their clock; a clock whose waiters all gave up goes too.
+  if (hasWaiterClock(tx, self)) dropWaiters(tx, { set: waiterSet(target.plan_id), node: self }, byPlan);
   if (byAgent.length > 0) dropWaiters(tx, { set: waiterSet(undefined), node: future }, byAgent);
   const registered = [...byPlan.map((w) => ({ w, member: self })), ...byAgent.map((w) => ({ w, member: future }))];
   if (registered.length === 0) return same;
@@ -197,8 +197,8 @@ export const releaseWaiters = async (
   deliverTo: (w: Waiter) => boolean,
 ): Promise<void> => {
   const self = stepNode(target.plan_id, skipped.id);
-  // A clock left by waiters that all gave up goes too.
-  if (waiters.length === 0 && !hasWaiterClock(tx, self)) return;
+  // Waiters exist only with their clock; a clock whose waiters all gave up goes too.
+  if (!hasWaiterClock(tx, self)) return;
   tx.delete(docKeys.waiters(self));
   tx.op({ op: 'del', kind: 'hash', key: hashKeys.waiters(self) });
   const ended = { agent_id: target.agent_id, plan_id: target.plan_id, step: skipped, member: self };
