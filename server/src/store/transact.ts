@@ -57,7 +57,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A bounded set (an sadd's `max`) is full. The tool that bounds it words the refusal for its caller (see
- * `boundRefusalSize`); this message is the fallback.
+ * `boundRefusal`); this message is the fallback.
  */
 const boundExceeded = (b: BoundRefusal) =>
   new PlanHubError(
@@ -73,12 +73,6 @@ export const boundRefusal = (err: unknown): { set: string; size: number } | unde
   return details?.kind === 'setBound' && typeof details.set === 'string' && typeof details.size === 'number'
     ? { set: details.set, size: details.size }
     : undefined;
-};
-
-/** The size of the set `key` when `err` is the refusal of a commit that would take that set past its bound. */
-export const boundRefusalSize = (err: unknown, key: string): number | undefined => {
-  const refusal = boundRefusal(err);
-  return refusal?.set === key ? refusal.size : undefined;
 };
 
 /**

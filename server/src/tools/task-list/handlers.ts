@@ -4,7 +4,7 @@ import type { TaskContext } from '../../core/tasks/task-model.ts';
 import { parseTaskId, requireTask, sortedTasks } from '../../core/tasks/task-model.ts';
 import { taskGetText, taskListText } from '../../core/tasks/task-text.ts';
 import { checkShape } from '../../limits/json-shape.ts';
-import { boundRefusalSize } from '../../store/transact.ts';
+import { boundRefusal } from '../../store/transact.ts';
 import { documents } from '../../store/documents/documents.ts';
 import { counterKeys, docKeys, setKeys } from '../../store/keys.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
@@ -61,8 +61,8 @@ const TaskCreate: ToolHandlers['TaskCreate'] = async (ctx, args) => {
       return { result: outcome.result, task: outcome.task };
     });
   } catch (err) {
-    const held = boundRefusalSize(err, setKeys.taskIds());
-    if (held !== undefined) refuseTaskPastLimit(held, limit);
+    const refused = boundRefusal(err);
+    if (refused?.set === setKeys.taskIds()) refuseTaskPastLimit(refused.size, limit);
     throw err;
   }
 };
