@@ -133,17 +133,18 @@ export const addWaiters = (tx: Tx, node: string, waiters: readonly Waiter[]): vo
 
 /**
  * Counts new waiters in their sets, one add per set so that its bound (`max`, when given for the set) counts them
- * together; a commit past a bound is refused whole (see refuseWaitersPastBound).
+ * together; a commit past a bound is refused whole (see refuseWaitersPastBound). Returns how many each set gets.
  */
 export const countWaiters = (
   tx: Tx,
   joined: ReadonlyArray<{ target: WaiterTarget; waiter: Waiter }>,
   max?: (set: string) => number,
-): void => {
+): Map<string, number> => {
   const bySet = new Map<string, string[]>();
   for (const { target, waiter } of joined)
     bySet.set(target.set, [...(bySet.get(target.set) ?? []), memberOf(target.node, waiter)]);
   for (const [key, members] of bySet) tx.op({ op: 'sadd', key, members, ...(max ? { max: max(key) } : {}) });
+  return new Map([...bySet].map(([key, members]) => [key, members.length]));
 };
 
 /**

@@ -55,11 +55,13 @@ const registerWaits = async (
     addWaiters(tx, r.target, [r.waiter]);
     joined.push({ target: { node: r.target, set: waiterSet(r.plan_id) }, waiter: r.waiter });
   }
-  added.clear();
-  for (const { target } of joined) added.set(target.set, (added.get(target.set) ?? 0) + 1);
   // Bounded in the commit, exactly, however many calls race (refused whole past it: refuseWaitersPastBound).
   const pendingSet = waiterSet(undefined);
-  countWaiters(tx, joined, (set) => (set === pendingSet ? limits.pendingWaiters : limits.waitersPerPlan));
+  const counted = countWaiters(tx, joined, (set) =>
+    set === pendingSet ? limits.pendingWaiters : limits.waitersPerPlan,
+  );
+  added.clear();
+  for (const [set, n] of counted) added.set(set, n);
   const { plan, step } = outcome;
   if (!waitsAcross(plan, step)) return;
   // Every open dependency, its own plan's too: one set decides when the step is ready, whoever ends last.
