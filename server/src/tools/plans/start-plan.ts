@@ -1,8 +1,9 @@
 import type { EventEnvelope, Plan } from '@planhub/shared';
 import { eventOf } from '@planhub/shared';
 import { requestApproval } from '../../core/plans/plan-lifecycle.ts';
-import type { ToolHandlers } from '../context.ts';
-import { resolvePlan, savePlan } from '../plan-access.ts';
+import { transact } from '../../store/transact.ts';
+import type { CallContext, ToolHandlers } from '../context.ts';
+import { loadPlan, resolvePlan, savePlan } from '../plan-access.ts';
 
 /** The agent whose plan a decision event decided, read from its typed payload; undefined for other events. */
 const decidedFor = (e: EventEnvelope): string | undefined =>
@@ -35,58 +36,66 @@ const answer = (plan: Decided) => {
 };
 
 /**
- * startPlan answers when the plan is decided. The wait starts before the commit, so a decision made at once on
- * another node is still seen; a retry (same or new connection) simply waits again, or answers the decision already
- * made, so no request log is needed.
+ * The decision on `plan`, which the call's commit left awaiting approval. Listening starts only now, and the plan is
+ * read again after it: a decision committed before the listener was in place shows in that read, and one committed
+ * later reaches the listener (docs/architecture.md, event delivery).
  */
-export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
+const decisionOn = async (ctx: CallContext, plan: Decided): Promise<Decided> => {
   const { caller, services } = ctx;
-  // Known up front only with plan_id; otherwise once the transaction has found the plan. Until then the decisions on
-  // any of the caller's plans are kept, and the one for the plan found is picked afterwards.
-  let planId: string | undefined = args.plan_id;
-  const early: EventEnvelope[] = [];
   const wait = services.hub.waitFor(
     caller.workspace,
-    (e: EventEnvelope) => {
-      if (decidedFor(e) === undefined) return false;
-      if (planId !== undefined) return e.source_plan_id === planId;
-      if (decidedFor(e) === caller.agent_id) early.push(e);
-      return false;
-    },
+    (e: EventEnvelope) => decidedFor(e) !== undefined && e.source_plan_id === plan.plan_id,
     { signal: ctx.signal },
   );
   try {
-    const plan = await ctx.transact(async (tx) => {
-      // Without plan_id: the current plan, else the latest one, so a retry after a rejection finds the decision.
-      // Starting changes no step and answers each step's id, sequence and description: their briefs are enough.
-      const mode = args.plan_id === undefined ? 'latest' : 'write';
-      const current = await resolvePlan(tx, caller, args, mode, 'startPlan', 'brief');
-      const outcome = requestApproval(
-        current,
-        args.message,
-        services.config.approvalPolicy,
-        services.now(),
-        ctx.requestId,
-      );
-      if (outcome.events.length > 0) {
-        await savePlan(tx, outcome.plan);
-        tx.emit(...outcome.events);
-      }
-      return outcome.plan;
-    });
-    planId = plan.plan_id;
-    const noLongWaits = ctx.connection?.noLongWaits;
-    if (plan.status === 'awaiting_approval' && noLongWaits) return { ...answer(plan), next: noLongWaits.next };
-    if (plan.status !== 'awaiting_approval' || !args.wait) return answer(plan);
-    const decision = early.find((e) => e.source_plan_id === planId) ?? (await wait.promise);
+    // Unlike ctx.transact, no request_id: the call's remembered answer (awaiting approval) would stand in for the read.
+    const { result: now } = await transact(services.store, caller.workspace, (tx) =>
+      loadPlan(tx, plan.plan_id, 'brief'),
+    );
+    if (now.status === 'rejected')
+      return { ...plan, status: 'rejected', ...(now.decision ? { decision: now.decision } : {}) };
+    if (now.status !== 'awaiting_approval' && now.decision) return { ...plan, status: 'in_progress' };
+    const decision = await wait.promise;
     const approved = decision?.event_type === 'plan_approved';
     const reason = decision ? eventOf(decision, 'plan_rejected')?.payload.reason : undefined;
-    return answer({
+    return {
       ...plan,
       status: approved ? 'in_progress' : 'rejected',
       ...(typeof reason === 'string' ? { decision: { by: '', role: '', at: '', reason } } : {}),
-    });
+    };
   } finally {
     wait.cancel();
   }
+};
+
+/**
+ * startPlan answers when the plan is decided. Only a call that will wait listens to the workspace's events, and only
+ * once its commit has left the plan awaiting approval: under the auto policy, or with wait=false, the call never
+ * makes its node follow the workspace. A retry (same or new connection) simply waits again, or answers the decision
+ * already made, so no request log is needed.
+ */
+export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
+  const { caller, services } = ctx;
+  const plan = await ctx.transact(async (tx) => {
+    // Without plan_id: the current plan, else the latest one, so a retry after a rejection finds the decision.
+    // Starting changes no step and answers each step's id, sequence and description: their briefs are enough.
+    const mode = args.plan_id === undefined ? 'latest' : 'write';
+    const current = await resolvePlan(tx, caller, args, mode, 'startPlan', 'brief');
+    const outcome = requestApproval(
+      current,
+      args.message,
+      services.config.approvalPolicy,
+      services.now(),
+      ctx.requestId,
+    );
+    if (outcome.events.length > 0) {
+      await savePlan(tx, outcome.plan);
+      tx.emit(...outcome.events);
+    }
+    return outcome.plan;
+  });
+  const noLongWaits = ctx.connection?.noLongWaits;
+  if (plan.status === 'awaiting_approval' && noLongWaits) return { ...answer(plan), next: noLongWaits.next };
+  if (plan.status !== 'awaiting_approval' || !args.wait) return answer(plan);
+  return answer(await decisionOn(ctx, plan));
 };
