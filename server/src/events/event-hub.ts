@@ -51,8 +51,8 @@ export class EventHub {
   }
 
   /**
-   * Resolves with the first event matching `predicate`. Start waiting BEFORE the commit that could cause it, so a
-   * fast decision on another node is not missed.
+   * Resolves with the first event matching `predicate`. Start waiting BEFORE the commit that could cause it, or read
+   * the state again once waiting (startPlan does), so a fast decision on another node is not missed.
    */
   waitFor(
     workspace: string,
