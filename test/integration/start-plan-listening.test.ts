@@ -1,45 +1,9 @@
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
-import type { ServerConfigInput, Store } from '@planhub/server';
+import type { ServerConfigInput } from '@planhub/server';
 import { createServer, type PlanHubServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORE_FIXTURE_KINDS, storeFixture, type StoreFixture } from '../helpers/stores.ts';
-
-/** The store's `watch` (what makes a node follow a workspace's events), counted; `held` runs inside a commit. */
-const watchCounting = (store: Store) => {
-  const counts = { watched: 0, open: 0 };
-  let held: (() => Promise<void>) | undefined;
-  const wrapped: Store = {
-    ...store,
-    limits: store.limits,
-    watch: (workspace, listener) => {
-      counts.watched += 1;
-      counts.open += 1;
-      const unwatch = store.watch(workspace, listener);
-      let stopped = false;
-      return () => {
-        if (!stopped) counts.open -= 1;
-        stopped = true;
-        unwatch();
-      };
-    },
-    commit: async (workspace, commit) => {
-      const outcome = await store.commit(workspace, commit);
-      const hook = held;
-      if (hook && outcome.ok && commit.events.some((e) => e.event_type === 'plan_approval_requested')) {
-        held = undefined;
-        // Before the committing call resumes: what it does next comes after this.
-        await hook();
-      }
-      return outcome;
-    },
-  };
-  return {
-    store: wrapped,
-    counts,
-    /** Runs `hook` once, inside the next commit that asks for a plan's approval, before that commit answers. */
-    holdApprovalRequest: (hook: () => Promise<void>) => void (held = hook),
-  };
-};
+import { watchCounting } from '../helpers/watch-counting-store.ts';
 
 /**
  * startPlan listens to the workspace's events only when it will wait for a decision, and only after its commit: a node

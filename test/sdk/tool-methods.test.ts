@@ -64,13 +64,15 @@ describe('tool behaviours come from the tool definitions', () => {
 
   it('gives other tools no special behaviour', () => {
     const behaviourOf = (name: (typeof TOOL_NAMES)[number]) => (TOOLS[name] as { behaviour?: object }).behaviour ?? {};
-    // readsBeforeAdmission only changes how the server orders a call's count and reads: clients see nothing of it.
-    const special = TOOL_NAMES.filter((name) =>
-      Object.keys(behaviourOf(name)).some((k) => k !== 'readsBeforeAdmission'),
-    );
+    // readsBeforeAdmission only changes how the server orders a call's count and reads, and requestsDecision when an
+    // MCP session starts listening for its agent's decisions: clients see nothing of either.
+    const serverOnly = new Set(['readsBeforeAdmission', 'requestsDecision']);
+    const special = TOOL_NAMES.filter((name) => Object.keys(behaviourOf(name)).some((k) => !serverOnly.has(k)));
     expect(special.sort()).toEqual(['getTaskEvents', 'startPlan']);
     const early = TOOL_NAMES.filter((name) => 'readsBeforeAdmission' in behaviourOf(name));
     expect(early.sort()).toEqual(['completeStepWithOutput', 'setStepStatus']);
+    const deciding = TOOL_NAMES.filter((name) => 'requestsDecision' in behaviourOf(name));
+    expect(deciding.sort()).toEqual(['plan_exit', 'startPlan']);
     expect(waitsForDecision(TOOLS.createPlan, {})).toBe(false);
     expect(longPollMs(TOOLS.createPlan, { timeout: 5 })).toBe(0);
   });

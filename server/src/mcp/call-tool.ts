@@ -82,6 +82,8 @@ export const callTool = async (
     onUnsubscribed: (ids) => deps.notifier.unsubscribed(ids),
     noLongWaits: { next: DECISION_NEXT },
   };
+  // Before the call, as a decision may follow its commit at once; under the auto policy its commit decides it.
+  if (TOOLS[name].behaviour?.requestsDecision && deps.services.config.approvalPolicy !== 'auto') deps.notifier.listen();
   const { request_id: requestId, ...rest } = args ?? {};
   const ack = await deps.dispatch(
     { caller: deps.caller, signal: extras.signal, connection },

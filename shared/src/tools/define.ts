@@ -12,6 +12,11 @@ export interface ToolBehaviour {
    */
   waitsForDecision?: { unlessFalse: string };
   /**
+   * A successful call may leave one of the caller's plans awaiting a person's decision (startPlan, plan_exit): an MCP
+   * session listens for the caller's decisions from such a call on, to notify its host of them.
+   */
+  requestsDecision?: true;
+  /**
    * The call's only effect is its store commit (no subscription, no wait, nothing kept on the connection), so it may
    * read while its call count is still on its way; its commit and its answer wait for the count.
    */

@@ -48,6 +48,7 @@ export const plan_exit = defineTool({
   name: 'plan_exit',
   dialect: '002',
   readOnly: false,
+  behaviour: { requestsDecision: true },
   description:
     'Leave plan mode by presenting your implementation plan for the user to approve. It does not start execution: ' +
     'the plan waits for the decision (plan_approved or plan_rejected event). Do not poll and do not start writing; ' +

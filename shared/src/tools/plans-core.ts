@@ -43,7 +43,7 @@ export const startPlan = defineTool({
   name: 'startPlan',
   dialect: '000',
   readOnly: false,
-  behaviour: { waitsForDecision: { unlessFalse: 'wait' }, selfIdempotent: true },
+  behaviour: { waitsForDecision: { unlessFalse: 'wait' }, requestsDecision: true, selfIdempotent: true },
   description:
     'Ask the user to approve your pending plan. The call returns when the user decides (approved: status ' +
     '"in_progress"; rejected: status "rejected" with the reason). Until then the plan waits in "awaiting_approval" ' +

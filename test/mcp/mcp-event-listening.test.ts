@@ -1,0 +1,87 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connect, type PlanHubClient } from '@planhub/client-sdk';
+import type { PlanHubServer, ServerConfigInput } from '@planhub/server';
+import { createServer } from '@planhub/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { STORE_KINDS } from '../helpers/servers.ts';
+import { storeFixture, type StoreFixture } from '../helpers/stores.ts';
+import { watchCounting } from '../helpers/watch-counting-store.ts';
+import { callJson, mcpClient } from './mcp-clients.ts';
+
+/**
+ * An MCP session listens to its workspace's events (for its host's notifications) only once it has something to
+ * notify: a subscription, or a call that may leave its agent's plan awaiting a person's decision. A session that
+ * only works (plans, steps) under the auto policy does not make its node follow the workspace.
+ */
+describe.each(STORE_KINDS)('what an MCP session listens to (%s store)', (kind) => {
+  let fixture: StoreFixture | undefined;
+  let server: PlanHubServer | undefined;
+  const sessions: Client[] = [];
+  const sockets: PlanHubClient[] = [];
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((c) => c.close()));
+    for (const s of sockets.splice(0)) s.close();
+    await server?.close();
+    await fixture?.close();
+    server = undefined;
+    fixture = undefined;
+  });
+
+  const start = async (config: ServerConfigInput) => {
+    fixture = storeFixture(kind);
+    const counted = watchCounting(fixture.open());
+    server = createServer({ port: 0, logLevel: 'silent', ...config }, { store: counted.store });
+    const { url } = await server.listen();
+    const session = async (agentId: string) => {
+      const client = await mcpClient('http', url, { workspace: 'team', agentId });
+      sessions.push(client);
+      return client;
+    };
+    const socket = async (agentId: string, role?: 'user') => {
+      const client = await connect({ url, agentId, workspace: 'team', ...(role ? { role } : {}) });
+      sockets.push(client);
+      return client;
+    };
+    return { counts: counted.counts, session, socket };
+  };
+
+  it('does not listen while its agent only works under the auto policy', async () => {
+    const { counts, session } = await start({ approvalPolicy: 'auto' });
+    const agent = await session('worker');
+    await callJson(agent, 'createPlan', { title: 'Work', steps: ['one', 'two'] });
+    expect(await callJson(agent, 'startPlan', {})).toMatchObject({ status: 'in_progress' });
+    await callJson(agent, 'setStepStatus', { step_id: 'step_1', status: 'completed' });
+    await callJson(agent, 'getWorkspace', {});
+    expect(counts).toEqual({ watched: 0, open: 0 });
+  });
+
+  it('listens from its first subscription, and from the start when its agent already has one', async () => {
+    const { counts, session } = await start({ approvalPolicy: 'auto' });
+    const first = await session('watcher');
+    expect(counts.watched).toBe(0);
+    await callJson(first, 'subscribeToTasks', { event_types: ['plan_created'] });
+    expect(counts).toEqual({ watched: 1, open: 1 });
+    await (first.transport as StreamableHTTPClientTransport).terminateSession();
+    await expect.poll(() => counts.open).toBe(0);
+    // The subscription is stored with the agent: a later session of it listens as soon as it opens.
+    await session('watcher');
+    expect(counts).toEqual({ watched: 2, open: 1 });
+  });
+
+  it("listens from a call that asks for a person's decision, and notifies its host of the decision", async () => {
+    const { counts, session, socket } = await start({ approvalPolicy: 'owner-or-user' });
+    const agent = await session('worker');
+    const seen: LoggingMessageNotification['params'][] = [];
+    agent.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.push(n.params));
+    const { plan_id } = await callJson<{ plan_id: string }>(agent, 'createPlan', { title: 'Work', steps: ['s'] });
+    expect(counts.watched).toBe(0);
+    expect(await callJson(agent, 'startPlan', {})).toMatchObject({ plan_id, status: 'awaiting_approval' });
+    expect(counts).toEqual({ watched: 1, open: 1 });
+    const user = await socket('alice', 'user');
+    await user.plan_approve({ plan_id });
+    await expect.poll(() => seen.map((n) => (n.data as { event_type?: string }).event_type)).toContain('plan_approved');
+  });
+});
