@@ -1,4 +1,7 @@
-import type { Store } from '@planhub/server';
+import { connect, type PlanHubClient } from '@planhub/client-sdk';
+import type { ServerConfigInput, Store } from '@planhub/server';
+import { createServer } from '@planhub/server';
+import { storeFixture, type StoreFixtureKind } from './stores.ts';
 
 /**
  * A real store whose `watch` calls (what makes a node follow a workspace's events) are counted: `watched` ever made,
@@ -38,3 +41,27 @@ export const watchCounting = (store: Store) => {
     holdApprovalRequest: (hook: () => Promise<void>) => void (held = hook),
   };
 };
+
+/** One node on a fresh store of `kind` whose watches are counted, and socket clients of it (closed with it). */
+export const watchCountedNode = async (kind: StoreFixtureKind, config: ServerConfigInput) => {
+  const fixture = storeFixture(kind);
+  const counted = watchCounting(fixture.open());
+  const server = createServer({ port: 0, logLevel: 'silent', ...config }, { store: counted.store });
+  const { url } = await server.listen();
+  const sockets: PlanHubClient[] = [];
+  return {
+    ...counted,
+    url,
+    socket: async (agentId: string, workspace: string, role?: 'user'): Promise<PlanHubClient> => {
+      const client = await connect({ url, agentId, workspace, ...(role ? { role } : {}) });
+      sockets.push(client);
+      return client;
+    },
+    close: async (): Promise<void> => {
+      for (const s of sockets.splice(0)) s.close();
+      await server.close();
+      await fixture.close();
+    },
+  };
+};
+export type WatchCountedNode = Awaited<ReturnType<typeof watchCountedNode>>;

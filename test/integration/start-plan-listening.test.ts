@@ -1,9 +1,7 @@
-import { connect, type PlanHubClient } from '@planhub/client-sdk';
 import type { ServerConfigInput } from '@planhub/server';
-import { createServer, type PlanHubServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STORE_FIXTURE_KINDS, storeFixture, type StoreFixture } from '../helpers/stores.ts';
-import { watchCounting } from '../helpers/watch-counting-store.ts';
+import { STORE_FIXTURE_KINDS } from '../helpers/stores.ts';
+import { watchCountedNode, type WatchCountedNode } from '../helpers/watch-counting-store.ts';
 
 /**
  * startPlan listens to the workspace's events only when it will wait for a decision, and only after its commit: a node
@@ -11,28 +9,16 @@ import { watchCounting } from '../helpers/watch-counting-store.ts';
  * committed between the call's commit and its listening is still seen (docs/architecture.md, event delivery).
  */
 describe.each(STORE_FIXTURE_KINDS)('startPlan and the event feed (%s store)', (kind) => {
-  let fixture: StoreFixture | undefined;
-  let server: PlanHubServer | undefined;
-  const clients: PlanHubClient[] = [];
+  let node: WatchCountedNode | undefined;
   afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await server?.close();
-    await fixture?.close();
-    server = undefined;
-    fixture = undefined;
+    await node?.close();
+    node = undefined;
   });
 
   const start = async (config: ServerConfigInput) => {
-    fixture = storeFixture(kind);
-    const counted = watchCounting(fixture.open());
-    server = createServer({ port: 0, logLevel: 'silent', ...config }, { store: counted.store });
-    const { url } = await server.listen();
-    const client = async (agentId: string, role?: 'user') => {
-      const c = await connect({ url, agentId, workspace: 'ws', ...(role ? { role } : {}) });
-      clients.push(c);
-      return c;
-    };
-    return { ...counted, client };
+    node = await watchCountedNode(kind, config);
+    const { socket } = node;
+    return { ...node, client: (agentId: string, role?: 'user') => socket(agentId, 'ws', role) };
   };
 
   it('follows no workspace to start plans under the auto policy', async () => {

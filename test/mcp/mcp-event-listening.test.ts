@@ -2,13 +2,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { connect, type PlanHubClient } from '@planhub/client-sdk';
-import type { PlanHubServer, ServerConfigInput } from '@planhub/server';
-import { createServer } from '@planhub/server';
+import type { ServerConfigInput } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORE_KINDS } from '../helpers/servers.ts';
-import { storeFixture, type StoreFixture } from '../helpers/stores.ts';
-import { watchCounting } from '../helpers/watch-counting-store.ts';
+import { watchCountedNode, type WatchCountedNode } from '../helpers/watch-counting-store.ts';
 import { callJson, mcpClient } from './mcp-clients.ts';
 
 /**
@@ -17,35 +14,23 @@ import { callJson, mcpClient } from './mcp-clients.ts';
  * only works (plans, steps) under the auto policy does not make its node follow the workspace.
  */
 describe.each(STORE_KINDS)('what an MCP session listens to (%s store)', (kind) => {
-  let fixture: StoreFixture | undefined;
-  let server: PlanHubServer | undefined;
+  let node: WatchCountedNode | undefined;
   const sessions: Client[] = [];
-  const sockets: PlanHubClient[] = [];
   afterEach(async () => {
     await Promise.all(sessions.splice(0).map((c) => c.close()));
-    for (const s of sockets.splice(0)) s.close();
-    await server?.close();
-    await fixture?.close();
-    server = undefined;
-    fixture = undefined;
+    await node?.close();
+    node = undefined;
   });
 
   const start = async (config: ServerConfigInput) => {
-    fixture = storeFixture(kind);
-    const counted = watchCounting(fixture.open());
-    server = createServer({ port: 0, logLevel: 'silent', ...config }, { store: counted.store });
-    const { url } = await server.listen();
+    node = await watchCountedNode(kind, config);
+    const { url, socket } = node;
     const session = async (agentId: string) => {
       const client = await mcpClient('http', url, { workspace: 'team', agentId });
       sessions.push(client);
       return client;
     };
-    const socket = async (agentId: string, role?: 'user') => {
-      const client = await connect({ url, agentId, workspace: 'team', ...(role ? { role } : {}) });
-      sockets.push(client);
-      return client;
-    };
-    return { counts: counted.counts, session, socket };
+    return { counts: node.counts, session, socket: (agentId: string, role?: 'user') => socket(agentId, 'team', role) };
   };
 
   it('does not listen while its agent only works under the auto policy', async () => {
