@@ -54,6 +54,7 @@ const decisionOn = async (ctx: CallContext, plan: Decided): Promise<Decided> => 
     );
     if (now.status === 'rejected')
       return { ...plan, status: 'rejected', ...(now.decision ? { decision: now.decision } : {}) };
+    // Decided and not rejected: approved, and maybe worked on since. The answer is the approval, as its event says.
     if (now.status !== 'awaiting_approval' && now.decision) return { ...plan, status: 'in_progress' };
     const decision = await wait.promise;
     const approved = decision?.event_type === 'plan_approved';
