@@ -29,6 +29,7 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store’s bounded sets', (kind) => {
       reason: 'bound',
       key: 's',
       size: 2,
+      added: 2,
       max: 3,
     });
     off();
@@ -46,7 +47,13 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store’s bounded sets', (kind) => {
     expect(await boundedAdd(store, ['a', 'c'], 3)).toMatchObject({ ok: true });
     expect(await boundedAdd(store, ['d', 'd'], 4)).toMatchObject({ ok: true });
     expect(await boundedAdd(store, ['a'], 2)).toMatchObject({ ok: true });
-    expect(await boundedAdd(store, ['e', 'a'], 4)).toMatchObject({ ok: false, reason: 'bound', size: 4, max: 4 });
+    expect(await boundedAdd(store, ['e', 'a'], 4)).toMatchObject({
+      ok: false,
+      reason: 'bound',
+      size: 4,
+      added: 1,
+      max: 4,
+    });
     const read = await store.loadCollections(WS, { sets: ['s'] });
     expect(read.sets.map((s) => [...s].sort())).toEqual([['a', 'b', 'c', 'd']]);
   });
@@ -71,7 +78,7 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store’s bounded sets', (kind) => {
       const outcomes = await Promise.all(adds);
       expect(outcomes.filter((o) => o.ok)).toHaveLength(max);
       for (const refused of outcomes.filter((o) => !o.ok))
-        expect(refused).toMatchObject({ reason: 'bound', key, size: max, max });
+        expect(refused).toMatchObject({ reason: 'bound', key, size: max, added: 1, max });
       expect((await other.loadCollections(WS, { sets: [key] })).sets[0]).toHaveLength(max);
     }
   });

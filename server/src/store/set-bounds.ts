@@ -15,7 +15,8 @@ export const boundRefusal = (ops: readonly StoreOp[], stored: StoredSet): BoundR
     const set = stored(op.key);
     const size = set?.size ?? 0;
     const added = new Set(op.members.filter((m) => !set?.has(m))).size;
-    if (added > 0 && size + added > op.max) return { ok: false, reason: 'bound', key: op.key, size, max: op.max };
+    if (added > 0 && size + added > op.max)
+      return { ok: false, reason: 'bound', key: op.key, size, added, max: op.max };
   }
   return undefined;
 };

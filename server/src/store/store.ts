@@ -124,12 +124,16 @@ export type CommitOutcome =
   | QuotaRefusal
   | BoundRefusal;
 
-/** An `sadd` with `max` would have taken its set past that bound: nothing was written. `size`: the set's size before. */
+/**
+ * An `sadd` with `max` would have taken its set past that bound: nothing was written. `size`: the set's size before;
+ * `added`: the members the refused add would have added (new ones, each once).
+ */
 export interface BoundRefusal {
   ok: false;
   reason: 'bound';
   key: string;
   size: number;
+  added: number;
   max: number;
 }
 

@@ -62,16 +62,23 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const boundExceeded = (b: BoundRefusal) =>
   new PlanHubError(
     'RESOURCE_EXHAUSTED',
-    `The set ${JSON.stringify(b.key)} holds ${b.size} members, its bound is ${b.max}. Nothing was written.`,
-    { kind: 'setBound', set: b.key, size: b.size, max: b.max },
+    `The set ${JSON.stringify(b.key)} holds ${b.size} members; ${b.added} more would pass its bound, ${b.max}. ` +
+      'Nothing was written.',
+    { kind: 'setBound', set: b.key, size: b.size, added: b.added, max: b.max },
   );
 
-/** The set and its size when `err` is the refusal of a commit that would take a bounded set past its bound. */
-export const boundRefusal = (err: unknown): { set: string; size: number } | undefined => {
+/**
+ * The set, its size and what the call would have added to it when `err` is the refusal of a commit that would take a
+ * bounded set past its bound.
+ */
+export const boundRefusal = (err: unknown): { set: string; size: number; added: number } | undefined => {
   if (!(err instanceof PlanHubError) || err.code !== 'RESOURCE_EXHAUSTED') return undefined;
-  const details = err.details as { kind?: unknown; set?: unknown; size?: unknown } | undefined;
-  return details?.kind === 'setBound' && typeof details.set === 'string' && typeof details.size === 'number'
-    ? { set: details.set, size: details.size }
+  const details = err.details as { kind?: unknown; set?: unknown; size?: unknown; added?: unknown } | undefined;
+  return details?.kind === 'setBound' &&
+    typeof details.set === 'string' &&
+    typeof details.size === 'number' &&
+    typeof details.added === 'number'
+    ? { set: details.set, size: details.size, added: details.added }
     : undefined;
 };
 

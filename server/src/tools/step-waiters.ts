@@ -60,7 +60,7 @@ const all = (e: Entries): Waiter[] => [...e.listed, ...e.hashed.filter((w) => !e
 const loadEntries = async (tx: Tx, nodes: readonly string[]): Promise<Entries[]> => {
   const keys = nodes.map(docKeys.waiters);
   const raws = await tx.getMany(keys);
-  const hashes = nodes.map((node, i) => (hasWaiterClock(tx, nodes[i] ?? '') ? hashKeys.waiters(node) : undefined));
+  const hashes = nodes.map((node) => (hasWaiterClock(tx, node) ? hashKeys.waiters(node) : undefined));
   await tx.prefetch(
     [],
     [],
@@ -133,18 +133,20 @@ export const addWaiters = (tx: Tx, node: string, waiters: readonly Waiter[]): vo
 
 /**
  * Counts new waiters in their sets, one add per set so that its bound (`max`, when given for the set) counts them
- * together; a commit past a bound is refused whole (see refuseWaitersPastBound). Returns how many each set gets.
+ * together; a commit past a bound is refused whole (see refuseWaitersPastBound).
  */
 export const countWaiters = (
   tx: Tx,
   joined: ReadonlyArray<{ target: WaiterTarget; waiter: Waiter }>,
   max?: (set: string) => number,
-): Map<string, number> => {
+): void => {
   const bySet = new Map<string, string[]>();
-  for (const { target, waiter } of joined)
-    bySet.set(target.set, [...(bySet.get(target.set) ?? []), memberOf(target.node, waiter)]);
+  for (const { target, waiter } of joined) {
+    const members = bySet.get(target.set) ?? [];
+    members.push(memberOf(target.node, waiter));
+    bySet.set(target.set, members);
+  }
   for (const [key, members] of bySet) tx.op({ op: 'sadd', key, members, ...(max ? { max: max(key) } : {}) });
-  return new Map([...bySet].map(([key, members]) => [key, members.length]));
 };
 
 /**
@@ -185,17 +187,16 @@ export const removeWaiter = async (tx: Tx, target: WaiterTarget, waiter: Waiter)
 };
 
 /**
- * Words the refusal of a commit that would have taken a waiter set past its bound (`added`: how many waiters the
- * call adds to each set), as the limit it stands for; any other error is rethrown as it is.
+ * Words the refusal of a commit that would have taken a waiter set past its bound as the limit it stands for; any
+ * other error is rethrown as it is.
  */
 export const refuseWaitersPastBound = (
   err: unknown,
-  added: ReadonlyMap<string, number>,
   limits: { waitersPerPlan: number; pendingWaiters: number },
 ): never => {
   const refusal = boundRefusal(err);
   if (!refusal) throw err;
-  const more = added.get(refusal.set) ?? 0;
+  const more = refusal.added;
   if (refusal.set === setKeys.pendingWaiters())
     fail(
       'RESOURCE_EXHAUSTED',

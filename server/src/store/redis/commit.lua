@@ -27,8 +27,8 @@
   each event of a fired fan-in }, or
   { 'conflict' } when a document changed since it was read or the request was already applied, or
   { 'quota', used, needed, quota } when the commit would take the workspace's stored bytes past its quota, or
-  { 'bound', n, size, max } when the commit's n-th sadd with a max would take its set past that bound (one that
-  adds no member never does).
+  { 'bound', n, size, max, added } when the commit's n-th sadd with a max would take its set past that bound by
+  adding `added` new members (one that adds no member never does).
 
   Stored bytes: the `d` field of every document plus the `e` field of every event kept. The check counts fired
   fan-ins before their fills (a commit may overshoot by its fills); the counter then moves by the exact sizes.
@@ -89,7 +89,7 @@ for _, op in ipairs(c.ops) do
     end
     local size = redis.call('SCARD', key)
     if added > 0 and size + added > op[4] then
-      return { 'bound', tostring(bounded), tostring(size), tostring(op[4]) }
+      return { 'bound', tostring(bounded), tostring(size), tostring(op[4]), tostring(added) }
     end
   end
 end

@@ -122,7 +122,7 @@ export const unpackOutcome = (commit: Commit, reply: string[]): CommitOutcome =>
     // The script names the refused op by its place among the bounded ones, in order (empty ones are not sent).
     const bounded = (commit.ops ?? []).filter((op) => op.op === 'sadd' && op.max !== undefined && op.members.length);
     const key = bounded[Number(reply[1]) - 1]?.key ?? '';
-    return { ok: false, reason: 'bound', key, size: Number(reply[2]), max: Number(reply[3]) };
+    return { ok: false, reason: 'bound', key, size: Number(reply[2]), added: Number(reply[4]), max: Number(reply[3]) };
   }
   if (reply[0] !== 'ok') return { ok: false, reason: 'conflict' };
   const own = Number(reply[1]);

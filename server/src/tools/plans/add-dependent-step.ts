@@ -47,7 +47,6 @@ const registerWaits = async (
   tx: Tx,
   outcome: ReturnType<typeof attachDependencies>,
   limits: { waitersPerPlan: number; pendingWaiters: number },
-  added: Map<string, number>,
 ): Promise<void> => {
   await recordEdges(tx, outcome.newEdges);
   const joined: Array<{ target: WaiterTarget; waiter: Waiter }> = [];
@@ -57,11 +56,7 @@ const registerWaits = async (
   }
   // Bounded in the commit, exactly, however many calls race (refused whole past it: refuseWaitersPastBound).
   const pendingSet = waiterSet(undefined);
-  const counted = countWaiters(tx, joined, (set) =>
-    set === pendingSet ? limits.pendingWaiters : limits.waitersPerPlan,
-  );
-  added.clear();
-  for (const [set, n] of counted) added.set(set, n);
+  countWaiters(tx, joined, (set) => (set === pendingSet ? limits.pendingWaiters : limits.waitersPerPlan));
   const { plan, step } = outcome;
   if (!waitsAcross(plan, step)) return;
   // Every open dependency, its own plan's too: one set decides when the step is ready, whoever ends last.
@@ -88,17 +83,14 @@ const noteFutureSteps = async (tx: Tx, targets: readonly AnyTarget[], waitingPla
  * targets are one transaction.
  */
 export const addDependentStep: ToolHandlers['addDependentStep'] = async (ctx, args) => {
-  const { limits } = ctx.services.config;
-  // How many waiters the last attempt adds to each waiter set, to word a refusal past one's bound.
-  const added = new Map<string, number>();
   try {
-    return await attachAndRegister(ctx, args, added);
+    return await attachAndRegister(ctx, args);
   } catch (err) {
-    return refuseWaitersPastBound(err, added, limits);
+    return refuseWaitersPastBound(err, ctx.services.config.limits);
   }
 };
 
-const attachAndRegister = (ctx: CallContext, args: ToolParsedArgs<'addDependentStep'>, added: Map<string, number>) =>
+const attachAndRegister = (ctx: CallContext, args: ToolParsedArgs<'addDependentStep'>) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
     // Appending a step that waits only on other agents reads none of the plan's other steps, as addStep does; a
@@ -152,7 +144,7 @@ const attachAndRegister = (ctx: CallContext, args: ToolParsedArgs<'addDependentS
 
     const edges = await loadReachableEdges(tx, targets.map(targetNode));
     const outcome = attachDependencies(waiting, stepId, targets, edges, now);
-    await registerWaits(tx, outcome, ctx.services.config.limits, added);
+    await registerWaits(tx, outcome, ctx.services.config.limits);
     await noteFutureSteps(tx, targets, outcome.plan.plan_id);
     await savePlan(tx, outcome.plan);
     tx.emit(...events, ...outcome.events);
