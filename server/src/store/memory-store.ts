@@ -14,6 +14,7 @@ import { createRequestIndex } from './request-index.ts';
 import { createMemoryPresence } from './presence/memory-presence.ts';
 import { createMemoryRevocations } from './revocations/revocations.ts';
 import { SortedMembers } from './sorted-members.ts';
+import { readFollowed } from './follow-read.ts';
 import { applyOps, fireFanIn, writeDocs } from './memory-apply.ts';
 import { docJsonBytes, firing, stale, type Workspace } from './memory-workspace.ts';
 import type {
@@ -150,6 +151,15 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
         hashes: readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes,
         ranges: (alongside.ranges ?? []).map((read) => readRanges(ws(workspace), read)),
         ...(alongside.request ? { request: rememberedAnswer(workspace, alongside.request) } : {}),
+        ...(alongside.follow
+          ? {
+              followed: readFollowed(
+                alongside.follow,
+                (hash) => [...(ws(workspace).hashes.get(hash)?.keys() ?? [])],
+                (keys) => loadDocs(workspace, keys),
+              ),
+            }
+          : {}),
       }),
     loadCollections: (workspace, read) => Promise.resolve(readCollections(workspace, read)),
     commit(workspace, commit: Commit): Promise<CommitOutcome> {

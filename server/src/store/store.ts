@@ -181,10 +181,35 @@ export interface RangeSlice {
   first: Array<{ member: string; score: number; value: string | undefined }>;
 }
 
+/**
+ * A document key built from the field of a hash: literal text, and the index of one of the strings in the field's
+ * JSON array (`['plan:', 1]` names `plan:<second string>`).
+ */
+export type KeyPattern = ReadonlyArray<string | number>;
+
+/**
+ * Documents named by the fields of a whole hash read in the same load, each field a JSON array of strings: who waits
+ * on a step, and with them their plans, in the round trip that reads who they are. A field that is no such array, or
+ * has no string at an index a pattern names, names nothing.
+ */
+export interface FollowRead {
+  /** One of the load's `hashes`. */
+  hash: string;
+  keys: readonly KeyPattern[];
+}
+
+/** A document read by a FollowRead, under its key. */
+export interface FollowedDoc {
+  key: string;
+  doc: LoadedDoc;
+}
+
 /** What `loadWith` reads beside the documents. */
 export interface AlongsideRead {
   hashes?: readonly string[];
   ranges?: readonly RangeRead[];
+  /** Documents named by the fields of those hashes, read in the same snapshot. */
+  follow?: readonly FollowRead[];
   /** A request whose remembered answer (as `requestAnswer` gives it) is read in the same round trip. */
   request?: { agent_id: string; request_id: string };
 }
@@ -196,6 +221,8 @@ export interface LoadedAlongside {
   ranges: RangeSlice[][];
   /** With `request`: its remembered answer (undefined when it has none). */
   request?: Remembered | undefined;
+  /** With `follow`: every document its hashes' fields named, per FollowRead in order, each field's keys in order. */
+  followed?: FollowedDoc[];
 }
 
 export interface EventRange {

@@ -7,6 +7,7 @@ import type { Remembered } from './request-fingerprint.ts';
 import type {
   CollectionRead,
   FanIn,
+  FollowRead,
   LoadedAlongside,
   LoadedDoc,
   RangeRead,
@@ -44,6 +45,8 @@ export class Tx {
   private readonly ranges = new Map<string, { read: RangeRead; slices: Promise<RangeSlice[]> }>();
   /** Each document checked once per attempt: a call reads its plan and agent index several times. */
   private readonly decoded = new Map<string, { raw: unknown; kind: object; value: unknown }>();
+  /** Documents a prefetch's follow reads named, for `peek` (never checked, never seen by other reads). */
+  private readonly followed = new Map<string, unknown>();
   /** The call's remembered answer, once asked for: with the attempt's first documents, or on its own. */
   private answer: Promise<Remembered | undefined> | undefined;
 
@@ -83,13 +86,15 @@ export class Tx {
 
   /**
    * Loads `checked` (as getMany) and `unchecked` (as getUnchecked) in one round trip; values come later from the
-   * cache. A key already read unchecked becomes checked, at the version it was read.
+   * cache. A key already read unchecked becomes checked, at the version it was read. `follow` reads, with hashes
+   * this prefetch reads, the documents their fields name, for a later `peek`.
    */
   async prefetch(
     checked: readonly string[],
     unchecked: readonly string[],
     hashes: readonly string[] = [],
     ranges: readonly RangeRead[] = [],
+    follow: readonly FollowRead[] = [],
   ): Promise<void> {
     for (const key of checked) this.promote(key);
     const cached = (k: string) => this.loaded.has(k) || this.written.has(k) || this.unchecked.has(k);
@@ -103,11 +108,14 @@ export class Tx {
     if (newHashes.length === 0 && newRanges.length === 0 && request === undefined)
       docs = await withinBudget(this.budget, () => this.store.load(this.workspace, missing));
     else {
+      // A follow read goes with its hash's first read: the documents it names are of that snapshot.
+      const newFollows = follow.filter((f) => newHashes.includes(f.hash));
       const all = withinBudget(this.budget, () =>
         this.store.loadWith(this.workspace, missing, {
           hashes: newHashes,
           ranges: newRanges,
           ...(request ? { request } : {}),
+          ...(newFollows.length > 0 ? { follow: newFollows } : {}),
         }),
       );
       const later = <T>(pick: (r: LoadedAlongside) => T): Promise<T> => {
@@ -123,7 +131,9 @@ export class Tx {
         ),
       );
       newRanges.forEach((read, i) => this.ranges.set(read.key, { read, slices: later((r) => r.ranges[i] ?? []) }));
-      docs = (await all).docs;
+      const loaded = await all;
+      docs = loaded.docs;
+      for (const { key, doc } of loaded.followed ?? []) if (!this.followed.has(key)) this.followed.set(key, doc.value);
     }
     const wanted = new Set(checked);
     missing.forEach((key, i) =>
@@ -190,6 +200,8 @@ export class Tx {
    * applies whatever their version (never for a document the commit writes).
    */
   async peek(keys: readonly string[]): Promise<unknown[]> {
+    // A prefetch that followed who waits read them already, in its snapshot: no round trip of its own.
+    if (keys.every((k) => this.followed.has(k))) return keys.map((k) => this.followed.get(k));
     const docs = await withinBudget(this.budget, () => this.store.load(this.workspace, keys));
     return docs.map((d) => d.value);
   }

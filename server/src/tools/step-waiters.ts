@@ -4,6 +4,7 @@ import { byBytes } from '../core/byte-order.ts';
 import { isPendingNode } from '../core/dependencies/nodes.ts';
 import { corruptDocument } from '../store/documents/define.ts';
 import { documents } from '../store/documents/documents.ts';
+import { keyPattern } from '../store/follow-read.ts';
 import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
 import { boundRefusal } from '../store/transact.ts';
 import type { Tx } from '../store/transaction.ts';
@@ -79,14 +80,19 @@ const loadEntries = async (tx: Tx, nodes: readonly string[]): Promise<Entries[]>
 
 const listedOf = (key: string, raw: unknown): readonly Waiter[] => documents.waiters.decode(key, raw)?.waiters ?? [];
 
+/** What a waiter's field names: its plan's header and its step (peekWaitingPlans reads both). */
+const waitingPlanKeys = [keyPattern(docKeys.plan, 1), keyPattern(docKeys.planStep, 1, 2)];
+
 /**
  * The keys a step's end prefetches with its step to settle who waits on it (see `loadWaitersOf`): both clocks, and the
- * hash of the step's own node. The agent-wide node's hash is read only when its clock exists: a wait registered
- * before any plan of the agent had the step is rare, and that read would cost every step end.
+ * hash of the step's own node, following its fields to each waiter's plan header and step, so that delivering to
+ * them needs no round trip of its own. The agent-wide node's hash is read only when its clock exists: a wait
+ * registered before any plan of the agent had the step is rare, and that read would cost every step end.
  */
 export const waiterReadKeys = (step: string, agentWide: string) => ({
   docs: [docKeys.waiters(step), docKeys.waiters(agentWide)],
   hashes: [hashKeys.waiters(step)],
+  follow: [{ hash: hashKeys.waiters(step), keys: waitingPlanKeys }],
 });
 
 /** Reads what `removeWaiter` needs for `nodes` (unchecked: a list of the earlier layout), in one round trip. */

@@ -8,6 +8,7 @@ import { createMemoryLimits } from '../limits/memory-limits.ts';
 import { createMemoryPresence } from '../presence/memory-presence.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { SortedMembers } from '../sorted-members.ts';
+import { readFollowed } from '../follow-read.ts';
 import type {
   CollectionRead,
   CommitOutcome,
@@ -139,6 +140,15 @@ export const createFileStore = (options: FileStoreOptions): Store => {
         hashes: readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes,
         ranges: (alongside.ranges ?? []).map((r) => readRanges(workspace, r)),
         ...(alongside.request ? { request: rememberedAnswer(workspace, alongside.request) } : {}),
+        ...(alongside.follow
+          ? {
+              followed: readFollowed(
+                alongside.follow,
+                (hash) => Object.keys(readCollections(workspace, { hashes: [hash] }).hashes[0] ?? {}),
+                (keys) => loadDocs(workspace, keys),
+              ),
+            }
+          : {}),
       })),
     loadCollections: (workspace, wanted) => read(() => readCollections(workspace, wanted)),
     async commit(workspace, commit) {

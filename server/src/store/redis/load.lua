@@ -15,11 +15,17 @@
   ARGV[3]          g, the number of string keys read with GET at the end (0 when absent)
   ARGV[4..]        per range read: whether it reads values (1 or 0), its number of ranges r, then r times min, max,
                    limit
+  then (optional)  f, the number of follow reads; when f > 0, the documents' key prefix, then per follow read: the
+                   position of its hash among the whole hashes (1..h), its number of patterns p, then p patterns,
+                   each a JSON array of literal text and 0-based indexes into a field's JSON array of strings. The
+                   documents it names share the workspace's hash tag, so they are in the declared keys' slot.
 
-  Returns a flat array { v1, d1, v2, d2, ..., h1, h2, ..., z1, z2, ..., epoch }: each document's version and JSON
-  (nil for a missing document), each hash as its HGETALL reply (field, value, ...), then per range read one array
-  per range: { count, member, score, value, member, score, value, ... } (value false when not read or absent), then
-  each string key's value (false when there is none).
+  Returns a flat array { v1, d1, v2, d2, ..., h1, h2, ..., z1, z2, ..., f1, f2, ..., epoch }: each document's
+  version and JSON (nil for a missing document), each hash as its HGETALL reply (field, value, ...), then per range
+  read one array per range: { count, member, score, value, member, score, value, ... } (value false when not read or
+  absent), then per follow read one array { key, version, json, key, version, json, ... } (false for what is
+  missing; a field that is not a JSON array of strings names nothing), then each string key's value (false when
+  there is none).
 ]]
 local docs = tonumber(ARGV[1]) or #KEYS
 local hashes = tonumber(ARGV[2]) or 0
@@ -31,8 +37,10 @@ for i = 1, docs do
   out[2 * i - 1] = fields[1]
   out[2 * i] = fields[2]
 end
+local whole = {}
 for i = docs + 1, docs + hashes do
-  out[docs + i] = redis.call('HGETALL', KEYS[i])
+  whole[i - docs] = redis.call('HGETALL', KEYS[i])
+  out[docs + i] = whole[i - docs]
 end
 local arg = 4
 local key = docs + hashes + 1
@@ -65,6 +73,51 @@ while key < last do
       slice[#slice + 1] = values[(i + 1) / 2] or false
     end
     out[#out + 1] = slice
+  end
+end
+-- The document key a pattern names for a field's parts, or nil when a part it names is not a string.
+local function key_of(pattern, parts)
+  local key = ''
+  for _, part in ipairs(pattern) do
+    if type(part) == 'number' then
+      local value = parts[part + 1]
+      if type(value) ~= 'string' then
+        return nil
+      end
+      key = key .. value
+    else
+      key = key .. part
+    end
+  end
+  return key
+end
+local follows = tonumber(ARGV[arg]) or 0
+if follows > 0 then
+  local prefix = ARGV[arg + 1]
+  arg = arg + 2
+  for _ = 1, follows do
+    local reply = whole[tonumber(ARGV[arg])] or {}
+    local patterns = {}
+    for j = 1, tonumber(ARGV[arg + 1]) do
+      patterns[j] = cjson.decode(ARGV[arg + 1 + j])
+    end
+    arg = arg + 2 + #patterns
+    local found = {}
+    for i = 1, #reply, 2 do
+      local ok, parts = pcall(cjson.decode, reply[i])
+      if ok and type(parts) == 'table' then
+        for _, pattern in ipairs(patterns) do
+          local key = key_of(pattern, parts)
+          if key then
+            local fields = redis.call('HMGET', prefix .. key, 'v', 'd')
+            found[#found + 1] = key
+            found[#found + 1] = fields[1] or false
+            found[#found + 1] = fields[2] or false
+          end
+        end
+      end
+    end
+    out[#out + 1] = found
   end
 end
 for i = last + 1, #KEYS do

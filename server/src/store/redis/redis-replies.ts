@@ -2,7 +2,7 @@ import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { withEventId } from '@planhub/shared';
 import { corruptDocument } from '../documents/define.ts';
 import { parseStoredJson } from '../parsed-json.ts';
-import type { LoadedDoc, RangeRead, RangeSlice, ScoreRange } from '../store.ts';
+import type { FollowedDoc, FollowRead, LoadedDoc, RangeRead, RangeSlice, ScoreRange } from '../store.ts';
 
 /** What the store's Redis replies mean: load.lua's documents, hashes and ranges, and the workspace log's stream entries. */
 
@@ -62,6 +62,36 @@ const rangeTexts = (ranges: readonly ScoreRange[]): readonly string[] => {
   }
   return texts;
 };
+
+/**
+ * load.lua's arguments for follow reads (none when there are none): how many, the documents' key prefix, then per
+ * read its hash's position among `hashes` and its patterns as JSON.
+ */
+export const followArgs = (follows: readonly FollowRead[], hashes: readonly string[], docPrefix: string): string[] => {
+  if (follows.length === 0) return [];
+  const args = [String(follows.length), docPrefix];
+  for (const f of follows) {
+    const at = hashes.indexOf(f.hash);
+    if (at < 0) throw new Error(`a follow read names the hash ${f.hash}, which the load does not read`);
+    args.push(String(at + 1), String(f.keys.length), ...f.keys.map((pattern) => JSON.stringify(pattern)));
+  }
+  return args;
+};
+
+const textOrNull = (x: unknown): string | null => (typeof x === 'string' ? x : null);
+
+/** load.lua's follow reads: per read one array { key, version, json, ... }, flattened in order. */
+export const followedOf = (workspace: string, replies: readonly LoadReplyEntry[]): FollowedDoc[] =>
+  replies.flatMap((reply) => {
+    const flat = Array.isArray(reply) ? reply : [];
+    const found: FollowedDoc[] = [];
+    for (let i = 0; i + 2 < flat.length; i += 3) {
+      const key = String(flat[i]);
+      const [doc] = docsOf(workspace, [key], [textOrNull(flat[i + 1]), textOrNull(flat[i + 2])]);
+      if (doc) found.push({ key, doc });
+    }
+    return found;
+  });
 
 /** load.lua's ranges, one array per range in the order asked: { count, member, score, value, ... }. */
 export const slicesOf = (reads: readonly RangeRead[], replies: readonly LoadReplyEntry[]): RangeSlice[][] => {

@@ -1,6 +1,15 @@
 import type { Logger } from 'pino';
 import type { Commit, CommitOutcome, Store } from '../store.ts';
-import { docsOf, hashOf, rangeArgs, slicesOf, toEnvelope, type StreamEntry } from './redis-replies.ts';
+import {
+  docsOf,
+  followArgs,
+  followedOf,
+  hashOf,
+  rangeArgs,
+  slicesOf,
+  toEnvelope,
+  type StreamEntry,
+} from './redis-replies.ts';
 import { logConnectionState } from './connection-log.ts';
 import { defineStoreCommands } from './commands.ts';
 import { clusterResync } from './cluster-resync.ts';
@@ -159,16 +168,25 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
           ]),
           ...gets,
         ];
-        const args = [String(docKeys.length), String(hashKeys.length), String(gets.length), ...rangeArgs(ranges)];
+        const follow = alongside.follow ?? [];
+        const args = [
+          String(docKeys.length),
+          String(hashKeys.length),
+          String(gets.length),
+          ...rangeArgs(ranges),
+          ...followArgs(follow, hashKeys, keys.doc(workspace, '')),
+        ];
         const [flat] = await Promise.all([client.phLoad(all.length, ...all, ...args), epochInLoad || epoch.verify()]);
         if (epochInLoad) await epoch.confirm(flat.pop() as string | null | undefined);
         const remembered = request ? (flat.pop() as string | null | false | undefined) : undefined;
+        const followed = follow.length > 0 ? followedOf(workspace, flat.splice(-follow.length)) : undefined;
         const alongsideAt = 2 * docKeys.length;
         return {
           docs: docsOf(workspace, docKeys, flat),
           hashes: hashKeys.map((_, i) => hashOf(flat[alongsideAt + i])),
           ranges: slicesOf(ranges, flat.slice(alongsideAt + hashKeys.length)),
           ...(request ? { request: typeof remembered === 'string' ? decodeRemembered(remembered) : undefined } : {}),
+          ...(followed ? { followed } : {}),
         };
       }),
 

@@ -31,17 +31,24 @@ const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | 
   const waitersOf = (target: string) =>
     ENDS.has(change.status)
       ? waiterReadKeys(stepNode(target, change.step_id), pendingNode(agentId, change.step_id))
-      : { docs: [], hashes: [] };
+      : { docs: [], hashes: [], follow: [] };
   const keysOf = (target: string) => [...stepReadKeys(target, change.step_id), ...waitersOf(target).docs];
   const ranksOf = (target: string | undefined) => (target === undefined ? [] : [tallyRead(target)]);
   const hashesOf = (target: string | undefined) => (target === undefined ? [] : waitersOf(target).hashes);
+  const followOf = (target: string | undefined) => (target === undefined ? [] : waitersOf(target).follow);
   const index = planId === undefined ? [docKeys.agent(agentId)] : [];
-  await tx.prefetch([...index, ...(guess === undefined ? [] : keysOf(guess))], [], hashesOf(guess), ranksOf(guess));
+  await tx.prefetch(
+    [...index, ...(guess === undefined ? [] : keysOf(guess))],
+    [],
+    hashesOf(guess),
+    ranksOf(guess),
+    followOf(guess),
+  );
   if (planId !== undefined) return planId;
   const current = currentPlanId(await loadAgent(tx, agentId));
   currentPlanHint.set(store, tx.workspace, agentId, current);
   if (current !== undefined && current !== guess)
-    await tx.prefetch(keysOf(current), [], hashesOf(current), ranksOf(current));
+    await tx.prefetch(keysOf(current), [], hashesOf(current), ranksOf(current), followOf(current));
   return current;
 };
 
