@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from '@planhub/server';
 import { describe, expect, it } from 'vitest';
 import { buildRevision, buildWorkingTree } from './ab/builds.ts';
 import { compareWindows, summarizeRounds } from './ab/compare.ts';
 import { sideBySide } from './ab/side-by-side.ts';
+import { FANIN_CHILDREN, openLoad } from './ab/workloads.ts';
 import { REPO_ROOT, startNodeServer } from './infra/processes.ts';
 import { startRedis } from './infra/redis.ts';
 
@@ -98,6 +100,47 @@ describe('bench:ab on real builds', () => {
       await redis.stop();
     }
   }, 120_000);
+
+  it('runs the fan-in load on one Redis: subagents’ completions, node and Redis CPU per completion', async () => {
+    const build = buildRevision('HEAD', 'smoke-fanin');
+    const redis = await startRedis();
+    try {
+      const result = await sideBySide({ base: build.main, next: build.main }, redis, {
+        workload: 'fanin',
+        agents: 10,
+        steps: 1,
+        flows: 300,
+        windows: 1,
+        windowMs: 300,
+        warmupMs: 200,
+      });
+      expect(result.pairs).toBe(1);
+      for (const side of [result.base, result.next]) {
+        expect(side.rate).toBeGreaterThan(0);
+        expect(side.nodeUs).toBeGreaterThan(0);
+        expect(side.redisUs).toBeGreaterThan(0);
+      }
+    } finally {
+      await redis.stop();
+    }
+  }, 180_000);
+
+  it('fails the fan-in load once its flows are used up, rather than counting calls that did nothing', async () => {
+    const node = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto' });
+    const { url } = await node.listen();
+    const load = await openLoad(url, { workload: 'fanin', agents: FANIN_CHILDREN, steps: 1, flows: 2 });
+    try {
+      // One lane per subagent, each completing its subagent's two steps.
+      for (const op of load.ops) {
+        await op();
+        await op();
+      }
+      await expect(load.ops[0]?.()).rejects.toThrow(/ran out of its 2 flows: raise --flows/);
+    } finally {
+      load.close();
+      await node.close();
+    }
+  }, 60_000);
 
   it('starts a side with node options of its own (--next-node-options), before the entry point', async () => {
     const server = await startNodeServer('smoke-options', 'test/bench/floors/echo-server.ts', { FLOOR_MODE: 'echo' }, [

@@ -6,12 +6,13 @@ import { buildRevision, buildWorkingTree } from './builds.ts';
 import { median } from '../stats/repetitions.ts';
 import { summarizeRounds, type Comparison } from './compare.ts';
 import { sideBySide } from './side-by-side.ts';
+import { FANIN_CHILDREN } from './workloads.ts';
 
 const count = z.coerce.number().int().positive();
 const OptionsSchema = z.object({
   base: z.string().min(1).default('HEAD'),
   next: z.string().min(1).optional(),
-  workload: z.enum(['step', 'roll']).default('step'),
+  workload: z.enum(['step', 'roll', 'fanin']).default('step'),
   store: z.enum(['memory', 'redis']).default('memory'),
   rounds: count.default(3),
   windows: count.default(8),
@@ -19,6 +20,8 @@ const OptionsSchema = z.object({
   'warmup-ms': count.default(1500),
   agents: count.default(50),
   steps: count.max(200).default(50),
+  /** Fan-in load: parent steps prepared per node and round (each subagent's plan has one step per flow). */
+  flows: count.default(2000),
   /** Node options for one side, space-separated (e.g. "--max-semi-space-size=32"): a runtime setting compared alone. */
   'base-node-options': z.string().default(''),
   'next-node-options': z.string().default(''),
@@ -45,7 +48,7 @@ const next =
 const redis = options.store === 'redis' ? await startRedis() : undefined;
 try {
   const rounds: Comparison[] = [];
-  const unit = options.workload === 'roll' ? 'roll' : 'call';
+  const unit = { step: 'call', roll: 'roll', fanin: 'completion' }[options.workload];
   const ratioText = (r: { median: number; min: number; max: number }) =>
     `${r.median.toFixed(3)} (range ${r.min.toFixed(3)}–${r.max.toFixed(3)})`;
   for (let round = 1; round <= options.rounds; round++) {
@@ -53,6 +56,7 @@ try {
       workload: options.workload,
       agents: options.agents,
       steps: options.steps,
+      flows: options.flows,
       windows: options.windows,
       windowMs: options['window-ms'],
       warmupMs: options['warmup-ms'],
@@ -76,7 +80,7 @@ try {
     (redis ? `  redis ${f.redisUs.toFixed(0).padStart(6)} µs/${unit}` : '');
   console.log(
     [
-      `${options.workload} on ${options.store}, ${options.agents} agents, ${options.steps}-step plans, ` +
+      `${options.workload} on ${options.store}, ${options.agents} ${options.workload === 'fanin' ? `in flight, ${options.flows} flows × ${FANIN_CHILDREN} children` : `agents, ${options.steps}-step plans`}, ` +
         `${options.rounds} rounds of ${options.windows} pairs of ${options['window-ms']} ms windows (medians of rounds)`,
       row(`base ${base.commit.slice(0, 8)}`, figures.base),
       row(`next ${next.commit === 'working tree' ? 'tree' : next.commit.slice(0, 8)}`, figures.next),

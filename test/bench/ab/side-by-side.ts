@@ -1,5 +1,6 @@
 import { planhubEnv } from '../infra/cluster.ts';
 import { cpuMeter } from '../infra/cpu.ts';
+import { faninLimits } from '../infra/fanin-node.ts';
 import { startNodeServer, type NodeServer } from '../infra/processes.ts';
 import type { BenchRedis } from '../infra/redis.ts';
 import { compareWindows, type Comparison, type WindowSample } from './compare.ts';
@@ -21,9 +22,13 @@ export interface SideBySideOptions extends LoadOptions {
  */
 let comparisons = 0;
 
-/** The bench's node environment, with the call limits out of the way (they are not what is compared). */
-const nodeEnv = (redis: BenchRedis | undefined, prefix: string): NodeJS.ProcessEnv => ({
+/**
+ * The bench's node environment, with the call limits out of the way (they are not what is compared), and for the
+ * fan-in load the fan-in node's limits (plans of one step per flow, one waiter per step).
+ */
+const nodeEnv = (redis: BenchRedis | undefined, prefix: string, options: LoadOptions): NodeJS.ProcessEnv => ({
   ...planhubEnv(redis?.url ?? '', prefix),
+  ...(options.workload === 'fanin' ? faninLimits(options.flows ?? 2000) : {}),
   PLANHUB_LIMIT_CALLS_PER_SECOND: '1000000',
 });
 
@@ -70,8 +75,8 @@ export const sideBySide = async (
 ): Promise<Comparison> => {
   comparisons += 1;
   const [base, next] = await Promise.all([
-    startNodeServer('ab-base', builds.base, nodeEnv(redis, `ab-base-${comparisons}`), options.nodeArgs?.base),
-    startNodeServer('ab-next', builds.next, nodeEnv(redis, `ab-next-${comparisons}`), options.nodeArgs?.next),
+    startNodeServer('ab-base', builds.base, nodeEnv(redis, `ab-base-${comparisons}`, options), options.nodeArgs?.base),
+    startNodeServer('ab-next', builds.next, nodeEnv(redis, `ab-next-${comparisons}`, options), options.nodeArgs?.next),
   ]);
   const loads: Load[] = [];
   try {
