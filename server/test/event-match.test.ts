@@ -99,6 +99,14 @@ describe('subscription matching', () => {
     ],
     ['the string form with its agent', { unblocked_by: 'sub:s', unblocked_by_agent: 'sub' }, true],
     ['the first string form, without its agent', { unblocked_by: 'sub:s' }, false],
+    ['an object form whose agent is not a string', { unblocked_by: { agent_id: 7, step_id: 's' } }, false],
+    ['a string form whose agent is not a string', { unblocked_by: 'sub:s', unblocked_by_agent: ['sub'] }, false],
+    // Only who caused it is read (not the whole payload against its schema): the outputs do not matter here.
+    [
+      'the object form beside outputs of any shape',
+      { unblocked_by: { agent_id: 'sub' }, outputs: 'not a record' },
+      true,
+    ],
   ])('reads who caused a step_unblocked from %s', (_form, payload, echo) => {
     expect(isEcho(agent, unblockedBy(payload))).toBe(echo);
   });

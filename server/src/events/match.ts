@@ -1,5 +1,4 @@
-import type { Caller, EventEnvelope, EventOf, EventType } from '@planhub/shared';
-import { eventOf } from '@planhub/shared';
+import type { Caller, EventEnvelope, EventType } from '@planhub/shared';
 
 /** What a subscription (or a getTaskEvents call) selects; absent fields and agent "*" match anything. */
 export interface EventFilter {
@@ -24,15 +23,24 @@ export const isEcho = (viewer: Pick<Caller, 'agent_id' | 'role'>, event: EventEn
   if (viewer.role !== 'agent' || event.source_agent !== viewer.agent_id) return false;
   if (event.event_type !== 'step_unblocked') return true;
   // By exact identity: agent ids may contain ":", so "a:x:step_1" cannot tell agent "a" from agent "a:x". An event
-  // without the agent (logged before unblocked_by_agent existed), or whose payload does not fit its schema, is
-  // delivered: a duplicate wake-up is harmless, a lost one hangs.
-  const unblocked = eventOf(event, 'step_unblocked');
-  return unblocked !== undefined && unblockingAgent(unblocked.payload) === viewer.agent_id;
+  // without the agent (logged before unblocked_by_agent existed) is delivered: a duplicate wake-up is harmless, a
+  // lost one hangs.
+  return unblockingAgent(event.payload) === viewer.agent_id;
 };
 
-/** The agent whose step unblocked: `unblocked_by.agent_id`, or `unblocked_by_agent` in events of the string form. */
-const unblockingAgent = ({ unblocked_by: by, unblocked_by_agent }: EventOf<'step_unblocked'>['payload']) =>
-  typeof by === 'string' ? unblocked_by_agent : by.agent_id;
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
+
+/**
+ * The agent whose step unblocked: `unblocked_by.agent_id`, or `unblocked_by_agent` in events of the string form;
+ * undefined when the payload names none. Only these two fields are read: validating the whole event against its
+ * schema, outputs included, cost about 1 % of a fan-in node's CPU on the push path.
+ */
+const unblockingAgent = (payload: unknown): string | undefined => {
+  if (!isRecord(payload)) return undefined;
+  const { unblocked_by: by, unblocked_by_agent: named } = payload;
+  const agent = typeof by === 'string' ? named : isRecord(by) ? by.agent_id : undefined;
+  return typeof agent === 'string' ? agent : undefined;
+};
 
 /** Whether a connection of `viewer` with these subscriptions receives `event` as a push. */
 export const shouldPush = (
