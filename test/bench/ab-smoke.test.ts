@@ -53,6 +53,10 @@ describe('bench:ab rounds on fresh nodes', () => {
   });
 });
 
+/** HEAD's bundle, built once for the tests that run it on both sides. */
+let built: ReturnType<typeof buildRevision> | undefined;
+const headBuild = () => (built ??= buildRevision('HEAD', 'smoke-head'));
+
 describe('bench:ab on real builds', () => {
   it('builds a revision and the working tree, runs both side by side, and leaves no worktree behind', async () => {
     const base = buildRevision('HEAD', 'smoke-base');
@@ -80,7 +84,7 @@ describe('bench:ab on real builds', () => {
   }, 120_000);
 
   it('runs rounds of the step load on one Redis, each on keys of its own', async () => {
-    const build = buildRevision('HEAD', 'smoke-redis');
+    const build = headBuild();
     const redis = await startRedis();
     try {
       // The step load leaves each agent's plan open: a second round on the same keys refused every createPlan.
@@ -102,17 +106,18 @@ describe('bench:ab on real builds', () => {
   }, 120_000);
 
   it('runs the fan-in load on one Redis: subagents’ completions, node and Redis CPU per completion', async () => {
-    const build = buildRevision('HEAD', 'smoke-fanin');
+    const build = headBuild();
     const redis = await startRedis();
     try {
       const result = await sideBySide({ base: build.main, next: build.main }, redis, {
         workload: 'fanin',
         agents: 10,
         steps: 1,
-        flows: 300,
+        // 200 steps fit one createPlan; 2,000 completions outlast 300 ms of load on each side.
+        flows: 200,
         windows: 1,
-        windowMs: 300,
-        warmupMs: 200,
+        windowMs: 200,
+        warmupMs: 100,
       });
       expect(result.pairs).toBe(1);
       for (const side of [result.base, result.next]) {
