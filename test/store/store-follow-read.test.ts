@@ -81,6 +81,12 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store’s follow reads', (kind) => {
     expect('followed' in (await store.loadWith(WS, [], { hashes: ['waiters'] }))).toBe(false);
   });
 
+  it('refuses a follow read of a hash the load does not read, as every store kind does', async ({ store }) => {
+    await expect(
+      store.loadWith(WS, [], { hashes: ['other'], follow: [{ hash: 'waiters', keys: PATTERNS }] }),
+    ).rejects.toThrow(/names the hash waiters, which the load does not read/);
+  });
+
   it('never shows half of a commit: the followed documents are of the hash’s snapshot', async ({ store }) => {
     // Each commit adds a waiter and writes its plan, at once; every read must find every named plan.
     const commits = Array.from({ length: 20 }, (_, i) =>

@@ -1,3 +1,4 @@
+import { PlanHubError } from '@planhub/shared';
 import type { FollowedDoc, FollowRead, KeyPattern, LoadedDoc } from './store.ts';
 
 /** A hash field as the strings of its JSON array, or undefined when it is no such array. */
@@ -39,15 +40,26 @@ export const followedKeys = (follow: FollowRead, fields: readonly string[]): str
 };
 
 /**
- * What `follows` name, read by `load` from the same snapshot as the hashes' `fields`: for the stores that read
- * in-process (load.lua applies the same rules on Redis).
+ * The position of `follow`'s hash among the hashes its load reads. A follow read names one of them; one that does
+ * not is a bug of the caller (INTERNAL on every store, never taken for an outage).
+ */
+export const followedHash = (follow: FollowRead, hashes: readonly string[]): number => {
+  const at = hashes.indexOf(follow.hash);
+  if (at < 0)
+    throw new PlanHubError('INTERNAL', `a follow read names the hash ${follow.hash}, which the load does not read`);
+  return at;
+};
+
+/**
+ * What `follows` name, read by `load` from the snapshot in which the load read `hashes` (`read`, in the same order):
+ * for the stores that read in-process (load.lua applies the same rules on Redis).
  */
 export const readFollowed = (
   follows: readonly FollowRead[],
-  fieldsOf: (hash: string) => readonly string[],
+  hashes: { keys: readonly string[]; read: readonly Record<string, string>[] },
   load: (keys: readonly string[]) => LoadedDoc[],
 ): FollowedDoc[] => {
-  const keys = follows.flatMap((f) => followedKeys(f, fieldsOf(f.hash)));
+  const keys = follows.flatMap((f) => followedKeys(f, Object.keys(hashes.read[followedHash(f, hashes.keys)] ?? {})));
   if (keys.length === 0) return [];
   const docs = load(keys);
   return keys.map((key, i) => ({ key, doc: docs[i] ?? { value: undefined, version: 0 } }));

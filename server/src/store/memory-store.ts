@@ -138,6 +138,15 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     return read.ranges.map((range) => zset.slice(range, (member) => values?.get(member)));
   };
 
+  /** `read()` as a promise, rejected (not thrown) when it throws. */
+  const settled = <T>(read: () => T): Promise<T> => {
+    try {
+      return Promise.resolve(read());
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  };
+
   return {
     kind: 'memory',
     limits: createMemoryLimits(),
@@ -146,20 +155,21 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     load: (workspace, keys) => Promise.resolve(loadDocs(workspace, keys)),
     // Every read happens in this one turn: no commit can come between them.
     loadWith: (workspace, keys, alongside) =>
-      Promise.resolve({
-        docs: loadDocs(workspace, keys),
-        hashes: readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes,
-        ranges: (alongside.ranges ?? []).map((read) => readRanges(ws(workspace), read)),
-        ...(alongside.request ? { request: rememberedAnswer(workspace, alongside.request) } : {}),
-        ...(alongside.follow
-          ? {
-              followed: readFollowed(
-                alongside.follow,
-                (hash) => [...(ws(workspace).hashes.get(hash)?.keys() ?? [])],
-                (keys) => loadDocs(workspace, keys),
-              ),
-            }
-          : {}),
+      settled(() => {
+        const hashes = readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes;
+        return {
+          docs: loadDocs(workspace, keys),
+          hashes,
+          ranges: (alongside.ranges ?? []).map((read) => readRanges(ws(workspace), read)),
+          ...(alongside.request ? { request: rememberedAnswer(workspace, alongside.request) } : {}),
+          ...(alongside.follow
+            ? {
+                followed: readFollowed(alongside.follow, { keys: alongside.hashes ?? [], read: hashes }, (found) =>
+                  loadDocs(workspace, found),
+                ),
+              }
+            : {}),
+        };
       }),
     loadCollections: (workspace, read) => Promise.resolve(readCollections(workspace, read)),
     commit(workspace, commit: Commit): Promise<CommitOutcome> {

@@ -135,21 +135,22 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     load: (workspace, keys) => read(() => loadDocs(workspace, keys)),
     // One read of the engine's snapshot: no commit can come between them.
     loadWith: (workspace, keys, alongside) =>
-      read(() => ({
-        docs: loadDocs(workspace, keys),
-        hashes: readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes,
-        ranges: (alongside.ranges ?? []).map((r) => readRanges(workspace, r)),
-        ...(alongside.request ? { request: rememberedAnswer(workspace, alongside.request) } : {}),
-        ...(alongside.follow
-          ? {
-              followed: readFollowed(
-                alongside.follow,
-                (hash) => Object.keys(readCollections(workspace, { hashes: [hash] }).hashes[0] ?? {}),
-                (keys) => loadDocs(workspace, keys),
-              ),
-            }
-          : {}),
-      })),
+      read(() => {
+        const hashes = readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes;
+        return {
+          docs: loadDocs(workspace, keys),
+          hashes,
+          ranges: (alongside.ranges ?? []).map((r) => readRanges(workspace, r)),
+          ...(alongside.request ? { request: rememberedAnswer(workspace, alongside.request) } : {}),
+          ...(alongside.follow
+            ? {
+                followed: readFollowed(alongside.follow, { keys: alongside.hashes ?? [], read: hashes }, (found) =>
+                  loadDocs(workspace, found),
+                ),
+              }
+            : {}),
+        };
+      }),
     loadCollections: (workspace, wanted) => read(() => readCollections(workspace, wanted)),
     async commit(workspace, commit) {
       if (closed) throw new Error('store closed');

@@ -1,6 +1,7 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { withEventId } from '@planhub/shared';
 import { corruptDocument } from '../documents/define.ts';
+import { followedHash } from '../follow-read.ts';
 import { parseStoredJson } from '../parsed-json.ts';
 import type { FollowedDoc, FollowRead, LoadedDoc, RangeRead, RangeSlice, ScoreRange } from '../store.ts';
 
@@ -70,11 +71,8 @@ const rangeTexts = (ranges: readonly ScoreRange[]): readonly string[] => {
 export const followArgs = (follows: readonly FollowRead[], hashes: readonly string[], docPrefix: string): string[] => {
   if (follows.length === 0) return [];
   const args = [String(follows.length), docPrefix];
-  for (const f of follows) {
-    const at = hashes.indexOf(f.hash);
-    if (at < 0) throw new Error(`a follow read names the hash ${f.hash}, which the load does not read`);
-    args.push(String(at + 1), String(f.keys.length), ...f.keys.map((pattern) => JSON.stringify(pattern)));
-  }
+  for (const f of follows)
+    args.push(String(followedHash(f, hashes) + 1), String(f.keys.length), ...f.keys.map((p) => JSON.stringify(p)));
   return args;
 };
 

@@ -27,28 +27,29 @@ const ENDS = new Set<StepChange['status']>(['completed', 'failed', 'skipped']);
  */
 const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | undefined, change: StepChange) => {
   const guess = planId ?? currentPlanHint.get(store, tx.workspace, agentId);
-  // Who waits on the step: by plan, and by agent and step id (registered before this plan had the step).
-  const waitersOf = (target: string) =>
-    ENDS.has(change.status)
+  // What the change reads of plan `target`: the header, the step and its ranks, and when the step ends who waits on
+  // it (by plan, and by agent and step id: registered before this plan had the step), built once per plan.
+  const readsOf = (target: string) => {
+    const waiters = ENDS.has(change.status)
       ? waiterReadKeys(stepNode(target, change.step_id), pendingNode(agentId, change.step_id))
-      : { docs: [], hashes: [], follow: [] };
-  const keysOf = (target: string) => [...stepReadKeys(target, change.step_id), ...waitersOf(target).docs];
-  const ranksOf = (target: string | undefined) => (target === undefined ? [] : [tallyRead(target)]);
-  const hashesOf = (target: string | undefined) => (target === undefined ? [] : waitersOf(target).hashes);
-  const followOf = (target: string | undefined) => (target === undefined ? [] : waitersOf(target).follow);
+      : undefined;
+    return {
+      keys: [...stepReadKeys(target, change.step_id), ...(waiters?.docs ?? [])],
+      hashes: waiters?.hashes ?? [],
+      ranges: [tallyRead(target)],
+      follow: waiters?.follow ?? [],
+    };
+  };
   const index = planId === undefined ? [docKeys.agent(agentId)] : [];
-  await tx.prefetch(
-    [...index, ...(guess === undefined ? [] : keysOf(guess))],
-    [],
-    hashesOf(guess),
-    ranksOf(guess),
-    followOf(guess),
-  );
+  const first = guess === undefined ? undefined : readsOf(guess);
+  await tx.prefetch([...index, ...(first?.keys ?? [])], [], first?.hashes, first?.ranges, first?.follow);
   if (planId !== undefined) return planId;
   const current = currentPlanId(await loadAgent(tx, agentId));
   currentPlanHint.set(store, tx.workspace, agentId, current);
-  if (current !== undefined && current !== guess)
-    await tx.prefetch(keysOf(current), [], hashesOf(current), ranksOf(current), followOf(current));
+  if (current !== undefined && current !== guess) {
+    const reads = readsOf(current);
+    await tx.prefetch(reads.keys, [], reads.hashes, reads.ranges, reads.follow);
+  }
   return current;
 };
 
