@@ -6,7 +6,7 @@ import { buildRevision, buildWorkingTree } from './builds.ts';
 import { median } from '../stats/repetitions.ts';
 import { summarizeRounds, type Comparison } from './compare.ts';
 import { sideBySide } from './side-by-side.ts';
-import { FANIN_CHILDREN } from './workloads.ts';
+import { FANIN_CHILDREN, FANIN_FLOWS } from './workloads.ts';
 
 const count = z.coerce.number().int().positive();
 const OptionsSchema = z.object({
@@ -21,7 +21,7 @@ const OptionsSchema = z.object({
   agents: count.default(50),
   steps: count.max(200).default(50),
   /** Fan-in load: parent steps prepared per node and round (each subagent's plan has one step per flow). */
-  flows: count.default(2000),
+  flows: count.default(FANIN_FLOWS),
   /** Node options for one side, space-separated (e.g. "--max-semi-space-size=32"): a runtime setting compared alone. */
   'base-node-options': z.string().default(''),
   'next-node-options': z.string().default(''),

@@ -4,7 +4,7 @@ import { faninLimits } from '../infra/fanin-node.ts';
 import { startNodeServer, type NodeServer } from '../infra/processes.ts';
 import type { BenchRedis } from '../infra/redis.ts';
 import { compareWindows, type Comparison, type WindowSample } from './compare.ts';
-import { openLoad, type Load, type LoadOptions } from './workloads.ts';
+import { FANIN_FLOWS, openLoad, type Load, type LoadOptions } from './workloads.ts';
 
 export interface SideBySideOptions extends LoadOptions {
   /** Pairs of windows, each build loaded in turn (the order alternates from one pair to the next). */
@@ -28,7 +28,7 @@ let comparisons = 0;
  */
 const nodeEnv = (redis: BenchRedis | undefined, prefix: string, options: LoadOptions): NodeJS.ProcessEnv => ({
   ...planhubEnv(redis?.url ?? '', prefix),
-  ...(options.workload === 'fanin' ? faninLimits(options.flows ?? 2000) : {}),
+  ...(options.workload === 'fanin' ? faninLimits(options.flows ?? FANIN_FLOWS) : {}),
   PLANHUB_LIMIT_CALLS_PER_SECOND: '1000000',
 });
 

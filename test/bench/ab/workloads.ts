@@ -15,6 +15,9 @@ export type Workload = 'step' | 'roll' | 'fanin';
 /** Subagents of the fan-in load: K in the bench's fan-in scenario. */
 export const FANIN_CHILDREN = 10;
 
+/** Parent steps the fan-in load prepares per node and round unless `--flows` says otherwise. */
+export const FANIN_FLOWS = 2000;
+
 export interface LoadOptions {
   workload: Workload;
   agents: number;
@@ -31,7 +34,7 @@ let faninLoads = 0;
  * next step. A completion that is the flow's last unblocks the parent's step, whose event reaches the parent.
  */
 const openFaninLoad = async (url: string, options: LoadOptions): Promise<Load> => {
-  const flows = options.flows ?? 2000;
+  const flows = options.flows ?? FANIN_FLOWS;
   const tag = `ab-fanin-${++faninLoads}`;
   const shape = { flows, children: FANIN_CHILDREN, inFlight: options.agents, timeoutMs: 600_000, graceMs: 0 };
   const fanin = await preparePlanhubFanin(url, tag, shape, () => {});
