@@ -145,7 +145,17 @@ describe('dashboard in Chromium', () => {
       page
         .locator('.feed .event')
         .evaluateAll((items) => items.map((li) => li.getAttribute('data-event-id')).reverse());
-    await poll(feedIds).toEqual(events.map((e) => e.event_id));
+    // Seen once in a loaded full run: the page live again but its feed without the two completions for 15 s. What
+    // the page showed then is kept in the failure, so such a run says whether a call failed or the feed went deaf.
+    await poll(feedIds)
+      .toEqual(events.map((e) => e.event_id))
+      .catch(async (err: unknown) => {
+        const shown = await page.evaluate(() => ({
+          connection: document.querySelector('#connection')?.className,
+          notice: document.querySelector('#notice')?.textContent,
+        }));
+        throw new Error(`${String(err)}\npage: ${JSON.stringify(shown)}; page errors: ${JSON.stringify(errors)}`);
+      });
     const progress = page.getByRole('progressbar', { name: 'Progress of Keep going' });
     await poll(() => progress.getAttribute('aria-valuenow')).toBe('66.7');
     expect(errors).toEqual([]);
