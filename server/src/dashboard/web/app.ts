@@ -18,6 +18,13 @@ import { workspacesView } from './views/workspaces.ts';
 
 const HISTORY = 100;
 const OLDER_PAGE = 50;
+/** Waits between attempts to catch up on a connection, growing; a refusal's retry_after_ms waits longer. */
+const CATCH_UP_BACKOFF_MS = [500, 1000, 2000, 5000];
+
+const retryAfterMs = (details: unknown): number => {
+  const ms = (details as { retry_after_ms?: unknown } | undefined)?.retry_after_ms;
+  return typeof ms === 'number' && Number.isFinite(ms) ? ms : 0;
+};
 
 const section = (id: string, title: string, ...extra: Node[]) => {
   const body = h('div', { class: 'section-body', id: `${id}-body` });
@@ -200,7 +207,11 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     schedule();
   };
 
-  const onConnected = async () => {
+  // Each connect and each drop starts a new generation: a catch-up retry scheduled in an earlier one is dropped.
+  let generation = 0;
+  let subscribedIn = -1;
+
+  const onConnected = async (connectedIn: number) => {
     const first = state.model.snapshot === undefined;
     const snapshot = await connection().call('getWorkspace', {});
     if (first) {
@@ -210,18 +221,39 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       for (const e of history?.events ?? []) state.addToFeed(e);
     }
     state.model.reset(snapshot);
-    // Stored subscriptions outlive a connection: start from a clean slate, then resume after the last event seen.
-    await connection()
-      .call('unsubscribe', { all: true })
-      .catch(() => undefined);
-    await connection().call('subscribeToTasks', {
-      agent_id: '*',
-      event_types: [...EVENT_TYPES],
-      after_event: state.model.lastEventId ?? snapshot.last_event_id ?? '0-0',
-    });
+    // A connection's stream starts with its first subscription and cannot go back, so a retry after a later step
+    // failed does not subscribe again (clearing first would drop what arrives between the two calls).
+    if (subscribedIn !== connectedIn) {
+      // Stored subscriptions outlive a connection: start from a clean slate, then resume after the last event seen.
+      await connection()
+        .call('unsubscribe', { all: true })
+        .catch(() => undefined);
+      await connection().call('subscribeToTasks', {
+        agent_id: '*',
+        event_types: [...EVENT_TYPES],
+        after_event: state.model.lastEventId ?? snapshot.last_event_id ?? '0-0',
+      });
+      subscribedIn = connectedIn;
+    }
     if (state.notice?.kind === 'error') state.notice = undefined;
     pages.reloadAll();
     onRoute();
+  };
+
+  /**
+   * Catches up on a new connection, and tries again while it stays up if a call fails (a refused or timed-out
+   * call would otherwise leave a page that is open for days showing a live connection and receiving nothing).
+   */
+  const catchUp = (connectedIn: number, attempt = 0) => {
+    onConnected(connectedIn).catch((err: unknown) => {
+      fail(err);
+      if (connectedIn !== generation) return;
+      const asked = err instanceof PlanHubError ? retryAfterMs(err.details) : 0;
+      const wait = Math.max(asked, CATCH_UP_BACKOFF_MS[Math.min(attempt, CATCH_UP_BACKOFF_MS.length - 1)]!);
+      setTimeout(() => {
+        if (connectedIn === generation) catchUp(connectedIn, attempt + 1);
+      }, wait);
+    });
   };
 
   function decide(planId: string, approve: boolean, reason: string, modification: boolean) {
@@ -244,11 +276,12 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
 
   link.conn = openConnection(identity, {
     onStatus(status, detail) {
+      if (status !== 'live') generation += 1;
       state.status = status;
       state.statusDetail = detail;
       schedule();
     },
-    onConnected: () => void onConnected().catch(fail),
+    onConnected: () => catchUp((generation += 1)),
     onEvent,
   });
   document.title = `PlanHub · ${identity.workspace}`;

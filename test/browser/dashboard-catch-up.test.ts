@@ -1,0 +1,68 @@
+import { connect, type PlanHubClient } from '@planhub/client-sdk';
+import { createServer, type PlanHubServer } from '@planhub/server';
+import { PlanHubError } from '@planhub/shared';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
+import { launchChromium, watchPageErrors } from './chromium.ts';
+
+/** The page's agent may make this many calls per window: few enough to spend from a second connection at once. */
+const LIMITS = { callsPerSecond: 4, rateWindowSeconds: 3 };
+
+describe('dashboard catching up after a refused call', () => {
+  let browser: Browser;
+  const cleanups: (() => Promise<unknown> | void)[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser.close();
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  /** Calls `getWorkspace` as `client` until one is refused; returns that refusal. */
+  const spendWindow = async (client: PlanHubClient): Promise<PlanHubError> => {
+    for (let i = 0; i < 100; i++) {
+      const refusal = await client.getWorkspace({}).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      if (refusal !== undefined) {
+        expect(refusal).toBeInstanceOf(PlanHubError);
+        return refusal as PlanHubError;
+      }
+    }
+    throw new Error('no call was refused');
+  };
+
+  it('keeps trying while it stays connected, then shows what it missed instead of staying live and deaf', async () => {
+    const server: PlanHubServer = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto', limits: LIMITS });
+    const { url } = await server.listen();
+    cleanups.push(() => server.close());
+    // The board's window is spent from another connection of the same agent, so the page's first calls are refused.
+    const board = await connect({ url, workspace: 'ws', agentId: 'board', role: 'dashboard', retries: 0 });
+    cleanups.push(() => board.close());
+    expect((await spendWindow(board)).code).toBe('RESOURCE_EXHAUSTED');
+
+    const page: Page = await browser.newPage();
+    cleanups.push(() => page.close());
+    const errors = watchPageErrors(page);
+    await page.goto(`${url}/dashboard?workspace=ws&agent=board`);
+    await page.locator('#connection.live').waitFor();
+    await poll(() => page.locator('#notice').textContent()).toContain('Too many calls');
+
+    // Committed while the page is still refused: it reaches the page by the catch-up's replay or live.
+    const agent = await connect({ url, workspace: 'ws', agentId: 'main' });
+    cleanups.push(() => agent.close());
+    const { plan_id } = await agent.createPlan({ title: 'Seen late', steps: ['one'] });
+    await poll(() => page.locator(`.feed [data-type="plan_created"]`).count()).toBe(1);
+    await poll(() => page.locator('#notice').textContent()).toBe('');
+    await agent.startPlan({ plan_id });
+    await poll(() => page.locator(`.feed [data-type="plan_started"]`).count()).toBe(1);
+    await poll(() => page.locator(`.plan[data-plan-id="${plan_id}"]`).getAttribute('data-status')).toBe('in_progress');
+    expect(errors).toEqual([]);
+  });
+});
