@@ -166,4 +166,47 @@ describe('a connection event stream', () => {
     // Asked after every event pushed while catching up, not once live.
     expect(asked).toBe(280);
   });
+  it('pushes every live event committed on the microtasks around the end of its catch-up', async () => {
+    // On the memory store another call's commit runs on a microtask and hands its events to the hub at once, so
+    // an event can arrive between the catch-up's last look at what it holds and its switch to pushing live ones.
+    for (let offset = 0; offset < 30; offset++) {
+      const memory = createMemoryStore({ eventRetention: 10_000 });
+      const hub = new EventHub(memory, (err) => {
+        throw err;
+      });
+      let n = 0;
+      const commitNow = () => void memory.commit('ws', { reads: [], writes: [], events: [newEvent(++n)] });
+      await memory.commit('ws', { reads: [], writes: [], events: [newEvent(++n)] });
+      // Each read answers, then commits one event on each of the microtasks after the first `offset`.
+      const store: Store = {
+        ...memory,
+        async readEvents(workspace, range) {
+          const events = await memory.readEvents(workspace, range);
+          let chain = Promise.resolve();
+          for (let i = 0; i < offset; i++) chain = chain.then(() => undefined);
+          for (let i = 0; i < 10; i++) chain = chain.then(commitNow);
+          return events;
+        },
+      };
+      const sent: EventEnvelope[] = [];
+      const stream = new EventStream({
+        viewer: { workspace: 'ws', agent_id: 'watcher', role: 'agent' },
+        hub,
+        store,
+        send: (e) => sent.push(e),
+        loadSubscriptions: () => Promise.resolve([]),
+      });
+      closers.push(
+        () => stream.close(),
+        () => hub.close(),
+        () => memory.close(),
+      );
+      await stream.subscribe(sub('s1'), '0-0');
+      await tick();
+      await memory.commit('ws', { reads: [], writes: [], events: [newEvent(++n)] });
+      const log = await memory.readEvents('ws', { after: '0-0', count: 10_000 });
+      expect(log).toHaveLength(12);
+      expect({ offset, sent: sent.map((e) => e.event_id) }).toEqual({ offset, sent: log.map((e) => e.event_id) });
+    }
+  });
 });

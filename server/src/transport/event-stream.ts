@@ -89,9 +89,8 @@ export class EventStream {
       if (afterEvent === undefined)
         this.cursor = (await store.readEvents(viewer.workspace, { count: 1 })).at(-1)?.event_id ?? '0-0';
       else this.cursor = afterEvent;
+      // Live from the moment it returns (it switches in the same step as its last look at what it holds).
       const replayed = await this.catchUp(afterEvent !== undefined);
-      // Nothing is held now and no await comes before this: every later live event is pushed as it arrives.
-      if (!this.isClosed()) this.mode = 'live';
       return { replayed, last_event_id: this.cursor, already_live: false };
     } catch (err) {
       if (!this.isClosed()) {
@@ -114,7 +113,7 @@ export class EventStream {
   /**
    * Reads the log after the cursor (when `read`), then hands over the live events held meanwhile, pacing every push;
    * live events dropped from a full buffer meanwhile send it back to the log. Returns how many events the log reads
-   * pushed; nothing is held when it returns.
+   * pushed; nothing is held when it returns, and the stream is live unless the connection closed.
    */
   private async catchUp(read: boolean): Promise<number> {
     let replayed = 0;
@@ -125,7 +124,14 @@ export class EventStream {
         if (!event) break;
         if (this.handle(event)) await this.paced();
       }
-      if (this.dropped === undefined) return replayed;
+      if (this.isClosed()) return replayed;
+      if (this.dropped === undefined) {
+        // With no await between the check that nothing is held and this: an event handed over after it is pushed
+        // at once. Switched after the caller's await instead, an event committed on a microtask in between (another
+        // call's commit on the memory store) was held and never pushed.
+        this.mode = 'live';
+        return replayed;
+      }
     }
     return replayed;
   }
