@@ -110,6 +110,23 @@ describe('WorkspaceModel', () => {
     expect(model.plan('subplan1')?.steps[1]?.status).toBe('completed');
     expect(model.lastEventId).toBe(completed.event_id);
   });
+
+  it('does not apply again what a newer overview already holds, so a replay cannot wind it back', () => {
+    const model = new WorkspaceModel();
+    const seen = event('step_started', 'sub', 'subplan1', 'step_1');
+    const started = event('step_started', 'sub', 'subplan1', 'step_2');
+    const completed = event('step_completed', 'sub', 'subplan1', 'step_2');
+    model.reset(snapshot(null));
+    model.apply(seen);
+    // Reconnected: the overview read now holds the two events missed meanwhile, which the log then replays.
+    const newer = snapshot(completed.event_id);
+    Object.assign(newer.agents[1]!.plans[0]!.steps[1]!, { status: 'completed' });
+    model.reset(newer);
+    expect(model.lastEventId).toBe(completed.event_id);
+    expect(model.apply(started)).toBe(false);
+    expect(model.plan('subplan1')?.steps[1]?.status).toBe('completed');
+    expect(model.apply(completed)).toBe(false);
+  });
 });
 
 type Snapshot = WorkspaceSnapshot;

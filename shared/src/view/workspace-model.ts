@@ -69,7 +69,10 @@ export class WorkspaceModel {
     const cursor = snapshot.last_event_id;
     for (const event of this.recent)
       if (cursor === null || compareEventIds(event.event_id, cursor) > 0) applyEvent(snapshot, event);
-    if (this.lastEventId === undefined && cursor !== null) this.lastEventId = cursor;
+    // The snapshot holds every event up to its cursor: those must not be applied to it again (an older event
+    // applied over a newer state shows it as it was until the next one arrives).
+    if (cursor !== null && (this.lastEventId === undefined || compareEventIds(cursor, this.lastEventId) > 0))
+      this.lastEventId = cursor;
   }
 
   agent(agentId: string): AgentSummary | undefined {

@@ -21,6 +21,9 @@ const OLDER_PAGE = 50;
 /** Waits between attempts to catch up on a connection, growing; a refusal's retry_after_ms waits longer. */
 const CATCH_UP_BACKOFF_MS = [500, 1000, 2000, 5000];
 
+/** Thrown by a catch-up that a newer connection (or a drop) made obsolete: it stops without a word. */
+class Superseded extends Error {}
+
 const retryAfterMs = (details: unknown): number => {
   const ms = (details as { retry_after_ms?: unknown } | undefined)?.retry_after_ms;
   return typeof ms === 'number' && Number.isFinite(ms) ? ms : 0;
@@ -200,39 +203,64 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   }, fail);
 
   const onEvent = (event: TaskEvent) => {
-    if (!state.addToFeed(event)) return;
+    const shown = state.addToFeed(event);
+    // Applied even when the feed already shows it: the first load's history can hold events newer than the
+    // overview read before it, which the subscription then replays. The model ignores what it already applied.
     if (state.model.apply(event)) refresh();
     const route = state.route;
-    pages.onEvent(event, route.view === 'plan' || route.view === 'step' ? route.planId : undefined);
+    if (shown) pages.onEvent(event, route.view === 'plan' || route.view === 'step' ? route.planId : undefined);
     schedule();
   };
 
-  // Each connect and each drop starts a new generation: a catch-up retry scheduled in an earlier one is dropped.
+  // Each connect and each drop starts a new generation: a catch-up retry scheduled in an earlier one is dropped,
+  // and a catch-up still running from an earlier one stops at its next step.
   let generation = 0;
+  /** The generation in which a subscription was made (answered), or may have been (sent, its answer lost). */
   let subscribedIn = -1;
+  let sentIn = -1;
+  const current = (connectedIn: number) => {
+    if (connectedIn !== generation) throw new Superseded();
+  };
 
   const onConnected = async (connectedIn: number) => {
     const first = state.model.snapshot === undefined;
     const snapshot = await connection().call('getWorkspace', {});
-    if (first) {
-      const history = await connection()
-        .call('getTaskEvents', { limit: HISTORY, event_types: [...EVENT_TYPES] })
-        .catch(() => undefined);
-      for (const e of history?.events ?? []) state.addToFeed(e);
-    }
+    current(connectedIn);
+    const history = first
+      ? await connection()
+          .call('getTaskEvents', { limit: HISTORY, event_types: [...EVENT_TYPES] })
+          .catch(() => undefined)
+      : undefined;
+    current(connectedIn);
+    for (const e of history?.events ?? []) state.addToFeed(e);
     state.model.reset(snapshot);
-    // A connection's stream starts with its first subscription and cannot go back, so a retry after a later step
-    // failed does not subscribe again (clearing first would drop what arrives between the two calls).
+    // History read after the overview may hold newer events; the subscription starts after the feed's last.
+    let reread = false;
+    for (const e of history?.events ?? []) reread = state.model.apply(e) || reread;
+    if (reread) refresh();
+    // A connection's stream starts with its first subscription and cannot go back: clearing the subscriptions on a
+    // stream that may have started (a subscribe whose answer was lost) would drop what arrives until the next one.
     if (subscribedIn !== connectedIn) {
-      // Stored subscriptions outlive a connection: start from a clean slate, then resume after the last event seen.
+      if (sentIn !== connectedIn) {
+        // Stored subscriptions outlive a connection: start from a clean slate, then resume after the last event seen.
+        await connection()
+          .call('unsubscribe', { all: true })
+          .catch(() => undefined);
+        current(connectedIn);
+      }
+      sentIn = connectedIn;
       await connection()
-        .call('unsubscribe', { all: true })
-        .catch(() => undefined);
-      await connection().call('subscribeToTasks', {
-        agent_id: '*',
-        event_types: [...EVENT_TYPES],
-        after_event: state.model.lastEventId ?? snapshot.last_event_id ?? '0-0',
-      });
+        .call('subscribeToTasks', {
+          agent_id: '*',
+          event_types: [...EVENT_TYPES],
+          after_event: state.feed.at(-1)?.event_id ?? state.model.lastEventId ?? snapshot.last_event_id ?? '0-0',
+        })
+        .catch((err: unknown) => {
+          // A refusal applied nothing (admission comes first); any other failure may have started the stream.
+          if (err instanceof PlanHubError && connectedIn === generation) sentIn = -1;
+          throw err;
+        });
+      current(connectedIn);
       subscribedIn = connectedIn;
     }
     if (state.notice?.kind === 'error') state.notice = undefined;
@@ -246,8 +274,8 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
    */
   const catchUp = (connectedIn: number, attempt = 0) => {
     onConnected(connectedIn).catch((err: unknown) => {
+      if (err instanceof Superseded || connectedIn !== generation) return;
       fail(err);
-      if (connectedIn !== generation) return;
       const asked = err instanceof PlanHubError ? retryAfterMs(err.details) : 0;
       const wait = Math.max(asked, CATCH_UP_BACKOFF_MS[Math.min(attempt, CATCH_UP_BACKOFF_MS.length - 1)]!);
       setTimeout(() => {
