@@ -65,4 +65,32 @@ describe('dashboard catching up after a refused call', () => {
     await poll(() => page.locator(`.plan[data-plan-id="${plan_id}"]`).getAttribute('data-status')).toBe('in_progress');
     expect(errors).toEqual([]);
   });
+
+  it('connects once a full agent frees a slot, instead of staying refused', async () => {
+    const server: PlanHubServer = createServer({
+      port: 0,
+      logLevel: 'silent',
+      approvalPolicy: 'auto',
+      limits: { connectionsPerAgent: 1 },
+    });
+    const { url } = await server.listen();
+    cleanups.push(() => server.close());
+    // Another client of the page's agent holds the agent's only connection slot.
+    const holder = await connect({ url, workspace: 'ws', agentId: 'board', role: 'dashboard' });
+    cleanups.push(() => holder.close());
+
+    const page: Page = await browser.newPage();
+    cleanups.push(() => page.close());
+    await page.goto(`${url}/dashboard?workspace=ws&agent=board`);
+    const pill = page.locator('#connection');
+    await poll(() => pill.getAttribute('title')).toContain('Too many connections');
+    expect(await pill.getAttribute('class')).toContain('reconnecting');
+
+    holder.close();
+    await pill.and(page.locator('.live')).waitFor({ timeout: 15_000 });
+    const agent = await connect({ url, workspace: 'ws', agentId: 'main' });
+    cleanups.push(() => agent.close());
+    await agent.createPlan({ title: 'After the wait', steps: ['one'] });
+    await poll(() => page.locator(`.feed [data-type="plan_created"]`).count()).toBe(1);
+  });
 });

@@ -62,6 +62,11 @@ const claimsOf = (token: string): { workspace?: string; agent_id?: string; role?
   }
 };
 
+/** Handshake refusals worth another try (the rest, UNAUTHENTICATED and PERMISSION_DENIED, are final). */
+const RETRYABLE_REFUSALS: ReadonlySet<string> = new Set(['RESOURCE_EXHAUSTED', 'UNAVAILABLE']);
+/** Waits between handshakes refused in a row, growing, with some spread so a crowd does not come back at once. */
+const REFUSED_BACKOFF_MS = [1000, 2000, 5000, 10_000].map((ms) => ms * (0.75 + Math.random() / 2));
+
 export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting' | 'refused';
 
 export interface Connection {
@@ -82,8 +87,11 @@ export const openConnection = (
     ? { token: identity.token }
     : { workspace: identity.workspace, agent_id: identity.agentId, role: identity.role };
   const socket: Socket = io({ transports: ['websocket'], auth, reconnectionDelayMax: 5000 });
+  let closed = false;
+  let refusedInARow = 0;
   handlers.onStatus('connecting');
   socket.on('connect', () => {
+    refusedInARow = 0;
     handlers.onStatus('live');
     handlers.onConnected();
   });
@@ -94,7 +102,23 @@ export const openConnection = (
     if (reason === 'io server disconnect') setTimeout(() => socket.connect(), 250 + Math.random() * 750);
   });
   socket.on('connect_error', (err) => {
-    // A refusal by the handshake check (bad token, bad name) is final; anything else socket.io retries.
+    // A refusal by the handshake check ends socket.io's own retries. A bad token or name is final; a full node or
+    // agent (RESOURCE_EXHAUSTED, say after a node shut down and everyone moved) or one not ready (UNAVAILABLE) is
+    // not: the page tries again, not before the refusal's retry_after_ms, rather than stay "refused" for good.
+    const refusal = (err as { data?: { code?: unknown; retry_after_ms?: unknown } }).data;
+    if (!socket.active && !closed && RETRYABLE_REFUSALS.has(String(refusal?.code))) {
+      const asked = typeof refusal?.retry_after_ms === 'number' ? refusal.retry_after_ms : 0;
+      const backoff = REFUSED_BACKOFF_MS[Math.min(refusedInARow, REFUSED_BACKOFF_MS.length - 1)]!;
+      refusedInARow += 1;
+      setTimeout(
+        () => {
+          if (!closed && !socket.active) socket.connect();
+        },
+        Math.max(asked, backoff),
+      );
+      handlers.onStatus('reconnecting', err.message);
+      return;
+    }
     handlers.onStatus(socket.active ? 'reconnecting' : 'refused', err.message);
   });
   // Taken as the typed union unchecked, like every answer: the page has no zod (see bundle.ts) and renders what the
@@ -111,6 +135,9 @@ export const openConnection = (
       if (!ack.ok) throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
       return ack.result as ToolResult<typeof tool>;
     },
-    close: () => socket.close(),
+    close: () => {
+      closed = true;
+      socket.close();
+    },
   };
 };
