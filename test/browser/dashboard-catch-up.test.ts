@@ -7,7 +7,7 @@ import { poll } from '../helpers/eventually.ts';
 import { launchChromium, watchPageErrors } from './chromium.ts';
 
 /** The page's agent may make this many calls per window: few enough to spend from a second connection at once. */
-const LIMITS = { callsPerSecond: 4, rateWindowSeconds: 3 };
+const LIMITS = { callsPerSecond: 2, rateWindowSeconds: 6 };
 
 describe('dashboard catching up after a refused call', () => {
   let browser: Browser;
@@ -24,7 +24,7 @@ describe('dashboard catching up after a refused call', () => {
   });
 
   /** Calls `getWorkspace` as `client` until one is refused; returns that refusal. */
-  const spendWindow = async (client: PlanHubClient): Promise<PlanHubError> => {
+  const spendOnce = async (client: PlanHubClient): Promise<PlanHubError> => {
     for (let i = 0; i < 100; i++) {
       const refusal = await client.getWorkspace({}).then(
         () => undefined,
@@ -36,6 +36,20 @@ describe('dashboard catching up after a refused call', () => {
       }
     }
     throw new Error('no call was refused');
+  };
+
+  /**
+   * Spends the client's agent's window with at least 4 s of it left (a window about to end is waited out and the
+   * next one spent), so the page's next calls are refused however the test's steps fall against the window.
+   */
+  const spendWindow = async (client: PlanHubClient): Promise<PlanHubError> => {
+    for (;;) {
+      const refusal = await spendOnce(client);
+      const left = (refusal.details as { retry_after_ms?: number } | undefined)?.retry_after_ms;
+      expect(left).toBeTypeOf('number');
+      if (left! >= 4000) return refusal;
+      await new Promise((resolve) => setTimeout(resolve, left! + 50));
+    }
   };
 
   it('keeps trying while it stays connected, then shows what it missed instead of staying live and deaf', async () => {
@@ -63,6 +77,31 @@ describe('dashboard catching up after a refused call', () => {
     await agent.startPlan({ plan_id });
     await poll(() => page.locator(`.feed [data-type="plan_started"]`).count()).toBe(1);
     await poll(() => page.locator(`.plan[data-plan-id="${plan_id}"]`).getAttribute('data-status')).toBe('in_progress');
+    expect(errors).toEqual([]);
+  });
+
+  it('reads the overview again after a refused re-read, so a new plan shows without waiting for another event', async () => {
+    const server: PlanHubServer = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto', limits: LIMITS });
+    const { url } = await server.listen();
+    cleanups.push(() => server.close());
+    const page: Page = await browser.newPage();
+    cleanups.push(() => page.close());
+    const errors = watchPageErrors(page);
+    await page.goto(`${url}/dashboard?workspace=ws&agent=board`);
+    await page.locator('#connection.live').waitFor();
+    const agent = await connect({ url, workspace: 'ws', agentId: 'main' });
+    cleanups.push(() => agent.close());
+    // Caught up and live: main's arrival is pushed to the page.
+    await poll(() => page.locator('.feed [data-type="agent_online"]').count()).toBe(1);
+
+    // plan_created asks the page to re-read the overview; that read is refused, as the board's window is spent.
+    const board = await connect({ url, workspace: 'ws', agentId: 'board', role: 'dashboard', retries: 0 });
+    cleanups.push(() => board.close());
+    expect((await spendWindow(board)).code).toBe('RESOURCE_EXHAUSTED');
+    const { plan_id } = await agent.createPlan({ title: 'Shown late', steps: ['one'] });
+    await poll(() => page.locator('#notice').textContent()).toContain('Too many calls');
+    await poll(() => page.locator(`.plan[data-plan-id="${plan_id}"]`).count()).toBe(1);
+    await poll(() => page.locator('#notice').textContent()).toBe('');
     expect(errors).toEqual([]);
   });
 

@@ -147,9 +147,22 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   }, 1000);
 
   const fail = (err: unknown) => {
-    state.notice = { kind: 'error', text: err instanceof Error ? err.message : String(err) };
+    const notice = { kind: 'error' as const, text: err instanceof Error ? err.message : String(err) };
+    state.notice = notice;
     schedule();
+    return notice;
   };
+
+  /** How long to wait before the `attempt`-th retry of a failed read: growing, never sooner than a refusal asks. */
+  const retryWait = (err: unknown, attempt: number) =>
+    Math.max(
+      err instanceof PlanHubError ? retryAfterMs(err.details) : 0,
+      CATCH_UP_BACKOFF_MS[Math.min(attempt, CATCH_UP_BACKOFF_MS.length - 1)]!,
+    );
+
+  // Each connect and each drop starts a new generation: a catch-up retry scheduled in an earlier one is dropped,
+  // and a catch-up still running from an earlier one stops at its next step.
+  let generation = 0;
 
   const onRoute = () => {
     const before = state.route;
@@ -196,11 +209,28 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     }
   }
 
-  // At most one overview read in flight; events that arrive meanwhile cause exactly one more.
-  const refresh = coalesce(async () => {
-    state.model.reset(await connection().call('getWorkspace', {}));
-    schedule();
-  }, fail);
+  // At most one overview read in flight; events that arrive meanwhile cause exactly one more. A failed read is
+  // tried again while the connection stays up: the events that asked for it will not ask again.
+  let refreshFailures = 0;
+  let refreshNotice: DashboardState['notice'];
+  const refresh: () => void = coalesce(
+    async () => {
+      state.model.reset(await connection().call('getWorkspace', {}));
+      refreshFailures = 0;
+      if (refreshNotice !== undefined && state.notice === refreshNotice) state.notice = undefined;
+      schedule();
+    },
+    (err) => {
+      refreshNotice = fail(err);
+      const connectedIn = generation;
+      setTimeout(
+        () => {
+          if (connectedIn === generation) refresh();
+        },
+        retryWait(err, refreshFailures++),
+      );
+    },
+  );
 
   const onEvent = (event: TaskEvent) => {
     const shown = state.addToFeed(event);
@@ -212,9 +242,6 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     schedule();
   };
 
-  // Each connect and each drop starts a new generation: a catch-up retry scheduled in an earlier one is dropped,
-  // and a catch-up still running from an earlier one stops at its next step.
-  let generation = 0;
   /** The generation in which a subscription was made (answered), or may have been (sent, its answer lost). */
   let subscribedIn = -1;
   let sentIn = -1;
@@ -276,11 +303,12 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     onConnected(connectedIn).catch((err: unknown) => {
       if (err instanceof Superseded || connectedIn !== generation) return;
       fail(err);
-      const asked = err instanceof PlanHubError ? retryAfterMs(err.details) : 0;
-      const wait = Math.max(asked, CATCH_UP_BACKOFF_MS[Math.min(attempt, CATCH_UP_BACKOFF_MS.length - 1)]!);
-      setTimeout(() => {
-        if (connectedIn === generation) catchUp(connectedIn, attempt + 1);
-      }, wait);
+      setTimeout(
+        () => {
+          if (connectedIn === generation) catchUp(connectedIn, attempt + 1);
+        },
+        retryWait(err, attempt),
+      );
     });
   };
 

@@ -41,9 +41,9 @@ export const createPageLoader = (conn: () => Connection, changed: () => void) =>
 
   return {
     get: (planId: string) => pages.get(planId),
-    /** Loads the plan unless it is already there. */
+    /** Loads the plan unless it is already there (a load that failed is tried again). */
     want(planId: string) {
-      if (!pages.has(planId)) load(planId);
+      if (!pages.has(planId) || pages.get(planId)?.error !== undefined) load(planId);
     },
     /** An event arrived: the shown plan reads again; another plan's kept copy is dropped as stale. */
     onEvent(event: TaskEvent, shown: string | undefined) {
