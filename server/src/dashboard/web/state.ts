@@ -3,7 +3,7 @@ import { EVENT_TYPES, WorkspaceModel, compareEventIds } from '@planhub/shared';
 import type { ConnectionStatus, Identity } from './connection.ts';
 import type { Route } from './router.ts';
 
-const FEED_LIMIT = 500;
+export const FEED_LIMIT = 500;
 const FLASH_MS = 6_000;
 
 export const FEED_GROUPS: Record<string, { label: string; match: (type: string) => boolean }> = {
@@ -69,7 +69,11 @@ export class DashboardState {
     const last = this.feed.at(-1);
     if (last && compareEventIds(event.event_id, last.event_id) <= 0) return false;
     this.feed.push(event);
-    if (this.feed.length > FEED_LIMIT) this.feed.splice(0, this.feed.length - FEED_LIMIT);
+    if (this.feed.length > FEED_LIMIT) {
+      this.feed.splice(0, this.feed.length - FEED_LIMIT);
+      // Pages loaded with "Load older" ended where the live buffer began; they would now show a gap before it.
+      this.older = undefined;
+    }
     if (event.event_type === 'step_unblocked' && event.source_plan_id && event.source_step_id)
       this.flashes.set(`${event.source_plan_id}:${event.source_step_id}`, Date.now() + FLASH_MS);
     return true;
