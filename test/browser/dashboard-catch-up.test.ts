@@ -1,9 +1,9 @@
-import { connect, type PlanHubClient } from '@planhub/client-sdk';
+import { connect } from '@planhub/client-sdk';
 import { createServer, type PlanHubServer } from '@planhub/server';
-import { PlanHubError } from '@planhub/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
+import { spendWindow } from '../helpers/spend-window.ts';
 import { launchChromium, watchPageErrors } from './chromium.ts';
 
 /** The page's agent may make this many calls per window: few enough to spend from a second connection at once. */
@@ -22,35 +22,6 @@ describe('dashboard catching up after a refused call', () => {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-
-  /** Calls `getWorkspace` as `client` until one is refused; returns that refusal. */
-  const spendOnce = async (client: PlanHubClient): Promise<PlanHubError> => {
-    for (let i = 0; i < 100; i++) {
-      const refusal = await client.getWorkspace({}).then(
-        () => undefined,
-        (err: unknown) => err,
-      );
-      if (refusal !== undefined) {
-        expect(refusal).toBeInstanceOf(PlanHubError);
-        return refusal as PlanHubError;
-      }
-    }
-    throw new Error('no call was refused');
-  };
-
-  /**
-   * Spends the client's agent's window with at least 4 s of it left (a window about to end is waited out and the
-   * next one spent), so the page's next calls are refused however the test's steps fall against the window.
-   */
-  const spendWindow = async (client: PlanHubClient): Promise<PlanHubError> => {
-    for (;;) {
-      const refusal = await spendOnce(client);
-      const left = (refusal.details as { retry_after_ms?: number } | undefined)?.retry_after_ms;
-      expect(left).toBeTypeOf('number');
-      if (left! >= 4000) return refusal;
-      await new Promise((resolve) => setTimeout(resolve, left! + 50));
-    }
-  };
 
   it('keeps trying while it stays connected, then shows what it missed instead of staying live and deaf', async () => {
     const server: PlanHubServer = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto', limits: LIMITS });

@@ -5,6 +5,7 @@ import { renderTodoBox } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { spendWindow } from '../helpers/spend-window.ts';
 
 const run = promisify(execFile);
 const CLI = new URL('../../client-sdk/bin/planhub.mjs', import.meta.url).pathname;
@@ -73,6 +74,23 @@ describe('live CLI commands', () => {
     const box = renderTodoBox([{ content: 'Extract the token check', status: 'in_progress' }], { title: 'Todos' });
     expect(box).toContain('\x1b[1m');
     await eventually(() => expect(watch.output().split(CLEAR).at(-1)).toContain(box.split('\n').join('\r\n')));
+  });
+
+  it('planhub watch reads the overview again after a refused re-read, so a new plan shows without another event', async () => {
+    h = await startHarness('memory', { approvalPolicy: 'auto', limits: { callsPerSecond: 2, rateWindowSeconds: 6 } });
+    const agent = await h.client('main');
+    const watch = start(process.execPath, [CLI, 'watch', '--url', h.url, '--workspace', 'ws', '--agent', 'main']);
+    stops.push(watch.stop);
+    await eventually(() => expect(watch.output()).toContain('PlanHub · workspace ws · live'));
+    // plan_created asks for a re-read, refused: the CLI's agent spent its window from another connection.
+    await spendWindow(await h.client('planhub-cli', { retries: 0 }));
+    await agent.createPlan({ title: 'Shown after a refusal', steps: ['Review'] });
+    await eventually(() => expect(watch.output()).toContain('error: Too many calls'));
+    expect(watch.output()).not.toContain('Shown after a refusal');
+    await eventually(() => expect(watch.output()).toContain('Shown after a refusal'));
+    const last = watch.output().split('\n---\n').at(-2) ?? '';
+    expect(last).toContain('PlanHub · workspace ws · live');
+    expect(last).toContain('Shown after a refusal');
   });
 
   it('planhub watch cuts every line to the width of the terminal', async () => {
