@@ -141,6 +141,14 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   };
   const memory = createOutOfMemoryState(log);
 
+  /**
+   * A watch made before a read or commit starts before it: whatever the watcher commits or reads afterwards comes
+   * after the watch's starting point, or an event committed between the two would be neither read nor delivered.
+   * One connection keeps its commands in order; a Cluster may not (EventFeed.startRead says why), so there the
+   * read or commit waits for the watch's start. Undefined (nothing to wait for) everywhere else.
+   */
+  const watchStart = (workspace: string) => (connections.cluster ? feed.startRead(workspace) : undefined);
+
   const store: Store = {
     kind: 'redis',
     limits: createRedisLimits(client, options.prefix),
@@ -151,6 +159,8 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
     loadWith: (workspace, docKeys, alongside) =>
       run('load', async () => {
+        const started = watchStart(workspace);
+        if (started) await started;
         const hashKeys = alongside.hashes ?? [];
         const ranges = alongside.ranges ?? [];
         const { request } = alongside;
@@ -192,6 +202,8 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
     loadCollections: (workspace, read) =>
       run('loadCollections', async () => {
+        const started = watchStart(workspace);
+        if (started) await started;
         const sets = read.sets ?? [];
         const hashes = read.hashes ?? [];
         const counters = read.counters ?? [];
@@ -214,10 +226,8 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
     commit: (workspace, commit: Commit) =>
       run('commit', async (): Promise<CommitOutcome> => {
-        // A watch made before this commit starts before its events. One connection keeps its commands in order; a
-        // Cluster may not (EventFeed.startRead says why), so there the commit waits for the watch's start.
-        const startRead = connections.cluster ? feed.startRead(workspace) : undefined;
-        if (startRead) await startRead;
+        const started = watchStart(workspace);
+        if (started) await started;
         const packed = packCommit(keys, workspace, commit, {
           retention: options.eventRetention,
           ...(options.workspaceBytes !== undefined ? { quota: options.workspaceBytes } : {}),
@@ -237,6 +247,8 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
     readEvents: (workspace, range) =>
       run('readEvents', async () => {
+        const started = watchStart(workspace);
+        if (started) await started;
         const read = async () => {
           if (range.after !== undefined) return readAfter(workspace, range.after, range.count);
           const newest = (await client.xrevrange(
