@@ -1,15 +1,7 @@
 import type { Logger } from 'pino';
 import type { Commit, CommitOutcome, Store } from '../store.ts';
-import {
-  docsOf,
-  followArgs,
-  followedOf,
-  hashOf,
-  rangeArgs,
-  slicesOf,
-  toEnvelope,
-  type StreamEntry,
-} from './redis-replies.ts';
+import { toEnvelope, type StreamEntry } from './redis-replies.ts';
+import { loadCollectionsMulti, loadWithScript, type RedisReads } from './redis-load.ts';
 import { logConnectionState } from './connection-log.ts';
 import { defineStoreCommands } from './commands.ts';
 import { clusterResync } from './cluster-resync.ts';
@@ -116,8 +108,6 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     ...(options.feedLingerMs !== undefined ? { lingerMs: options.feedLingerMs } : {}),
   });
   const stopResync = connections.cluster ? clusterResync(subscriber, feed) : () => {};
-  // A wiped store is noticed by the epoch read with every load: in the load's own script on a single Redis (one
-  // round trip fewer per call), beside it on a Redis Cluster, where the epoch lives in another slot.
   const epochInLoad = !connections.cluster;
 
   let started = false;
@@ -142,12 +132,17 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   const memory = createOutOfMemoryState(log);
 
   /**
-   * A watch made before a read or commit starts before it: whatever the watcher commits or reads afterwards comes
-   * after the watch's starting point, or an event committed between the two would be neither read nor delivered.
-   * One connection keeps its commands in order; a Cluster may not (EventFeed.startRead says why), so there the
-   * read or commit waits for the watch's start. Undefined (nothing to wait for) everywhere else.
+   * `run`, for an operation on `workspace` that a watch made before it must precede: whatever the watcher commits or
+   * reads afterwards comes after the watch's starting point, or an event committed between the two would be neither
+   * read nor delivered. One connection keeps its commands in order; a Cluster may not (EventFeed.startRead says
+   * why), so there the operation first waits for the watch's start.
    */
-  const watchStart = (workspace: string) => (connections.cluster ? feed.startRead(workspace) : undefined);
+  const runAfterWatch = <T>(op: string, workspace: string, body: () => Promise<T>): Promise<T> =>
+    run(op, () => {
+      const started = connections.cluster ? feed.startRead(workspace) : undefined;
+      return started ? started.then(body) : body();
+    });
+  const reads: RedisReads = { client, keys, epoch, epochInLoad };
 
   const store: Store = {
     kind: 'redis',
@@ -158,76 +153,13 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
       docKeys.length === 0 ? [] : (await store.loadWith(workspace, docKeys, {})).docs,
 
     loadWith: (workspace, docKeys, alongside) =>
-      run('load', async () => {
-        const started = watchStart(workspace);
-        if (started) await started;
-        const hashKeys = alongside.hashes ?? [];
-        const ranges = alongside.ranges ?? [];
-        const { request } = alongside;
-        // Read with GET at the end: the request's remembered answer, then the epoch.
-        const gets = [
-          ...(request ? [keys.request(workspace, request.agent_id, request.request_id)] : []),
-          ...(epochInLoad ? [keys.epoch] : []),
-        ];
-        const all = [
-          ...docKeys.map((k) => keys.doc(workspace, k)),
-          ...hashKeys.map((k) => keys.hash(workspace, k)),
-          ...ranges.flatMap((r) => [
-            keys.zset(workspace, r.key),
-            r.values === undefined ? keys.zset(workspace, r.key) : keys.hash(workspace, r.values),
-          ]),
-          ...gets,
-        ];
-        const follow = alongside.follow ?? [];
-        const args = [
-          String(docKeys.length),
-          String(hashKeys.length),
-          String(gets.length),
-          ...rangeArgs(ranges),
-          ...followArgs(follow, hashKeys, keys.doc(workspace, '')),
-        ];
-        const [flat] = await Promise.all([client.phLoad(all.length, ...all, ...args), epochInLoad || epoch.verify()]);
-        if (epochInLoad) await epoch.confirm(flat.pop() as string | null | undefined);
-        const remembered = request ? (flat.pop() as string | null | false | undefined) : undefined;
-        const followed = follow.length > 0 ? followedOf(workspace, flat.splice(-follow.length)) : undefined;
-        const alongsideAt = 2 * docKeys.length;
-        return {
-          docs: docsOf(workspace, docKeys, flat),
-          hashes: hashKeys.map((_, i) => hashOf(flat[alongsideAt + i])),
-          ranges: slicesOf(ranges, flat.slice(alongsideAt + hashKeys.length)),
-          ...(request ? { request: typeof remembered === 'string' ? decodeRemembered(remembered) : undefined } : {}),
-          ...(followed ? { followed } : {}),
-        };
-      }),
+      runAfterWatch('load', workspace, () => loadWithScript(reads, workspace, docKeys, alongside)),
 
     loadCollections: (workspace, read) =>
-      run('loadCollections', async () => {
-        const started = watchStart(workspace);
-        if (started) await started;
-        const sets = read.sets ?? [];
-        const hashes = read.hashes ?? [];
-        const counters = read.counters ?? [];
-        if (sets.length + hashes.length + counters.length === 0) return { sets: [], hashes: [], counters: [] };
-        // MULTI: one snapshot, so a commit never shows half of its operations to this read.
-        const multi = client.multi();
-        for (const key of sets) multi.smembers(keys.set(workspace, key));
-        for (const key of hashes) multi.hgetall(keys.hash(workspace, key));
-        for (const key of counters) multi.get(keys.counter(workspace, key));
-        const replies = ((await multi.exec()) ?? []).map(([err, value]) => {
-          if (err) throw err;
-          return value;
-        });
-        return {
-          sets: replies.slice(0, sets.length) as string[][],
-          hashes: replies.slice(sets.length, sets.length + hashes.length) as Record<string, string>[],
-          counters: replies.slice(sets.length + hashes.length).map((v) => Number(v ?? 0)),
-        };
-      }),
+      runAfterWatch('loadCollections', workspace, () => loadCollectionsMulti(reads, workspace, read)),
 
     commit: (workspace, commit: Commit) =>
-      run('commit', async (): Promise<CommitOutcome> => {
-        const started = watchStart(workspace);
-        if (started) await started;
+      runAfterWatch('commit', workspace, async (): Promise<CommitOutcome> => {
         const packed = packCommit(keys, workspace, commit, {
           retention: options.eventRetention,
           ...(options.workspaceBytes !== undefined ? { quota: options.workspaceBytes } : {}),
@@ -246,9 +178,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
       }),
 
     readEvents: (workspace, range) =>
-      run('readEvents', async () => {
-        const started = watchStart(workspace);
-        if (started) await started;
+      runAfterWatch('readEvents', workspace, async () => {
         const read = async () => {
           if (range.after !== undefined) return readAfter(workspace, range.after, range.count);
           const newest = (await client.xrevrange(
