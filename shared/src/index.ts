@@ -13,6 +13,7 @@ export * from './tools/json-catalog.ts';
 export * from './tools/workspace-summary.ts';
 export * from './view/workspace-model.ts';
 export * from './view/coalesce.ts';
+export * from './view/retrying.ts';
 export * from './view/step-history.ts';
 export * from './subscription.ts';
 export * from './render/plan-text.ts';

@@ -1,5 +1,5 @@
 import type { PlanSummary } from '@planhub/shared';
-import { EVENT_TYPES, PlanHubError, WorkspaceModel, coalesce, renderPlanText, renderTodoBox } from '@planhub/shared';
+import { EVENT_TYPES, WorkspaceModel, coalesceRetrying, renderPlanText, renderTodoBox } from '@planhub/shared';
 import type { Command } from 'commander';
 import { openClient, withConnection, type ConnectionFlags } from './connection.ts';
 import { fitLines } from './fit-width.ts';
@@ -8,14 +8,6 @@ import { untilInterrupted } from './until-interrupted.ts';
 type WatchFlags = ConnectionFlags & { agent?: string };
 
 const CLEAR = '\x1b[H\x1b[2J';
-/** Waits before the n-th retry of a failed overview read, growing; a refusal's retry_after_ms waits longer. */
-const REREAD_BACKOFF_MS = [500, 1000, 2000, 5000];
-
-const rereadWait = (err: unknown, attempt: number): number => {
-  const asked = err instanceof PlanHubError ? (err.details as { retry_after_ms?: unknown } | undefined) : undefined;
-  const ms = typeof asked?.retry_after_ms === 'number' ? asked.retry_after_ms : 0;
-  return Math.max(ms, REREAD_BACKOFF_MS[Math.min(attempt, REREAD_BACKOFF_MS.length - 1)]!);
-};
 const FINISHED = new Set(['completed', 'failed', 'cancelled', 'rejected']);
 
 /**
@@ -78,27 +70,19 @@ export const watchCommand = (program: Command): Command =>
     };
     const read = () => client.getWorkspace(options.agent !== undefined ? { agent_id: options.agent } : {});
     // A failed re-read is tried again while connected: the events that asked for it will not ask again.
-    let failures = 0;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    const refresh: () => void = coalesce(
+    const reread = coalesceRetrying(
       async () => {
         model.reset(await read());
-        failures = 0;
         if (status.startsWith('error: ') && client.state === 'connected') status = 'live';
         schedule();
       },
       (err) => {
         status = `error: ${err instanceof Error ? err.message : String(err)}`;
         schedule();
-        retry ??= setTimeout(
-          () => {
-            retry = undefined;
-            if (client.state === 'connected') refresh();
-          },
-          rereadWait(err, failures++),
-        );
       },
+      () => client.state === 'connected',
     );
+    const refresh = reread.run;
     const offEvent = client.on('event', (event) => {
       if (model.apply(event)) refresh();
       schedule();
@@ -121,7 +105,7 @@ export const watchCommand = (program: Command): Command =>
       await untilInterrupted();
       await client.unsubscribe({ subscription_id }).catch(() => undefined);
     } finally {
-      if (retry) clearTimeout(retry);
+      reread.stop();
       offEvent();
       offState();
       out.off('resize', schedule);

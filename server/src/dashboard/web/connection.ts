@@ -1,5 +1,5 @@
 import type { CallAck, Role, TaskEvent, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import { PlanHubError, TOOLS } from '@planhub/shared';
+import { PlanHubError, TOOLS, retryAfterOf } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
 
 export interface Identity {
@@ -105,9 +105,9 @@ export const openConnection = (
     // A refusal by the handshake check ends socket.io's own retries. A bad token or name is final; a full node or
     // agent (RESOURCE_EXHAUSTED, say after a node shut down and everyone moved) or one not ready (UNAVAILABLE) is
     // not: the page tries again, not before the refusal's retry_after_ms, rather than stay "refused" for good.
-    const refusal = (err as { data?: { code?: unknown; retry_after_ms?: unknown } }).data;
+    const refusal = (err as { data?: { code?: unknown } }).data;
     if (!socket.active && !closed && RETRYABLE_REFUSALS.has(String(refusal?.code))) {
-      const asked = typeof refusal?.retry_after_ms === 'number' ? refusal.retry_after_ms : 0;
+      const asked = retryAfterOf(refusal);
       const backoff = REFUSED_BACKOFF_MS[Math.min(refusedInARow, REFUSED_BACKOFF_MS.length - 1)]!;
       refusedInARow += 1;
       setTimeout(
