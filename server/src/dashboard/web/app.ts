@@ -1,5 +1,4 @@
-import type { TaskEvent } from '@planhub/shared';
-import { EVENT_TYPES, PlanHubError, coalesce, neutralize } from '@planhub/shared';
+import { PlanHubError, neutralize } from '@planhub/shared';
 import { openConnection, type Connection, type Identity } from './connection.ts';
 import { h, replaceKeepingFocus } from './dom.ts';
 import { createPageLoader } from './pages.ts';
@@ -14,21 +13,10 @@ import { headerView } from './views/header.ts';
 import { planPage } from './views/plan-page.ts';
 import { stepPage } from './views/step-page.ts';
 import { timelineView } from './views/timeline.ts';
+import { createSync } from './sync.ts';
 import { workspacesView } from './views/workspaces.ts';
 
-const HISTORY = 100;
 const OLDER_PAGE = 50;
-/** Waits between attempts to catch up on a connection, growing; a refusal's retry_after_ms waits longer. */
-const CATCH_UP_BACKOFF_MS = [500, 1000, 2000, 5000];
-
-/** Thrown by a catch-up that a newer connection (or a drop) made obsolete: it stops without a word. */
-class Superseded extends Error {}
-
-const retryAfterMs = (details: unknown): number => {
-  const ms = (details as { retry_after_ms?: unknown } | undefined)?.retry_after_ms;
-  return typeof ms === 'number' && Number.isFinite(ms) ? ms : 0;
-};
-
 const section = (id: string, title: string, ...extra: Node[]) => {
   const body = h('div', { class: 'section-body', id: `${id}-body` });
   return {
@@ -153,17 +141,6 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     return notice;
   };
 
-  /** How long to wait before the `attempt`-th retry of a failed read: growing, never sooner than a refusal asks. */
-  const retryWait = (err: unknown, attempt: number) =>
-    Math.max(
-      err instanceof PlanHubError ? retryAfterMs(err.details) : 0,
-      CATCH_UP_BACKOFF_MS[Math.min(attempt, CATCH_UP_BACKOFF_MS.length - 1)]!,
-    );
-
-  // Each connect and each drop starts a new generation: a catch-up retry scheduled in an earlier one is dropped,
-  // and a catch-up still running from an earlier one stops at its next step.
-  let generation = 0;
-
   const onRoute = () => {
     const before = state.route;
     state.route = parseRoute(window.location.hash, identity.workspace);
@@ -209,108 +186,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     }
   }
 
-  // At most one overview read in flight; events that arrive meanwhile cause exactly one more. A failed read is
-  // tried again while the connection stays up: the events that asked for it will not ask again.
-  let refreshFailures = 0;
-  let refreshNotice: DashboardState['notice'];
-  const refresh: () => void = coalesce(
-    async () => {
-      state.model.reset(await connection().call('getWorkspace', {}));
-      refreshFailures = 0;
-      if (refreshNotice !== undefined && state.notice === refreshNotice) state.notice = undefined;
-      schedule();
-    },
-    (err) => {
-      refreshNotice = fail(err);
-      const connectedIn = generation;
-      setTimeout(
-        () => {
-          if (connectedIn === generation) refresh();
-        },
-        retryWait(err, refreshFailures++),
-      );
-    },
-  );
-
-  const onEvent = (event: TaskEvent) => {
-    const shown = state.addToFeed(event);
-    // Applied even when the feed already shows it: the first load's history can hold events newer than the
-    // overview read before it, which the subscription then replays. The model ignores what it already applied.
-    if (state.model.apply(event)) refresh();
-    const route = state.route;
-    if (shown) pages.onEvent(event, route.view === 'plan' || route.view === 'step' ? route.planId : undefined);
-    schedule();
-  };
-
-  /** The generation in which a subscription was made (answered), or may have been (sent, its answer lost). */
-  let subscribedIn = -1;
-  let sentIn = -1;
-  const current = (connectedIn: number) => {
-    if (connectedIn !== generation) throw new Superseded();
-  };
-
-  const onConnected = async (connectedIn: number) => {
-    const first = state.model.snapshot === undefined;
-    const snapshot = await connection().call('getWorkspace', {});
-    current(connectedIn);
-    const history = first
-      ? await connection()
-          .call('getTaskEvents', { limit: HISTORY, event_types: [...EVENT_TYPES] })
-          .catch(() => undefined)
-      : undefined;
-    current(connectedIn);
-    for (const e of history?.events ?? []) state.addToFeed(e);
-    state.model.reset(snapshot);
-    // History read after the overview may hold newer events; the subscription starts after the feed's last.
-    let reread = false;
-    for (const e of history?.events ?? []) reread = state.model.apply(e) || reread;
-    if (reread) refresh();
-    // A connection's stream starts with its first subscription and cannot go back: clearing the subscriptions on a
-    // stream that may have started (a subscribe whose answer was lost) would drop what arrives until the next one.
-    if (subscribedIn !== connectedIn) {
-      if (sentIn !== connectedIn) {
-        // Stored subscriptions outlive a connection: start from a clean slate, then resume after the last event seen.
-        await connection()
-          .call('unsubscribe', { all: true })
-          .catch(() => undefined);
-        current(connectedIn);
-      }
-      sentIn = connectedIn;
-      await connection()
-        .call('subscribeToTasks', {
-          agent_id: '*',
-          event_types: [...EVENT_TYPES],
-          after_event: state.feed.at(-1)?.event_id ?? state.model.lastEventId ?? snapshot.last_event_id ?? '0-0',
-        })
-        .catch((err: unknown) => {
-          // A refusal applied nothing (admission comes first); any other failure may have started the stream.
-          if (err instanceof PlanHubError && connectedIn === generation) sentIn = -1;
-          throw err;
-        });
-      current(connectedIn);
-      subscribedIn = connectedIn;
-    }
-    if (state.notice?.kind === 'error') state.notice = undefined;
-    pages.reloadAll();
-    onRoute();
-  };
-
-  /**
-   * Catches up on a new connection, and tries again while it stays up if a call fails (a refused or timed-out
-   * call would otherwise leave a page that is open for days showing a live connection and receiving nothing).
-   */
-  const catchUp = (connectedIn: number, attempt = 0) => {
-    onConnected(connectedIn).catch((err: unknown) => {
-      if (err instanceof Superseded || connectedIn !== generation) return;
-      fail(err);
-      setTimeout(
-        () => {
-          if (connectedIn === generation) catchUp(connectedIn, attempt + 1);
-        },
-        retryWait(err, attempt),
-      );
-    });
-  };
+  const sync = createSync({ state, connection, pages, schedule, fail, onRoute });
 
   function decide(planId: string, approve: boolean, reason: string, modification: boolean) {
     state.deciding.add(planId);
@@ -326,19 +202,19 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       .catch((err: unknown) => fail(err instanceof PlanHubError ? new Error(`${err.code}: ${err.message}`) : err))
       .finally(() => {
         state.deciding.delete(planId);
-        refresh();
+        sync.refresh();
       });
   }
 
   link.conn = openConnection(identity, {
     onStatus(status, detail) {
-      if (status !== 'live') generation += 1;
+      if (status !== 'live') sync.dropped();
       state.status = status;
       state.statusDetail = detail;
       schedule();
     },
-    onConnected: () => catchUp((generation += 1)),
-    onEvent,
+    onConnected: () => sync.connected(),
+    onEvent: (event) => sync.onEvent(event),
   });
   document.title = `PlanHub · ${identity.workspace}`;
   state.route = parseRoute(window.location.hash, identity.workspace);

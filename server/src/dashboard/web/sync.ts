@@ -1,0 +1,133 @@
+import type { TaskEvent } from '@planhub/shared';
+import { EVENT_TYPES, PlanHubError, coalesceRetrying, retryWait } from '@planhub/shared';
+import type { Connection } from './connection.ts';
+import type { createPageLoader } from './pages.ts';
+import type { DashboardState } from './state.ts';
+
+const HISTORY = 100;
+
+/** Thrown by a catch-up that a newer connection (or a drop) made obsolete: it stops without a word. */
+class Superseded extends Error {}
+
+export interface SyncDeps {
+  state: DashboardState;
+  connection: () => Connection;
+  pages: ReturnType<typeof createPageLoader>;
+  schedule: () => void;
+  /** Shows an error; returns the notice it set, so whoever set it can clear it. */
+  fail: (err: unknown) => DashboardState['notice'];
+  /** Applies the route once caught up (a plan page loads its plan). */
+  onRoute: () => void;
+}
+
+/**
+ * Keeps the page's state in step with the workspace: the catch-up on each connection (overview, history,
+ * subscription), the events pushed afterwards, and the overview re-read they ask for; each retried while the
+ * connection stays up, since nothing else would ask again.
+ */
+export const createSync = ({ state, connection, pages, schedule, fail, onRoute }: SyncDeps) => {
+  // Each connect and each drop starts a new generation: a catch-up retry scheduled in an earlier one is dropped,
+  // and a catch-up still running from an earlier one stops at its next step.
+  let generation = 0;
+  /** The generation in which a subscription was made (answered), or may have been (sent, its answer lost). */
+  let subscribedIn = -1;
+  let sentIn = -1;
+  const current = (connectedIn: number) => {
+    if (connectedIn !== generation) throw new Superseded();
+  };
+
+  // At most one overview read in flight; events that arrive meanwhile cause exactly one more.
+  let rereadNotice: DashboardState['notice'];
+  const reread = coalesceRetrying(
+    async () => {
+      state.model.reset(await connection().call('getWorkspace', {}));
+      if (rereadNotice !== undefined && state.notice === rereadNotice) state.notice = undefined;
+      schedule();
+    },
+    (err) => (rereadNotice = fail(err)),
+    () => state.status === 'live',
+  );
+  const refresh = reread.run;
+
+  const onEvent = (event: TaskEvent) => {
+    const shown = state.addToFeed(event);
+    // Applied even when the feed already shows it: the first load's history can hold events newer than the
+    // overview read before it, which the subscription then replays. The model ignores what it already applied.
+    if (state.model.apply(event)) refresh();
+    const route = state.route;
+    if (shown) pages.onEvent(event, route.view === 'plan' || route.view === 'step' ? route.planId : undefined);
+    schedule();
+  };
+
+  const onConnected = async (connectedIn: number) => {
+    const first = state.model.snapshot === undefined;
+    const snapshot = await connection().call('getWorkspace', {});
+    current(connectedIn);
+    const history = first
+      ? await connection()
+          .call('getTaskEvents', { limit: HISTORY, event_types: [...EVENT_TYPES] })
+          .catch(() => undefined)
+      : undefined;
+    current(connectedIn);
+    for (const e of history?.events ?? []) state.addToFeed(e);
+    state.model.reset(snapshot);
+    // History read after the overview may hold newer events; the subscription starts after the feed's last.
+    let newer = false;
+    for (const e of history?.events ?? []) newer = state.model.apply(e) || newer;
+    if (newer) refresh();
+    // A connection's stream starts with its first subscription and cannot go back: clearing the subscriptions on a
+    // stream that may have started (a subscribe whose answer was lost) would drop what arrives until the next one.
+    if (subscribedIn !== connectedIn) {
+      if (sentIn !== connectedIn) {
+        // Stored subscriptions outlive a connection: start from a clean slate, then resume after the last event seen.
+        await connection()
+          .call('unsubscribe', { all: true })
+          .catch(() => undefined);
+        current(connectedIn);
+      }
+      sentIn = connectedIn;
+      await connection()
+        .call('subscribeToTasks', {
+          agent_id: '*',
+          event_types: [...EVENT_TYPES],
+          after_event: state.feed.at(-1)?.event_id ?? state.model.lastEventId ?? snapshot.last_event_id ?? '0-0',
+        })
+        .catch((err: unknown) => {
+          // A refusal applied nothing (admission comes first); any other failure may have started the stream.
+          if (err instanceof PlanHubError && connectedIn === generation) sentIn = -1;
+          throw err;
+        });
+      current(connectedIn);
+      subscribedIn = connectedIn;
+    }
+    if (state.notice?.kind === 'error') state.notice = undefined;
+    pages.reloadAll();
+    onRoute();
+  };
+
+  /**
+   * Catches up on a new connection, and tries again while it stays up if a call fails (a refused or timed-out
+   * call would otherwise leave a page that is open for days showing a live connection and receiving nothing).
+   */
+  const catchUp = (connectedIn: number, attempt = 0) => {
+    onConnected(connectedIn).catch((err: unknown) => {
+      if (err instanceof Superseded || connectedIn !== generation) return;
+      fail(err);
+      setTimeout(
+        () => {
+          if (connectedIn === generation) catchUp(connectedIn, attempt + 1);
+        },
+        retryWait(err, attempt),
+      );
+    });
+  };
+
+  return {
+    onEvent,
+    refresh,
+    /** The connection is up (again): catch up on it. */
+    connected: () => catchUp((generation += 1)),
+    /** The connection dropped or is being retried: what was under way for it stops. */
+    dropped: () => void (generation += 1),
+  };
+};
