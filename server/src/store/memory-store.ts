@@ -14,7 +14,7 @@ import { createRequestIndex } from './request-index.ts';
 import { createMemoryPresence } from './presence/memory-presence.ts';
 import { createMemoryRevocations } from './revocations/revocations.ts';
 import { SortedMembers } from './sorted-members.ts';
-import { readFollowed } from './follow-read.ts';
+import { loadFromSnapshot, settled, type SnapshotReads } from './snapshot-load.ts';
 import { applyOps, fireFanIn, writeDocs } from './memory-apply.ts';
 import { docJsonBytes, firing, stale, type Workspace } from './memory-workspace.ts';
 import type {
@@ -138,13 +138,11 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     return read.ranges.map((range) => zset.slice(range, (member) => values?.get(member)));
   };
 
-  /** `read()` as a promise, rejected (not thrown) when it throws. */
-  const settled = <T>(read: () => T): Promise<T> => {
-    try {
-      return Promise.resolve(read());
-    } catch (err) {
-      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-    }
+  const snapshotReads: SnapshotReads = {
+    docs: loadDocs,
+    hashes: (workspace, keys) => readCollections(workspace, { hashes: keys }).hashes,
+    ranges: (workspace, read) => readRanges(ws(workspace), read),
+    request: rememberedAnswer,
   };
 
   return {
@@ -155,22 +153,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     load: (workspace, keys) => Promise.resolve(loadDocs(workspace, keys)),
     // Every read happens in this one turn: no commit can come between them.
     loadWith: (workspace, keys, alongside) =>
-      settled(() => {
-        const hashes = readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes;
-        return {
-          docs: loadDocs(workspace, keys),
-          hashes,
-          ranges: (alongside.ranges ?? []).map((read) => readRanges(ws(workspace), read)),
-          ...(alongside.request ? { request: rememberedAnswer(workspace, alongside.request) } : {}),
-          ...(alongside.follow
-            ? {
-                followed: readFollowed(alongside.follow, { keys: alongside.hashes ?? [], read: hashes }, (found) =>
-                  loadDocs(workspace, found),
-                ),
-              }
-            : {}),
-        };
-      }),
+      settled(() => loadFromSnapshot(snapshotReads, workspace, keys, alongside)),
     loadCollections: (workspace, read) => Promise.resolve(readCollections(workspace, read)),
     commit(workspace, commit: Commit): Promise<CommitOutcome> {
       const w = ws(workspace);

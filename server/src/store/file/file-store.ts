@@ -8,7 +8,7 @@ import { createMemoryLimits } from '../limits/memory-limits.ts';
 import { createMemoryPresence } from '../presence/memory-presence.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { SortedMembers } from '../sorted-members.ts';
-import { readFollowed } from '../follow-read.ts';
+import { loadFromSnapshot, settled, type SnapshotReads } from '../snapshot-load.ts';
 import type {
   CollectionRead,
   CommitOutcome,
@@ -91,14 +91,7 @@ export const createFileStore = (options: FileStoreOptions): Store => {
   sweeper.unref();
   let closed = false;
   /** A read answered as a promise: a closed store, or an engine error, rejects rather than throws. */
-  const read = <T>(fn: () => T): Promise<T> => {
-    if (closed) return Promise.reject(new Error('store closed'));
-    try {
-      return Promise.resolve(fn());
-    } catch (err) {
-      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-    }
-  };
+  const read = <T>(fn: () => T): Promise<T> => (closed ? Promise.reject(new Error('store closed')) : settled(fn));
 
   const rememberedAnswer = (workspace: string, request: { agent_id: string; request_id: string }) => {
     const entry = decodeRequest(tables.requests.get(requestEntryKey(workspace, request.agent_id, request.request_id)));
@@ -127,6 +120,13 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     return wanted.ranges.map((range) => zset.slice(range, (member) => values[member]));
   };
 
+  const snapshotReads: SnapshotReads = {
+    docs: loadDocs,
+    hashes: (workspace, keys) => readCollections(workspace, { hashes: keys }).hashes,
+    ranges: (workspace, read) => readRanges(workspace, read),
+    request: rememberedAnswer,
+  };
+
   return {
     kind: 'file',
     limits: createMemoryLimits(),
@@ -134,23 +134,7 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     revocations: () => createFileRevocations(revoked, write),
     load: (workspace, keys) => read(() => loadDocs(workspace, keys)),
     // One read of the engine's snapshot: no commit can come between them.
-    loadWith: (workspace, keys, alongside) =>
-      read(() => {
-        const hashes = readCollections(workspace, { hashes: alongside.hashes ?? [] }).hashes;
-        return {
-          docs: loadDocs(workspace, keys),
-          hashes,
-          ranges: (alongside.ranges ?? []).map((r) => readRanges(workspace, r)),
-          ...(alongside.request ? { request: rememberedAnswer(workspace, alongside.request) } : {}),
-          ...(alongside.follow
-            ? {
-                followed: readFollowed(alongside.follow, { keys: alongside.hashes ?? [], read: hashes }, (found) =>
-                  loadDocs(workspace, found),
-                ),
-              }
-            : {}),
-        };
-      }),
+    loadWith: (workspace, keys, alongside) => read(() => loadFromSnapshot(snapshotReads, workspace, keys, alongside)),
     loadCollections: (workspace, wanted) => read(() => readCollections(workspace, wanted)),
     async commit(workspace, commit) {
       if (closed) throw new Error('store closed');
