@@ -148,6 +148,43 @@ describe('the Redis event feed of a store that starts while Redis does not answe
   });
 });
 
+describe('the Redis event feed of a watch made while Redis hangs', () => {
+  let redis: RedisProcess;
+  let store: Store | undefined;
+  afterEach(async () => {
+    redis.signal('SIGCONT');
+    await store?.close();
+    await redis.dispose();
+  });
+
+  it('delivers what the watcher commits once Redis answers, although the read of its starting point gave up', async () => {
+    redis = await startRedisProcess();
+    store = createRedisStore({
+      url: redis.url,
+      prefix: 'hung',
+      eventRetention: 1000,
+      log: createLogger('silent'),
+      commandTimeoutMs: 500,
+      feedLingerMs: 0,
+    });
+    await store.ping();
+    redis.signal('SIGSTOP');
+    const seen: EventEnvelope[] = [];
+    store.watch('ws', (e) => seen.push(e));
+    // Longer than a command may take: the read of where the log ends gives up. It used to be made again only once
+    // the subscription was confirmed, after the commit below, and the watch never saw that commit's event.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    redis.signal('SIGCONT');
+    const acknowledged: number[] = [];
+    for (let n = 1; n <= 3; n++) {
+      const outcome = await store.commit('ws', { reads: [], writes: [], events: [event('ws', n)] });
+      if (outcome.ok) acknowledged.push(n);
+    }
+    expect(acknowledged).toEqual([1, 2, 3]);
+    await eventually(() => expect(seen.map((e) => e.source_step_sequence)).toEqual([1, 2, 3]));
+  });
+});
+
 describe('the Redis event feed while its subscription is refused', () => {
   let redis: RedisProcess;
   const closers: Array<() => unknown> = [];

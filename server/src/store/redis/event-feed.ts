@@ -6,6 +6,7 @@ import {
   deliver,
   followWorkspace,
   keepHeldAfterLast,
+  readStartPoint,
   receiveLive,
   releaseHeld,
   type FollowedWorkspace,
@@ -45,12 +46,14 @@ export interface EventFeed {
   /** Reads back every followed workspace: for any sign that published messages may have been lost. */
   resync(reason: string, options?: { quiet?: boolean }): void;
   /**
-   * Settles once the starting point of the workspace's newest watch is read; undefined when no read is pending. A
-   * commit waits for it: its events must come after that point, and on a Redis Cluster two commands sent in a row
-   * can reach their node in the other order (ioredis retries a command sent while a node connection is being made
-   * 100 ms later, through a random node).
+   * Settles once the starting point of the workspace's newest watch is read (made again if an earlier read failed,
+   * and rejected if this one fails); undefined when it is known. Every read and commit for a watcher waits for it:
+   * what the watcher does next must come after that point. Sending behind the read on the same connection is not
+   * enough: the read may time out or its connection drop while what was sent behind it still lands, and on a Redis
+   * Cluster two commands sent in a row can reach their node in the other order (ioredis retries a command sent while
+   * a node connection is being made 100 ms later, through a random node).
    */
-  startRead(workspace: string): Promise<unknown> | undefined;
+  startRead(workspace: string): Promise<string> | undefined;
   /** How many workspaces this node follows. */
   following(): number;
   close(): void;
@@ -68,7 +71,7 @@ const reason = (err: unknown) => (err instanceof Error ? err.message : String(er
  * sharded channel, subscribed while it has a listener here, so a node's cost follows its own clients.
  *
  * Gap-free by construction. Each followed workspace has a starting point (the log's newest id, read when it was first
- * watched, before any later read or commit of the watcher) and the last id delivered since. Whenever a message may
+ * watched; the watcher's reads and commits wait for it) and the last id delivered since. Whenever a message may
  * have been lost — the workspace was just subscribed, the subscriber reconnected (a drop, `CLIENT KILL`, Redis
  * cutting it at its output-buffer limit), or a message names a predecessor other than the last id delivered — the
  * workspace's log is read back from its last id while live messages wait; ids at or below the last delivered one
@@ -100,7 +103,7 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
         const readIn = generation;
         follow.again = false;
         try {
-          follow.last ??= (await follow.start) ?? (await options.readLast(workspace));
+          follow.last ??= await startOf(workspace, follow);
           let read = 0;
           for (;;) {
             const batch = await options.readAfter(workspace, follow.last, READ_BATCH);
@@ -165,12 +168,18 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
         .catch((err: unknown) => log.debug({ workspace, reason: reason(err) }, 'event unsubscribe failed'));
   };
 
-  const follow = (workspace: string): FollowedWorkspace => {
-    // Read now, before any command the watcher sends next: everything it commits or reads later is after it.
-    const created = followWorkspace(options.channel(workspace), options.readLast(workspace), (err) =>
-      log.warn({ workspace, reason: reason(err) }, 'could not read where the event log ends'),
+  const startOf = (workspace: string, follow: FollowedWorkspace) =>
+    readStartPoint(
+      follow,
+      () => options.readLast(workspace),
+      (err) => log.warn({ workspace, reason: reason(err) }, 'could not read where the event log ends'),
     );
+
+  const follow = (workspace: string): FollowedWorkspace => {
+    const created = followWorkspace(options.channel(workspace));
     follows.set(workspace, created);
+    // Read now: a watcher's next read or commit waits for it. A failure is logged and made again on demand.
+    startOf(workspace, created).catch(() => undefined);
     subscribe(workspace, created);
     return created;
   };
@@ -242,7 +251,7 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
     },
     startRead(workspace) {
       const follow = follows.get(workspace);
-      return follow && !follow.started ? follow.start : undefined;
+      return follow && follow.startPoint === undefined ? startOf(workspace, follow) : undefined;
     },
     following: () => follows.size,
     close() {

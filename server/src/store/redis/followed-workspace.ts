@@ -13,10 +13,13 @@ export interface FollowedWorkspace {
   readonly listeners: Set<EventListener>;
   /** The newest id delivered; undefined until the starting point is known. */
   last: string | undefined;
-  /** The starting point, read the moment the workspace was first watched (undefined if that read failed). */
-  readonly start: Promise<string | undefined>;
-  /** Whether `start` has settled. */
-  started: boolean;
+  /**
+   * The starting point: the log's newest id, read the moment the workspace was first watched; undefined until a read
+   * of it succeeded. Until then every operation of a watcher waits for it (EventFeed.startRead).
+   */
+  startPoint: string | undefined;
+  /** The read of the starting point in flight, shared by everyone waiting for it. */
+  startReading: Promise<string> | undefined;
   /** Live messages held while the log is read back; undefined once live. */
   held: EventEnvelope[] | undefined;
   /** The connection generation whose SSUBSCRIBE was confirmed; only then can a read-back end. */
@@ -29,33 +32,45 @@ export interface FollowedWorkspace {
   linger: NodeJS.Timeout | undefined;
 }
 
-/** A workspace followed from `start` (the read of where its log ends), holding live messages until read back. */
-export const followWorkspace = (
-  channel: string,
-  start: Promise<string>,
-  startFailed: (err: unknown) => void,
-): FollowedWorkspace => {
-  const followed: FollowedWorkspace = {
-    channel,
-    listeners: new Set(),
-    last: undefined,
-    start: start.then(
-      (last) => ((followed.started = true), last),
-      (err: unknown) => {
-        followed.started = true;
-        startFailed(err);
-        return undefined;
-      },
-    ),
-    started: false,
-    held: [],
-    subscribedIn: -1,
-    subscribingIn: -1,
-    running: false,
-    again: false,
-    linger: undefined,
-  };
-  return followed;
+/** A workspace followed from its starting point, holding live messages until read back. */
+export const followWorkspace = (channel: string): FollowedWorkspace => ({
+  channel,
+  listeners: new Set(),
+  last: undefined,
+  startPoint: undefined,
+  startReading: undefined,
+  held: [],
+  subscribedIn: -1,
+  subscribingIn: -1,
+  running: false,
+  again: false,
+  linger: undefined,
+});
+
+/**
+ * The starting point, read once; a failed read is made again by the next one to need it. That is safe only because
+ * nothing of a watcher goes out before a read succeeded: an earlier commit landing behind a read that then failed
+ * (a timeout, a dropped connection) would fall before a later starting point and never be delivered.
+ */
+export const readStartPoint = (
+  followed: FollowedWorkspace,
+  readLast: () => Promise<string>,
+  failed: (err: unknown) => void,
+): Promise<string> => {
+  if (followed.startPoint !== undefined) return Promise.resolve(followed.startPoint);
+  const reading = (followed.startReading ??= readLast().then(
+    (last) => {
+      followed.startPoint = last;
+      followed.startReading = undefined;
+      return last;
+    },
+    (err: unknown) => {
+      followed.startReading = undefined;
+      failed(err);
+      throw err;
+    },
+  ));
+  return reading;
 };
 
 /** Hands `event` to every listener unless it is at or before the last id delivered. */

@@ -87,9 +87,8 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
   const readAfter = async (workspace: string, after: string, count: number) =>
     ((await client.xrange(keys.events(workspace), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope);
-  // Through run(): before the first 'ready' it waits for startup, however long, instead of failing (a watcher's
-  // starting point read later would skip what the watcher committed meanwhile); once started it sends at once, so
-  // the read goes out before whatever the watcher sends next, which waits for the same startup behind it.
+  // Through run(): before the first 'ready' it waits for startup, however long, rather than fail and leave the
+  // watcher's next operation to read it again (which is correct, runAfterWatch, but slower and logged as a failure).
   const readLast = (workspace: string) =>
     run(
       'readLast',
@@ -132,14 +131,14 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   const memory = createOutOfMemoryState(log);
 
   /**
-   * `run`, for an operation on `workspace` that a watch made before it must precede: whatever the watcher commits or
+   * `run`, for an operation on `workspace` that a watch made before it must follow: whatever the watcher commits or
    * reads afterwards comes after the watch's starting point, or an event committed between the two would be neither
-   * read nor delivered. One connection keeps its commands in order; a Cluster may not (EventFeed.startRead says
-   * why), so there the operation first waits for the watch's start.
+   * read nor delivered. So the operation waits for that point to be read (EventFeed.startRead says why sending it
+   * behind the read is not enough), and fails as the read does. Only the first operations after a new watch wait.
    */
   const runAfterWatch = <T>(op: string, workspace: string, body: () => Promise<T>): Promise<T> =>
     run(op, () => {
-      const started = connections.cluster ? feed.startRead(workspace) : undefined;
+      const started = feed.startRead(workspace);
       return started ? started.then(body) : body();
     });
   const reads: RedisReads = { client, keys, epoch, epochInLoad };
