@@ -8,6 +8,7 @@ import type { EventNotifier } from './event-notifier.ts';
 import type { Heartbeat } from './progress-heartbeat.ts';
 import { withHeartbeat } from './progress-heartbeat.ts';
 import type { SessionCursor } from './session-cursor.ts';
+import type { SubscriptionChanges } from './subscription-changes.ts';
 import { ackResult, errorResult, successResult, withNext } from './tool-result.ts';
 import { WAIT_FOR_EVENTS, WaitForEventsArgsSchema } from './wait-for-events-tool.ts';
 import { waitForEvents } from './wait-for-events.ts';
@@ -26,6 +27,8 @@ export interface SessionCallDeps {
   dialects: ReadonlySet<string>;
   cursor: SessionCursor;
   notifier: EventNotifier;
+  /** Wakes the session's running wait when one of its calls subscribes or unsubscribes. */
+  subscriptionChanges: SubscriptionChanges;
   /** Runs a session's waits one after another, so two overlapping waits never hand out the same events. */
   serially: <T>(run: () => Promise<T>) => Promise<T>;
 }
@@ -44,7 +47,8 @@ const callWaitForEvents = async (deps: SessionCallDeps, args: unknown, extras: C
     const parsed = parseArguments(WaitForEventsArgsSchema, args ?? {}, plainErrorMap);
     if (!parsed.success) throw invalidArguments(WAIT_FOR_EVENTS, parsed.error, args);
     const { data } = parsed;
-    const wait = () => waitForEvents(deps.services, deps.caller, deps.cursor, data, extras.signal);
+    const wait = () =>
+      waitForEvents(deps.services, deps.caller, deps.cursor, data, extras.signal, deps.subscriptionChanges);
     return successResult(await deps.serially(() => withHeartbeat(extras.heartbeat, data.timeout, wait)));
   } catch (err) {
     return refused(err);
@@ -76,10 +80,14 @@ export const callTool = async (
       subscribed = true;
       deps.notifier.subscribed(sub);
       if (afterEvent !== undefined) deps.cursor.rewind(afterEvent);
+      deps.subscriptionChanges.notify();
       // Nothing is pushed now: the history after after_event is what waitForEvents returns next.
       return Promise.resolve({ replayed: 0, last_event_id: deps.cursor.position, already_live: false });
     },
-    onUnsubscribed: (ids) => deps.notifier.unsubscribed(ids),
+    onUnsubscribed: (ids) => {
+      deps.notifier.unsubscribed(ids);
+      deps.subscriptionChanges.notify();
+    },
     noLongWaits: { next: DECISION_NEXT },
   };
   // Before the call, as a decision may follow its commit at once; under the auto policy its commit decides it.

@@ -12,6 +12,7 @@ import { callTool } from './call-tool.ts';
 import { EventNotifier } from './event-notifier.ts';
 import { InflightCalls } from './inflight-calls.ts';
 import { SessionCursor } from './session-cursor.ts';
+import { SubscriptionChanges } from './subscription-changes.ts';
 import { mcpTools } from './tool-list.ts';
 
 export interface McpSessionDeps {
@@ -48,6 +49,7 @@ export const openMcpSession = async (
   const cursor = new SessionCursor(head?.event_id ?? '0-0');
   const abort = new AbortController();
   const inflight = new InflightCalls(abort.signal);
+  const subscriptionChanges = new SubscriptionChanges();
   let queue: Promise<unknown> = Promise.resolve();
   const serially = <T>(run: () => Promise<T>): Promise<T> => {
     const next = queue.then(run);
@@ -86,7 +88,7 @@ export const openMcpSession = async (
               .catch((err: unknown) => deps.log.debug({ err }, 'progress not sent'));
     return inflight.run(
       callTool(
-        { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, serially },
+        { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, subscriptionChanges, serially },
         request.params.name,
         request.params.arguments,
         { signal: AbortSignal.any([abort.signal, extra.signal]), heartbeat },

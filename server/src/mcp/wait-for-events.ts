@@ -1,9 +1,10 @@
-import type { Caller, EventEnvelope } from '@planhub/shared';
-import { scanForward } from '../events/scan-log.ts';
+import type { Caller, EventEnvelope, Subscription } from '@planhub/shared';
+import { scanForward, type Scan } from '../events/scan-log.ts';
 import type { Services } from '../tools/context.ts';
 import { readSubscriptions } from '../tools/subscriptions-doc.ts';
 import type { SessionCursor } from './session-cursor.ts';
 import { sessionMatcher } from './session-events.ts';
+import type { SubscriptionChanges } from './subscription-changes.ts';
 import type { WaitForEventsArgs } from './wait-for-events-tool.ts';
 
 export interface WaitForEventsResult {
@@ -14,8 +15,19 @@ export interface WaitForEventsResult {
   [key: string]: unknown;
 }
 
-const messageOf = (count: number, timeout: number, subscriptions: number): string => {
+/**
+ * Scans of at most the log's retention each, while nothing is found: on Redis the log may hold a little more than
+ * its retention (it is trimmed approximately), so one scan can stop short of the newest event.
+ */
+const MAX_SCANS = 3;
+/** Rescans after the agent's subscriptions changed during one call; past that the call answers what it has. */
+const MAX_RESCANS = 3;
+
+const messageOf = (found: Scan, timeout: number, subscriptions: number): string => {
+  const count = found.events.length;
   if (count > 0) return `${count} new events, oldest first. Call waitForEvents again for the next ones.`;
+  if (!found.complete)
+    return `Looked at ${found.scanned} events, none of them for you. Call waitForEvents again to look further.`;
   if (subscriptions === 0)
     return (
       `Nothing in ${timeout} s, and you have no subscriptions: only decisions on your own plans can arrive. ` +
@@ -24,10 +36,18 @@ const messageOf = (count: number, timeout: number, subscriptions: number): strin
   return `No new event in ${timeout} s. Call waitForEvents again to keep waiting.`;
 };
 
+const sameSubscriptions = (a: readonly Subscription[], b: readonly Subscription[]): boolean =>
+  a.length === b.length && a.every((sub, i) => sub.subscription_id === b[i]?.subscription_id);
+
 /**
  * The agent's next events after the session's cursor, from the workspace's event log (so events committed on any
  * node count). With none there yet it waits up to `timeout` seconds for one from the hub; listening starts before
  * the read, so an event committed in between wakes the wait instead of being missed.
+ *
+ * Which events are the agent's depends on its subscriptions, which another call may change meanwhile. Before the
+ * cursor moves they are read again, and if they changed the log is scanned again from where this call started:
+ * otherwise an event that only a new subscription matches would be passed over for good. A change made by a call
+ * of the same session also wakes the wait at once.
  */
 export const waitForEvents = async (
   services: Services,
@@ -35,28 +55,66 @@ export const waitForEvents = async (
   cursor: SessionCursor,
   args: WaitForEventsArgs,
   signal: AbortSignal,
+  changes: SubscriptionChanges,
 ): Promise<WaitForEventsResult> => {
   const { store, hub, config } = services;
-  const subscriptions = await readSubscriptions(store, caller.workspace, caller.agent_id);
-  const match = sessionMatcher(caller, subscriptions);
-  const wait =
-    args.timeout > 0 ? hub.waitFor(caller.workspace, match, { timeoutMs: args.timeout * 1000, signal }) : undefined;
+  const readMine = () => readSubscriptions(store, caller.workspace, caller.agent_id);
+  const deadline = performance.now() + args.timeout * 1000;
+  let subscriptions = await readMine();
   if (args.after_event !== undefined) cursor.moveTo(args.after_event);
   const from = cursor.position;
-  try {
-    const scan = (after: string) =>
-      scanForward(store, caller.workspace, after, args.limit, match, config.eventRetention);
-    let found = await scan(from);
-    if (found.events.length === 0 && wait && (await wait.promise)) found = await scan(found.cursor ?? from);
-    const to = found.cursor ?? from;
+  let after = from;
+  for (let rescans = 0; ;) {
+    const match = sessionMatcher(caller, subscriptions);
+    const scan = async (start: string): Promise<Scan> => {
+      let found = await scanForward(store, caller.workspace, start, args.limit, match, config.eventRetention);
+      for (let scans = 1; found.events.length === 0 && !found.complete && scans < MAX_SCANS; scans++) {
+        const next = await scanForward(
+          store,
+          caller.workspace,
+          found.cursor ?? start,
+          args.limit,
+          match,
+          config.eventRetention,
+        );
+        found = { ...next, scanned: found.scanned + next.scanned };
+      }
+      return found;
+    };
+    const left = deadline - performance.now();
+    const change = changes.next();
+    const wait = left > 0 ? hub.waitFor(caller.workspace, match, { timeoutMs: left, signal }) : undefined;
+    let found: Scan;
+    let changed = false;
+    try {
+      found = await scan(after);
+      if (found.events.length === 0 && found.complete && wait) {
+        const woke = await Promise.race([wait.promise, change.changed.then(() => 'changed' as const)]);
+        changed = woke === 'changed';
+        if (woke !== undefined && !changed) found = await scan(found.cursor ?? after);
+      }
+    } finally {
+      wait?.cancel();
+      change.cancel();
+    }
+    const now = await readMine();
+    if (!sameSubscriptions(now, subscriptions) && rescans++ < MAX_RESCANS) {
+      subscriptions = now;
+      after = from;
+      continue;
+    }
+    // Woken by a change that left the same subscriptions (an identical filter): wait on for the time left.
+    if (changed && found.events.length === 0 && deadline > performance.now()) {
+      after = found.cursor ?? after;
+      continue;
+    }
+    const to = found.cursor ?? after;
     cursor.advance(from, to);
     return {
       events: found.events,
       count: found.events.length,
       last_event_id: to,
-      message: messageOf(found.events.length, args.timeout, subscriptions.length),
+      message: messageOf(found, args.timeout, subscriptions.length),
     };
-  } finally {
-    wait?.cancel();
   }
 };
