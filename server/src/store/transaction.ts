@@ -31,6 +31,20 @@ const sameRead = (a: RangeRead, b: RangeRead): boolean =>
  * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
  * are buffered, and nothing reaches the store until the commit. A failed call therefore changes nothing.
  */
+/** What one `Tx.prefetch` reads together. */
+export interface PrefetchReads {
+  /** Documents the commit checks, as `getMany` reads them. */
+  checked?: readonly string[] | undefined;
+  /** Documents the commit checks only if the call writes them, as `getUnchecked` reads them. */
+  unchecked?: readonly string[] | undefined;
+  /** Whole hashes, as `hash` reads them. */
+  hashes?: readonly string[] | undefined;
+  /** Sorted-set ranges, as `range` reads them. */
+  ranges?: readonly RangeRead[] | undefined;
+  /** With hashes read here, the documents their fields name, for a later `peek`. */
+  follow?: readonly FollowRead[] | undefined;
+}
+
 export class Tx {
   private readonly loaded = new Map<string, { value: unknown; version: number }>();
   /** Read without a check at the commit (until the call writes the key or reads it through getMany). */
@@ -80,22 +94,16 @@ export class Tx {
 
   /** Loads documents in one round trip; later reads of the same key see this transaction's own writes. */
   async getMany(keys: readonly string[]): Promise<unknown[]> {
-    await this.prefetch(keys, []);
+    await this.prefetch({ checked: keys });
     return keys.map((k) => (this.written.has(k) ? this.written.get(k) : this.loaded.get(k)?.value));
   }
 
   /**
-   * Loads `checked` (as getMany) and `unchecked` (as getUnchecked) in one round trip; values come later from the
-   * cache. A key already read unchecked becomes checked, at the version it was read. `follow` reads, with hashes
-   * this prefetch reads, the documents their fields name, for a later `peek`.
+   * Loads everything `reads` names in one round trip; values come later from the cache. A key already read
+   * unchecked becomes checked, at the version it was read.
    */
-  async prefetch(
-    checked: readonly string[],
-    unchecked: readonly string[],
-    hashes: readonly string[] = [],
-    ranges: readonly RangeRead[] = [],
-    follow: readonly FollowRead[] = [],
-  ): Promise<void> {
+  async prefetch(reads: PrefetchReads): Promise<void> {
+    const { checked = [], unchecked = [], hashes = [], ranges = [], follow = [] } = reads;
     for (const key of checked) this.promote(key);
     const cached = (k: string) => this.loaded.has(k) || this.written.has(k) || this.unchecked.has(k);
     const missing = [...new Set([...checked, ...unchecked].filter((k) => !cached(k)))];
@@ -148,7 +156,7 @@ export class Tx {
   async range(read: RangeRead): Promise<RangeSlice[]> {
     const known = this.rangesRead(read);
     if (known) return known;
-    await this.prefetch([], [], [], [read]);
+    await this.prefetch({ ranges: [read] });
     return this.rangesRead(read) ?? [];
   }
 
@@ -177,7 +185,7 @@ export class Tx {
    * the call only looks at (a plan's other steps), so independent changes of one plan never conflict.
    */
   async getUnchecked(keys: readonly string[]): Promise<unknown[]> {
-    await this.prefetch([], keys);
+    await this.prefetch({ unchecked: keys });
     return keys.map((k) =>
       this.written.has(k) ? this.written.get(k) : (this.loaded.get(k) ?? this.unchecked.get(k))?.value,
     );

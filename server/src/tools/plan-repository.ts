@@ -67,10 +67,7 @@ export const loadStoredPlans = async (
   planIds: readonly string[],
 ): Promise<{ plans: Array<Plan | undefined>; whole: Set<string> }> => {
   const keys = planIds.map((id) => planReadKeys(tx.workspace, id));
-  await tx.prefetch(
-    keys.flatMap((k) => k.checked),
-    keys.flatMap((k) => k.unchecked),
-  );
+  await tx.prefetch({ checked: keys.flatMap((k) => k.checked), unchecked: keys.flatMap((k) => k.unchecked) });
   const roots = (await tx.getMany(planIds.map(docKeys.plan))).map((raw, i) =>
     planDocuments.planRoot.decode(docKeys.plan(planIds[i] ?? ''), raw),
   );
@@ -249,4 +246,4 @@ export const peekWaitingPlans = async (tx: Tx, waiters: readonly Waiter[]): Prom
  * (a dependency registered on a step that has not ended) must conflict with the step's concurrent change.
  */
 export const checkStep = (tx: Tx, planId: string, stepId: string): Promise<void> =>
-  tx.prefetch([docKeys.planStep(planId, stepId)], []);
+  tx.prefetch({ checked: [docKeys.planStep(planId, stepId)] });

@@ -68,7 +68,7 @@ export const findStalls = async (
           (agent?.plans ?? []).filter((p) => !p.finished).map((p) => p.plan_id),
         );
         if (planIds.length === 0) return { stalls: [], next };
-        await tx.prefetch(planIds.map(docKeys.plan), [], planIds.map(hashKeys.stepBriefs));
+        await tx.prefetch({ checked: planIds.map(docKeys.plan), hashes: planIds.map(hashKeys.stepBriefs) });
         const roots = await tx.getMany(planIds.map(docKeys.plan));
         const whole: string[] = [];
         const candidates: Array<{ planId: string; stepId: string }> = [];

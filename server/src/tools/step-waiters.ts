@@ -62,11 +62,7 @@ const loadEntries = async (tx: Tx, nodes: readonly string[]): Promise<Entries[]>
   const keys = nodes.map(docKeys.waiters);
   const raws = await tx.getMany(keys);
   const hashes = nodes.map((node) => (hasWaiterClock(tx, node) ? hashKeys.waiters(node) : undefined));
-  await tx.prefetch(
-    [],
-    [],
-    hashes.filter((key) => key !== undefined),
-  );
+  await tx.prefetch({ hashes: hashes.filter((key) => key !== undefined) });
   const entries = await Promise.all(hashes.map((key) => (key === undefined ? Promise.resolve({}) : tx.hash(key))));
   return nodes.map((node, i) => {
     const fields = Object.keys(entries[i] ?? {});

@@ -57,24 +57,24 @@ const inPlan = async (tx: Tx, dep: DependencyArg & { plan_id: string }): Promise
  * three round trips for its targets instead of K or 2K one after the other.
  */
 export const prefetchTargets = async (tx: Tx, deps: readonly DependencyArg[]): Promise<void> => {
-  await tx.prefetch(
-    deps.flatMap((d) => (d.plan_id !== undefined ? stepReadKeys(d.plan_id, d.step_id) : [docKeys.agent(d.agent_id)])),
-    [],
-  );
+  await tx.prefetch({
+    checked: deps.flatMap((d) =>
+      d.plan_id !== undefined ? stepReadKeys(d.plan_id, d.step_id) : [docKeys.agent(d.agent_id)],
+    ),
+  });
   const unnamed = deps.filter((d) => d.plan_id === undefined);
   if (unnamed.length === 0) return;
   const firstPlans = await Promise.all(
     unnamed.map(async (d) => searchOrder(await loadAgent(tx, d.agent_id)).slice(0, BATCH)),
   );
-  await tx.prefetch(firstPlans.flat().map(docKeys.plan), []);
+  await tx.prefetch({ checked: firstPlans.flat().map(docKeys.plan) });
   const holders = await Promise.all(unnamed.map((d, i) => planHolding(tx, firstPlans[i] ?? [], d.step_id)));
-  await tx.prefetch(
-    unnamed.flatMap((d, i) => {
+  await tx.prefetch({
+    checked: unnamed.flatMap((d, i) => {
       const planId = holders[i];
       return planId === undefined || wasRead(tx, planId) ? [] : stepReadKeys(planId, d.step_id);
     }),
-    [],
-  );
+  });
 };
 
 /** The plans a step named without plan_id is looked for in, in order: the agent's current one, then newest first. */

@@ -34,7 +34,7 @@ const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | 
       ? waiterReadKeys(stepNode(target, change.step_id), pendingNode(agentId, change.step_id))
       : undefined;
     return {
-      keys: [...stepReadKeys(target, change.step_id), ...(waiters?.docs ?? [])],
+      checked: [...stepReadKeys(target, change.step_id), ...(waiters?.docs ?? [])],
       hashes: waiters?.hashes ?? [],
       ranges: [tallyRead(target)],
       follow: waiters?.follow ?? [],
@@ -42,13 +42,12 @@ const prefetch = async (tx: Tx, store: Store, agentId: string, planId: string | 
   };
   const index = planId === undefined ? [docKeys.agent(agentId)] : [];
   const first = guess === undefined ? undefined : readsOf(guess);
-  await tx.prefetch([...index, ...(first?.keys ?? [])], [], first?.hashes, first?.ranges, first?.follow);
+  await tx.prefetch({ ...first, checked: [...index, ...(first?.checked ?? [])] });
   if (planId !== undefined) return planId;
   const current = currentPlanId(await loadAgent(tx, agentId));
   currentPlanHint.set(store, tx.workspace, agentId, current);
   if (current !== undefined && current !== guess) {
-    const reads = readsOf(current);
-    await tx.prefetch(reads.keys, [], reads.hashes, reads.ranges, reads.follow);
+    await tx.prefetch(readsOf(current));
   }
   return current;
 };
