@@ -3,6 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createFileStore, createLogger, type Store } from '@planhub/server';
+import { open as openLmdb } from 'lmdb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempStorageDir } from '../helpers/stores.ts';
 import { WS, append, collect, event } from './conformance-support.ts';
@@ -86,6 +87,75 @@ describe('the file store', () => {
     await append(second, [event(3), event(4)]);
     const kept = await second.readEvents(WS, { count: 10 });
     expect(kept.map((e) => e.source_step_sequence)).toEqual([2, 3, 4]);
+  });
+
+  it('upgrades a store written with the old key separator and serves it as it was', async () => {
+    const path = dir();
+    // What a store written before round 18 holds: keys joined with NUL, for a short workspace name and a UUID.
+    const uuid = '8d0f3a52-5c1e-4c55-9d43-1f0b7c1a9e21';
+    const old = openLmdb({ path: join(path, 'data'), maxDbs: 16 });
+    const table = (name: string) => old.openDB({ name, encoding: 'string' });
+    const width = (n: number) => String(n).padStart(16, '0');
+    for (const workspace of [WS, uuid]) {
+      const events = [1, 2, 3].map((n) => ({ event_id: `5000-${n - 1}`, ...event(n, workspace) }));
+      for (const [i, e] of events.entries())
+        await table('events').put(`${workspace}\u0000${width(5000)}${width(i)}`, JSON.stringify(e));
+      await table('docs').put(`${workspace}\u0000plan:p1`, `4 ${JSON.stringify({ title: workspace })}`);
+      await table('meta').put(
+        workspace,
+        JSON.stringify({ lastMs: 5000, lastSeq: 2, events: 3, eventBytes: 0, docBytes: 0 }),
+      );
+    }
+    await table('requests').put(
+      `${uuid}\u0000a1\u0000r1`,
+      `${Date.now() + 60_000} ${JSON.stringify({ f: 'x', a: 1 })}`,
+    );
+    await old.close();
+
+    const store = open(path, { eventRetention: 3, now: () => 5_000 });
+    for (const workspace of [WS, uuid]) {
+      expect((await store.readEvents(workspace, { count: 10 })).map((e) => e.event_id)).toEqual([
+        '5000-0',
+        '5000-1',
+        '5000-2',
+      ]);
+      expect(await store.load(workspace, ['plan:p1'])).toEqual([{ value: { title: workspace }, version: 4 }]);
+      // The log goes on from the old one, and is trimmed to the retention.
+      const [next] = await append(store, [event(4, workspace)], workspace);
+      expect(next?.event_id).toBe('5000-3');
+      expect((await store.readEvents(workspace, { after: '0-0', count: 10 })).map((e) => e.event_id)).toEqual([
+        '5000-1',
+        '5000-2',
+        '5000-3',
+      ]);
+    }
+    expect(await store.requestAnswer(uuid, 'a1', 'r1')).toEqual({ answer: { f: 'x', a: 1 } });
+  });
+
+  it('deletes expired remembered answers, whatever the length of their keys', async () => {
+    const path = dir();
+    let now = 1_000_000;
+    const store = createFileStore({ path, eventRetention: 100, now: () => now, sweepMs: 20 });
+    stores.push(store);
+    // Keys of 64 characters and more were read back from the expiry index in parts, and their answers never deleted.
+    const workspace = `w${'x'.repeat(40)}`;
+    for (const request_id of ['r1', '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b'])
+      await store.commit(workspace, {
+        reads: [],
+        writes: [],
+        events: [],
+        request: { agent_id: 'a1', request_id, answer: { request_id }, ttl_ms: 1000 },
+      });
+    now += 2000;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await store.close();
+    const raw = openLmdb({ path: join(path, 'data'), maxDbs: 16 });
+    try {
+      expect([...raw.openDB({ name: 'requests', encoding: 'string' }).getKeys()]).toEqual([]);
+      expect([...raw.openDB({ name: 'request-expiries', encoding: 'string' }).getKeys()]).toEqual([]);
+    } finally {
+      await raw.close();
+    }
   });
 
   it('tells listeners only of durable events, in commit order', async () => {

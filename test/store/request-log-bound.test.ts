@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { describe, expect, inject } from 'vitest';
-import type { StoreKind } from '../helpers/servers.ts';
+import type { StoreFixtureKind } from '../helpers/stores.ts';
 import { rounds } from '../helpers/stress.ts';
 import { storeTest, WS } from './conformance-support.ts';
 
@@ -14,7 +14,7 @@ const remember = (requestId: string, agent = 'flooder') => ({
   request: { agent_id: agent, request_id: requestId, answer: { n: requestId }, ttl_ms: 60_000, keep: KEEP },
 });
 
-describe.each<StoreKind>(['memory', 'redis'])('the request log on the %s store', (kind) => {
+describe.each<StoreFixtureKind>(['memory', 'redis', 'file'])('the request log on the %s store', (kind) => {
   const it = storeTest(kind);
 
   it('keeps at most `keep` answers per agent within the TTL, forgetting the oldest first', async ({

@@ -53,6 +53,27 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store', (kind) => {
       expect(await small.readEvents(WS, { count: 10 })).toEqual(committed.slice(-10));
     });
 
+    it('reads and trims the log of a workspace whatever the length of its name', async ({ fixture }) => {
+      const small = fixture.open({ eventRetention: 10 });
+      // Names of up to 128 characters are allowed; 31 to 62 once made the file store's log read as empty.
+      for (const length of [1, 30, 31, 36, 62, 63, 64, 128]) {
+        const workspace = `w${'x'.repeat(length - 1)}`;
+        const committed: EventEnvelope[] = [];
+        for (let n = 0; n < 12; n++) committed.push(...(await append(small, [event(n, workspace)], workspace)));
+        expect(
+          (await small.readEvents(workspace, { count: 3 })).map((e) => e.event_id),
+          `newest, ${length}`,
+        ).toEqual(committed.slice(-3).map((e) => e.event_id));
+        const before = committed[9]!.event_id;
+        expect(await small.readEvents(workspace, { before, count: 2 }), `before, ${length}`).toEqual(
+          committed.slice(7, 9),
+        );
+        expect(await small.readEvents(workspace, { after: '0-0', count: 100 }), `trimmed, ${length}`).toEqual(
+          committed.slice(-10),
+        );
+      }
+    });
+
     it('pushes every committed event to watch listeners in log order', async ({ store }) => {
       const { seen, off } = collect(store);
       const committed: EventEnvelope[] = [];

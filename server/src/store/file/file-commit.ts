@@ -11,6 +11,7 @@ import { textBytes } from '../../limits/text-bytes.ts';
 import { commitBytes } from '../workspace-bytes.ts';
 import { eventKey, expiryKey, requestEntryKey, workspaceRange } from './file-keys.ts';
 import { decodeRequest, encodeRequest, type Tables } from './file-state.ts';
+import { rememberInOrder } from './request-order.ts';
 import { WorkspaceView } from './workspace-view.ts';
 
 export interface CommitSettings {
@@ -179,7 +180,9 @@ export const commitInTransaction = (
   // Nothing above wrote to the engine; from here on only writes.
   if (reqKey !== undefined && request !== undefined) {
     tables.requests.put(reqKey, request);
-    tables.expiries.put(expiryKey(expires, reqKey), '');
+    tables.expiries.put(expiryKey(expires, reqKey), reqKey);
+    const { agent_id: agentId, keep } = commit.request ?? {};
+    if (agentId !== undefined) rememberInOrder(tables, workspace, { agentId, requestKey: reqKey, expires, keep }, now);
   }
   for (const e of events) {
     tables.events.put(e.key, e.json);

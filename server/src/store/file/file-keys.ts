@@ -1,11 +1,21 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Keys of the file store. Every entry of a workspace starts with `<workspace>\0`, so one workspace's entries of a
- * kind are one contiguous range (the event log is read by range). LMDB keys are limited to 511 bytes: a longer key
- * (long agent or request ids) is replaced by its SHA-256, which is as unique and keeps the workspace prefix.
+ * Keys of the file store. Every entry of a workspace starts with `<workspace>` and the separator, so one workspace's
+ * entries of a kind are one contiguous range (the event log is read by range). LMDB keys are limited to 511 bytes: a
+ * longer key (long agent or request ids) is replaced by its SHA-256, which is as unique and keeps the workspace
+ * prefix.
+ *
+ * The separator is U+001F, not NUL. The engine's key encoding (ordered-binary) writes a string of fewer than 64
+ * characters with bytes 0 to 4 escaped, and a longer one as plain UTF-8, which it reads back split at each NUL (as
+ * an array). With NUL, a range bound shorter than 64 characters did not match keys of 64 or more, and the event log
+ * of a workspace named with 31 to 62 characters (a UUID, say) read as empty and was never trimmed. U+001F is written
+ * the same way in both, and sorts below every character a name may hold. A store written with NUL is upgraded when
+ * it opens (key-format.ts).
  */
-const SEP = '\u0000';
+export const SEP = '\u001f';
+/** The character after SEP: the exclusive end of a range of keys that start with a prefix and SEP. */
+const AFTER_SEP = '\u0020';
 const MAX_KEY_BYTES = 480;
 
 export const entryKey = (workspace: string, key: string): string => {
@@ -17,8 +27,8 @@ export const entryKey = (workspace: string, key: string): string => {
 export const requestEntryKey = (workspace: string, agentId: string, requestId: string): string =>
   entryKey(workspace, `${agentId}${SEP}${requestId}`);
 
-/** The bounds of one workspace's range: from `<workspace>\0` (inclusive) to `<workspace>\1` (exclusive). */
-export const workspaceRange = (workspace: string) => ({ start: `${workspace}${SEP}`, end: `${workspace}\u0001` });
+/** The bounds of one workspace's range: from `<workspace>` SEP (inclusive) to the character after SEP (exclusive). */
+export const workspaceRange = (workspace: string) => ({ start: `${workspace}${SEP}`, end: `${workspace}${AFTER_SEP}` });
 
 /** Event ids are `<ms>-<seq>`; fixed-width digits make the keys sort as the ids do. */
 const WIDTH = 16;
@@ -41,3 +51,16 @@ export const expiryKey = (expires: number, requestKey: string): string => `${par
 export const expiredRange = (now: number) => ({ end: part(now + 1) });
 
 export const requestKeyOfExpiry = (key: string): string => key.slice(key.indexOf(SEP) + 1);
+
+/**
+ * An agent's remembered requests in the order they were answered (the request log's bound): `counts` holds the
+ * next sequence number and how many are listed, `entry(seq)` one request, and `range` all of them, oldest first.
+ */
+export const requestOrderKeys = (workspace: string, agentId: string) => {
+  const base = entryKey(workspace, agentId);
+  return {
+    counts: base,
+    entry: (seq: number) => `${base}${SEP}${part(seq)}`,
+    range: { start: `${base}${SEP}`, end: `${base}${AFTER_SEP}` },
+  };
+};

@@ -38,9 +38,11 @@ export interface Tables {
   zsets: Table;
   events: Table;
   requests: Table;
-  /** `<expires, fixed width>\0<request entry key>` → '': the request log by expiry, for the sweep. */
+  /** `<expires, fixed width>` SEP `<request entry key>` → the request entry key: the request log by expiry. */
   expiries: Table;
   meta: Table;
+  /** Each agent's remembered requests in answer order, and their counts (request-order.ts). */
+  requestOrder: Table;
 }
 
 export const encodeDoc = (version: number, json: string): string => `${version} ${json}`;

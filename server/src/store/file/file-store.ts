@@ -21,9 +21,10 @@ import type {
 } from '../store.ts';
 import { commitInTransaction } from './file-commit.ts';
 import { readEventRange } from './file-event-log.ts';
-import { entryKey, requestEntryKey } from './file-keys.ts';
+import { entryKey, requestEntryKey, SEP } from './file-keys.ts';
 import { decodeDoc, decodeRequest, type Table } from './file-state.ts';
 import { openTables } from './file-tables.ts';
+import { upgradeKeyFormat } from './key-format.ts';
 import { readSortedMembers } from './workspace-view.ts';
 import { createFileRevocations } from './file-revocations.ts';
 import { takeNodeLock } from './node-lock.ts';
@@ -78,7 +79,15 @@ export const createFileStore = (options: FileStoreOptions): Store => {
       `storage_path ${dir} could not be opened as a PlanHub file store: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const { revoked, ...tables } = openTables(root);
+  const { revoked, format, ...tables } = openTables(root);
+  try {
+    root.transactionSync(() => upgradeKeyFormat([...Object.values(tables), revoked], format));
+  } catch (err) {
+    lock.release();
+    throw new ConfigError(
+      `storage_path ${dir} could not be upgraded to this version's key format: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
   const now = options.now ?? Date.now;
   const settings = { eventRetention: options.eventRetention, workspaceBytes: options.workspaceBytes, now };
   const listeners = new Set<EventListener>();
@@ -101,7 +110,7 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     keys.map((key): LoadedDoc => {
       const doc = decodeDoc(tables.docs.get(entryKey(workspace, key)));
       return doc
-        ? { value: storedValue(doc.json, `${workspace}\u0000${key}@${doc.version}`), version: doc.version }
+        ? { value: storedValue(doc.json, `${workspace}${SEP}${key}@${doc.version}`), version: doc.version }
         : { value: undefined, version: 0 };
     });
   const readCollections = (workspace: string, wanted: CollectionRead): LoadedCollections => {

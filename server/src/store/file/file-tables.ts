@@ -2,7 +2,7 @@ import type { RootDatabase } from 'lmdb';
 import type { Table, Tables } from './file-state.ts';
 
 /** The store's named databases in one LMDB environment (one commit writes several of them in one transaction). */
-export const openTables = (root: RootDatabase): Tables & { revoked: Table } => {
+export const openTables = (root: RootDatabase): Tables & { revoked: Table; format: Table } => {
   const table = (name: string) => root.openDB({ name, encoding: 'string' }) as unknown as Table;
   return {
     docs: table('docs'),
@@ -13,7 +13,10 @@ export const openTables = (root: RootDatabase): Tables & { revoked: Table } => {
     events: table('events'),
     requests: table('requests'),
     expiries: table('request-expiries'),
+    requestOrder: table('request-order'),
     meta: table('meta'),
     revoked: table('revoked'),
+    /** Which key format the store is in (key-format.ts). */
+    format: table('format'),
   };
 };

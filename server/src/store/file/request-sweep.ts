@@ -16,13 +16,14 @@ export const sweepRequests = async (
 ): Promise<void> => {
   const at = now();
   for (;;) {
-    const expired = [...tables.expiries.getRange({ ...expiredRange(at), limit: BATCH })].map((e) => e.key as string);
+    const expired = [...tables.expiries.getRange({ ...expiredRange(at), limit: BATCH })];
     if (expired.length === 0) return;
     try {
       await write(() => {
-        for (const key of expired) {
-          tables.expiries.remove(key);
-          const requestKey = requestKeyOfExpiry(key);
+        for (const { key, value } of expired) {
+          tables.expiries.remove(key as string);
+          // The entry names its request; one written before round 18 is empty, and its key names it.
+          const requestKey = value !== '' ? value : requestKeyOfExpiry(key as string);
           if ((decodeRequest(tables.requests.get(requestKey))?.expires ?? 0) <= at) tables.requests.remove(requestKey);
         }
       });
