@@ -9,6 +9,22 @@ import { attemptFailure, causeOf } from './refusal.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** `value`, or a rejection once `ms` pass: a source that never answers must not stall the client. */
+const withinMs = <T>(value: T | Promise<T>, ms: number, what: string): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} ${ms} ms`)), ms);
+    Promise.resolve(value).then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+
 /**
  * The connection: a small state machine over socket.io-client with its own reconnection (so it can rotate
  * between nodes), typed calls that retry safely with a request_id, and in-order, de-duplicated events.
@@ -26,6 +42,8 @@ export class PlanHubClientCore extends EventClient {
   private readonly failures = new Map<string, string>();
   /** Why the client closed itself (a final refusal), for whoever waits on it. */
   private closedBy: PlanHubError | undefined;
+  /** Aborted by close(), with the error every call still in flight or made later ends with. */
+  private readonly closing = new AbortController();
   private readonly urls: readonly string[];
   constructor(readonly options: ConnectOptions) {
     super(options.renewalBackoff);
@@ -82,7 +100,10 @@ export class PlanHubClientCore extends EventClient {
     const url = this.urls[this.urlIndex % this.urls.length] as string;
     let token: string | undefined;
     try {
-      token = typeof this.options.token === 'function' ? await this.options.token() : this.options.token;
+      token =
+        typeof this.options.token === 'function'
+          ? await withinMs(this.options.token(), this.options.tokenTimeoutMs ?? 5000, 'no token within')
+          : this.options.token;
     } catch (err) {
       // A failing token source (its own server down) is retried like a network failure; thrown from here it would
       // be an unhandled rejection in the application, and the client would never dial again.
@@ -165,7 +186,7 @@ export class PlanHubClientCore extends EventClient {
   private waitConnected(deadline: number): Promise<Socket> {
     const socket = this.socket;
     if (this.state === 'connected' && socket) return Promise.resolve(socket);
-    if (this.state === 'closed') return Promise.reject(new PlanHubError('UNAVAILABLE', 'the client is closed'));
+    if (this.state === 'closed') return Promise.reject(this.closedError());
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => {
@@ -182,7 +203,7 @@ export class PlanHubClientCore extends EventClient {
         } else if (state === 'closed') {
           clearTimeout(timer);
           off();
-          reject(new PlanHubError('UNAVAILABLE', 'the client is closed'));
+          reject(this.closedError());
         }
       });
     });
@@ -192,7 +213,7 @@ export class PlanHubClientCore extends EventClient {
   private async callOnce(payload: () => object, timeoutMs: number | undefined): Promise<CallAck> {
     const deadline = timeoutMs === undefined ? Number.MAX_SAFE_INTEGER : Date.now() + timeoutMs;
     const socket = await this.waitConnected(Math.min(deadline, Date.now() + (this.options.timeoutMs ?? 15_000)));
-    return emitCall(socket, payload(), timeoutMs, deadline);
+    return emitCall(socket, payload(), timeoutMs, deadline, this.closing.signal);
   }
 
   /**
@@ -232,8 +253,17 @@ export class PlanHubClientCore extends EventClient {
     }
   }
 
+  /** What a call on a closed client ends with: the node's refusal that closed it, or UNAVAILABLE. */
+  private closedError(): PlanHubError {
+    return this.closing.signal.aborted
+      ? (this.closing.signal.reason as PlanHubError)
+      : (this.closedBy ?? new PlanHubError('UNAVAILABLE', 'the client is closed'));
+  }
+
+  /** Ends every call still waiting (a startPlan waiting for a person included) with the reason, then the connection. */
   close(reason = 'closed by the application'): void {
     if (this.state === 'closed') return;
+    this.closing.abort(this.closedBy ?? new PlanHubError('UNAVAILABLE', `the client is closed: ${reason}`));
     this.renewal?.stop();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;

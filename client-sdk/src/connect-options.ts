@@ -24,6 +24,11 @@ export interface ConnectOptions {
   /** Secret mode: a signed token (or a function that fetches a fresh one for every connection). */
   token?: string | (() => string | Promise<string>);
   /**
+   * How long one fetch of `token` (a function) may take; past it the attempt counts as failed and the client dials
+   * again with backoff, so a token source that never answers cannot stop reconnection. Default 5 s.
+   */
+  tokenTimeoutMs?: number;
+  /**
    * How long connect() tries (every URL, with backoff) before it rejects with UNAVAILABLE naming the URLs tried and
    * why each failed. Default 10 s. A refusal of the credentials (UNAUTHENTICATED, PERMISSION_DENIED) rejects at once.
    */

@@ -4,15 +4,22 @@ import type { Socket } from 'socket.io-client';
 
 /**
  * One "call" on one socket: its acknowledgement, or a retryable error when the connection drops first or (with a
- * timeout) the deadline passes, so the caller can retry the same request_id elsewhere.
+ * timeout) the deadline passes, so the caller can retry the same request_id elsewhere. `closed` ends it with its
+ * reason when the client closes: the client removes the socket's listeners first, so no 'disconnect' reaches it.
  */
 export const emitCall = (
   socket: Socket,
   payload: object,
   timeoutMs: number | undefined,
   deadline: number,
+  closed: AbortSignal,
 ): Promise<CallAck> =>
   new Promise<CallAck>((resolve, reject) => {
+    if (closed.aborted) return reject(closed.reason as Error);
+    const onClosed = () => {
+      cleanup();
+      reject(closed.reason as Error);
+    };
     const onDisconnect = () => {
       cleanup();
       reject(new PlanHubError('UNAVAILABLE', 'connection lost during the call'));
@@ -30,8 +37,10 @@ export const emitCall = (
     const cleanup = () => {
       if (timer) clearTimeout(timer);
       socket.off('disconnect', onDisconnect);
+      closed.removeEventListener('abort', onClosed);
     };
     socket.once('disconnect', onDisconnect);
+    closed.addEventListener('abort', onClosed, { once: true });
     socket.emit('call', payload, (ack: CallAck) => {
       cleanup();
       resolve(ack);

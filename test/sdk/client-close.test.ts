@@ -1,0 +1,79 @@
+import type { PlanHubClient } from '@planhub/client-sdk';
+import { PlanHubError, connect } from '@planhub/client-sdk';
+import type { PlanHubServer } from '@planhub/server';
+import { createServer } from '@planhub/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.ts';
+import { scriptedNode } from '../helpers/scripted-node.ts';
+
+/** How a call ended within `ms`, or that it had not: a call left pending for ever must fail the test, not hang it. */
+const settledWithin = async (call: Promise<unknown>, ms: number) =>
+  Promise.race([
+    call.then(
+      () => 'resolved',
+      (err: unknown) => err,
+    ),
+    new Promise((resolve) => setTimeout(() => resolve('still pending'), ms)),
+  ]);
+
+/** A client never hangs: closing it ends what it was waiting for, and a stuck token source does not stop it. */
+describe('an SDK client that closes or cannot get a token', () => {
+  const cleanups: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  it("ends a startPlan waiting for a person's decision, and every call after, when it is closed", async () => {
+    const server: PlanHubServer = createServer({ port: 0, logLevel: 'silent' });
+    cleanups.push(() => server.close());
+    const { url } = await server.listen();
+    const agent: PlanHubClient = await connect({ url, agentId: 'worker', workspace: 'ws' });
+    const viewer: PlanHubClient = await connect({ url, agentId: 'viewer', workspace: 'ws', role: 'user' });
+    cleanups.push(
+      () => agent.close(),
+      () => viewer.close(),
+    );
+    const { plan_id } = await agent.createPlan({ title: 'needs a yes', steps: ['one'] });
+    const waiting = agent.startPlan({ plan_id });
+    await eventually(async () => expect((await viewer.getPlanStatus({ plan_id })).status).toBe('awaiting_approval'));
+    agent.close();
+    const ended = await settledWithin(waiting, 3000);
+    expect(ended).toBeInstanceOf(PlanHubError);
+    expect(ended).toMatchObject({ code: 'UNAVAILABLE', message: 'the client is closed: closed by the application' });
+    await expect(agent.getPlanStatus({ plan_id })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+
+  it('ends a call whose answer never comes at once when it is closed, not at its deadline', async () => {
+    const node = await scriptedNode(() => {
+      // Never answers.
+    });
+    cleanups.push(node.close);
+    const client = await connect({ url: node.url, agentId: 'a', timeoutMs: 60_000 });
+    const pending = client.getPlanStatus({});
+    await eventually(() => expect(node.calls).toHaveLength(1));
+    client.close();
+    expect(await settledWithin(pending, 3000)).toMatchObject({ code: 'UNAVAILABLE' });
+  });
+
+  it('dials again when a token fetch never answers', async () => {
+    const node = await scriptedNode((_call, ack, socket) => {
+      ack({ ok: true, result: {} });
+      setImmediate(() => socket.disconnect(true));
+    });
+    cleanups.push(node.close);
+    let fetches = 0;
+    const token = () => (++fetches === 2 ? new Promise<string>(() => {}) : Promise.resolve(`t${fetches}`));
+    const client = await connect({
+      url: node.url,
+      agentId: 'a',
+      token,
+      tokenTimeoutMs: 200,
+      backoff: { baseMs: 10, maxMs: 20 },
+    });
+    cleanups.push(() => client.close());
+    // The node drops the connection after this call; the next token fetch hangs, the one after it answers.
+    await client.getPlanStatus({});
+    await eventually(() => expect(fetches).toBeGreaterThanOrEqual(3));
+    await eventually(() => expect(client.state).toBe('connected'));
+  });
+});
