@@ -28,6 +28,8 @@ export class SubscriptionTracker {
    * connection) must start it after the last one, whichever call comes first: its own renewal or the application's.
    */
   resuming(args: unknown, lastEventId: string | undefined): unknown {
+    // Not an object (null from an untyped caller, say): sent as it is, for the node to refuse with INVALID_ARGUMENT.
+    if (typeof args !== 'object' || args === null) return args;
     const call = args as ToolArgs<'subscribeToTasks'>;
     // "$" (live only) would start this connection's stream at its head, skipping what the client missed meanwhile.
     const explicit = call.after_event !== undefined && call.after_event !== '$';

@@ -77,3 +77,21 @@ describe('an SDK client that closes or cannot get a token', () => {
     await eventually(() => expect(client.state).toBe('connected'));
   });
 });
+
+describe('an SDK call with arguments that are not an object', () => {
+  it('is refused by the node with INVALID_ARGUMENT, not a TypeError in the client', async () => {
+    const server: PlanHubServer = createServer({ port: 0, logLevel: 'silent' });
+    const { url } = await server.listen();
+    const client = await connect({ url, agentId: 'a', workspace: 'ws' });
+    try {
+      for (const args of [null, 'subscribe me'])
+        await expect(client.call('subscribeToTasks', args as never)).rejects.toMatchObject({
+          code: 'INVALID_ARGUMENT',
+        });
+      expect(await client.execute('subscribeToTasks', 'null')).toMatchObject({ error: expect.any(String) });
+    } finally {
+      client.close();
+      await server.close();
+    }
+  });
+});
