@@ -1,14 +1,4 @@
-import {
-  closeSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { linkSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../config-error.ts';
@@ -46,13 +36,25 @@ const runsNode = (pid: number): boolean => {
   }
 };
 
-const readOwner = (path: string): Owner | undefined => {
+const readText = (path: string): string | undefined => {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Owner;
+    return readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
 };
+
+const parseOwner = (text: string | undefined): Owner | undefined => {
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as Owner);
+  } catch {
+    return undefined;
+  }
+};
+
+const readOwner = (path: string): Owner | undefined => parseOwner(readText(path));
+
+const errno = (err: unknown) => (err as NodeJS.ErrnoException).code;
 
 /**
  * Whether the lock's owner still runs. On this host the process table says so (our own pid is a previous life of
@@ -85,27 +87,55 @@ export const takeNodeLock = (dir: string): NodeLock => {
     throw new ConfigError(`storage_path ${dir} is already open in this process; the file store serves one node.`);
   const mine: Owner = { host: hostname(), pid: process.pid, started: new Date().toISOString() };
   const text = JSON.stringify(mine);
-  try {
-    closeSync(openSync(path, 'wx'));
-    writeFileSync(path, text);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    const owner = readOwner(path);
-    if (held(path, owner))
-      throw new ConfigError(
-        `storage_path ${dir} is in use by another PlanHub node (pid ${owner?.pid} on ${owner?.host}, started ` +
-          `${owner?.started}); the file store serves one node. Stop that node, give this one another storage_path, ` +
-          `or use the Redis store (REDIS_URL) to run several nodes.`,
-      );
-    const temp = `${path}.${process.pid}`;
-    writeFileSync(temp, text);
-    renameSync(temp, path);
-  }
-  // Two nodes taking over the same stale lock at once: the last rename wins, the other one sees it and stops.
-  if (readFileSync(path, 'utf8') !== text)
-    throw new ConfigError(
-      `storage_path ${dir} was just taken by another PlanHub node; the file store serves one node.`,
+  const inUse = (owner: Owner | undefined) =>
+    new ConfigError(
+      `storage_path ${dir} is in use by another PlanHub node (pid ${owner?.pid} on ${owner?.host}, started ` +
+        `${owner?.started}); the file store serves one node. Stop that node, give this one another storage_path, ` +
+        `or use the Redis store (REDIS_URL) to run several nodes.`,
     );
+  const justTaken = () =>
+    new ConfigError(`storage_path ${dir} was just taken by another PlanHub node; the file store serves one node.`);
+  // The lock appears whole or not at all (a link of a file already written): a node starting beside this one never
+  // reads it empty and takes it for stale.
+  const own = `${path}.${process.pid}.${Date.now()}`;
+  writeFileSync(own, text);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        linkSync(own, path);
+        break;
+      } catch (err) {
+        if (errno(err) !== 'EEXIST') throw err;
+      }
+      if (attempt >= 3) throw justTaken();
+      const found = readText(path);
+      if (found === undefined) continue; // gone since the link failed: try again
+      const owner = parseOwner(found);
+      if (held(path, owner)) throw inUse(owner);
+      // A stale lock is moved aside before ours goes in: of two nodes taking it over at once only one moves it, and
+      // one that moved a fresh lock instead (taken since it was read) puts that back and stops.
+      const aside = `${own}.stale`;
+      try {
+        renameSync(path, aside);
+      } catch (err) {
+        if (errno(err) === 'ENOENT') continue;
+        throw err;
+      }
+      const moved = readText(aside);
+      if (moved !== found) {
+        try {
+          linkSync(aside, path);
+        } finally {
+          rmSync(aside, { force: true });
+        }
+        throw justTaken();
+      }
+      rmSync(aside, { force: true });
+    }
+  } finally {
+    rmSync(own, { force: true });
+  }
+  if (readText(path) !== text) throw justTaken();
   const beat = setInterval(() => {
     const now = new Date();
     try {
