@@ -27,8 +27,11 @@ export const entryKey = (workspace: string, key: string): string => {
 export const requestEntryKey = (workspace: string, agentId: string, requestId: string): string =>
   entryKey(workspace, `${agentId}${SEP}${requestId}`);
 
+/** The bounds of every key that starts with `prefix` and SEP. */
+export const prefixRange = (prefix: string) => ({ start: `${prefix}${SEP}`, end: `${prefix}${AFTER_SEP}` });
+
 /** The bounds of one workspace's range: from `<workspace>` SEP (inclusive) to the character after SEP (exclusive). */
-export const workspaceRange = (workspace: string) => ({ start: `${workspace}${SEP}`, end: `${workspace}${AFTER_SEP}` });
+export const workspaceRange = (workspace: string) => prefixRange(workspace);
 
 /** Event ids are `<ms>-<seq>`; fixed-width digits make the keys sort as the ids do. */
 const WIDTH = 16;

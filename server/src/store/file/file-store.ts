@@ -26,6 +26,7 @@ import { decodeDoc, decodeRequest, type Table } from './file-state.ts';
 import { openTables } from './file-tables.ts';
 import { upgradeKeyFormat } from './key-format.ts';
 import { readSortedMembers } from './workspace-view.ts';
+import { createFilePresenceJournal } from './file-presence-journal.ts';
 import { createFileRevocations } from './file-revocations.ts';
 import { takeNodeLock } from './node-lock.ts';
 import { createOrderedDelivery } from './ordered-delivery.ts';
@@ -79,7 +80,7 @@ export const createFileStore = (options: FileStoreOptions): Store => {
       `storage_path ${dir} could not be opened as a PlanHub file store: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const { revoked, format, ...tables } = openTables(root);
+  const { revoked, presence, format, ...tables } = openTables(root);
   try {
     root.transactionSync(() => upgradeKeyFormat([...Object.values(tables), revoked], format));
   } catch (err) {
@@ -139,7 +140,8 @@ export const createFileStore = (options: FileStoreOptions): Store => {
   return {
     kind: 'file',
     limits: createMemoryLimits(),
-    presence: createMemoryPresence(),
+    // On disk too: a restart still reports the agents a crash cut off, and not a stall it reported before.
+    presence: createMemoryPresence(createFilePresenceJournal(presence, write)),
     revocations: () => createFileRevocations(revoked, write),
     load: (workspace, keys) => read(() => loadDocs(workspace, keys)),
     // One read of the engine's snapshot: no commit can come between them.

@@ -2,7 +2,7 @@ import type { RootDatabase } from 'lmdb';
 import type { Table, Tables } from './file-state.ts';
 
 /** The store's named databases in one LMDB environment (one commit writes several of them in one transaction). */
-export const openTables = (root: RootDatabase): Tables & { revoked: Table; format: Table } => {
+export const openTables = (root: RootDatabase): Tables & { revoked: Table; presence: Table; format: Table } => {
   const table = (name: string) => root.openDB({ name, encoding: 'string' }) as unknown as Table;
   return {
     docs: table('docs'),
@@ -16,6 +16,7 @@ export const openTables = (root: RootDatabase): Tables & { revoked: Table; forma
     requestOrder: table('request-order'),
     meta: table('meta'),
     revoked: table('revoked'),
+    presence: table('presence'),
     /** Which key format the store is in (key-format.ts). */
     format: table('format'),
   };

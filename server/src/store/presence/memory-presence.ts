@@ -1,7 +1,8 @@
 import type { AgentPresence, LostAgent, NodeEntry, PresenceBackend } from './presence-backend.ts';
 import { later } from './presence-backend.ts';
 
-interface Shared {
+/** Everything a presence knows; the memory store keeps it in memory only, the file store also on disk. */
+export interface PresenceState {
   /** workspace → node → agent → entry */
   entries: Map<string, Map<string, Map<string, NodeEntry>>>;
   liveUntil: Map<string, number>;
@@ -9,11 +10,34 @@ interface Shared {
   workspaces: Set<string>;
 }
 
+/**
+ * Where a presence writes each change through to, so that it outlives the process (the file store's single node:
+ * a restart must still report the agents a crash cut off, and not report a stall it reported before). Each call
+ * settles once its change is durable.
+ */
+export interface PresenceJournal {
+  load(): PresenceState;
+  entries(workspace: string, nodeId: string, entries: readonly NodeEntry[]): Promise<void>;
+  liveUntil(nodeId: string, until: number): Promise<void>;
+  /** A dead node's entries are gone; `kept` are the offline entries written in their place. */
+  nodeLost(nodeId: string, kept: ReadonlyArray<{ workspace: string; entry: NodeEntry }>): Promise<void>;
+  claim(key: string, until: number): Promise<void>;
+  workspace(workspace: string): Promise<void>;
+}
+
 const GONE = '';
 
-/** One per memory store: nodes in one process that share the store share its presence too. */
-export const createMemoryPresence = (): PresenceBackend => {
-  const s: Shared = { entries: new Map(), liveUntil: new Map(), claims: new Map(), workspaces: new Set() };
+const emptyState = (): PresenceState => ({
+  entries: new Map(),
+  liveUntil: new Map(),
+  claims: new Map(),
+  workspaces: new Set(),
+});
+
+/** One per memory or file store: nodes in one process that share the store share its presence too. */
+export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend => {
+  const s: PresenceState = journal?.load() ?? emptyState();
+  const done = Promise.resolve();
   const nodesOf = (workspace: string) => {
     let nodes = s.entries.get(workspace);
     if (!nodes) s.entries.set(workspace, (nodes = new Map<string, Map<string, NodeEntry>>()));
@@ -29,11 +53,11 @@ export const createMemoryPresence = (): PresenceBackend => {
     write(nodeId, workspace, entries) {
       const agents = agentsOf(workspace, nodeId);
       for (const e of entries) agents.set(e.agent_id, { ...e });
-      return Promise.resolve();
+      return journal && entries.length > 0 ? journal.entries(workspace, nodeId, entries) : done;
     },
     beat(nodeId, nowMs, ttlMs) {
       s.liveUntil.set(nodeId, nowMs + ttlMs);
-      return Promise.resolve();
+      return journal ? journal.liveUntil(nodeId, nowMs + ttlMs) : done;
     },
     read(workspace, nowMs) {
       const out = new Map<string, AgentPresence>();
@@ -55,11 +79,12 @@ export const createMemoryPresence = (): PresenceBackend => {
           return Promise.resolve(true);
       return Promise.resolve(false);
     },
-    takeLost(nowMs) {
+    async takeLost(nowMs) {
       const lost: LostAgent[] = [];
       const dead = [...s.liveUntil].filter(([, until]) => until <= nowMs).map(([node]) => node);
       for (const node of dead) {
         s.liveUntil.delete(node);
+        const kept: Array<{ workspace: string; entry: NodeEntry }> = [];
         for (const [workspace, nodes] of s.entries) {
           const agents = nodes.get(node);
           if (!agents) continue;
@@ -67,27 +92,32 @@ export const createMemoryPresence = (): PresenceBackend => {
           const gone = agentsOf(workspace, GONE);
           for (const e of agents.values()) {
             if (e.connections > 0) lost.push({ workspace, agent_id: e.agent_id, last_seen_at: e.last_seen_at });
-            const kept = gone.get(e.agent_id);
-            gone.set(e.agent_id, {
+            const before = gone.get(e.agent_id);
+            const entry: NodeEntry = {
               agent_id: e.agent_id,
               connections: 0,
-              last_seen_at: later(kept?.last_seen_at ?? null, e.last_seen_at) ?? e.last_seen_at,
-            });
+              last_seen_at: later(before?.last_seen_at ?? null, e.last_seen_at) ?? e.last_seen_at,
+            };
+            gone.set(e.agent_id, entry);
+            kept.push({ workspace, entry });
           }
         }
+        await journal?.nodeLost(node, kept);
       }
-      return Promise.resolve(lost);
+      return lost;
     },
-    claim(key, ttlMs) {
+    async claim(key, ttlMs) {
       const now = Date.now();
       const until = s.claims.get(key);
-      if (until !== undefined && until > now) return Promise.resolve(false);
+      if (until !== undefined && until > now) return false;
       s.claims.set(key, now + ttlMs);
-      return Promise.resolve(true);
+      await journal?.claim(key, now + ttlMs);
+      return true;
     },
     addWorkspace(workspace) {
+      if (s.workspaces.has(workspace)) return done;
       s.workspaces.add(workspace);
-      return Promise.resolve();
+      return journal ? journal.workspace(workspace) : done;
     },
     workspaces() {
       return Promise.resolve([...s.workspaces].sort());
