@@ -270,6 +270,6 @@ export class PlanHubClientCore extends EventClient {
     this.socket?.removeAllListeners();
     this.socket?.disconnect();
     this.socket = undefined;
-    this.setState('closed', { reason });
+    this.setState('closed', { reason, ...(this.closedBy ? { error: this.closedBy } : {}) });
   }
 }

@@ -7,7 +7,8 @@ export type StateInfo = {
   reason?: string;
   url?: string;
   /**
-   * `disconnected` only: why the node closed the connection, when it said so (its `disconnect_reason`). A slow
+   * `closed`: the node's refusal that closed the client, when one did (UNAUTHENTICATED for an expired token, say).
+   * `disconnected`: why the node closed the connection, when it said so (its `disconnect_reason`). A slow
    * consumer (the application did not take its events while the node queued more than its limit) is
    * RESOURCE_EXHAUSTED with `details` `{ reason: 'slow_consumer', queued_bytes, limit_bytes }`. The client
    * reconnects and resumes after the last event it handed over either way; `reason` is then the node's message.

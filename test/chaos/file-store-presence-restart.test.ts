@@ -56,7 +56,7 @@ describe('a file-store node restarted after SIGKILL', () => {
         (await reader.getTaskEvents({ event_types: ['step_stalled', 'agent_online', 'agent_offline'] })).events;
       const presenceOf = async (type: string, agentId: string) =>
         (await read()).filter((e) => e.event_type === type && e.source_agent === agentId);
-      await eventually(async () => expect(stallsOf(await read(), first.plan_id)).toHaveLength(1), 20_000);
+      await eventually(async () => expect(stallsOf(await read(), first.plan_id)).toHaveLength(1), { timeout: 20_000 });
 
       // Connected when the node dies, and never back: only the restarted node can say it went.
       const cutOff = await client('cut-off');
@@ -69,7 +69,7 @@ describe('a file-store node restarted after SIGKILL', () => {
       const second = await startedPlan(other, 'second', ['another long step']);
       await other.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
       // A stall check has run since the restart once the new stall is reported.
-      await eventually(async () => expect(stallsOf(await read(), second.plan_id)).toHaveLength(1), 20_000);
+      await eventually(async () => expect(stallsOf(await read(), second.plan_id)).toHaveLength(1), { timeout: 20_000 });
       expect(stallsOf(await read(), first.plan_id)).toHaveLength(1);
       await eventually(async () =>
         expect((await presenceOf('agent_offline', 'cut-off')).map((e) => e.payload)).toMatchObject([

@@ -79,7 +79,18 @@ describe('live CLI commands', () => {
   it('planhub watch reads the overview again after a refused re-read, so a new plan shows without another event', async () => {
     h = await startHarness('memory', { approvalPolicy: 'auto', limits: { callsPerSecond: 2, rateWindowSeconds: 6 } });
     const agent = await h.client('main');
-    const watch = start(process.execPath, [CLI, 'watch', '--url', h.url, '--workspace', 'ws', '--agent', 'main']);
+    const watch = start(process.execPath, [
+      CLI,
+      'watch',
+      '--as',
+      'planhub-cli',
+      '--url',
+      h.url,
+      '--workspace',
+      'ws',
+      '--agent',
+      'main',
+    ]);
     stops.push(watch.stop);
     await eventually(() => expect(watch.output()).toContain('PlanHub · workspace ws · live'));
     // plan_created asks for a re-read, refused: the CLI's agent spent its window from another connection.

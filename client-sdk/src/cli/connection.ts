@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { NameSchema } from '@planhub/shared';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { connect, type PlanHubClient } from '../connect.ts';
@@ -26,8 +28,31 @@ const timeoutOf = (value: string): number => {
   return ms;
 };
 
-/** Connects as `agentId` (a user unless told otherwise); no retries: a command answers once or says why not. */
-export const openClient = (flags: ConnectionFlags, agentId = 'planhub-cli', role: 'user' | 'dashboard' = 'user') =>
+/**
+ * Who this process connects as when the command names nobody. Subscriptions belong to the agent and are stored, so a
+ * shared id would let one reader receive what another subscribed to (a running `watch`, or one killed before it could
+ * unsubscribe); an id of its own per process keeps each reader to its own filter.
+ */
+const PROCESS_AGENT_ID = `planhub-cli-${randomBytes(4).toString('hex')}`;
+
+/** `--as <id>` of the commands that follow events: a fixed identity instead of the per-process one. */
+export const withIdentity = (command: Command): Command =>
+  command.option('--as <id>', 'connect as this agent id (default: planhub-cli-<random>, new for each process)');
+
+/** The agent id a reading command connects as: the one named with --as, or this process's own. */
+export const readerIdOf = (named: string | undefined): string => {
+  if (named === undefined) return PROCESS_AGENT_ID;
+  const parsed = NameSchema.safeParse(named);
+  if (!parsed.success)
+    throw new UsageError(`--as: "${named}" is not an agent id (${parsed.error.issues[0]?.message}).`);
+  return parsed.data;
+};
+
+/**
+ * Connects as `agentId` (a user unless told otherwise; by default this process's own id); no retries: a command
+ * answers once or says why not. In secret mode the token names the agent instead.
+ */
+export const openClient = (flags: ConnectionFlags, agentId = PROCESS_AGENT_ID, role: 'user' | 'dashboard' = 'user') =>
   connect({
     url: flags.url,
     workspace: flags.workspace,

@@ -1,9 +1,11 @@
 import type { EventEnvelope, EventType } from '@planhub/shared';
 import { EVENT_TYPES, EventTypeSchema } from '@planhub/shared';
 import type { Command } from 'commander';
-import { withClient, withConnection, type ConnectionFlags } from './connection.ts';
+import { closedByItself } from './closed-by-itself.ts';
+import { readerIdOf, withClient, withConnection, withIdentity, type ConnectionFlags } from './connection.ts';
 import { eventLine } from './event-line.ts';
 import { UsageError } from './exit-codes.ts';
+import { unsubscribeBriefly } from './unsubscribe-briefly.ts';
 import { untilInterrupted } from './until-interrupted.ts';
 
 type EventsFlags = ConnectionFlags & {
@@ -13,6 +15,7 @@ type EventsFlags = ConnectionFlags & {
   type?: string;
   after?: string;
   limit: string;
+  as?: string;
 };
 
 const typesOf = (option: string | undefined): EventType[] | undefined => {
@@ -28,47 +31,55 @@ const typesOf = (option: string | undefined): EventType[] | undefined => {
 /**
  * `planhub events`: the workspace's recent events, one line each (newest last); `--json` prints each envelope as a
  * JSON line. With --follow it keeps printing new events as they happen, like `tail -f`, and resumes without gaps
- * after a reconnect.
+ * after a reconnect, until interrupted or until the node refuses it for good (its token expired: exit 1).
  */
 export const eventsCommand = (program: Command): Command =>
   withConnection(
-    program
-      .command('events')
-      .description('recent events, one line each; --follow keeps printing new ones')
-      .option('-f, --follow', 'keep printing new events until interrupted', false)
-      .option('--json', 'print each event as one JSON object per line', false)
-      .option('-a, --agent <id>', "only this agent's events")
-      .option('--type <types>', 'only these event types (comma-separated)')
-      .option('--after <event_id>', 'start after this event id')
-      .option('--limit <n>', 'how many recent events (1-500)', '20'),
+    withIdentity(
+      program
+        .command('events')
+        .description('recent events, one line each; --follow keeps printing new ones')
+        .option('-f, --follow', 'keep printing new events until interrupted', false)
+        .option('--json', 'print each event as one JSON object per line', false)
+        .option('-a, --agent <id>', "only this agent's events")
+        .option('--type <types>', 'only these event types (comma-separated)')
+        .option('--after <event_id>', 'start after this event id')
+        .option('--limit <n>', 'how many recent events (1-500)', '20'),
+    ),
   ).action(async (flags: EventsFlags) => {
     const types = typesOf(flags.type);
+    const agentId = readerIdOf(flags.as);
     const limit = Number(flags.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 500)
       throw new UsageError('--limit takes a number from 1 to 500.');
     const print = (event: EventEnvelope) =>
       process.stdout.write(`${flags.json ? JSON.stringify(event) : eventLine(event)}\n`);
-    await withClient(flags, async (client) => {
-      const filter = {
-        ...(flags.agent !== undefined ? { agent_id: flags.agent } : {}),
-        ...(types ? { event_types: types } : {}),
-      };
-      const recent = await client.getTaskEvents({
-        ...filter,
-        limit,
-        ...(flags.after !== undefined ? { after_event: flags.after } : {}),
-      });
-      for (const event of recent.events) print(event);
-      if (!flags.follow) return;
-      const off = client.on('event', print);
-      const { subscription_id } = await client.subscribeToTasks({
-        agent_id: flags.agent ?? '*',
-        event_types: types ?? [...EVENT_TYPES],
-        // The cursor of the read above: nothing that matched since is missed, nothing printed comes twice.
-        after_event: recent.last_event_id ?? flags.after ?? '0-0',
-      });
-      await untilInterrupted();
-      off();
-      await client.unsubscribe({ subscription_id }).catch(() => undefined);
-    });
+    await withClient(
+      flags,
+      async (client) => {
+        const closed = closedByItself(client);
+        const filter = {
+          ...(flags.agent !== undefined ? { agent_id: flags.agent } : {}),
+          ...(types ? { event_types: types } : {}),
+        };
+        const recent = await client.getTaskEvents({
+          ...filter,
+          limit,
+          ...(flags.after !== undefined ? { after_event: flags.after } : {}),
+        });
+        for (const event of recent.events) print(event);
+        if (!flags.follow) return;
+        const off = client.on('event', print);
+        const { subscription_id } = await client.subscribeToTasks({
+          agent_id: flags.agent ?? '*',
+          event_types: types ?? [...EVENT_TYPES],
+          // The cursor of the read above: nothing that matched since is missed, nothing printed comes twice.
+          after_event: recent.last_event_id ?? flags.after ?? '0-0',
+        });
+        await untilInterrupted(closed);
+        off();
+        await unsubscribeBriefly(client, subscription_id);
+      },
+      agentId,
+    );
   });

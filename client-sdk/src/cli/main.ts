@@ -33,8 +33,8 @@ program
   .description("an MCP server on stdio that forwards to a node's /mcp as one agent (planhub mcp --help)");
 
 const run = async (): Promise<number> => {
-  if (process.argv[2] === 'mcp') return mcpCommand(process.argv.slice(3), process.env);
   try {
+    if (process.argv[2] === 'mcp') return await mcpCommand(process.argv.slice(3), process.env);
     await program.parseAsync(process.argv);
     return EXIT.ok;
   } catch (err) {

@@ -13,6 +13,9 @@ import {
   isJSONRPCRequest,
   isJSONRPCResultResponse,
 } from '@modelcontextprotocol/sdk/types.js';
+import { UsageError } from './exit-codes.ts';
+import { PendingRequests } from './mcp-pending-requests.ts';
+import { fetchWatchingStreams, type BrokenStreamListener } from './mcp-stream-watch.ts';
 
 export const MCP_USAGE = `planhub mcp [options]
 
@@ -42,7 +45,9 @@ const parse = (argv: readonly string[], env: NodeJS.ProcessEnv) =>
 
 /** The node's /mcp URL for this agent; a --url that already ends in /mcp is kept as it is. */
 export const mcpEndpoint = (options: ReturnType<typeof parse>): URL => {
-  const endpoint = new URL(options.url);
+  const endpoint = URL.canParse(options.url) ? new URL(options.url) : undefined;
+  if (endpoint?.protocol !== 'http:' && endpoint?.protocol !== 'https:')
+    throw new UsageError(`--url "${options.url}" is not a node's address; give one like http://127.0.0.1:4000.`);
   if (!endpoint.pathname.endsWith('/mcp')) endpoint.pathname = `${endpoint.pathname.replace(/\/$/, '')}/mcp`;
   if (options.token === undefined) {
     endpoint.searchParams.set('workspace', options.workspace);
@@ -58,21 +63,42 @@ type Upstream = StreamableHTTPClientTransport;
 
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** How long a new session's initialize may take: every message of the host waits for it. */
+const REOPEN_DEADLINE_MS = 15_000;
+
+const lostConnection = (reason: string) =>
+  `The connection to the PlanHub node was lost before it answered (${reason}); call again.`;
+
 /**
  * Forwards JSON-RPC messages both ways without interpreting them, so the node's MCP implementation is the only one.
  * What a client transport's owner normally does is done here: adopt the negotiated protocol version (the HTTP
  * transport sends it as a header); answer a request the node could not be reached for, so the host never waits
  * forever; and when the node no longer knows the session (404: idle expiry, node restart), open a new one with the
  * host's own initialize and send the message again, since a host that spawned a process does not re-initialize it.
+ * A request whose answer cannot come any more (the stream carrying it broke: the node died) or does not come in time
+ * is answered with an error too, so the host can call again.
  */
-const bridge = (local: StdioServerTransport, open: () => Upstream): Promise<number> =>
+const bridge = (local: StdioServerTransport, open: (onBroken: BrokenStreamListener) => Upstream): Promise<number> =>
   new Promise((resolve) => {
-    let upstream = open();
+    let ended = false;
+    const pending = new PendingRequests((id, message) => {
+      if (ended) return;
+      local.send({ jsonrpc: '2.0', id, error: { code: -32000, message } }).catch(() => undefined);
+    });
+    const internal = new Map<RequestId, (reply: JSONRPCMessage) => void>();
+    // The transport has warned already ("SSE stream disconnected"); the answers it would have carried are settled here.
+    const onBroken: BrokenStreamListener = (ids, reason) => {
+      for (const id of ids) {
+        const waiter = internal.get(id);
+        if (waiter) waiter({ jsonrpc: '2.0', id, error: { code: -32000, message: lostConnection(reason) } });
+        else pending.fail(id, lostConnection(reason));
+      }
+    };
+    let upstream = open(onBroken);
     let initialize: JSONRPCRequest | undefined;
     let initialized: JSONRPCNotification | undefined;
     let reopening: Promise<void> | undefined;
     let reopened = 0;
-    const internal = new Map<RequestId, (reply: JSONRPCMessage) => void>();
     const adopt = (transport: Upstream, reply: JSONRPCMessage) => {
       const version = isJSONRPCResultResponse(reply) ? reply.result.protocolVersion : undefined;
       if (typeof version === 'string') transport.setProtocolVersion(version);
@@ -86,26 +112,53 @@ const bridge = (local: StdioServerTransport, open: () => Upstream): Promise<numb
             waiter(message);
             return;
           }
+          // Answered by the bridge already (the stream broke, the deadline passed): the host has its answer.
+          if (message.id !== undefined && !pending.settle(message.id)) return;
           if (message.id === initialize?.id) adopt(transport, message);
         }
-        void local.send(message);
+        local.send(message).catch((err: unknown) => warn(reasonOf(err)));
       };
       transport.onerror = (err) => warn(err.message);
     };
-    const reopen = async (init: JSONRPCRequest) => {
-      await upstream.close().catch(() => undefined);
-      const transport = open();
-      wire(transport);
-      await transport.start();
-      const id = `planhub-bridge-${++reopened}`;
+    /** A new session's handshake on `transport`: the host's own initialize (under an id of the bridge's), initialized. */
+    const handshake = async (transport: Upstream, init: JSONRPCRequest, id: string) => {
       const reply = new Promise<JSONRPCMessage>((settle) => internal.set(id, settle));
       await transport.send({ ...init, id });
       const answer = await reply;
-      if (!isJSONRPCResultResponse(answer)) throw new Error('the node refused to open a new MCP session');
+      if (!isJSONRPCResultResponse(answer))
+        throw new Error(
+          `the node did not open a new MCP session: ${isJSONRPCErrorResponse(answer) ? answer.error.message : 'no result'}`,
+        );
       adopt(transport, answer);
       if (initialized) await transport.send(initialized);
-      // Only now: a message sent on a session that is not initialized yet would be refused.
+    };
+    const reopen = async (init: JSONRPCRequest) => {
+      const transport = open(onBroken);
+      wire(transport);
+      await transport.start();
+      const id = `planhub-bridge-${++reopened}`;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // Every message of the host waits for this: a node that takes the request and never answers must not wedge them.
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the node did not open a new MCP session within ${REOPEN_DEADLINE_MS / 1000} s`)),
+          REOPEN_DEADLINE_MS,
+        );
+      });
+      try {
+        await Promise.race([handshake(transport, init, id), late]);
+      } catch (err) {
+        await transport.close().catch(() => undefined);
+        throw err;
+      } finally {
+        clearTimeout(timer);
+        internal.delete(id);
+      }
+      // Only now: a message sent on a session that is not initialized yet would be refused. The old transport is
+      // closed only now too, so a failed attempt leaves one that can try again, not one that can no longer send.
+      const previous = upstream;
       upstream = transport;
+      await previous.close().catch(() => undefined);
       warn('the node had ended the MCP session; opened a new one (resume events with waitForEvents after_event).');
     };
     const forward = async (message: JSONRPCMessage) => {
@@ -121,10 +174,10 @@ const bridge = (local: StdioServerTransport, open: () => Upstream): Promise<numb
         await upstream.send(message);
       }
     };
-    let ended = false;
     const end = (code: number) => {
       if (ended) return;
       ended = true;
+      pending.clear();
       void upstream
         .terminateSession()
         .catch(() => undefined)
@@ -133,10 +186,10 @@ const bridge = (local: StdioServerTransport, open: () => Upstream): Promise<numb
     local.onmessage = (message: JSONRPCMessage) => {
       if (isJSONRPCRequest(message) && message.method === 'initialize') initialize = message;
       if (isJSONRPCNotification(message) && message.method === 'notifications/initialized') initialized = message;
+      if (isJSONRPCRequest(message)) pending.track(message);
       forward(message).catch((err: unknown) => {
         warn(reasonOf(err));
-        if (isJSONRPCRequest(message))
-          void local.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: reasonOf(err) } });
+        if (isJSONRPCRequest(message)) pending.fail(message.id, reasonOf(err));
       });
     };
     local.onerror = (err) => warn(err.message);
@@ -168,9 +221,20 @@ export const mcpCommand = async (argv: readonly string[], env: NodeJS.ProcessEnv
   }
   const headers: Record<string, string> =
     options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
-  const endpoint = mcpEndpoint(options);
+  let endpoint: URL;
+  try {
+    endpoint = mcpEndpoint(options);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    warn(err.message);
+    return 2;
+  }
   return bridge(
     new StdioServerTransport(),
-    () => new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }),
+    (onBroken) =>
+      new StreamableHTTPClientTransport(endpoint, {
+        requestInit: { headers },
+        fetch: fetchWatchingStreams(onBroken),
+      }),
   );
 };

@@ -1,11 +1,13 @@
 import type { PlanSummary } from '@planhub/shared';
 import { EVENT_TYPES, WorkspaceModel, coalesceRetrying, renderPlanText, renderTodoBox } from '@planhub/shared';
 import type { Command } from 'commander';
-import { openClient, withConnection, type ConnectionFlags } from './connection.ts';
+import { closedByItself } from './closed-by-itself.ts';
+import { openClient, readerIdOf, withConnection, withIdentity, type ConnectionFlags } from './connection.ts';
 import { fitLines } from './fit-width.ts';
+import { unsubscribeBriefly } from './unsubscribe-briefly.ts';
 import { untilInterrupted } from './until-interrupted.ts';
 
-type WatchFlags = ConnectionFlags & { agent?: string };
+type WatchFlags = ConnectionFlags & { agent?: string; as?: string };
 
 const CLEAR = '\x1b[H\x1b[2J';
 const FINISHED = new Set(['completed', 'failed', 'cancelled', 'rejected']);
@@ -42,16 +44,20 @@ export const renderFrame = (
 /**
  * `planhub watch`: the `plan` command's rendering, redrawn as events arrive and cut to the terminal's width (redrawn
  * when it changes). It reads the workspace overview once, then applies events (re-reading only when an event needs
- * it); after a reconnect the SDK resumes the stream.
+ * it); after a reconnect the SDK resumes the stream. It ends when interrupted, or when the node refuses it for good
+ * (its token expired: exit 1).
  */
 export const watchCommand = (program: Command): Command =>
   withConnection(
-    program
-      .command('watch')
-      .description("every agent's plan and todos, redrawn live to fit the terminal")
-      .option('-a, --agent <id>', "only this agent's plan"),
+    withIdentity(
+      program
+        .command('watch')
+        .description("every agent's plan and todos, redrawn live to fit the terminal")
+        .option('-a, --agent <id>', "only this agent's plan"),
+    ),
   ).action(async (options: WatchFlags) => {
-    const client = await openClient(options);
+    const client = await openClient(options, readerIdOf(options.as));
+    const closed = closedByItself(client);
     const model = new WorkspaceModel();
     const out = process.stdout;
     let status = 'live';
@@ -102,8 +108,8 @@ export const watchCommand = (program: Command): Command =>
         after_event: snapshot.last_event_id ?? '0-0',
       });
       draw();
-      await untilInterrupted();
-      await client.unsubscribe({ subscription_id }).catch(() => undefined);
+      await untilInterrupted(closed);
+      await unsubscribeBriefly(client, subscription_id);
     } finally {
       reread.stop();
       offEvent();
