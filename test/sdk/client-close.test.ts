@@ -88,7 +88,8 @@ describe('an SDK call with arguments that are not an object', () => {
         await expect(client.call('subscribeToTasks', args as never)).rejects.toMatchObject({
           code: 'INVALID_ARGUMENT',
         });
-      expect(await client.execute('subscribeToTasks', 'null')).toMatchObject({ error: expect.any(String) });
+      const executed = (await client.execute('subscribeToTasks', 'null')) as { error?: unknown };
+      expect(typeof executed.error).toBe('string');
     } finally {
       client.close();
       await server.close();
