@@ -66,12 +66,13 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const inner = createDispatch(services, HANDLERS);
   const dispatch = presence.wrap(ops.gate(inner));
   presence.start();
-  const mcp = createMcpEndpoint({ services, dispatch, log }, deps.mcp);
   // Only tokens can be revoked: open mode keeps an (empty) memory list and reads nothing from Redis.
   const revocations =
     config.secret === undefined
       ? createMemoryRevocations()
       : store.revocations({ checkMs: config.revocationCheckMs, log });
+  const tokens = { revocations, maxLifetimeSeconds: config.tokenMaxLifetimeSeconds };
+  const mcp = createMcpEndpoint({ services, dispatch, log }, tokens, deps.mcp);
   const http = createHttpServer(
     createHttpHandler(
       {
@@ -93,8 +94,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     outbound: ops.metrics.outbound,
   });
   const connections = store.limits.connectionCounter({ log });
-  if (config.secret !== undefined)
-    enforceTokens(io, { revocations, maxLifetimeSeconds: config.tokenMaxLifetimeSeconds, log });
+  if (config.secret !== undefined) enforceTokens(io, { ...tokens, log });
   limitConnections(io, { counter: connections, max: config.limits.connectionsPerAgent, log });
   ops.watch(io);
   watchPresence(io, presence);

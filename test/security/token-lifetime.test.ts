@@ -4,6 +4,7 @@ import { createServer, mintToken } from '@planhub/server';
 import { io, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { uniquePrefix } from '../helpers/servers.ts';
+import { initializeRequest, listToolsRequest, rawMcp } from '../mcp/raw-mcp.ts';
 
 const SECRET = 'lifetime-secret-0123456789-abcdef';
 const nowS = () => Math.floor(Date.now() / 1000);
@@ -105,6 +106,36 @@ describe('tokens hold for the life of the connection only while valid', () => {
     expect(await gone).toBe('io server disconnect');
     expect((await refusal(url, token)).message).toMatch(/revoked/);
     expect(bystander.connected).toBe(true);
+  });
+
+  it('holds MCP requests to the same lifetime and revocations as socket handshakes', async () => {
+    const url = await start({ tokenMaxLifetimeSeconds: 3600 });
+    const endpoint = new URL('/mcp', url);
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    const refusedWith = (answer: { status: number; text: string }) => ({
+      status: answer.status,
+      message: (JSON.parse(answer.text) as { error: { message: string } }).error.message,
+    });
+    const long = await mintToken(SECRET, claims, '2h');
+    expect(refusedWith(await rawMcp(endpoint, initializeRequest, bearer(long)))).toMatchObject({
+      status: 401,
+      message: expect.stringMatching(
+        /^UNAUTHENTICATED: Token lives longer than this server accepts \(3600 s/,
+      ) as unknown,
+    });
+    const token = await mintToken(SECRET, claims, '1h');
+    const opened = await rawMcp(endpoint, initializeRequest, bearer(token));
+    expect(opened.status).toBe(200);
+    const session = { 'mcp-session-id': opened.sessionId ?? '' };
+    expect((await rawMcp(endpoint, listToolsRequest, { ...session, ...bearer(token) })).status).toBe(200);
+    expect(await revoke(url, token)).toMatchObject({ status: 200, body: { ok: true } });
+    // A revoked token opens nothing, and the session it last spoke for is closed: a fresh token finds it gone.
+    expect(refusedWith(await rawMcp(endpoint, initializeRequest, bearer(token)))).toEqual({
+      status: 401,
+      message: 'UNAUTHENTICATED: Token has been revoked; mint a new one.',
+    });
+    const fresh = await mintToken(SECRET, claims, '1h');
+    expect((await rawMcp(endpoint, listToolsRequest, { ...session, ...bearer(fresh) })).status).toBe(404);
   });
 
   it('shares revocations across nodes on Redis: revoked on one node, closed and refused on the other', async () => {

@@ -6,6 +6,7 @@ import { refuseHttp } from './http-refusal.ts';
 import { checkOrigin } from './origin-guard.ts';
 import type { McpSessionDeps } from './mcp-session.ts';
 import { openMcpSession } from './mcp-session.ts';
+import type { TokenPolicy } from '../auth/token-admission.ts';
 import { identify, sameCaller } from './session-identity.ts';
 import { SessionRegistry } from './session-registry.ts';
 import { parseDialects } from './tool-list.ts';
@@ -32,9 +33,36 @@ export interface McpEndpoint {
  * answer gave. Sessions live on the node that opened them, so a balancer in front of several nodes must keep a
  * session's requests on one node (the events themselves come from the shared log, whatever node wrote them).
  */
-export const createMcpEndpoint = (deps: McpSessionDeps, options: McpEndpointOptions = {}): McpEndpoint => {
+export const createMcpEndpoint = (
+  deps: McpSessionDeps,
+  tokens: TokenPolicy,
+  options: McpEndpointOptions = {},
+): McpEndpoint => {
   const { config } = deps.services;
   const log = deps.log.child({ module: 'mcp' });
+  const auth = { secret: config.secret, tokens };
+  /** Secret mode: each session under the id of the token its latest request came with, to close it on revocation. */
+  const byToken = new Map<string, Set<string>>();
+  const tokenOf = new Map<string, string>();
+  const useToken = (sessionId: string, jti: string | undefined) => {
+    const before = tokenOf.get(sessionId);
+    if (before === jti) return;
+    if (before !== undefined) byToken.get(before)?.delete(sessionId);
+    if (jti === undefined) return void tokenOf.delete(sessionId);
+    tokenOf.set(sessionId, jti);
+    byToken.set(jti, (byToken.get(jti) ?? new Set()).add(sessionId));
+  };
+  const forget = (sessionId: string) => {
+    useToken(sessionId, undefined);
+  };
+  const offRevoked = tokens.revocations.onRevoked((jti) => {
+    // Its tool calls are refused from now on anyway; closing also ends the event notifications it streams.
+    for (const sessionId of byToken.get(jti) ?? []) {
+      log.info({ jti, session: sessionId }, 'token revoked; closing its MCP session');
+      void registry.get(sessionId)?.close();
+    }
+    byToken.delete(jti);
+  });
   const registry = new SessionRegistry({
     idleMs: options.idleMs ?? DEFAULT_MCP_IDLE_MS,
     ...(options.now ? { now: options.now } : {}),
@@ -49,15 +77,19 @@ export const createMcpEndpoint = (deps: McpSessionDeps, options: McpEndpointOpti
         'MCP session not found (it expired, was deleted, or lives on another node): initialize a new session.',
       );
     // In secret mode every request proves the identity again: a session id alone is not a credential.
-    if (config.secret !== undefined && !sameCaller(await identify(req, query, config.secret), session.caller))
-      throw new PlanHubError('PERMISSION_DENIED', 'This MCP session belongs to another agent; use your own session.');
+    if (config.secret !== undefined) {
+      const { caller, jti } = await identify(req, query, auth);
+      if (!sameCaller(caller, session.caller))
+        throw new PlanHubError('PERMISSION_DENIED', 'This MCP session belongs to another agent; use your own session.');
+      useToken(id, jti);
+    }
     await registry.track(id, () => session.transport.handleRequest(req, res));
   };
 
   const opening = async (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
     if (req.method !== 'POST')
       throw new PlanHubError('INVALID_ARGUMENT', 'No mcp-session-id header: open a session with an initialize POST.');
-    const caller = await identify(req, query, config.secret);
+    const { caller, jti } = await identify(req, query, auth);
     const dialects = parseDialects(query.get('dialects'));
     const limit = Math.min(config.limits.connectionsPerAgent, MAX_SESSIONS_PER_NODE);
     if (registry.size >= MAX_SESSIONS_PER_NODE || registry.countFor(caller) >= limit)
@@ -68,9 +100,13 @@ export const createMcpEndpoint = (deps: McpSessionDeps, options: McpEndpointOpti
     const session = await openMcpSession(deps, caller, dialects, {
       onOpened: (id, opened) => {
         registry.add(id, opened);
+        useToken(id, jti);
         log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, session: id }, 'mcp session opened');
       },
-      onClosed: (id) => registry.remove(id),
+      onClosed: (id) => {
+        registry.remove(id);
+        forget(id);
+      },
     });
     await session.transport.handleRequest(req, res);
     // The first request was not initialize: the transport refused it, and there is no session to keep.
@@ -98,6 +134,7 @@ export const createMcpEndpoint = (deps: McpSessionDeps, options: McpEndpointOpti
     route,
     async close() {
       closed = true;
+      offRevoked();
       await registry.close();
     },
   };

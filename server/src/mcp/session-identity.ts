@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Caller } from '@planhub/shared';
 import { OpenAuthSchema, PlanHubError } from '@planhub/shared';
-import { verifyToken } from '../auth/tokens.ts';
+import { lifetimeRefusal, REVOCATION_UNCHECKED, REVOKED, type TokenPolicy } from '../auth/token-admission.ts';
+import { tokenTerms, verifyToken } from '../auth/tokens.ts';
 import { issuesOf } from '../errors/to-error-shape.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -29,16 +30,23 @@ const openModeCaller = (query: URLSearchParams): Caller => {
   return { ...parsed.data, role: 'agent' };
 };
 
+/** Who an MCP request acts as, and in secret mode the id of the token it came with (for revocation). */
+export interface Identified {
+  caller: Caller;
+  jti?: string | undefined;
+}
+
 /**
- * Who an MCP request acts as. Secret mode: the bearer token alone, verified exactly like a socket handshake's token
- * (the query's workspace and agent_id are ignored). Open mode: the URL's workspace and agent_id, as role agent.
+ * Who an MCP request acts as. Secret mode: the bearer token alone, held to exactly what a socket handshake's token
+ * is (signature, strict expiry, the lifetime the node accepts, not revoked); the query's workspace and agent_id are
+ * ignored. Open mode: the URL's workspace and agent_id, as role agent.
  */
 export const identify = async (
   req: IncomingMessage,
   query: URLSearchParams,
-  secret: string | undefined,
-): Promise<Caller> => {
-  if (secret === undefined) return openModeCaller(query);
+  auth: { secret: string | undefined; tokens: TokenPolicy },
+): Promise<Identified> => {
+  if (auth.secret === undefined) return { caller: openModeCaller(query) };
   const token = bearerOf(req);
   if (!token)
     throw new PlanHubError(
@@ -46,11 +54,24 @@ export const identify = async (
       'This server is in secret mode: send "Authorization: Bearer <token>" signed with its PLANHUB_SECRET ' +
         '(mint one with: planhub token --workspace W --agent A --ttl 1h).',
     );
+  let caller: Caller;
   try {
-    return await verifyToken(secret, token);
+    caller = await verifyToken(auth.secret, token);
   } catch (err) {
     throw new PlanHubError('UNAUTHENTICATED', err instanceof Error ? err.message : 'Token refused.');
   }
+  const refusal = lifetimeRefusal(token, auth.tokens.maxLifetimeSeconds);
+  if (refusal !== undefined) throw new PlanHubError('UNAUTHENTICATED', refusal);
+  const { jti } = tokenTerms(token);
+  if (jti === undefined) return { caller };
+  let revoked: boolean;
+  try {
+    revoked = await auth.tokens.revocations.isRevoked(jti);
+  } catch {
+    throw new PlanHubError('UNAVAILABLE', REVOCATION_UNCHECKED);
+  }
+  if (revoked) throw new PlanHubError('UNAUTHENTICATED', REVOKED);
+  return { caller, jti };
 };
 
 export const sameCaller = (a: Caller, b: Caller): boolean =>

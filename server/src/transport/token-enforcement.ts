@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Server, Socket } from 'socket.io';
 import type { Revocations } from '../store/revocations/revocations.ts';
+import { lifetimeRefusal, REVOCATION_UNCHECKED, REVOKED } from '../auth/token-admission.ts';
 import { tokenTerms } from '../auth/tokens.ts';
 import { handshakeRefusal } from './handshake-refusal.ts';
 
@@ -31,25 +32,10 @@ export const enforceTokens = (
       next();
       return;
     }
-    const { exp, iat, jti } = tokenTerms(token);
-    // Strict at the door although verification allows clock skew: a token closed at exp must not come straight back.
-    if (exp * 1000 <= Date.now()) {
-      next(
-        handshakeRefusal(
-          'UNAUTHENTICATED',
-          `Token expired at ${new Date(exp * 1000).toISOString()}; mint a new one (planhub token ... --ttl 1h).`,
-        ),
-      );
-      return;
-    }
-    if (iat === undefined || exp - iat > deps.maxLifetimeSeconds) {
-      next(
-        handshakeRefusal(
-          'UNAUTHENTICATED',
-          `Token lives longer than this server accepts (${deps.maxLifetimeSeconds} s from iat to exp` +
-            `${iat === undefined ? '; it has no iat claim' : ''}); mint one with a shorter --ttl.`,
-        ),
-      );
+    const { exp, jti } = tokenTerms(token);
+    const refusal = lifetimeRefusal(token, deps.maxLifetimeSeconds);
+    if (refusal !== undefined) {
+      next(handshakeRefusal('UNAUTHENTICATED', refusal));
       return;
     }
     const admit = () => {
@@ -81,11 +67,10 @@ export const enforceTokens = (
       return;
     }
     deps.revocations.isRevoked(jti).then(
-      (revoked) =>
-        revoked ? next(handshakeRefusal('UNAUTHENTICATED', 'Token has been revoked; mint a new one.')) : admit(),
+      (revoked) => (revoked ? next(handshakeRefusal('UNAUTHENTICATED', REVOKED)) : admit()),
       (err: unknown) => {
         log.error({ err }, 'revoked-token lookup failed');
-        next(handshakeRefusal('UNAVAILABLE', 'The server could not check the token right now; retry shortly.'));
+        next(handshakeRefusal('UNAVAILABLE', REVOCATION_UNCHECKED));
       },
     );
   });
