@@ -3,7 +3,7 @@ import type { NewEvent } from '@planhub/shared';
 import { createLogger, createRedisStore } from '@planhub/server';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { STORE_KINDS, startHarness, uniquePrefix, type Harness } from '../helpers/servers.ts';
-import { callJson, mcpClient } from './mcp-clients.ts';
+import { callJson, callRaw, mcpClient, textOf } from './mcp-clients.ts';
 
 interface Waited {
   events: { event_type: string; source_agent: string; source_step_id: string | null }[];
@@ -119,4 +119,35 @@ const rawEvent = (event_type: 'step_started' | 'step_completed', n: number): New
   source_step_description: null,
   source_step_sequence: n,
   payload: {},
+});
+
+/** A wait's scan of the log is work the agent pays for, as getTaskEvents' is: 1 unit of its call budget per 100. */
+describe("waitForEvents' cost", () => {
+  let harness: Harness | undefined;
+  const sessions: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((c) => c.close()));
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it('charges the log entries it looked at to the agent, so its next calls wait', async () => {
+    // 12 units per 6 s window for the agent.
+    harness = await startHarness('memory', {
+      approvalPolicy: 'auto',
+      limits: { callsPerSecond: 2, rateWindowSeconds: 6 },
+    });
+    const watcher = await mcpClient('http', harness.url, { workspace: 'ws', agentId: 'watcher' });
+    sessions.push(watcher);
+    const { store } = harness.server.services;
+    for (let batch = 0; batch < 15; batch++) {
+      const events = Array.from({ length: 100 }, (_, i) => rawEvent('step_started', batch * 100 + i));
+      expect(await store.commit('ws', { reads: [], writes: [], events })).toMatchObject({ ok: true });
+    }
+    // Nothing matches (no subscriptions): the wait looks at all 1,500 entries, 15 units on top of its own.
+    expect(await callJson<Waited>(watcher, 'waitForEvents', { timeout: 0 })).toMatchObject({ count: 0 });
+    const next = await callRaw(watcher, 'getWorkspace', {});
+    expect(next.isError).toBe(true);
+    expect(textOf(next)).toMatch(/^RESOURCE_EXHAUSTED: /);
+  });
 });

@@ -1,5 +1,7 @@
 import type { Caller, EventEnvelope, Subscription } from '@planhub/shared';
-import { scanForward, type Scan } from '../events/scan-log.ts';
+import { PlanHubError } from '@planhub/shared';
+import { scanCost, scanForward, type Scan } from '../events/scan-log.ts';
+import { isRateLimited } from '../limits/call-limiter.ts';
 import type { Services } from '../tools/context.ts';
 import { readSubscriptions } from '../tools/subscriptions-doc.ts';
 import type { SessionCursor } from './session-cursor.ts';
@@ -36,6 +38,18 @@ const messageOf = (found: Scan, timeout: number, subscriptions: number): string 
   return `No new event in ${timeout} s. Call waitForEvents again to keep waiting.`;
 };
 
+/**
+ * Charges the log entries this call looked at to the agent's call budget, as getTaskEvents' scans are: 1 unit per
+ * 100, once the answer is made (a refusal here only makes the agent's next calls wait; this call's work is done).
+ */
+const chargeScan = async (services: Services, caller: Caller, scanned: number): Promise<void> => {
+  const units = scanCost(scanned);
+  if (units <= 0) return;
+  await services.callLimiter.consume(caller, units).catch((err: unknown) => {
+    if (!(err instanceof PlanHubError && isRateLimited(err))) throw err;
+  });
+};
+
 const sameSubscriptions = (a: readonly Subscription[], b: readonly Subscription[]): boolean =>
   a.length === b.length && a.every((sub, i) => sub.subscription_id === b[i]?.subscription_id);
 
@@ -64,6 +78,7 @@ export const waitForEvents = async (
   if (args.after_event !== undefined) cursor.moveTo(args.after_event);
   const from = cursor.position;
   let after = from;
+  let scanned = 0;
   for (let rescans = 0; ;) {
     const match = sessionMatcher(caller, subscriptions);
     const scan = async (start: string): Promise<Scan> => {
@@ -79,6 +94,7 @@ export const waitForEvents = async (
         );
         found = { ...next, scanned: found.scanned + next.scanned };
       }
+      scanned += found.scanned;
       return found;
     };
     const left = deadline - performance.now();
@@ -110,6 +126,7 @@ export const waitForEvents = async (
     }
     const to = found.cursor ?? after;
     cursor.advance(from, to);
+    await chargeScan(services, caller, scanned);
     return {
       events: found.events,
       count: found.events.length,
