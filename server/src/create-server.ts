@@ -28,6 +28,7 @@ import { createMcpEndpoint } from './mcp/mcp-endpoint.ts';
 import type { McpEndpointOptions } from './mcp/mcp-endpoint.ts';
 import { createPresence } from './presence/create-presence.ts';
 import { watchPresence } from './transport/presence-hooks.ts';
+import { WaitSlots } from './limits/wait-slots.ts';
 import { isoClock } from './iso-clock.ts';
 
 export interface ServerDeps {
@@ -60,6 +61,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     newId: randomId,
     catalog: toolCatalog,
     callLimiter: createCallLimiter({ limits: config.limits, backend: store.limits, log }),
+    waitSlots: new WaitSlots(),
   };
   const presence = createPresence(config, store, log);
   services.workspaces = presence;

@@ -1,6 +1,21 @@
 import type { EventEnvelope } from '@planhub/shared';
 
 /**
+ * Each event's payload as lowercase JSON, made once: every waiting search of the workspace looks at each event, and
+ * the hub hands them all the same envelope.
+ */
+const payloadTexts = new WeakMap<EventEnvelope, string>();
+
+const payloadText = (event: EventEnvelope): string => {
+  let text = payloadTexts.get(event);
+  if (text === undefined) {
+    text = JSON.stringify(event.payload).toLowerCase();
+    payloadTexts.set(event, text);
+  }
+  return text;
+};
+
+/**
  * Whether an event mentions `needle` (case-insensitive): its type, agent, plan, step or anything in its payload,
  * which is what a person means by searching the event feed for a word.
  */
@@ -15,5 +30,5 @@ export const mentions = (event: EventEnvelope, needle: string): boolean => {
     event.source_step_description,
   ];
   for (const field of fields) if (field?.toLowerCase().includes(wanted)) return true;
-  return JSON.stringify(event.payload).toLowerCase().includes(wanted);
+  return payloadText(event).includes(wanted);
 };

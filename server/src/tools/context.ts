@@ -4,6 +4,7 @@ import type { ServerConfig } from '../config.ts';
 import type { CallLimiter } from '../limits/call-limiter.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { Store } from '../store/store.ts';
+import type { WaitSlots } from '../limits/wait-slots.ts';
 import type { Tx } from '../store/transaction.ts';
 
 /** What every handler can reach; built once per server. */
@@ -16,6 +17,8 @@ export interface Services {
   newId: () => string;
   /** Per-agent call budget (docs/security.md), shared across nodes on the Redis store. */
   callLimiter: CallLimiter;
+  /** This node's open long-poll waits per agent (limits/wait-slots.ts). */
+  waitSlots: WaitSlots;
   /** The index of workspaces (listWorkspaces); absent in a bare dispatch. */
   workspaces?: { workspaces(): Promise<string[]> };
   /** listTools' answer: every tool's description and JSON Schema, optionally one dialect's. */

@@ -56,11 +56,10 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   const filter = { ...args, event_types: known !== undefined && known.length > 0 ? known : REPORTED };
   const match = (e: EventEnvelope) => matchesFilter(filter, e) && (text === undefined || mentions(e, text));
   const backward = args.after_event === undefined;
+  const waits = timeout > 0 && args.before_event === undefined;
+  const release = waits ? ctx.services.waitSlots.take(ctx.caller) : undefined;
   // Listening starts before the read, so an event committed in between wakes the wait instead of being missed.
-  const wait =
-    timeout > 0 && args.before_event === undefined
-      ? hub.waitFor(workspace, match, { timeoutMs: timeout * 1000, signal: ctx.signal })
-      : undefined;
+  const wait = waits ? hub.waitFor(workspace, match, { timeoutMs: timeout * 1000, signal: ctx.signal }) : undefined;
   try {
     let scan = backward
       ? await scanBackward(store, workspace, args.before_event, args.limit, match, SCAN_BUDGET)
@@ -84,5 +83,6 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
     };
   } finally {
     wait?.cancel();
+    release?.();
   }
 };
