@@ -19,14 +19,37 @@ export class FrameRefusal {
   ) {}
 }
 
-/** Size in bytes (UTF-16 units: what was read) of the frame each decoded call's arguments came from. */
+/**
+ * A call whose argument is not an object (a string, a number): passed on as it is for dispatch to refuse, with the
+ * size of its frame, so that a megabyte of text sent as a call costs what a megabyte of arguments costs.
+ */
+export class UnshapedCall {
+  constructor(
+    readonly value: unknown,
+    readonly bytes: number,
+  ) {}
+}
+
+/** What dispatch gets of a call's first argument: the argument itself. */
+export const callArgument = (raw: unknown): unknown => (raw instanceof UnshapedCall ? raw.value : raw);
+
+/**
+ * Size in bytes (UTF-16 units of text read, plus the bytes of binary attachments) of the frame each decoded call's
+ * arguments came from.
+ */
 const frameSizes = new WeakMap<object, number>();
-export const frameSizeOf = (args: unknown): number =>
-  args instanceof FrameRefusal
-    ? args.bytes
-    : typeof args === 'object' && args !== null
-      ? (frameSizes.get(args) ?? 0)
-      : 0;
+export const frameSizeOf = (args: unknown): number => {
+  if (args instanceof FrameRefusal || args instanceof UnshapedCall) return args.bytes;
+  if (ArrayBuffer.isView(args) || args instanceof ArrayBuffer) return args.byteLength;
+  return typeof args === 'object' && args !== null ? (frameSizes.get(args) ?? 0) : 0;
+};
+
+/** The byte length of one binary attachment as socket.io-parser receives it (a buffer, or base64 text). */
+const attachmentBytes = (data: unknown): number => {
+  if (ArrayBuffer.isView(data) || data instanceof ArrayBuffer) return data.byteLength;
+  const base64 = (data as { data?: unknown } | null)?.data;
+  return typeof base64 === 'string' ? base64.length : 0;
+};
 
 /**
  * One pass over the raw JSON text, counting values and nesting outside strings, stopping at the first limit
@@ -67,14 +90,32 @@ const decodeString = (Decoder.prototype as unknown as { decodeString: DecodeStri
  * other refused packet closes the connection, as socket.io does with a malformed one.
  */
 export const guardedParser = (limits: FrameLimits) => {
-  class GuardedDecoder extends Decoder {}
+  class GuardedDecoder extends Decoder {
+    /** The arguments of the binary event being put together: its attachments are added to their frame's size. */
+    awaitingAttachments: object | undefined;
+
+    override add(obj: unknown): void {
+      // Before the parser's own step: the last attachment completes the packet, and its call runs at once.
+      if (typeof obj !== 'string' && this.awaitingAttachments !== undefined) {
+        const args = this.awaitingAttachments;
+        frameSizes.set(args, (frameSizes.get(args) ?? 0) + attachmentBytes(obj));
+      }
+      super.add(obj);
+    }
+  }
   Object.defineProperty(GuardedDecoder.prototype, 'decodeString', {
-    value(this: Decoder, text: string): Packet {
+    value(this: GuardedDecoder, text: string): Packet {
       const refusal = scanFrame(text, limits);
       if (refusal === undefined) {
         const packet = decodeString.call(this, text);
-        const args: unknown = Array.isArray(packet.data) ? packet.data[1] : undefined;
-        if (typeof args === 'object' && args !== null) frameSizes.set(args, text.length);
+        const data: unknown[] | undefined = Array.isArray(packet.data) ? (packet.data as unknown[]) : undefined;
+        const args = data?.[1];
+        this.awaitingAttachments = undefined;
+        if (typeof args === 'object' && args !== null) {
+          frameSizes.set(args, text.length);
+          if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = args;
+        } else if (data !== undefined && data[0] === 'call' && data.length > 1)
+          data[1] = new UnshapedCall(args, text.length);
         return packet;
       }
       const payloadAt = text.search(/[[{]/);

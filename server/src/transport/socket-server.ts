@@ -12,7 +12,7 @@ import { EventStream } from './event-stream.ts';
 import { originGuard } from './origin-guard.ts';
 import { createCallAdmission } from './call-admission.ts';
 import { capConnections } from './connection-caps.ts';
-import { guardedParser } from './frame-guard.ts';
+import { callArgument, guardedParser } from './frame-guard.ts';
 import { createOriginPolicy } from './origin-policy.ts';
 import { guardOutbound } from './outbound-limit.ts';
 
@@ -100,15 +100,16 @@ export const attachSocketServer = (
     socket.on('call', (...args: unknown[]) => {
       const ack = args.at(-1);
       if (typeof ack !== 'function') return;
-      const raw = args.length > 1 ? args[0] : undefined;
+      const framed = args.length > 1 ? args[0] : undefined;
+      const raw = callArgument(framed);
       // An ack that throws (socket gone mid-encode) must not become an unhandled rejection that kills the node.
       admission
-        .refuse(raw, caller, socket.handshake.address)
+        .refuse(framed, caller, socket.handshake.address)
         .then((error) =>
           error !== undefined
             ? { ok: false as const, error }
             : deps.dispatch(
-                { caller, signal: abort.signal, connection: stream.hooks, cost: admission.costOf(raw) },
+                { caller, signal: abort.signal, connection: stream.hooks, cost: admission.costOf(framed) },
                 raw,
               ),
         )

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/servers.ts';
+import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
+
+/** 100 units per address per 10 s window; a call costs 1 plus 1 per 16 KiB of what it sent. */
+const LIMITS = { callsPerAddressPerSecond: 10, rateWindowSeconds: 10 } as const;
+/** 37 units a call: the third of them is past the address's 100. */
+const BIG = 600_000;
+
+/**
+ * A call is charged by everything its frame carried, whatever its shape: binary attachments, and a frame whose
+ * argument is not an object, used to cost one unit whatever their size.
+ */
+describe('what a call costs its address', () => {
+  let h: Harness | undefined;
+  const clients: RawClient[] = [];
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.close();
+    await h?.close();
+    h = undefined;
+  });
+  const client = async () => {
+    h = await startHarness('memory', { limits: LIMITS });
+    const c = await rawClient(h.url, openAuth('ws', 'big-sender'));
+    clients.push(c);
+    return c;
+  };
+  type Answer = { ok: boolean; error?: { code: string; message: string } };
+  /** Three calls one after another; each answer as "ok" or "CODE: the message's first clause". */
+  const codes = async (send: () => Promise<unknown>) => {
+    const answers: Answer[] = [];
+    for (let i = 0; i < 3; i++) answers.push((await send()) as Answer);
+    return answers.map((a) => (a.ok ? 'ok' : `${a.error?.code}: ${a.error?.message.split(':')[0]}`));
+  };
+
+  it('charges binary attachments by their bytes', async () => {
+    const c = await client();
+    const answers = await codes(() => c.call('getPlanStatus', { plan_id: 'p', note: Buffer.alloc(BIG, 1) }));
+    expect(answers[2]).toMatch(/^RESOURCE_EXHAUSTED: Too many calls from /);
+    for (const answer of answers.slice(0, 2)) expect(answer).not.toMatch(/Too many calls/);
+  });
+
+  it('charges a call sent as one binary blob by its bytes', async () => {
+    const c = await client();
+    const answers = await codes(() => c.send(Buffer.alloc(BIG, 1)));
+    expect(answers[2]).toMatch(/^RESOURCE_EXHAUSTED: Too many calls from /);
+  });
+
+  it('charges a call that is not an object by its frame, and still says what a call must be', async () => {
+    const c = await client();
+    const answers = await codes(() => c.send('x'.repeat(BIG)));
+    for (const answer of answers.slice(0, 2)) expect(answer).toMatch(/^INVALID_ARGUMENT: /);
+    expect(answers[2]).toMatch(/^RESOURCE_EXHAUSTED: Too many calls from /);
+  });
+});
