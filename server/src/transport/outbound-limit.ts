@@ -27,6 +27,11 @@ export interface OutboundGuard {
   /** Sends unless the connection is (or now becomes) over its limit; false once it was cut. */
   send(emit: () => void): boolean;
   /**
+   * Sends a call's answer unless what is already queued is over the limit (then the connection is cut): a client
+   * that keeps calling without reading the answers is stopped, while one large answer to a reading client is not.
+   */
+  answer(emit: () => void): boolean;
+  /**
    * Undefined while at most a quarter of the limit is queued; otherwise a promise that resolves once the client has
    * read enough (or the connection was cut or closed). A sender of a burst (a replay) waits on it between events, so
    * the burst alone never passes the limit: the next event (at most half the limit) still fits.
@@ -79,7 +84,8 @@ export const guardOutbound = (
       code: 'RESOURCE_EXHAUSTED',
       reason: 'slow_consumer',
       message:
-        `This connection was closed because it did not read its events: ${bytes} bytes were queued for it, past ` +
+        `This connection was closed because it did not read its events (or its calls' answers): ${bytes} bytes ` +
+        `were queued for it, past ` +
         `the limit of ${options.maxBytes} (outboundBytes). Reconnect and resubscribe with the last event id you ` +
         'handled; the events you missed are replayed from the log.',
       queued_bytes: bytes,
@@ -110,6 +116,17 @@ export const guardOutbound = (
       peak = Math.max(peak, bytes);
       if (bytes > options.maxBytes) cutNow(bytes);
       return !cut;
+    },
+    answer(emit) {
+      if (cut) return false;
+      const before = queued();
+      if (before > options.maxBytes) {
+        cutNow(before);
+        return false;
+      }
+      emit();
+      peak = Math.max(peak, queued());
+      return true;
     },
     drained() {
       if (cut || closed || queued() <= lowWater) return undefined;

@@ -113,7 +113,9 @@ export const attachSocketServer = (
                 raw,
               ),
         )
-        .then((answer) => (ack as (a: unknown) => void)(answer))
+        // Bounded like events: a client that keeps calling and never reads the answers (large getTaskEvents pages,
+        // say) is cut as a slow consumer instead of growing the node's buffers without end.
+        .then((answer) => void outbound.answer(() => (ack as (a: unknown) => void)(answer)))
         .catch((err: unknown) => log.error({ err, socket: socket.id }, 'acknowledgement failed'));
     });
     socket.on('disconnect', () => {

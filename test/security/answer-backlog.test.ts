@@ -1,0 +1,65 @@
+import type { NewEvent } from '@planhub/shared';
+import { io, type Socket } from 'socket.io-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.ts';
+import { startHarness, type Harness } from '../helpers/servers.ts';
+
+const MIB = 1024 * 1024;
+
+const bigEvent = (n: number): NewEvent => ({
+  event_type: 'step_completed',
+  timestamp: new Date(1_700_000_000_000 + n).toISOString(),
+  workspace: 'ws',
+  source_agent: 'writer',
+  source_plan_id: 'plan0001',
+  source_plan_title: 'big outputs',
+  source_step_id: `step_${n}`,
+  source_step_description: null,
+  source_step_sequence: n,
+  payload: { result: 'x'.repeat(100_000), error: null },
+});
+
+/**
+ * A client that keeps calling and never reads the answers: each getTaskEvents page here is about 3 MB, and the node
+ * used to queue every one of them, however many, since only pushed events counted against outboundBytes.
+ */
+describe('answers a client does not read', () => {
+  let h: Harness | undefined;
+  const sockets: Socket[] = [];
+  afterEach(async () => {
+    for (const s of sockets.splice(0)) s.close();
+    await h?.close();
+  });
+
+  it('cut the connection as a slow consumer once past outboundBytes, and the client is told why', async () => {
+    h = await startHarness('memory', {
+      limits: { outboundBytes: MIB, callsPerSecond: 100_000, callsPerAddressPerSecond: 1_000_000 },
+    });
+    const { store } = h.server.services;
+    for (let n = 1; n <= 30; n++)
+      expect(await store.commit('ws', { reads: [], writes: [], events: [bigEvent(n)] })).toMatchObject({ ok: true });
+    const socket = io(h.url, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      auth: { workspace: 'ws', agent_id: 'reader', role: 'agent' },
+    });
+    sockets.push(socket);
+    const reasons: unknown[] = [];
+    socket.on('disconnect_reason', (reason: unknown) => reasons.push(reason));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('connect_error', reject);
+    });
+    const tcp = (socket.io.engine.transport as unknown as { ws: { _socket: { pause(): void; resume(): void } } }).ws
+      ._socket;
+    tcp.pause();
+    for (let i = 0; i < 20; i++)
+      socket.emit('call', { tool: 'getTaskEvents', args: { after_event: '0-0', limit: 500 } }, () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    tcp.resume();
+    await eventually(() =>
+      expect(reasons).toEqual([expect.objectContaining({ code: 'RESOURCE_EXHAUSTED', reason: 'slow_consumer' })]),
+    );
+  });
+});
