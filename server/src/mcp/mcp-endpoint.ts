@@ -97,20 +97,27 @@ export const createMcpEndpoint = (
         'RESOURCE_EXHAUSTED',
         `Agent ${caller.agent_id} already has ${limit} MCP sessions on this node: end one (DELETE) or reuse it.`,
       );
-    const session = await openMcpSession(deps, caller, dialects, {
-      onOpened: (id, opened) => {
-        registry.add(id, opened);
-        useToken(id, jti);
-        log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, session: id }, 'mcp session opened');
-      },
-      onClosed: (id) => {
-        registry.remove(id);
-        forget(id);
-      },
-    });
-    await session.transport.handleRequest(req, res);
-    // The first request was not initialize: the transport refused it, and there is no session to keep.
-    if (session.transport.sessionId === undefined) await session.close();
+    // Held from the check on: the opening awaits before the session is added, and others may check meanwhile.
+    const release = registry.reserve(caller);
+    try {
+      const session = await openMcpSession(deps, caller, dialects, {
+        onOpened: (id, opened) => {
+          registry.add(id, opened);
+          release();
+          useToken(id, jti);
+          log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, session: id }, 'mcp session opened');
+        },
+        onClosed: (id) => {
+          registry.remove(id);
+          forget(id);
+        },
+      });
+      await session.transport.handleRequest(req, res);
+      // The first request was not initialize: the transport refused it, and there is no session to keep.
+      if (session.transport.sessionId === undefined) await session.close();
+    } finally {
+      release();
+    }
   };
 
   const route: Route = async (req, res) => {

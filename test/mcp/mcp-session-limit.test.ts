@@ -1,0 +1,29 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/servers.ts';
+import { endpointOf } from './mcp-clients.ts';
+import { initializeRequest, rawMcp } from './raw-mcp.ts';
+
+/**
+ * An agent's MCP sessions are capped like its connections. The check and the session's registration are an await
+ * apart (the session reads the log's head and the agent's subscriptions first), and initializes sent at once all
+ * passed the check.
+ */
+describe('MCP sessions per agent', () => {
+  let h: Harness | undefined;
+  afterEach(async () => h?.close());
+
+  it('opens no more than connectionsPerAgent sessions from initializes sent at once', async () => {
+    // On Redis: opening a session reads the store, so the openings overlap.
+    h = await startHarness('redis', { limits: { connectionsPerAgent: 2 } });
+    const { url } = h;
+    const endpoint = endpointOf(url, { workspace: 'team', agentId: 'greedy' });
+    const answers = await Promise.all(Array.from({ length: 30 }, () => rawMcp(endpoint, initializeRequest)));
+    const opened = answers.filter((a) => a.sessionId !== null);
+    expect(opened).toHaveLength(2);
+    for (const refused of answers.filter((a) => a.sessionId === null))
+      expect(refused.text).toMatch(/RESOURCE_EXHAUSTED: Agent greedy already has 2 MCP sessions on this node/);
+    // Another agent is not held to greedy's cap.
+    const other = await rawMcp(endpointOf(url, { workspace: 'team', agentId: 'other' }), initializeRequest);
+    expect(other.sessionId).not.toBeNull();
+  });
+});
