@@ -12,8 +12,12 @@ import { EventStream } from './event-stream.ts';
 import { originGuard } from './origin-guard.ts';
 import { createCallAdmission } from './call-admission.ts';
 import { capConnections } from './connection-caps.ts';
+import { capEngineConnections } from './engine-caps.ts';
 import { callArgument, guardedParser } from './frame-guard.ts';
 import { createOriginPolicy } from './origin-policy.ts';
+
+/** How long a transport connection may stay open without connecting a socket (it holds a slot meanwhile). */
+const CONNECT_TIMEOUT_MS = 10_000;
 import { guardOutbound } from './outbound-limit.ts';
 
 /** What the node's operations learn of outbound queues (metrics). */
@@ -50,16 +54,15 @@ export const attachSocketServer = (
     serveClient: false,
     cors: { origin: false },
     parser: guardedParser({ maxValues: deps.config.limits.frameValues, maxDepth: deps.config.limits.argsDepth }),
+    // A transport connection that never connects a socket is closed after this (socket.io's default is 45 s).
+    connectTimeout: CONNECT_TIMEOUT_MS,
   });
   const admission = createCallAdmission(deps.config.limits, log);
+  const caps = { perAddress: deps.config.limits.connectionsPerAddress, perNode: deps.config.limits.connectionsPerNode };
+  capEngineConnections(io, caps, log);
 
   io.use(originGuard(createOriginPolicy(deps.config), log));
-  io.use(
-    capConnections(
-      { perAddress: deps.config.limits.connectionsPerAddress, perNode: deps.config.limits.connectionsPerNode },
-      log,
-    ),
-  );
+  io.use(capConnections(caps, log));
   io.use((socket, next) => {
     deps.authenticate(socket.handshake.auth).then(
       (caller) => {

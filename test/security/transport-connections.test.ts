@@ -1,0 +1,41 @@
+import { Manager } from 'socket.io-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/servers.ts';
+import { openAuth, rawClient } from './support/raw-client.ts';
+
+/** Opens a transport connection and never connects a socket on it: what the socket caps used not to see. */
+const bareTransport = (url: string) =>
+  new Promise<{ manager: Manager; opened: boolean }>((resolve) => {
+    const manager = new Manager(url, { transports: ['websocket'], reconnection: false, autoConnect: false });
+    manager.open((err) => resolve({ manager, opened: err === undefined }));
+  });
+
+/**
+ * Transport connections that never connect a socket are counted and capped per address too (twice the socket cap,
+ * so a client that connects as it should still meets the socket cap's structured refusal first).
+ */
+describe('transport connections per address', () => {
+  let h: Harness | undefined;
+  const managers: Manager[] = [];
+  afterEach(async () => {
+    for (const m of managers.splice(0)) m.engine.close();
+    await h?.close();
+  });
+
+  it('refuses transport connections past twice the address cap, and frees their slots when they close', async () => {
+    h = await startHarness('memory', { limits: { connectionsPerAddress: 2 } });
+    const url = h.url;
+    const attempts = await Promise.all(Array.from({ length: 20 }, () => bareTransport(url)));
+    managers.push(...attempts.map((a) => a.manager));
+    expect(attempts.filter((a) => a.opened)).toHaveLength(4);
+    for (const m of managers.splice(0)) m.engine.close();
+    // Once they are gone, a client that connects properly is admitted again.
+    await expect
+      .poll(async () => {
+        const client = await rawClient(url, openAuth('ws', 'after')).catch(() => undefined);
+        client?.close();
+        return client !== undefined;
+      })
+      .toBe(true);
+  });
+});
