@@ -19,13 +19,26 @@ export interface PresenceOptions {
   now?: () => number;
 }
 
+type LocalEntry = NodeEntry & {
+  dirty: boolean;
+  /** While the last disconnection waits out its grace (its report's timer). */
+  grace?: NodeJS.Timeout | undefined;
+};
+
+/** An entry as stored: one in its grace is still connected as far as other nodes can tell. */
+const stored = (entry: LocalEntry): NodeEntry => ({
+  agent_id: entry.agent_id,
+  connections: entry.grace !== undefined ? Math.max(1, entry.connections) : entry.connections,
+  last_seen_at: entry.last_seen_at,
+});
+
 /** A claim outlives any stall it dedupes: a stall is reported once, not once a day. */
 const STALL_CLAIM_MS = 7 * 24 * 3600 * 1000;
 
 /**
  * One node's share of presence. It counts its own sockets per agent; the first connection of an agent anywhere and
- * its last disconnection everywhere become agent_online / agent_offline in the workspace log (an events-only commit,
- * no document written). Last-call times are kept in memory and flushed with the heartbeat, which also keeps the
+ * its last disconnection everywhere (once it has not come back within a heartbeat) become agent_online /
+ * agent_offline in the workspace log (an events-only commit, no document written). Last-call times are kept in memory and flushed with the heartbeat, which also keeps the
  * node's entries alive: when a node dies its heartbeat lapses, its agents read as offline, and the first node to
  * notice reports them. Stalls are found by each node in the workspaces it serves; a shared claim per
  * (plan, step, start) makes exactly one node report each.
@@ -37,7 +50,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   const iso = isoClock(now);
   const ttlMs = heartbeatMs * 3;
   /** workspace → agent → this node's entry */
-  const local = new Map<string, Map<string, NodeEntry & { dirty: boolean }>>();
+  const local = new Map<string, Map<string, LocalEntry>>();
   /** Workspaces with a live connection here (any role), and how many. */
   const served = new Map<string, number>();
   const indexed = new Set<string>();
@@ -45,6 +58,8 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   let lastStallCheck = 0;
   /** Agents of dead nodes this node took over and has not yet reported offline. */
   const unreported: LostAgent[] = [];
+  /** Last disconnections waiting out their grace, and the report each makes then. */
+  const offlineGrace = new Map<NodeJS.Timeout, () => void>();
 
   /** Transitions run one at a time, so an agent's online and offline are appended in the order they happened. */
   const serial = (task: () => Promise<void>) => {
@@ -56,7 +71,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   };
   const entryOf = (caller: Caller) => {
     let agents = local.get(caller.workspace);
-    if (!agents) local.set(caller.workspace, (agents = new Map<string, NodeEntry & { dirty: boolean }>()));
+    if (!agents) local.set(caller.workspace, (agents = new Map<string, LocalEntry>()));
     let entry = agents.get(caller.agent_id);
     if (!entry)
       agents.set(
@@ -80,11 +95,18 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     entry.connections++;
     entry.last_seen_at = iso();
     if (entry.connections !== 1) return;
+    // Back within the grace of its last disconnection: it was never reported offline, nor stored as such.
+    if (entry.grace !== undefined) {
+      clearTimeout(entry.grace);
+      offlineGrace.delete(entry.grace);
+      entry.grace = undefined;
+      return;
+    }
     void serial(async () => {
       const before = await backend.online(caller.workspace, caller.agent_id, now());
       // The entry counts only while the node's heartbeat is current; the first one may not have reached Redis yet.
       await backend.beat(nodeId, now(), ttlMs);
-      await backend.write(nodeId, caller.workspace, [entry]);
+      await backend.write(nodeId, caller.workspace, [stored(entry)]);
       if (!before) await append(caller.workspace, agentOnline(caller.workspace, caller.agent_id, iso()));
     });
   };
@@ -98,14 +120,28 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     entry.connections = Math.max(0, entry.connections - 1);
     entry.last_seen_at = iso();
     if (entry.connections !== 0) return;
-    void serial(async () => {
-      if (entry.connections !== 0) return;
-      await backend.write(nodeId, caller.workspace, [entry]);
-      if (!(await backend.online(caller.workspace, caller.agent_id, now())))
-        await append(
-          caller.workspace,
-          agentOffline(caller.workspace, caller.agent_id, iso(), entry.last_seen_at, 'disconnected'),
-        );
+    // Reported after a grace of one heartbeat: an agent back by then (a reconnect) was never offline, and its stored
+    // entry still says connected, so neither event is written. A client reconnecting in a loop cannot flood the log.
+    const report = () =>
+      void serial(async () => {
+        if (entry.connections !== 0) return;
+        await backend.write(nodeId, caller.workspace, [stored(entry)]);
+        if (!(await backend.online(caller.workspace, caller.agent_id, now())))
+          await append(
+            caller.workspace,
+            agentOffline(caller.workspace, caller.agent_id, iso(), entry.last_seen_at, 'disconnected'),
+          );
+      });
+    const grace = setTimeout(() => {
+      offlineGrace.delete(grace);
+      entry.grace = undefined;
+      report();
+    }, heartbeatMs);
+    grace.unref();
+    entry.grace = grace;
+    offlineGrace.set(grace, () => {
+      entry.grace = undefined;
+      report();
     });
   };
 
@@ -156,8 +192,9 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     for (const [workspace, agents] of local) {
       const dirty = [...agents.values()].filter((e) => e.dirty);
       for (const e of dirty) e.dirty = false;
-      await backend.write(nodeId, workspace, dirty);
-      for (const [id, e] of agents) if (e.connections === 0 && !e.dirty) agents.delete(id);
+      await backend.write(nodeId, workspace, dirty.map(stored));
+      // One in its grace stays: a reconnect must find it, and its report will write it.
+      for (const [id, e] of agents) if (e.connections === 0 && !e.dirty && e.grace === undefined) agents.delete(id);
     }
     // takeLost hands each dead node's agents to exactly one node, once: they stay here until reported, so a failed
     // read or append is retried on the next beat instead of losing the agent_offline for good.
@@ -205,6 +242,12 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     workspaces: () => backend.workspaces(),
     async close() {
       clearInterval(timer);
+      // A node shutting down reports its last disconnections now rather than never.
+      for (const [grace, report] of offlineGrace) {
+        clearTimeout(grace);
+        report();
+      }
+      offlineGrace.clear();
       await chain;
     },
   };
