@@ -106,9 +106,13 @@ describe('a connection event stream', () => {
   });
 
   it('applies a later subscription from the stream position, and an unsubscribe at once', async () => {
-    const { stream, sent, commit } = setup();
+    // What the agent has stored: subscribeToTasks stores each subscription before the stream hears of it.
+    const stored: Subscription[] = [];
+    const { stream, sent, commit } = setup(stored);
+    stored.push(sub('s1', { agent_id: 'a' }));
     await stream.subscribe(sub('s1', { agent_id: 'a' }), '0-0');
     await commit(3, 'b');
+    stored.push(sub('s2', { agent_id: 'b' }));
     const later = await stream.subscribe(sub('s2', { agent_id: 'b' }), '0-0');
     expect(later.replayed).toBe(0);
     await commit(1, 'b');
@@ -116,6 +120,18 @@ describe('a connection event stream', () => {
     stream.unsubscribe(['s2']);
     await commit(1, 'b');
     expect(sent.map((e) => `${e.source_agent}:${e.source_step_id}`)).toEqual(['b:step_4', 'a:step_5']);
+  });
+
+  it('drops, at a later subscription, what the agent unsubscribed on another connection', async () => {
+    const stored: Subscription[] = [sub('s1', { agent_id: 'a' })];
+    const { stream, sent, commit } = setup(stored);
+    await stream.subscribe(sub('s1', { agent_id: 'a' }), '0-0');
+    // Another connection (on another node, which cannot tell this stream) removed s1 from the store.
+    stored.splice(0, 1, sub('s2', { agent_id: 'b' }));
+    await stream.subscribe(sub('s2', { agent_id: 'b' }), undefined);
+    await commit(1, 'a');
+    await commit(1, 'b');
+    expect(sent.map((e) => `${e.source_agent}:${e.source_step_id}`)).toEqual(['b:step_2']);
   });
 
   it('does not push the agent its own events', async () => {

@@ -77,8 +77,17 @@ export class EventStream {
   };
 
   private async add(sub: Subscription, afterEvent: string | undefined): Promise<SubscribeOutcome> {
+    if (this.mode !== 'idle') {
+      // The agent's stored subscriptions again: what another connection removed meanwhile goes (on another node it
+      // could not tell this stream), and the filters stay within the agent's own bound.
+      const stored = await this.deps.loadSubscriptions();
+      if (this.isClosed()) return { replayed: 0, last_event_id: this.cursor ?? '0-0', already_live: true };
+      this.filters.clear();
+      for (const kept of stored) this.filters.set(kept.subscription_id, kept);
+      this.filters.set(sub.subscription_id, sub);
+      return { replayed: 0, last_event_id: this.cursor ?? '0-0', already_live: true };
+    }
     this.filters.set(sub.subscription_id, sub);
-    if (this.mode !== 'idle') return { replayed: 0, last_event_id: this.cursor ?? '0-0', already_live: true };
     const { hub, store, viewer } = this.deps;
     this.mode = 'starting';
     // Listen first, read second: an event committed in between is in the buffer, the log, or both — never neither.
