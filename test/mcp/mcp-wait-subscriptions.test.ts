@@ -131,6 +131,24 @@ describe("waitForEvents' cost", () => {
     harness = undefined;
   });
 
+  it('ends an answer at about 1 MiB of events and returns the rest from the next calls', async () => {
+    harness = await startHarness('memory', { approvalPolicy: 'auto' });
+    const watcher = await mcpClient('http', harness.url, { workspace: 'ws', agentId: 'watcher' });
+    sessions.push(watcher);
+    await callJson(watcher, 'subscribeToTasks', { event_types: ['step_completed'], agent_id: 'worker' });
+    const { store } = harness.server.services;
+    const big = (n: number) => ({ ...rawEvent('step_completed', n), payload: { result: 'x'.repeat(100_000) } });
+    for (let n = 1; n <= 30; n++)
+      expect(await store.commit('ws', { reads: [], writes: [], events: [big(n)] })).toMatchObject({ ok: true });
+    const seen: string[] = [];
+    for (let call = 0; call < 10 && seen.length < 30; call++) {
+      const answer = await callJson<Waited>(watcher, 'waitForEvents', { timeout: 0, limit: 100 });
+      expect(answer.events.length).toBeLessThanOrEqual(10);
+      seen.push(...answer.events.map((e) => e.source_step_id ?? ''));
+    }
+    expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => `step_${i + 1}`));
+  });
+
   it('charges the log entries it looked at to the agent, so its next calls wait', async () => {
     // 12 units per 6 s window for the agent.
     harness = await startHarness('memory', {

@@ -23,12 +23,44 @@ const bigEvent = (n: number): NewEvent => ({
  * A client that keeps calling and never reads the answers: each getTaskEvents page here is about 3 MB, and the node
  * used to queue every one of them, however many, since only pushed events counted against outboundBytes.
  */
-describe('answers a client does not read', () => {
+describe('answers of many large events', () => {
   let h: Harness | undefined;
   const sockets: Socket[] = [];
   afterEach(async () => {
     for (const s of sockets.splice(0)) s.close();
     await h?.close();
+  });
+
+  it('end a page of events at about 1 MiB, and the cursors read on from where it ended', async () => {
+    h = await startHarness('memory');
+    const { store } = h.server.services;
+    const committed: string[] = [];
+    for (let n = 1; n <= 30; n++) {
+      const outcome = await store.commit('ws', { reads: [], writes: [], events: [bigEvent(n)] });
+      if (outcome.ok) committed.push(...outcome.events.map((e) => e.event_id));
+    }
+    const reader = await h.client('reader');
+    const forward: string[] = [];
+    for (let after = '0-0'; forward.length < committed.length;) {
+      const page = await reader.getTaskEvents({ after_event: after, limit: 500 });
+      expect(page.count).toBeGreaterThan(0);
+      expect(page.count).toBeLessThanOrEqual(10);
+      forward.push(...page.events.map((e) => e.event_id));
+      after = page.last_event_id ?? after;
+    }
+    expect(forward).toEqual(committed);
+    const backward: string[] = [];
+    for (let before: string | undefined; backward.length < committed.length;) {
+      const page = await reader.getTaskEvents({
+        limit: 500,
+        ...(before !== undefined ? { before_event: before } : {}),
+      });
+      expect(page.count).toBeLessThanOrEqual(10);
+      backward.unshift(...page.events.map((e) => e.event_id));
+      before = page.next_before ?? undefined;
+      if (before === undefined) break;
+    }
+    expect(backward).toEqual(committed);
   });
 
   it('cut the connection as a slow consumer once past outboundBytes, and the client is told why', async () => {

@@ -1,5 +1,6 @@
 import type { Caller, EventEnvelope, Subscription } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
+import { eventsThatFit } from '../events/answer-bytes.ts';
 import { scanCost, scanForward, type Scan } from '../events/scan-log.ts';
 import { isRateLimited } from '../limits/call-limiter.ts';
 import type { Services } from '../tools/context.ts';
@@ -124,6 +125,10 @@ export const waitForEvents = async (
       after = found.cursor ?? after;
       continue;
     }
+    // Within ANSWER_EVENT_BYTES: the rest comes from the next call, the cursor stopping at the last event kept.
+    const fit = eventsThatFit(found.events, 'oldest');
+    if (fit < found.events.length)
+      found = { ...found, events: found.events.slice(0, fit), cursor: found.events[fit - 1]?.event_id };
     const to = found.cursor ?? after;
     cursor.advance(from, to);
     await chargeScan(services, caller, scanned);

@@ -1,5 +1,6 @@
 import type { EventEnvelope, EventType } from '@planhub/shared';
 import { EVENT_TYPES, MAX_WAIT_SECONDS, fail, isPresenceEvent } from '@planhub/shared';
+import { eventsThatFit } from '../../events/answer-bytes.ts';
 import { matchesFilter } from '../../events/match.ts';
 import { SCAN_BUDGET, scanBackward, scanCost, scanForward } from '../../events/scan-log.ts';
 import { mentions } from '../../events/text-match.ts';
@@ -65,6 +66,7 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
       ? await scanBackward(store, workspace, args.before_event, args.limit, match, SCAN_BUDGET)
       : await scanForward(store, workspace, args.after_event!, args.limit, match, SCAN_BUDGET);
     let scanned = scan.scanned;
+    let forward = !backward;
     // A forward scan cut by its budget returns its cursor at once: older events it has not looked at come first.
     const caughtUp = backward || scan.complete;
     if (scan.events.length === 0 && caughtUp && wait && (await wait.promise)) {
@@ -72,7 +74,14 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
       const next = await scanForward(store, workspace, from, args.limit, match, SCAN_BUDGET);
       scanned += next.scanned;
       scan = { ...next, nextBefore: scan.nextBefore };
+      forward = true;
     }
+    // Within ANSWER_EVENT_BYTES: what does not fit is left for the next call, through the cursor it continues from.
+    const fit = eventsThatFit(scan.events, forward ? 'oldest' : 'newest');
+    if (fit < scan.events.length)
+      scan = forward
+        ? { ...scan, events: scan.events.slice(0, fit), cursor: scan.events[fit - 1]?.event_id }
+        : { ...scan, events: scan.events.slice(-fit), nextBefore: scan.events.at(-fit)?.event_id };
     await ctx.chargeWork?.(scanCost(scanned));
     return {
       events: scan.events,
