@@ -115,7 +115,7 @@ describe('the Redis event feed', () => {
   });
 });
 
-describe('the Redis event feed of a store that starts while Redis does not answer', () => {
+describe('the Redis event feed while Redis does not answer', () => {
   let redis: RedisProcess;
   let store: Store | undefined;
   afterEach(async () => {
@@ -145,16 +145,6 @@ describe('the Redis event feed of a store that starts while Redis does not answe
     const outcome = await committed;
     expect(outcome.ok).toBe(true);
     await eventually(() => expect(seen.map((e) => e.source_step_sequence)).toEqual([1]));
-  });
-});
-
-describe('the Redis event feed of a watch made while Redis hangs', () => {
-  let redis: RedisProcess;
-  let store: Store | undefined;
-  afterEach(async () => {
-    redis.signal('SIGCONT');
-    await store?.close();
-    await redis.dispose();
   });
 
   it('delivers what the watcher commits once Redis answers, although the read of its starting point gave up', async () => {
