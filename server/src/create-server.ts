@@ -84,6 +84,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
         ...(config.secret !== undefined ? { '/tokens/revoke': revokeTokenRoute(config.secret, revocations) } : {}),
       },
       createOriginPolicy(config),
+      (err, path) => log.error({ err, path }, 'HTTP route failed'),
     ),
   );
   const io = attachSocketServer(http, {
