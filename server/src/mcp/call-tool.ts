@@ -37,13 +37,15 @@ export interface SessionCallDeps {
 export interface CallExtras {
   signal: AbortSignal;
   heartbeat?: Heartbeat | undefined;
+  /** What the call costs the agent's budget: 1 plus 1 per 16 KiB of the HTTP body it came in, as on a socket. */
+  cost: number;
 }
 
 const refused = (err: unknown): CallToolResult => errorResult(clippedShape(toPlanHubError(err)));
 
 const callWaitForEvents = async (deps: SessionCallDeps, args: unknown, extras: CallExtras) => {
   try {
-    await deps.services.callLimiter.consume(deps.caller);
+    await deps.services.callLimiter.consume(deps.caller, extras.cost);
     const parsed = parseArguments(WaitForEventsArgsSchema, args ?? {}, plainErrorMap);
     if (!parsed.success) throw invalidArguments(WAIT_FOR_EVENTS, parsed.error, args);
     const { data } = parsed;
@@ -94,7 +96,7 @@ export const callTool = async (
   if (TOOLS[name].behaviour?.requestsDecision && deps.services.config.approvalPolicy !== 'auto') deps.notifier.listen();
   const { request_id: requestId, ...rest } = args ?? {};
   const ack = await deps.dispatch(
-    { caller: deps.caller, signal: extras.signal, connection },
+    { caller: deps.caller, signal: extras.signal, connection, cost: extras.cost },
     { tool: name, args: rest, ...(requestId !== undefined ? { request_id: requestId } : {}) },
   );
   return ackResult(withNext(ack, subscribed ? SUBSCRIBED_NEXT : undefined));

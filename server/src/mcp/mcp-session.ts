@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type RequestInfo } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@planhub/shared';
 import { PROTOCOL_VERSION } from '@planhub/shared';
 import type { Logger } from 'pino';
 import type { Services } from '../tools/context.ts';
+import { callCost } from '../transport/call-admission.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import { readSubscriptions } from '../tools/subscriptions-doc.ts';
 import { callTool } from './call-tool.ts';
@@ -27,6 +28,15 @@ export interface McpSession {
   readonly transport: StreamableHTTPServerTransport;
   close(): Promise<void>;
 }
+
+/**
+ * A tools/call costs what a socket call of the same size does, by the HTTP body it came in (each call of a batch
+ * pays for the whole body): without it a call of a megabyte cost one unit. A body without a length costs 1.
+ */
+const costOfBody = (info: RequestInfo | undefined): number => {
+  const length = Number(info?.headers['content-length'] ?? 0);
+  return callCost(Number.isFinite(length) && length > 0 ? length : 0);
+};
 
 const instructionsFor = (caller: Caller) =>
   `You are agent "${caller.agent_id}" in PlanHub workspace "${caller.workspace}", where agents share plans and ` +
@@ -91,7 +101,7 @@ export const openMcpSession = async (
         { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, subscriptionChanges, serially },
         request.params.name,
         request.params.arguments,
-        { signal: AbortSignal.any([abort.signal, extra.signal]), heartbeat },
+        { signal: AbortSignal.any([abort.signal, extra.signal]), heartbeat, cost: costOfBody(extra.requestInfo) },
       ),
     );
   });
