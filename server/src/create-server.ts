@@ -50,7 +50,12 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const config = parseConfig(input);
   const log = deps.log ?? createLogger(config.logLevel);
   const store = deps.store ?? createStore(config, log);
-  const ops = createNodeOps(config, log, capEventSize(store));
+  // Only tokens can be revoked: open mode keeps an (empty) memory list and reads nothing from Redis.
+  const revocations =
+    config.secret === undefined
+      ? createMemoryRevocations()
+      : store.revocations({ checkMs: config.revocationCheckMs, log });
+  const ops = createNodeOps(config, log, capEventSize(store), revocations);
   const hub = new EventHub(store, (err) => log.error({ err }, 'event listener failed'));
   const services: Services = {
     store: ops.store,
@@ -68,11 +73,6 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const inner = createDispatch(services, HANDLERS);
   const dispatch = presence.wrap(ops.gate(inner));
   presence.start();
-  // Only tokens can be revoked: open mode keeps an (empty) memory list and reads nothing from Redis.
-  const revocations =
-    config.secret === undefined
-      ? createMemoryRevocations()
-      : store.revocations({ checkMs: config.revocationCheckMs, log });
   const tokens = { revocations, maxLifetimeSeconds: config.tokenMaxLifetimeSeconds };
   const mcp = createMcpEndpoint({ services, dispatch, log }, tokens, deps.mcp);
   const http = createHttpServer(

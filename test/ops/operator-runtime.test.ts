@@ -89,6 +89,21 @@ describe('/metrics', () => {
   const token = (role: 'agent' | 'user' | 'dashboard') =>
     mintToken(SECRET, { workspace: 'ops', agent_id: 'prometheus', role }, '1h');
 
+  it('refuses a revoked token, as the socket handshake and /mcp do', async () => {
+    const url = await start({ secret: SECRET });
+    const scraper = await token('dashboard');
+    expect((await scrape(url, scraper)).status).toBe(200);
+    const revoked = await fetch(`${url}/tokens/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: scraper }),
+    });
+    expect(revoked.status).toBe(200);
+    const after = await scrape(url, scraper);
+    expect([after.status, await after.text()]).toEqual([401, expect.stringMatching(/^Token has been revoked/)]);
+    expect((await scrape(url, await token('dashboard'))).status).toBe(200);
+  });
+
   it('in secret mode needs a user or dashboard token, and says how to get one', async () => {
     const url = await start({ secret: SECRET });
     const none = await scrape(url);

@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { verifyToken } from '../auth/tokens.ts';
+import { REVOKED } from '../auth/token-admission.ts';
+import { tokenTerms, verifyToken } from '../auth/tokens.ts';
+import type { Revocations } from '../store/revocations/revocations.ts';
 import type { ServerConfig } from '../config.ts';
 
 export interface MetricsRefusal {
@@ -28,6 +30,7 @@ const HOW =
 export const metricsRefusal = async (
   config: Pick<ServerConfig, 'secret' | 'metricsToken'>,
   req: IncomingMessage,
+  revocations: Pick<Revocations, 'isRevoked'>,
 ): Promise<MetricsRefusal | undefined> => {
   if (config.secret === undefined && config.metricsToken === undefined) return undefined;
   const token = bearer(req);
@@ -36,6 +39,10 @@ export const metricsRefusal = async (
   if (config.secret === undefined) return { status: 401, message: `Wrong metrics token: ${HOW}.` };
   try {
     const caller = await verifyToken(config.secret, token);
+    // Revoked is revoked at every door; the lifetime cap is not applied here, scrapers hold long-lived tokens.
+    const { jti } = tokenTerms(token);
+    if (jti !== undefined && (await revocations.isRevoked(jti)))
+      return { status: 401, message: `${REVOKED} To scrape: ${HOW}.` };
     if (caller.role === 'user' || caller.role === 'dashboard') return undefined;
     return { status: 403, message: `A token of role ${caller.role} cannot read /metrics: ${HOW}.` };
   } catch (err) {

@@ -13,6 +13,7 @@ import { createMetrics } from './metrics.ts';
 import { metricsRefusal } from './metrics-auth.ts';
 import { readinessRoute, rootRoute } from './probe-routes.ts';
 import { monitorStore } from './store-monitor.ts';
+import type { Revocations } from '../store/revocations/revocations.ts';
 import { tapStore } from './store-tap.ts';
 
 /** A Redis URL as logs may show it: host and port, never the password. */
@@ -26,7 +27,12 @@ const withoutPassword = (url: string) => {
  * What a node needs to be operated: metrics, reporters, the dashboard and readiness routes, and graceful
  * shutdown. createServer wires it in a few lines; the parts live in ops/, reporters/ and dashboard/.
  */
-export const createNodeOps = (config: ServerConfig, log: Logger, rawStore: Store) => {
+export const createNodeOps = (
+  config: ServerConfig,
+  log: Logger,
+  rawStore: Store,
+  revocations: Pick<Revocations, 'isRevoked'>,
+) => {
   const metrics = createMetrics();
   const reporters = startReporters(config.reporters, { log, metrics });
   const store = tapStore(rawStore, {
@@ -78,7 +84,7 @@ export const createNodeOps = (config: ServerConfig, log: Logger, rawStore: Store
       dataLoss,
     }),
     '/metrics': async (req, res) => {
-      const refusal = await metricsRefusal(config, req);
+      const refusal = await metricsRefusal(config, req, revocations);
       if (refusal) {
         res
           .writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' })
