@@ -138,6 +138,20 @@ describe('tokens hold for the life of the connection only while valid', () => {
     expect((await rawMcp(endpoint, listToolsRequest, { ...session, ...bearer(fresh) })).status).toBe(404);
   });
 
+  it('closes an MCP session when the token of its latest request expires', async () => {
+    const url = await start();
+    const endpoint = new URL('/mcp', url);
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    const opened = await rawMcp(endpoint, initializeRequest, bearer(await mintToken(SECRET, claims, 2)));
+    expect(opened.status).toBe(200);
+    const session = { 'mcp-session-id': opened.sessionId ?? '' };
+    // Nothing renews it (a request with a fresher token would): it is closed at the short token's exp, as a socket
+    // connection is, and its event notifications end with it.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    const fresh = await mintToken(SECRET, claims, '1h');
+    expect((await rawMcp(endpoint, listToolsRequest, { ...session, ...bearer(fresh) })).status).toBe(404);
+  });
+
   it('shares revocations across nodes on Redis: revoked on one node, closed and refused on the other', async () => {
     const shared = { redisUrl: inject('redisUrl'), redisPrefix: uniquePrefix(), revocationCheckMs: 50 };
     const urlA = await start(shared);

@@ -8,6 +8,7 @@ import type { McpSessionDeps } from './mcp-session.ts';
 import { openMcpSession } from './mcp-session.ts';
 import type { TokenPolicy } from '../auth/token-admission.ts';
 import { identify, sameCaller } from './session-identity.ts';
+import { SessionTokens } from './session-tokens.ts';
 import { SessionRegistry } from './session-registry.ts';
 import { parseDialects } from './tool-list.ts';
 
@@ -41,32 +42,11 @@ export const createMcpEndpoint = (
   const { config } = deps.services;
   const log = deps.log.child({ module: 'mcp' });
   const auth = { secret: config.secret, tokens };
-  /** Secret mode: each session under the id of the token its latest request came with, to close it on revocation. */
-  const byToken = new Map<string, Set<string>>();
-  const tokenOf = new Map<string, string>();
-  const useToken = (sessionId: string, jti: string | undefined) => {
-    const before = tokenOf.get(sessionId);
-    if (before === jti) return;
-    if (before !== undefined) byToken.get(before)?.delete(sessionId);
-    if (jti === undefined) return void tokenOf.delete(sessionId);
-    tokenOf.set(sessionId, jti);
-    byToken.set(jti, (byToken.get(jti) ?? new Set()).add(sessionId));
-  };
-  const forget = (sessionId: string) => {
-    useToken(sessionId, undefined);
-  };
-  const offRevoked = tokens.revocations.onRevoked((jti) => {
-    // Its tool calls are refused from now on anyway; closing also ends the event notifications it streams.
-    for (const sessionId of byToken.get(jti) ?? []) {
-      log.info({ jti, session: sessionId }, 'token revoked; closing its MCP session');
-      void registry.get(sessionId)?.close();
-    }
-    byToken.delete(jti);
-  });
   const registry = new SessionRegistry({
     idleMs: options.idleMs ?? DEFAULT_MCP_IDLE_MS,
     ...(options.now ? { now: options.now } : {}),
   });
+  const sessionTokens = new SessionTokens(tokens.revocations, (id) => void registry.get(id)?.close(), log);
   let closed = false;
 
   const existing = async (req: IncomingMessage, res: ServerResponse, id: string, query: URLSearchParams) => {
@@ -78,10 +58,10 @@ export const createMcpEndpoint = (
       );
     // In secret mode every request proves the identity again: a session id alone is not a credential.
     if (config.secret !== undefined) {
-      const { caller, jti } = await identify(req, query, auth);
+      const { caller, token } = await identify(req, query, auth);
       if (!sameCaller(caller, session.caller))
         throw new PlanHubError('PERMISSION_DENIED', 'This MCP session belongs to another agent; use your own session.');
-      useToken(id, jti);
+      sessionTokens.use(id, token ?? {});
     }
     await registry.track(id, () => session.transport.handleRequest(req, res));
   };
@@ -89,7 +69,7 @@ export const createMcpEndpoint = (
   const opening = async (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
     if (req.method !== 'POST')
       throw new PlanHubError('INVALID_ARGUMENT', 'No mcp-session-id header: open a session with an initialize POST.');
-    const { caller, jti } = await identify(req, query, auth);
+    const { caller, token } = await identify(req, query, auth);
     const dialects = parseDialects(query.get('dialects'));
     const limit = Math.min(config.limits.connectionsPerAgent, MAX_SESSIONS_PER_NODE);
     if (registry.size >= MAX_SESSIONS_PER_NODE || registry.countFor(caller) >= limit)
@@ -104,12 +84,12 @@ export const createMcpEndpoint = (
         onOpened: (id, opened) => {
           registry.add(id, opened);
           release();
-          useToken(id, jti);
+          if (token) sessionTokens.use(id, token);
           log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, session: id }, 'mcp session opened');
         },
         onClosed: (id) => {
           registry.remove(id);
-          forget(id);
+          sessionTokens.forget(id);
         },
       });
       await session.transport.handleRequest(req, res);
@@ -141,7 +121,7 @@ export const createMcpEndpoint = (
     route,
     async close() {
       closed = true;
-      offRevoked();
+      sessionTokens.stop();
       await registry.close();
     },
   };

@@ -4,6 +4,7 @@ import { OpenAuthSchema, PlanHubError } from '@planhub/shared';
 import { lifetimeRefusal, REVOCATION_UNCHECKED, REVOKED, type TokenPolicy } from '../auth/token-admission.ts';
 import { tokenTerms, verifyToken } from '../auth/tokens.ts';
 import { issuesOf } from '../errors/to-error-shape.ts';
+import type { SessionToken } from './session-tokens.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -30,10 +31,10 @@ const openModeCaller = (query: URLSearchParams): Caller => {
   return { ...parsed.data, role: 'agent' };
 };
 
-/** Who an MCP request acts as, and in secret mode the id of the token it came with (for revocation). */
+/** Who an MCP request acts as, and in secret mode the token it came with (its id and expiry). */
 export interface Identified {
   caller: Caller;
-  jti?: string | undefined;
+  token?: SessionToken | undefined;
 }
 
 /**
@@ -62,8 +63,8 @@ export const identify = async (
   }
   const refusal = lifetimeRefusal(token, auth.tokens.maxLifetimeSeconds);
   if (refusal !== undefined) throw new PlanHubError('UNAUTHENTICATED', refusal);
-  const { jti } = tokenTerms(token);
-  if (jti === undefined) return { caller };
+  const { jti, exp } = tokenTerms(token);
+  if (jti === undefined) return { caller, token: { exp } };
   let revoked: boolean;
   try {
     revoked = await auth.tokens.revocations.isRevoked(jti);
@@ -71,7 +72,7 @@ export const identify = async (
     throw new PlanHubError('UNAVAILABLE', REVOCATION_UNCHECKED);
   }
   if (revoked) throw new PlanHubError('UNAUTHENTICATED', REVOKED);
-  return { caller, jti };
+  return { caller, token: { jti, exp } };
 };
 
 export const sameCaller = (a: Caller, b: Caller): boolean =>
