@@ -4,11 +4,12 @@ import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 import { openAuth, rawClient, type RawClient } from '../security/support/raw-client.ts';
 
 /**
- * Subscriptions belong to the agent. An unsubscribe on one of its connections used to reach only that connection's
- * stream: another connection of the agent went on pushing what the agent had asked to stop, and could collect
- * filters without bound by subscribing there and unsubscribing here.
+ * Subscriptions are stored per agent, and each connection's stream keeps the filters it started with. Two rules
+ * hold together: another connection of the agent (a second dashboard tab, which clears and resubscribes on every
+ * connect) never silences a live stream; and a stream's filters are the agent's stored subscriptions again at its
+ * next subscribe, so a connection cannot collect filters without bound (subscribe here, unsubscribe there).
  */
-describe.each(STORE_KINDS)("an agent's unsubscribe on one connection (%s store)", (kind) => {
+describe.each(STORE_KINDS)("an agent's subscriptions across its connections (%s store)", (kind) => {
   let h: Harness | undefined;
   const clients: RawClient[] = [];
   afterEach(async () => {
@@ -20,25 +21,37 @@ describe.each(STORE_KINDS)("an agent's unsubscribe on one connection (%s store)"
     clients.push(c);
     const seen: EventEnvelope[] = [];
     c.socket.on('event', (e: EventEnvelope) => seen.push(e));
-    return { c, seen };
+    return { c, seen, types: () => seen.map((e) => e.event_type) };
   };
+  const subscribe = async (c: RawClient, eventTypes: string[]) =>
+    expect(await c.call('subscribeToTasks', { event_types: eventTypes, after_event: '$' })).toMatchObject({ ok: true });
 
-  it("stops the agent's other connections pushing it", async () => {
+  it('keeps a connection live while another one of the agent clears and resubscribes', async () => {
     h = await startHarness(kind, { approvalPolicy: 'auto' });
-    const a = await join('watcher');
-    const b = await join('watcher');
-    const control = await join('control');
-    for (const { c } of [a, control])
-      expect(await c.call('subscribeToTasks', { event_types: ['plan_created'], after_event: '$' })).toMatchObject({
-        ok: true,
-      });
-    expect(await b.c.call('unsubscribe', { all: true })).toMatchObject({ ok: true });
+    const first = await join('board');
+    const second = await join('board');
+    await subscribe(first.c, ['plan_created']);
+    expect(await second.c.call('unsubscribe', { all: true })).toMatchObject({ ok: true });
+    await subscribe(second.c, ['plan_created']);
     const writer = await join('writer');
-    expect(await writer.c.call('createPlan', { title: 'after the unsubscribe', steps: ['one'] })).toMatchObject({
-      ok: true,
-    });
-    // Delivered by now: the control connection, subscribed the same way, has it.
-    await expect.poll(() => control.seen.map((e) => e.event_type)).toEqual(['plan_created']);
-    expect(a.seen).toEqual([]);
+    expect(await writer.c.call('createPlan', { title: 'seen by both', steps: ['one'] })).toMatchObject({ ok: true });
+    await expect.poll(() => [first.types(), second.types()]).toEqual([['plan_created'], ['plan_created']]);
+  });
+
+  it("takes the agent's stored subscriptions again at a connection's next subscribe", async () => {
+    h = await startHarness(kind, { approvalPolicy: 'auto' });
+    const watcher = await join('watcher');
+    const other = await join('watcher');
+    const control = await join('control');
+    await subscribe(watcher.c, ['plan_created']);
+    await subscribe(control.c, ['plan_created', 'plan_started']);
+    // Removed on another connection, then the watcher subscribes to something else: plan_created is no longer its.
+    expect(await other.c.call('unsubscribe', { all: true })).toMatchObject({ ok: true });
+    await subscribe(watcher.c, ['plan_started']);
+    const writer = await join('writer');
+    expect(await writer.c.call('createPlan', { title: 'work', steps: ['one'] })).toMatchObject({ ok: true });
+    expect(await writer.c.call('startPlan', {})).toMatchObject({ ok: true });
+    await expect.poll(() => control.types()).toEqual(['plan_created', 'plan_started']);
+    expect(watcher.types()).toEqual(['plan_started']);
   });
 });

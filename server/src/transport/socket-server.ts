@@ -6,13 +6,11 @@ import type { ServerConfig } from '../config.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { Store } from '../store/store.ts';
 import { readSubscriptions } from '../tools/subscriptions-doc.ts';
-import type { ConnectionHooks } from '../tools/context.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import { toConnectError, type Authenticate } from './authenticate.ts';
 import { EventStream } from './event-stream.ts';
 import { originGuard } from './origin-guard.ts';
 import { createCallAdmission } from './call-admission.ts';
-import { AgentStreams } from './agent-streams.ts';
 import { capConnections } from './connection-caps.ts';
 import { capEngineConnections } from './engine-caps.ts';
 import { callArgument, guardedParser } from './frame-guard.ts';
@@ -60,7 +58,6 @@ export const attachSocketServer = (
     connectTimeout: CONNECT_TIMEOUT_MS,
   });
   const admission = createCallAdmission(deps.config.limits, log);
-  const streams = new AgentStreams();
   const caps = { perAddress: deps.config.limits.connectionsPerAddress, perNode: deps.config.limits.connectionsPerNode };
   capEngineConnections(io, caps, log);
 
@@ -101,11 +98,6 @@ export const attachSocketServer = (
       loadSubscriptions: () => readSubscriptions(deps.store, caller.workspace, caller.agent_id),
       pace: () => outbound.drained(),
     });
-    const leaveStreams = streams.add(caller, stream);
-    const hooks: ConnectionHooks = {
-      ...stream.hooks,
-      onUnsubscribed: (ids) => streams.unsubscribed(caller, ids),
-    };
     log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, socket: socket.id }, 'connected');
     // socket.io appends the acknowledgement as the last argument, whatever else a (hostile) client sent before it.
     socket.on('call', (...args: unknown[]) => {
@@ -119,7 +111,10 @@ export const attachSocketServer = (
         .then((error) =>
           error !== undefined
             ? { ok: false as const, error }
-            : deps.dispatch({ caller, signal: abort.signal, connection: hooks, cost: admission.costOf(framed) }, raw),
+            : deps.dispatch(
+                { caller, signal: abort.signal, connection: stream.hooks, cost: admission.costOf(framed) },
+                raw,
+              ),
         )
         // Bounded like events: a client that keeps calling and never reads the answers (large getTaskEvents pages,
         // say) is cut as a slow consumer instead of growing the node's buffers without end.
@@ -128,7 +123,6 @@ export const attachSocketServer = (
     });
     socket.on('disconnect', () => {
       abort.abort();
-      leaveStreams();
       stream.close();
     });
   });
