@@ -46,6 +46,17 @@ describe('what a call costs its address', () => {
     expect(answers[2]).toMatch(/^RESOURCE_EXHAUSTED: Too many calls from /);
   });
 
+  it('charges every attachment of the packet, whatever argument it rides with', async () => {
+    for (const first of [Buffer.alloc(1, 1), 'x']) {
+      const c = await client();
+      const answers = await codes(() => c.send(first, Buffer.alloc(BIG, 1)));
+      expect(answers[2], typeof first).toMatch(/^RESOURCE_EXHAUSTED: Too many calls from /);
+      c.close();
+      await h?.close();
+      h = undefined;
+    }
+  });
+
   it('charges a call that is not an object by its frame, and still says what a call must be', async () => {
     const c = await client();
     const answers = await codes(() => c.send('x'.repeat(BIG)));

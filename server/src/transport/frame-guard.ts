@@ -14,35 +14,29 @@ const FRAME_WRAPPING = 2;
 export class FrameRefusal {
   constructor(
     readonly message: string,
-    /** Size of the refused frame: it is still charged to the sender's address. */
-    readonly bytes: number,
+    /** Size of the refused frame (its attachments added as they come): still charged to the sender's address. */
+    public bytes: number,
   ) {}
 }
 
 /**
- * A call whose argument is not an object (a string, a number): passed on as it is for dispatch to refuse, with the
- * size of its frame, so that a megabyte of text sent as a call costs what a megabyte of arguments costs.
+ * A call's first argument as the parser passes it on, with the size of everything its packet carried: the text
+ * frame and, for a binary event, each attachment as it arrives. Whatever the argument's shape (an object, a
+ * string, one blob), the call is charged by those bytes; dispatch sees `value`.
  */
-export class UnshapedCall {
+export class FramedCall {
   constructor(
-    readonly value: unknown,
-    readonly bytes: number,
+    public value: unknown,
+    public bytes: number,
   ) {}
 }
 
 /** What dispatch gets of a call's first argument: the argument itself. */
-export const callArgument = (raw: unknown): unknown => (raw instanceof UnshapedCall ? raw.value : raw);
+export const callArgument = (raw: unknown): unknown => (raw instanceof FramedCall ? raw.value : raw);
 
-/**
- * Size in bytes (UTF-16 units of text read, plus the bytes of binary attachments) of the frame each decoded call's
- * arguments came from.
- */
-const frameSizes = new WeakMap<object, number>();
-export const frameSizeOf = (args: unknown): number => {
-  if (args instanceof FrameRefusal || args instanceof UnshapedCall) return args.bytes;
-  if (ArrayBuffer.isView(args) || args instanceof ArrayBuffer) return args.byteLength;
-  return typeof args === 'object' && args !== null ? (frameSizes.get(args) ?? 0) : 0;
-};
+/** Bytes (UTF-16 units of text read, plus the bytes of binary attachments) of the packet a call came in. */
+export const frameSizeOf = (raw: unknown): number =>
+  raw instanceof FrameRefusal || raw instanceof FramedCall ? raw.bytes : 0;
 
 /** The byte length of one binary attachment as socket.io-parser receives it (a buffer, or base64 text). */
 const attachmentBytes = (data: unknown): number => {
@@ -92,37 +86,39 @@ const decodeString = (Decoder.prototype as unknown as { decodeString: DecodeStri
 export const guardedParser = (limits: FrameLimits) => {
   class GuardedDecoder extends Decoder {
     /** The arguments of the binary event being put together: its attachments are added to their frame's size. */
-    awaitingAttachments: object | undefined;
+    /** What the binary packet being put together is charged to: its attachments add to it as they arrive. */
+    awaitingAttachments: FramedCall | FrameRefusal | undefined;
 
     override add(obj: unknown): void {
       // Before the parser's own step: the last attachment completes the packet, and its call runs at once.
-      if (typeof obj !== 'string' && this.awaitingAttachments !== undefined) {
-        const args = this.awaitingAttachments;
-        frameSizes.set(args, (frameSizes.get(args) ?? 0) + attachmentBytes(obj));
-      }
+      if (typeof obj !== 'string' && this.awaitingAttachments !== undefined)
+        this.awaitingAttachments.bytes += attachmentBytes(obj);
       super.add(obj);
     }
   }
   Object.defineProperty(GuardedDecoder.prototype, 'decodeString', {
     value(this: GuardedDecoder, text: string): Packet {
+      this.awaitingAttachments = undefined;
       const refusal = scanFrame(text, limits);
       if (refusal === undefined) {
         const packet = decodeString.call(this, text);
         const data: unknown[] | undefined = Array.isArray(packet.data) ? (packet.data as unknown[]) : undefined;
-        const args = data?.[1];
-        this.awaitingAttachments = undefined;
-        if (typeof args === 'object' && args !== null) {
-          frameSizes.set(args, text.length);
-          if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = args;
-        } else if (data !== undefined && data[0] === 'call' && data.length > 1)
-          data[1] = new UnshapedCall(args, text.length);
+        // Only "call" has a handler; the parser puts the attachments back inside the holder's value.
+        if (data !== undefined && data[0] === 'call' && data.length > 1) {
+          const framed = new FramedCall(data[1], text.length);
+          data[1] = framed;
+          if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = framed;
+        }
         return packet;
       }
       const payloadAt = text.search(/[[{]/);
       const header = decodeString.call(this, payloadAt < 0 ? text : text.slice(0, payloadAt));
       if (header.type !== PacketType.EVENT && header.type !== PacketType.BINARY_EVENT) throw new Error(refusal);
-      // Without an acknowledgement id the call handler drops it; a binary event still takes its attachments.
-      return { ...header, data: ['call', new FrameRefusal(refusal, text.length)] };
+      // Without an acknowledgement id the call handler drops it; a binary event still takes its attachments, and
+      // they are charged with it.
+      const refused = new FrameRefusal(refusal, text.length);
+      if (header.type === PacketType.BINARY_EVENT) this.awaitingAttachments = refused;
+      return { ...header, data: ['call', refused] };
     },
   });
   return { Encoder, Decoder: GuardedDecoder };
