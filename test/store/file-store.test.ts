@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -110,6 +111,11 @@ describe('the file store', () => {
       `${uuid}\u0000a1\u0000r1`,
       `${Date.now() + 60_000} ${JSON.stringify({ f: 'x', a: 1 })}`,
     );
+    // A key past LMDB's size was stored under the hash of its parts (joined with NUL then): still found after.
+    const longAgent = 'a'.repeat(100);
+    const longId = '中'.repeat(128);
+    const hashed = createHash('sha256').update(`${longAgent}\u0000${longId}`).digest('base64url');
+    await table('requests').put(`${uuid}\u0000#${hashed}`, `${Date.now() + 60_000} ${JSON.stringify({ long: true })}`);
     await old.close();
 
     const store = open(path, { eventRetention: 3, now: () => 5_000 });
@@ -130,6 +136,7 @@ describe('the file store', () => {
       ]);
     }
     expect(await store.requestAnswer(uuid, 'a1', 'r1')).toEqual({ answer: { f: 'x', a: 1 } });
+    expect(await store.requestAnswer(uuid, longAgent, longId)).toEqual({ answer: { long: true } });
   });
 
   it('deletes expired remembered answers, whatever the length of their keys', async () => {

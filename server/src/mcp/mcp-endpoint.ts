@@ -61,7 +61,8 @@ export const createMcpEndpoint = (
       const { caller, token } = await identify(req, query, auth);
       if (!sameCaller(caller, session.caller))
         throw new PlanHubError('PERMISSION_DENIED', 'This MCP session belongs to another agent; use your own session.');
-      sessionTokens.use(id, token ?? {});
+      // Not for a session closed while its token was checked: it would be held for good.
+      if (registry.get(id) === session) sessionTokens.use(id, token ?? {});
     }
     await registry.track(id, () => session.transport.handleRequest(req, res));
   };

@@ -29,9 +29,9 @@ export class SessionTokens {
     this.offRevoked = revocations.onRevoked((jti) => {
       for (const sessionId of [...(this.byJti.get(jti) ?? [])]) {
         log.info({ jti, session: sessionId }, 'token revoked; closing its MCP session');
+        this.forget(sessionId);
         this.close(sessionId);
       }
-      this.byJti.delete(jti);
     });
   }
 
@@ -46,6 +46,7 @@ export class SessionTokens {
           () => {
             if (Date.now() < exp * 1000) return arm();
             this.log.info({ session: sessionId, exp }, 'token expired; closing its MCP session');
+            this.forget(sessionId);
             this.close(sessionId);
           },
           Math.max(0, Math.min(exp * 1000 - Date.now(), MAX_TIMER_MS)),

@@ -115,10 +115,20 @@ export const waitForEvents = async (
       change.cancel();
     }
     const now = await readMine();
-    if (!sameSubscriptions(now, subscriptions) && rescans++ < MAX_RESCANS) {
-      subscriptions = now;
-      after = from;
-      continue;
+    if (!sameSubscriptions(now, subscriptions)) {
+      if (rescans++ < MAX_RESCANS) {
+        subscriptions = now;
+        after = from;
+        continue;
+      }
+      // Still changing: answer nothing and keep the cursor, rather than pass over what the new ones match.
+      await chargeScan(services, caller, scanned);
+      return {
+        events: [],
+        count: 0,
+        last_event_id: from,
+        message: 'Your subscriptions kept changing while this call waited. Call waitForEvents again.',
+      };
     }
     // Woken by a change that left the same subscriptions (an identical filter): wait on for the time left.
     if (changed && found.events.length === 0 && deadline > performance.now()) {
@@ -130,8 +140,10 @@ export const waitForEvents = async (
     if (fit < found.events.length)
       found = { ...found, events: found.events.slice(0, fit), cursor: found.events[fit - 1]?.event_id };
     const to = found.cursor ?? after;
-    cursor.advance(from, to);
+    // Charged before the cursor moves: a charge that fails (the limiter's store down) fails the call with the cursor
+    // where it was, so no event is passed over.
     await chargeScan(services, caller, scanned);
+    cursor.advance(from, to);
     return {
       events: found.events,
       count: found.events.length,

@@ -21,7 +21,8 @@ const MAX_KEY_BYTES = 480;
 export const entryKey = (workspace: string, key: string): string => {
   const full = `${workspace}${SEP}${key}`;
   if (Buffer.byteLength(full, 'utf8') <= MAX_KEY_BYTES) return full;
-  return `${workspace}${SEP}#${createHash('sha256').update(key).digest('base64url')}`;
+  // Hashed as it was with the old separator, so a store upgraded from it finds these keys again.
+  return `${workspace}${SEP}#${createHash('sha256').update(key.replaceAll(SEP, '\u0000')).digest('base64url')}`;
 };
 
 export const requestEntryKey = (workspace: string, agentId: string, requestId: string): string =>
