@@ -102,12 +102,15 @@ export const createPresenceTracker = (options: PresenceOptions) => {
       entry.grace = undefined;
       return;
     }
+    // Each side writes its own entry before it asks about the other nodes, so of a connection here and a last
+    // disconnection on another node at once, at least one sees the other: the log never ends on offline while the
+    // agent is connected (at worst it says online twice).
     void serial(async () => {
-      const before = await backend.online(caller.workspace, caller.agent_id, now());
       // The entry counts only while the node's heartbeat is current; the first one may not have reached Redis yet.
       await backend.beat(nodeId, now(), ttlMs);
       await backend.write(nodeId, caller.workspace, [stored(entry)]);
-      if (!before) await append(caller.workspace, agentOnline(caller.workspace, caller.agent_id, iso()));
+      if (!(await backend.online(caller.workspace, caller.agent_id, now(), nodeId)))
+        await append(caller.workspace, agentOnline(caller.workspace, caller.agent_id, iso()));
     });
   };
 
@@ -126,7 +129,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
       void serial(async () => {
         if (entry.connections !== 0) return;
         await backend.write(nodeId, caller.workspace, [stored(entry)]);
-        if (!(await backend.online(caller.workspace, caller.agent_id, now())))
+        if (!(await backend.online(caller.workspace, caller.agent_id, now(), nodeId)))
           await append(
             caller.workspace,
             agentOffline(caller.workspace, caller.agent_id, iso(), entry.last_seen_at, 'disconnected'),

@@ -73,9 +73,9 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
       }
       return Promise.resolve(out);
     },
-    online(workspace, agentId, nowMs) {
+    online(workspace, agentId, nowMs, exceptNode) {
       for (const [node, agents] of nodesOf(workspace))
-        if ((s.liveUntil.get(node) ?? 0) > nowMs && (agents.get(agentId)?.connections ?? 0) > 0)
+        if (node !== exceptNode && (s.liveUntil.get(node) ?? 0) > nowMs && (agents.get(agentId)?.connections ?? 0) > 0)
           return Promise.resolve(true);
       return Promise.resolve(false);
     },

@@ -30,9 +30,10 @@ export interface PresenceBackend {
   read(workspace: string, nowMs: number): Promise<Map<string, AgentPresence>>;
   /**
    * Whether a live node holds a connection of the agent: what a connection or disconnection decides on. It reads the
-   * agent's entries alone, since `read` reads every agent that ever connected to the workspace.
+   * agent's entries alone, since `read` reads every agent that ever connected to the workspace. `exceptNode`: on a
+   * node other than this one (the asking node has written its own entry first).
    */
-  online(workspace: string, agentId: string, nowMs: number): Promise<boolean>;
+  online(workspace: string, agentId: string, nowMs: number, exceptNode?: string): Promise<boolean>;
   /**
    * The entries of nodes whose heartbeat lapsed, each returned to exactly one caller (who reports the agents that
    * were connected there) and kept as offline with their last_seen_at.

@@ -69,8 +69,8 @@ export const createRedisPresence = (redis: PresenceRedis, prefix: string): Prese
       }
       return out;
     },
-    async online(workspace, agentId, nowMs) {
-      const live = await redis.zrangebyscore(key.nodes, `(${nowMs}`, '+inf');
+    async online(workspace, agentId, nowMs, exceptNode) {
+      const live = (await redis.zrangebyscore(key.nodes, `(${nowMs}`, '+inf')).filter((node) => node !== exceptNode);
       if (live.length === 0) return false;
       const entries = await redis.hmget(key.ws(workspace), ...live.map((node) => field(node, agentId)));
       return entries.some((v) => v !== null && (JSON.parse(v) as Stored).c > 0);
