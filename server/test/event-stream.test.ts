@@ -46,7 +46,7 @@ describe('a connection event stream', () => {
   });
 
   const setup = (
-    stored: Subscription[] = [],
+    stored: Subscription[] | (() => Promise<Subscription[]>) = [],
     viewer: Caller = { workspace: 'ws', agent_id: 'watcher', role: 'agent' },
     pace?: () => Promise<void> | undefined,
   ) => {
@@ -61,7 +61,7 @@ describe('a connection event stream', () => {
       hub,
       store,
       send: (e) => sent.push(e),
-      loadSubscriptions: () => Promise.resolve(stored),
+      loadSubscriptions: typeof stored === 'function' ? stored : () => Promise.resolve(stored),
       ...(pace ? { pace } : {}),
     });
     closers.push(
@@ -129,6 +129,26 @@ describe('a connection event stream', () => {
     // Another connection (on another node, which cannot tell this stream) removed s1 from the store.
     stored.splice(0, 1, sub('s2', { agent_id: 'b' }));
     await stream.subscribe(sub('s2', { agent_id: 'b' }), undefined);
+    await commit(1, 'a');
+    await commit(1, 'b');
+    expect(sent.map((e) => `${e.source_agent}:${e.source_step_id}`)).toEqual(['b:step_2']);
+  });
+
+  it('keeps an unsubscribe made while a later subscribe reads the stored subscriptions', async () => {
+    let release: (subs: Subscription[]) => void = () => {};
+    let reads = 0;
+    const load = () =>
+      ++reads === 1
+        ? Promise.resolve([sub('s1', { agent_id: 'a' })])
+        : new Promise<Subscription[]>((resolve) => (release = resolve));
+    const { stream, sent, commit } = setup(load);
+    await stream.subscribe(sub('s1', { agent_id: 'a' }), '0-0');
+    const later = stream.subscribe(sub('s2', { agent_id: 'b' }), undefined);
+    await tick();
+    stream.unsubscribe(['s1']);
+    // The read began before the unsubscribe committed: it still holds s1.
+    release([sub('s1', { agent_id: 'a' }), sub('s2', { agent_id: 'b' })]);
+    await later;
     await commit(1, 'a');
     await commit(1, 'b');
     expect(sent.map((e) => `${e.source_agent}:${e.source_step_id}`)).toEqual(['b:step_2']);

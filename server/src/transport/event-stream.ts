@@ -49,6 +49,8 @@ export class EventStream {
   private dropped: string | undefined;
   private stopListening: (() => void) | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Ids unsubscribed while a later subscribe reads the stored subscriptions (see add). */
+  private removedWhileReading: Set<string> | undefined;
 
   constructor(private readonly deps: EventStreamDeps) {}
 
@@ -60,7 +62,10 @@ export class EventStream {
   }
 
   unsubscribe(ids: readonly string[]): void {
-    for (const id of ids) this.filters.delete(id);
+    for (const id of ids) {
+      this.filters.delete(id);
+      this.removedWhileReading?.add(id);
+    }
   }
 
   close(): void {
@@ -78,12 +83,14 @@ export class EventStream {
 
   private async add(sub: Subscription, afterEvent: string | undefined): Promise<SubscribeOutcome> {
     if (this.mode !== 'idle') {
-      // The agent's stored subscriptions again: what another connection removed meanwhile goes (on another node it
-      // could not tell this stream), and the filters stay within the agent's own bound.
-      const stored = await this.deps.loadSubscriptions();
+      // The agent's stored subscriptions again: what another connection removed meanwhile goes, and the filters stay
+      // within the agent's own bound. An unsubscribe on this connection while the read is out wins over it.
+      const removed = new Set<string>();
+      this.removedWhileReading = removed;
+      const stored = await this.deps.loadSubscriptions().finally(() => (this.removedWhileReading = undefined));
       if (this.isClosed()) return { replayed: 0, last_event_id: this.cursor ?? '0-0', already_live: true };
       this.filters.clear();
-      for (const kept of stored) this.filters.set(kept.subscription_id, kept);
+      for (const kept of stored) if (!removed.has(kept.subscription_id)) this.filters.set(kept.subscription_id, kept);
       this.filters.set(sub.subscription_id, sub);
       return { replayed: 0, last_event_id: this.cursor ?? '0-0', already_live: true };
     }

@@ -102,7 +102,9 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
             kept.push({ workspace, entry });
           }
         }
-        await journal?.nodeLost(node, kept);
+        // The agents are reported whether or not the disk took it: if it did not, a restart reports them again
+        // (a repeated agent_offline), where failing here would drop them from the report for good.
+        await journal?.nodeLost(node, kept).catch(() => undefined);
       }
       return lost;
     },
@@ -111,13 +113,25 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
       const until = s.claims.get(key);
       if (until !== undefined && until > now) return false;
       s.claims.set(key, now + ttlMs);
-      await journal?.claim(key, now + ttlMs);
+      try {
+        await journal?.claim(key, now + ttlMs);
+      } catch (err) {
+        // Not claimed after all: the next scan claims it again, rather than never report the stall.
+        if (s.claims.get(key) === now + ttlMs) s.claims.delete(key);
+        throw err;
+      }
       return true;
     },
     addWorkspace(workspace) {
       if (s.workspaces.has(workspace)) return done;
       s.workspaces.add(workspace);
-      return journal ? journal.workspace(workspace) : done;
+      // Forgotten again if the disk refused it, so the caller's retry writes it.
+      return journal
+        ? journal.workspace(workspace).catch((err: unknown) => {
+            s.workspaces.delete(workspace);
+            throw err;
+          })
+        : done;
     },
     workspaces() {
       return Promise.resolve([...s.workspaces].sort());
