@@ -1,4 +1,4 @@
-import { linkSync, readFileSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../config-error.ts';
@@ -77,6 +77,35 @@ export interface NodeLock {
 }
 
 /**
+ * Replaces the stale lock `found` at `path` with `own` under the takeover mutex (`path.takeover`, a link of `own`).
+ * False when another node holds the mutex or got the lock first. A mutex left by a node that died while taking over
+ * is removed as a stale lock is, by its owner's pid.
+ */
+const takeOver = (path: string, own: string, found: string): boolean => {
+  const mutex = `${path}.takeover`;
+  try {
+    linkSync(own, mutex);
+  } catch (err) {
+    if (errno(err) !== 'EEXIST') throw err;
+    if (held(mutex, readOwner(mutex))) return false;
+    rmSync(mutex, { force: true });
+    return false;
+  }
+  try {
+    if (readText(path) === found) rmSync(path, { force: true });
+    try {
+      linkSync(own, path);
+      return true;
+    } catch (err) {
+      if (errno(err) === 'EEXIST') return false;
+      throw err;
+    }
+  } finally {
+    rmSync(mutex, { force: true });
+  }
+};
+
+/**
  * One node per storage directory: two nodes writing one store would each believe they serialize every commit. The
  * engine itself lets several processes share a file, so the store takes this lock first and refuses to start when
  * another live node holds it; a lock left by a killed node is taken over.
@@ -112,25 +141,11 @@ export const takeNodeLock = (dir: string): NodeLock => {
       if (found === undefined) continue; // gone since the link failed: try again
       const owner = parseOwner(found);
       if (held(path, owner)) throw inUse(owner);
-      // A stale lock is moved aside before ours goes in: of two nodes taking it over at once only one moves it, and
-      // one that moved a fresh lock instead (taken since it was read) puts that back and stops.
-      const aside = `${own}.stale`;
-      try {
-        renameSync(path, aside);
-      } catch (err) {
-        if (errno(err) === 'ENOENT') continue;
-        throw err;
-      }
-      const moved = readText(aside);
-      if (moved !== found) {
-        try {
-          linkSync(aside, path);
-        } finally {
-          rmSync(aside, { force: true });
-        }
-        throw justTaken();
-      }
-      rmSync(aside, { force: true });
+      // A stale lock is replaced by one taker at a time, holding the takeover mutex (itself a link, so exclusive):
+      // it removes the lock only if it still is the stale one it read, and only a mutex holder removes a lock, so a
+      // lock removed is never a live one. Its own link then fails if a node on a fresh path got in first.
+      if (takeOver(path, own, found)) break;
+      throw justTaken();
     }
   } finally {
     rmSync(own, { force: true });
