@@ -8,7 +8,7 @@ import type { McpSessionDeps } from './mcp-session.ts';
 import { openMcpSession } from './mcp-session.ts';
 import type { TokenPolicy } from '../auth/token-admission.ts';
 import { identify, sameCaller } from './session-identity.ts';
-import { SessionTokens } from './session-tokens.ts';
+import { TokenHolders } from '../auth/token-holders.ts';
 import { SessionRegistry } from './session-registry.ts';
 import { parseDialects } from './tool-list.ts';
 
@@ -46,7 +46,11 @@ export const createMcpEndpoint = (
     idleMs: options.idleMs ?? DEFAULT_MCP_IDLE_MS,
     ...(options.now ? { now: options.now } : {}),
   });
-  const sessionTokens = new SessionTokens(tokens.revocations, (id) => void registry.get(id)?.close(), log);
+  // Secret mode: a session holds only while the token of its latest request does, as a socket connection does.
+  const sessionTokens = new TokenHolders<string>(tokens.revocations, (id, why) => {
+    log.info({ session: id }, `token ${why}; closing its MCP session`);
+    void registry.get(id)?.close();
+  });
   let closed = false;
 
   const existing = async (req: IncomingMessage, res: ServerResponse, id: string, query: URLSearchParams) => {
@@ -62,7 +66,7 @@ export const createMcpEndpoint = (
       if (!sameCaller(caller, session.caller))
         throw new PlanHubError('PERMISSION_DENIED', 'This MCP session belongs to another agent; use your own session.');
       // Not for a session closed while its token was checked: it would be held for good.
-      if (registry.get(id) === session) sessionTokens.use(id, token ?? {});
+      if (registry.get(id) === session) sessionTokens.hold(id, token ?? {});
     }
     await registry.track(id, () => session.transport.handleRequest(req, res));
   };
@@ -85,12 +89,12 @@ export const createMcpEndpoint = (
         onOpened: (id, opened) => {
           registry.add(id, opened);
           release();
-          if (token) sessionTokens.use(id, token);
+          if (token) sessionTokens.hold(id, token);
           log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, session: id }, 'mcp session opened');
         },
         onClosed: (id) => {
           registry.remove(id);
-          sessionTokens.forget(id);
+          sessionTokens.release(id);
         },
       });
       await session.transport.handleRequest(req, res);

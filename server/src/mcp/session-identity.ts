@@ -4,7 +4,7 @@ import { OpenAuthSchema, PlanHubError } from '@planhub/shared';
 import { lifetimeRefusal, REVOCATION_UNCHECKED, REVOKED, type TokenPolicy } from '../auth/token-admission.ts';
 import { tokenTerms, verifyToken } from '../auth/tokens.ts';
 import { issuesOf } from '../errors/to-error-shape.ts';
-import type { SessionToken } from './session-tokens.ts';
+import type { HeldToken } from '../auth/token-holders.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -34,7 +34,7 @@ const openModeCaller = (query: URLSearchParams): Caller => {
 /** Who an MCP request acts as, and in secret mode the token it came with (its id and expiry). */
 export interface Identified {
   caller: Caller;
-  token?: SessionToken | undefined;
+  token?: HeldToken | undefined;
 }
 
 /**
