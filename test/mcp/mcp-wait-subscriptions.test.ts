@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { NewEvent } from '@planhub/shared';
-import { createLogger, createRedisStore } from '@planhub/server';
+import { createLogger, createRedisStore, type ServerConfigInput } from '@planhub/server';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { STORE_KINDS, startHarness, uniquePrefix, type Harness } from '../helpers/servers.ts';
+import { STORE_KINDS, startHarness, uniquePrefix, type Harness, type StoreKind } from '../helpers/servers.ts';
 import { callJson, callRaw, mcpClient, textOf } from './mcp-clients.ts';
 
 interface Waited {
@@ -16,11 +16,8 @@ const stepsCompleted = (...answers: Waited[]) =>
 /** Long enough for the wait below to have read the agent's subscriptions and begun waiting. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
 
-/**
- * A waitForEvents picks the agent's events by its subscriptions, which another call may change while it waits. An
- * event only a new subscription matches used to be passed over, and the session's cursor moved past it for good.
- */
-describe.each(STORE_KINDS)("waitForEvents while its agent's subscriptions change (%s store)", (kind) => {
+/** A node and the watcher's MCP session on it, both closed after each test of the describe that calls this. */
+const watcherOnANode = () => {
   let harness: Harness | undefined;
   const sessions: Client[] = [];
   afterEach(async () => {
@@ -28,11 +25,22 @@ describe.each(STORE_KINDS)("waitForEvents while its agent's subscriptions change
     await harness?.close();
     harness = undefined;
   });
-
-  const start = async () => {
-    harness = await startHarness(kind, { approvalPolicy: 'auto' });
+  return async (kind: StoreKind, config: ServerConfigInput) => {
+    harness = await startHarness(kind, config);
     const watcher = await mcpClient('http', harness.url, { workspace: 'ws', agentId: 'watcher' });
     sessions.push(watcher);
+    return { harness, watcher };
+  };
+};
+
+/**
+ * A waitForEvents picks the agent's events by its subscriptions, which another call may change while it waits. An
+ * event only a new subscription matches used to be passed over, and the session's cursor moved past it for good.
+ */
+describe.each(STORE_KINDS)("waitForEvents while its agent's subscriptions change (%s store)", (kind) => {
+  const open = watcherOnANode();
+  const start = async () => {
+    const { harness, watcher } = await open(kind, { approvalPolicy: 'auto' });
     const worker = await harness.client('worker');
     await worker.createPlan({ title: 'work', steps: ['one', 'two'] });
     await worker.startPlan({});
@@ -123,18 +131,10 @@ const rawEvent = (event_type: 'step_started' | 'step_completed', n: number): New
 
 /** A wait's scan of the log is work the agent pays for, as getTaskEvents' is: 1 unit of its call budget per 100. */
 describe("waitForEvents' cost", () => {
-  let harness: Harness | undefined;
-  const sessions: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(sessions.splice(0).map((c) => c.close()));
-    await harness?.close();
-    harness = undefined;
-  });
+  const open = watcherOnANode();
 
   it('ends an answer at about 1 MiB of events and returns the rest from the next calls', async () => {
-    harness = await startHarness('memory', { approvalPolicy: 'auto' });
-    const watcher = await mcpClient('http', harness.url, { workspace: 'ws', agentId: 'watcher' });
-    sessions.push(watcher);
+    const { harness, watcher } = await open('memory', { approvalPolicy: 'auto' });
     await callJson(watcher, 'subscribeToTasks', { event_types: ['step_completed'], agent_id: 'worker' });
     const { store } = harness.server.services;
     const big = (n: number) => ({ ...rawEvent('step_completed', n), payload: { result: 'x'.repeat(100_000) } });
@@ -151,12 +151,10 @@ describe("waitForEvents' cost", () => {
 
   it('charges the log entries it looked at to the agent, so its next calls wait', async () => {
     // 12 units per 6 s window for the agent.
-    harness = await startHarness('memory', {
+    const { harness, watcher } = await open('memory', {
       approvalPolicy: 'auto',
       limits: { callsPerSecond: 2, rateWindowSeconds: 6 },
     });
-    const watcher = await mcpClient('http', harness.url, { workspace: 'ws', agentId: 'watcher' });
-    sessions.push(watcher);
     const { store } = harness.server.services;
     for (let batch = 0; batch < 15; batch++) {
       const events = Array.from({ length: 100 }, (_, i) => rawEvent('step_started', batch * 100 + i));
