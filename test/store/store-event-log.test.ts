@@ -35,6 +35,22 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store', (kind) => {
       expect(await store.readEvents('ws-empty', { after: '0-0', count: 3 })).toEqual([]);
     });
 
+    it('answers an empty or whole page, never an error, for cursors at the ends of the id range', async ({ store }) => {
+      const all = await append(store, [event(1), event(2)]);
+      const max = '18446744073709551615';
+      for (const after of [`${max}-${max}`, '99999999999999999999999-0', `${max}-99999999999999999999999`])
+        expect(await store.readEvents(WS, { after, count: 10 })).toEqual([]);
+      expect(await store.readEvents(WS, { before: '0-0', count: 10 })).toEqual([]);
+      expect(await store.readEvents(WS, { before: '00-000', count: 10 })).toEqual([]);
+      for (const before of [`${max}-${max}`, '99999999999999999999999-0', `${max}-99999999999999999999999`])
+        expect(await store.readEvents(WS, { before, count: 10 })).toEqual(all);
+      const [first] = all;
+      const [ms] = first!.event_id.split('-');
+      expect(await store.readEvents(WS, { after: `${ms}-99999999999999999999999`, count: 10 })).toEqual(
+        all.filter((e) => e.event_id.split('-')[0] !== ms),
+      );
+    });
+
     it('trims the log to its retention, keeping at least the newest events', async ({ fixture }) => {
       const small = fixture.open({ eventRetention: 10 });
       const committed: EventEnvelope[] = [];

@@ -17,6 +17,7 @@ import { createReplicatedCommits } from './replicated-commit.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
 import { createStoreEpoch } from './store-epoch.ts';
+import { endBefore, startAfter } from './stream-range.ts';
 import { randomUUID } from 'node:crypto';
 
 export interface RedisStoreOptions {
@@ -85,8 +86,11 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   const epoch = createStoreEpoch({ client, key: keys.epoch, newId: randomUUID, log });
   client.on('ready', () => void epoch.verify().catch(() => undefined));
 
-  const readAfter = async (workspace: string, after: string, count: number) =>
-    ((await client.xrange(keys.events(workspace), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope);
+  const readAfter = async (workspace: string, after: string, count: number) => {
+    const start = startAfter(after);
+    if (start === undefined) return [];
+    return ((await client.xrange(keys.events(workspace), start, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope);
+  };
   // Through run(): before the first 'ready' it waits for startup, however long, rather than fail and leave the
   // watcher's next operation to read it again (which is correct, runAfterWatch, but slower and logged as a failure).
   const readLast = (workspace: string) =>
@@ -180,9 +184,11 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
       runAfterWatch('readEvents', workspace, async () => {
         const read = async () => {
           if (range.after !== undefined) return readAfter(workspace, range.after, range.count);
+          const end = range.before === undefined ? '+' : endBefore(range.before);
+          if (end === undefined) return [];
           const newest = (await client.xrevrange(
             keys.events(workspace),
-            range.before === undefined ? '+' : `(${range.before}`,
+            end,
             '-',
             'COUNT',
             range.count,
