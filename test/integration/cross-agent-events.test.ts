@@ -148,6 +148,25 @@ describe.each(STORE_KINDS)('seed 000 subscriptions and events (%s store)', (stor
     expect(first.message).not.toContain('getTaskEvents');
   });
 
+  it("answers upstream's last_event_id (the last event returned) and where the read stopped as cursor", async () => {
+    // With no event returned, last_event_id is the cursor (upstream leaves it out): see get-task-events.ts.
+    await start();
+    const a = await h.client('a');
+    const b = await h.client('b');
+    await startedPlan(a, 'A', ['1']);
+    const all = await b.getTaskEvents({ after_event: '0-0', limit: 50 });
+    const newest = all.events.at(-1)?.event_id;
+    expect(all.events.map((e) => e.event_type)).toEqual(['plan_created', 'plan_approved', 'plan_started']);
+    const created = await b.getTaskEvents({ event_types: ['plan_created'], after_event: '0-0' });
+    expect(created).toMatchObject({ count: 1, last_event_id: all.events[0]?.event_id, cursor: newest });
+    const none = await b.getTaskEvents({ agent_id: 'nobody', after_event: '0-0' });
+    expect(none).toMatchObject({ count: 0, last_event_id: newest, cursor: newest });
+    const recent = await b.getTaskEvents({ event_types: ['bogus', 'plan_created'] });
+    expect(recent).toMatchObject({ count: 1, last_event_id: all.events[0]?.event_id });
+    const after = await b.getTaskEvents({ event_types: ['plan_created'], after_event: created.cursor ?? '' });
+    expect(after).toMatchObject({ count: 0, scanned: 0 });
+  });
+
   it('reads events with a cursor, a limit and a long-poll', async () => {
     await start();
     const a = await h.client('a');
@@ -162,7 +181,7 @@ describe.each(STORE_KINDS)('seed 000 subscriptions and events (%s store)', (stor
     const rest = await b.getTaskEvents({ agent_id: 'a', after_event: first.last_event_id ?? '', limit: 10 });
     expect(rest.events.map((e) => e.event_type)).toEqual(['plan_started']);
     const empty = await b.getTaskEvents({ event_types: ['step_completed'], after_event: rest.last_event_id ?? '' });
-    expect(empty).toMatchObject({ events: [], count: 0, last_event_id: rest.last_event_id });
+    expect(empty).toMatchObject({ events: [], count: 0, last_event_id: rest.cursor, cursor: rest.cursor });
 
     const polling = b.getTaskEvents({
       event_types: ['step_completed'],

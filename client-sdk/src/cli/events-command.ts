@@ -74,7 +74,7 @@ export const eventsCommand = (program: Command): Command =>
           agent_id: flags.agent ?? '*',
           event_types: types ?? [...EVENT_TYPES],
           // The cursor of the read above: nothing that matched since is missed, nothing printed comes twice.
-          after_event: recent.last_event_id ?? flags.after ?? '0-0',
+          after_event: recent.cursor ?? recent.last_event_id ?? flags.after ?? '0-0',
         });
         await untilInterrupted(closed);
         off();

@@ -173,7 +173,7 @@ export const getTaskEvents = defineTool({
   readOnly: true,
   behaviour: { longPoll: { secondsArg: 'timeout', maxSeconds: MAX_WAIT_SECONDS } },
   description:
-    'Read recent events of your workspace, newest last. after_event continues from a cursor (last_event_id of the ' +
+    'Read recent events of your workspace, newest last. after_event continues from a cursor (cursor, or last_event_id, of the ' +
     'previous answer); before_event pages back through older events (pass next_before of the previous answer); ' +
     'text keeps events that mention it. agent_online, agent_offline and step_stalled come only when named in ' +
     'event_types. One call looks at a bounded number of log entries (scanned): fewer ' +
@@ -203,7 +203,10 @@ export const getTaskEvents = defineTool({
       /** Envelopes on the wire; the SDK hands them on as the typed union (TaskEvent). */
       events: z.array(WireTaskEventSchema),
       count: z.number().int(),
+      /** The last event returned (upstream's field); with none, where the read stopped (as `cursor`). */
       last_event_id: z.string().nullable(),
+      /** Where the read stopped, past entries the filter passed over: after_event for the next call. */
+      cursor: z.string().nullable().optional(),
       /** Log entries this call looked at. */
       scanned: z.number().int().optional(),
       /** Where a backward read stopped: pass it as before_event to continue; null once the oldest event was seen. */

@@ -32,12 +32,12 @@ const narrowed = (args: Args): boolean =>
 const UNNARROWED_WAIT =
   'timeout requires at least one of: agent_id, event_types, or after_event.  Without any narrowing the wait returns ' +
   'on the first event from any agent, making the timeout ineffective. plan_id, step_id or text narrow it as well; ' +
-  'to wait for what comes after your last read, pass its last_event_id as after_event.';
+  'to wait for what comes after your last read, pass its cursor (or last_event_id) as after_event.';
 
 /**
  * Seed 000's getTaskEvents plus cursors, a text filter and a long-poll. Without a cursor: the newest `limit` matching
- * events. With after_event: the next matching events after it, oldest first; last_event_id is the cursor for the next
- * call. With before_event: the newest matching events older than it (paging back through history); next_before is
+ * events. With after_event: the next matching events after it, oldest first; last_event_id is the last of them (as
+ * upstream), `cursor` where the read stopped, to continue from. With before_event: the newest matching events older than it (paging back through history); next_before is
  * the cursor for the page before. Each call looks at no more than SCAN_BUDGET log entries, so a filter that matches
  * little returns fewer events with a cursor to continue instead of walking the whole log, and what it looked at is
  * charged to the caller's call budget (scanCost). With a timeout and nothing
@@ -86,7 +86,12 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
     return {
       events: scan.events,
       count: scan.events.length,
-      last_event_id: scan.cursor ?? null,
+      // Upstream's meaning: the last event returned. Where the read stopped, past entries the filter passed over,
+      // is `cursor`, so a filter that matches little does not make the next call look at them again. With no event
+      // (upstream leaves the field out) it is the cursor: a read is cut at SCAN_BUDGET entries, and a loop that
+      // passes last_event_id back, as upstream's clients do, must move on instead of reading the same ones again.
+      last_event_id: scan.events.at(-1)?.event_id ?? scan.cursor ?? null,
+      cursor: scan.cursor ?? null,
       scanned,
       next_before: backward ? (scan.nextBefore ?? null) : null,
     };
