@@ -8,7 +8,7 @@
            index in KEYS (a `key`)
   ARGV[1]  the commit as JSON (built by redis-commit.ts):
            { channel (the workspace's sharded channel), workspace, retention, quota or absent,
-             request = { key, ttl, answer (an ARGV index) [, index key, keep, request_id, key prefix (text), now] }
+             request = { key, ttl, answer (an ARGV index) [, index key, keep, request_id, key prefix (text)] }
                        or absent (with an index: at most `keep` answers per agent, the oldest forgotten first),
              reads = { { key, version } }, writes = { { key, ARGV index of the JSON, or 0 to delete } },
              ops = { op }, fanins = { fanin }, events = { ARGV index of the event's JSON } }
@@ -158,20 +158,26 @@ local function write(writes, filled)
   end
 end
 
+-- A variadic command in slices: Lua's unpack refuses 8,000 values or more ("too many results to unpack"), and an
+-- error after the first write leaves the commit half applied (Redis rolls nothing back). The slice is even, so
+-- HSET's field-value and ZADD's score-member pairs stay whole; the script is still one atomic step.
+local SLICE = 1000
+local function call_sliced(command, key, args)
+  for from = 1, #args, SLICE do
+    redis.call(command, key, unpack(args, from, math.min(from + SLICE - 1, #args)))
+  end
+end
+
 local counters = {}
 local function apply(ops)
   for _, op in ipairs(ops) do
     local name, key = op[1], KEYS[op[2]]
-    if name == 'sadd' or name == 'srem' or name == 'zadd' or name == 'zrem' then
-      redis.call(string.upper(name), key, unpack(op[3]))
-    elseif name == 'hset' then
-      redis.call('HSET', key, unpack(op[3]))
+    if name == 'sadd' or name == 'srem' or name == 'zadd' or name == 'zrem' or name == 'hset' or name == 'hdel' then
+      call_sliced(string.upper(name), key, op[3])
     elseif name == 'hsetnx' then
       for i = 1, #op[3], 2 do
         redis.call('HSETNX', key, op[3][i], op[3][i + 1])
       end
-    elseif name == 'hdel' then
-      redis.call('HDEL', key, unpack(op[3]))
     elseif name == 'incr' then
       counters[#counters + 1] = redis.call('INCRBY', key, op[3])
     elseif name == 'bump' then
@@ -186,6 +192,18 @@ local function same(text)
   return text
 end
 
+-- Whether `a` sorts before `b` by their bytes, as the memory and file stores sort (core/byte-order.ts). Lua's `<`
+-- on strings is strcoll, and Redis sets LC_COLLATE from its environment: under en_US.UTF-8 "B" sorts after "a".
+local function bytes_before(a, b)
+  for i = 1, math.min(#a, #b) do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then
+      return x < y
+    end
+  end
+  return #a < #b
+end
+
 -- The hash's entries as JSON text without decoding them: fields are JSON-encoded keys, values JSON.
 local function fill_text(hash, as)
   local flat = redis.call('HGETALL', hash)
@@ -193,7 +211,7 @@ local function fill_text(hash, as)
   for i = 1, #flat, 2 do
     entries[#entries + 1] = { flat[i], flat[i + 1] }
   end
-  table.sort(entries, function(a, b) return a[1] < b[1] end)
+  table.sort(entries, function(a, b) return bytes_before(a[1], b[1]) end)
   local parts = {}
   for i, e in ipairs(entries) do
     parts[i] = as == 'keys' and e[1] or (e[1] .. ':' .. e[2])
@@ -229,10 +247,17 @@ if c.request then
   end
   redis.call('SET', KEYS[c.request[1]], answer, 'PX', c.request[2])
   if c.request[4] then
-    -- Bounded per agent: the oldest remembered answers beyond the cap (and the expired ones) are forgotten.
-    local index, keep, now = KEYS[c.request[4]], c.request[5], c.request[8]
+    -- Bounded per agent: the oldest remembered answers beyond the cap (and the expired ones) are forgotten. The
+    -- time is Redis's, not the calling node's (a node whose clock is behind would score its own answer oldest and
+    -- forget it at once, so a retry would apply twice), and the new answer scores above every one kept, even in
+    -- the same millisecond or after Redis's clock stepped back: the answer just written is never the one popped.
+    local index, keep = KEYS[c.request[4]], c.request[5]
+    local time = redis.call('TIME')
+    local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
     redis.call('ZREMRANGEBYSCORE', index, '-inf', now - c.request[2])
-    redis.call('ZADD', index, now, c.request[6])
+    local newest = redis.call('ZRANGE', index, -1, -1, 'WITHSCORES')[2]
+    local score = newest and math.max(now, tonumber(newest) + 1) or now
+    redis.call('ZADD', index, score, c.request[6])
     local over = redis.call('ZCARD', index) - keep
     if over > 0 then
       local popped = redis.call('ZPOPMIN', index, over)
@@ -270,7 +295,7 @@ local fired = {}
 for i, f in ipairs(c.fanins) do
   if redis.call('SREM', KEYS[f[1]], f[2]) == 1 then
     if f[3] then
-      redis.call('HSET', KEYS[f[3][1]], unpack(f[3][2]))
+      call_sliced('HSET', KEYS[f[3][1]], f[3][2])
     end
     if fires[i] then
       local texts = {}

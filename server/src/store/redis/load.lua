@@ -65,7 +65,13 @@ while key < last do
       for i = 1, #first, 2 do
         members[#members + 1] = first[i]
       end
-      values = redis.call('HMGET', source, unpack(members))
+      -- In slices: Lua's unpack refuses 8,000 values or more.
+      for from = 1, #members, 1000 do
+        local got = redis.call('HMGET', source, unpack(members, from, math.min(from + 999, #members)))
+        for _, v in ipairs(got) do
+          values[#values + 1] = v
+        end
+      end
     end
     for i = 1, #first, 2 do
       slice[#slice + 1] = first[i]

@@ -87,8 +87,8 @@ export const packCommit = (
                   touch(keys.requestIndex(workspace, commit.request.agent_id)),
                   commit.request.keep,
                   commit.request.request_id,
+                  // No time: the script scores the answer by Redis's clock, never this node's.
                   keys.request(workspace, commit.request.agent_id, ''),
-                  Date.now(),
                 ]
               : []),
           ],
