@@ -21,6 +21,8 @@ export interface PresenceOptions {
 
 type LocalEntry = NodeEntry & {
   dirty: boolean;
+  /** Taken for dead while connected here (see `beat`): announced online again once written again. */
+  retaken?: boolean;
   /** While the last disconnection waits out its grace (its report's timer). */
   grace?: NodeJS.Timeout | undefined;
 };
@@ -81,6 +83,30 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     return entry;
   };
 
+  /**
+   * The heartbeat. A node whose heartbeat lapsed while it lived (a store outage longer than the ttl) finds its
+   * entries taken by another node, which reported its connected agents offline (`node_lost`): they are written again
+   * by the next sweep and announced online again, or they would read offline until their next call.
+   */
+  const beat = async () => {
+    if (!(await backend.beat(nodeId, now(), ttlMs))) return;
+    for (const agents of local.values())
+      for (const entry of agents.values())
+        if (stored(entry).connections > 0) {
+          entry.dirty = true;
+          entry.retaken = true;
+        }
+  };
+  /** After its entries were written again: agents connected here and nowhere else read online again in the log. */
+  const announceRetaken = async (workspace: string, agents: Map<string, LocalEntry>) => {
+    for (const entry of agents.values()) {
+      if (!entry.retaken || entry.dirty) continue;
+      entry.retaken = false;
+      if (stored(entry).connections > 0 && !(await backend.online(workspace, entry.agent_id, now(), nodeId)))
+        await append(workspace, agentOnline(workspace, entry.agent_id, iso()));
+    }
+  };
+
   const connected = (caller: Caller) => {
     served.set(caller.workspace, (served.get(caller.workspace) ?? 0) + 1);
     if (!indexed.has(caller.workspace)) {
@@ -107,7 +133,9 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     // agent is connected (at worst it says online twice).
     void serial(async () => {
       // The entry counts only while the node's heartbeat is current; the first one may not have reached Redis yet.
-      await backend.beat(nodeId, now(), ttlMs);
+      await beat();
+      // Announced below, whether or not the beat found this node taken for dead.
+      entry.retaken = false;
       await backend.write(nodeId, caller.workspace, [stored(entry)]);
       if (!(await backend.online(caller.workspace, caller.agent_id, now(), nodeId)))
         await append(caller.workspace, agentOnline(caller.workspace, caller.agent_id, iso()));
@@ -191,11 +219,18 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   };
 
   const sweep = async () => {
-    await backend.beat(nodeId, now(), ttlMs);
+    await beat();
     for (const [workspace, agents] of local) {
       const dirty = [...agents.values()].filter((e) => e.dirty);
       for (const e of dirty) e.dirty = false;
-      await backend.write(nodeId, workspace, dirty.map(stored));
+      try {
+        await backend.write(nodeId, workspace, dirty.map(stored));
+      } catch (err) {
+        // Written by the next sweep instead, and announced then.
+        for (const e of dirty) e.dirty = true;
+        throw err;
+      }
+      await announceRetaken(workspace, agents);
       // One in its grace stays: a reconnect must find it, and its report will write it.
       for (const [id, e] of agents) if (e.connections === 0 && !e.dirty && e.grace === undefined) agents.delete(id);
     }

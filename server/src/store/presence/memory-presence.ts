@@ -55,9 +55,11 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
       for (const e of entries) agents.set(e.agent_id, { ...e });
       return journal && entries.length > 0 ? journal.entries(workspace, nodeId, entries) : done;
     },
-    beat(nodeId, nowMs, ttlMs) {
+    async beat(nodeId, nowMs, ttlMs) {
+      const absent = !s.liveUntil.has(nodeId);
       s.liveUntil.set(nodeId, nowMs + ttlMs);
-      return journal ? journal.liveUntil(nodeId, nowMs + ttlMs) : done;
+      if (journal) await journal.liveUntil(nodeId, nowMs + ttlMs);
+      return absent;
     },
     read(workspace, nowMs) {
       const out = new Map<string, AgentPresence>();

@@ -24,8 +24,12 @@ export interface LostAgent {
 export interface PresenceBackend {
   /** Records this node's entries for a workspace. */
   write(nodeId: string, workspace: string, entries: readonly NodeEntry[]): Promise<void>;
-  /** The node's heartbeat: its entries count as live until `nowMs + ttlMs`. */
-  beat(nodeId: string, nowMs: number, ttlMs: number): Promise<void>;
+  /**
+   * The node's heartbeat: its entries count as live until `nowMs + ttlMs`. True when the node was not in the live set:
+   * its first beat, or its first after another node took it for dead (its heartbeat lapsed, say through a store
+   * outage longer than the ttl) and moved its entries to offline ones, which the node must then write again.
+   */
+  beat(nodeId: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Every agent with an entry in the workspace; online when a live node holds a connection of it. */
   read(workspace: string, nowMs: number): Promise<Map<string, AgentPresence>>;
   /**

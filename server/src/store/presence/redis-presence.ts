@@ -6,21 +6,40 @@ export interface PresenceRedis {
   hset(key: string, ...fieldsAndValues: string[]): Promise<unknown>;
   hgetall(key: string): Promise<Record<string, string>>;
   hmget(key: string, ...fields: string[]): Promise<Array<string | null>>;
-  hdel(key: string, ...fields: string[]): Promise<unknown>;
-  zadd(key: string, score: number, member: string): Promise<unknown>;
+  zadd(key: string, score: number, member: string): Promise<number | string>;
   zrangebyscore(key: string, min: string, max: string): Promise<string[]>;
   zrem(key: string, member: string): Promise<number>;
   sadd(key: string, ...members: string[]): Promise<unknown>;
   smembers(key: string): Promise<string[]>;
   del(key: string): Promise<unknown>;
   set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<string | null>;
+  eval(script: string, numKeys: number, ...args: string[]): Promise<unknown>;
 }
+
+/**
+ * Moves a dead node's entries of one workspace to offline ones, each only if it still holds what the taker read:
+ * the node may have come back meanwhile (its heartbeat had lapsed through an outage, not its death) and written it
+ * again, which must stay. One key, so it runs on a Cluster too. ARGV: per entry, its field, the value read, its
+ * offline field and value. Answers the fields moved.
+ */
+const MOVE_UNCHANGED = `
+local moved = {}
+for i = 1, #ARGV, 4 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    redis.call('HSET', KEYS[1], ARGV[i + 2], ARGV[i + 3])
+    redis.call('HDEL', KEYS[1], ARGV[i])
+    moved[#moved + 1] = ARGV[i]
+  end
+end
+return moved`;
 
 const GONE = '';
 
 interface Stored {
   c: number;
   at: string;
+  /** Which write of its node this is: a rewrite of an unchanged entry still differs from what a taker read. */
+  w?: number;
 }
 
 /**
@@ -40,17 +59,20 @@ export const createRedisPresence = (redis: PresenceRedis, prefix: string): Prese
     const [node, agent] = JSON.parse(f) as [string, string];
     return { node, agent, ...(JSON.parse(v) as Stored) };
   };
+  let writes = 0;
   return {
     async write(nodeId, workspace, entries) {
       if (entries.length === 0) return;
+      const w = ++writes;
       const pairs = entries.flatMap((e) => [
         field(nodeId, e.agent_id),
-        JSON.stringify({ c: e.connections, at: e.last_seen_at } satisfies Stored),
+        JSON.stringify({ c: e.connections, at: e.last_seen_at, w } satisfies Stored),
       ]);
       await Promise.all([redis.hset(key.ws(workspace), ...pairs), redis.sadd(key.nodeWs(nodeId), workspace)]);
     },
     async beat(nodeId, nowMs, ttlMs) {
-      await redis.zadd(key.nodes, nowMs + ttlMs, nodeId);
+      // ZADD counts the members it added: 1 when the node was not in the set (first beat, or taken for dead).
+      return Number(await redis.zadd(key.nodes, nowMs + ttlMs, nodeId)) === 1;
     },
     async read(workspace, nowMs) {
       const [all, live] = await Promise.all([
@@ -81,15 +103,14 @@ export const createRedisPresence = (redis: PresenceRedis, prefix: string): Prese
       const takeWorkspace = async (node: string, workspace: string): Promise<LostAgent[]> => {
         const all = await redis.hgetall(key.ws(workspace));
         const mine = Object.entries(all)
-          .map(([f, v]) => ({ f, ...parse(f, v) }))
+          .map(([f, v]) => ({ f, v, ...parse(f, v) }))
           .filter((e) => e.node === node);
         if (mine.length === 0) return [];
-        await redis.hset(
-          key.ws(workspace),
-          ...mine.flatMap((e) => [field(GONE, e.agent), JSON.stringify({ c: 0, at: e.at } satisfies Stored)]),
-        );
-        await redis.hdel(key.ws(workspace), ...mine.map((e) => e.f));
-        return mine.filter((e) => e.c > 0).map((e) => ({ workspace, agent_id: e.agent, last_seen_at: e.at }));
+        const args = mine.flatMap((e) => [e.f, e.v, field(GONE, e.agent), JSON.stringify({ c: 0, at: e.at })]);
+        const moved = new Set((await redis.eval(MOVE_UNCHANGED, 1, key.ws(workspace), ...args)) as string[]);
+        return mine
+          .filter((e) => e.c > 0 && moved.has(e.f))
+          .map((e) => ({ workspace, agent_id: e.agent, last_seen_at: e.at }));
       };
       for (const node of await redis.zrangebyscore(key.nodes, '-inf', String(nowMs))) {
         // The ZREM makes this caller the node's only taker.
