@@ -95,3 +95,50 @@ describe('transact with a store budget', () => {
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('two reads of one document in flight at once', () => {
+  it('keep the version the body read, so a commit between them makes the attempt run again', async () => {
+    const store = createMemoryStore({ eventRetention: 100 });
+    const put = (n: number) =>
+      transact(store, 'ws', async (tx) => {
+        await tx.getMany(['doc']);
+        tx.put('doc', { n });
+        return {};
+      });
+    await put(1);
+    // The real store, each of the first two loads answered only when its gate opens (in the order chosen below).
+    const gate = () => {
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      return { promise, resolve };
+    };
+    const gates = [gate(), gate()];
+    let loads = 0;
+    const slow = Object.assign(Object.create(store) as typeof store, {
+      load: async (workspace: string, keys: readonly string[]) => {
+        const opens = gates[loads++];
+        const read = await store.load(workspace, keys);
+        await opens?.promise;
+        return read;
+      },
+    });
+    let attempts = 0;
+    const result = transact(slow, 'ws', async (tx) => {
+      attempts++;
+      const first = tx.getMany(['doc']);
+      await Promise.resolve();
+      if (attempts === 1) await put(10);
+      const second = tx.getMany(['doc']);
+      gates[0]?.resolve();
+      const [[mine]] = await Promise.all([first]);
+      gates[1]?.resolve();
+      await second;
+      tx.put('doc', { n: (mine as { n: number }).n + 1 });
+      return {};
+    });
+    await result;
+    // The body's value came from version 1; committing against version 2 would lose the write of 10.
+    expect(attempts).toBe(2);
+    expect((await store.load('ws', ['doc']))[0]?.value).toEqual({ n: 11 });
+  });
+});

@@ -144,9 +144,12 @@ export class Tx {
       for (const { key, doc } of loaded.followed ?? []) if (!this.followed.has(key)) this.followed.set(key, doc.value);
     }
     const wanted = new Set(checked);
-    missing.forEach((key, i) =>
-      (wanted.has(key) ? this.loaded : this.unchecked).set(key, docs[i] ?? { value: undefined, version: 0 }),
-    );
+    missing.forEach((key, i) => {
+      const into = wanted.has(key) ? this.loaded : this.unchecked;
+      // Two reads of one key in flight at once: the first answer stays. The body may already hold its value, and
+      // a later version would let the commit check the newer one against a value read from the older.
+      if (!into.has(key)) into.set(key, docs[i] ?? { value: undefined, version: 0 });
+    });
   }
 
   /**
