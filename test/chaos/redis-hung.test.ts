@@ -41,4 +41,24 @@ describe('a hung Redis (SIGSTOP)', () => {
       }),
     );
   });
+  it('keeps reads made beside a transaction (the log head, task counts, upgrades) within the one deadline', async () => {
+    redis.signal('SIGSTOP');
+    try {
+      for (const [tool, args] of [
+        ['getWorkspace', {}],
+        ['TaskCreate', { subject: 'while Redis hangs', description: 'x' }],
+        ['TaskList', {}],
+      ] as const) {
+        const started = performance.now();
+        const err = await failure(agent.call(tool, args));
+        const elapsed = performance.now() - started;
+        expect(err, tool).toMatchObject({ code: 'UNAVAILABLE', retryable: true });
+        // One deadline, where each read made straight on the store waited a command timeout (5 s) of its own.
+        expect(elapsed, tool).toBeLessThan(2 * DEADLINE_MS);
+      }
+    } finally {
+      redis.signal('SIGCONT');
+    }
+    await eventually(async () => expect(await agent.call('getWorkspace', {})).toHaveProperty('agents'));
+  });
 });

@@ -240,6 +240,11 @@ export class Tx {
     return value;
   }
 
+  /** A store operation the attempt makes beside its reads (a look it does not check), within the call's deadline. */
+  within<T>(operation: () => Promise<T>): Promise<T> {
+    return withinBudget(this.budget, operation);
+  }
+
   /** Sets, hashes and counters (unversioned: only commutative operations change them, so reading adds no check). */
   async collections(read: CollectionRead) {
     return withinBudget(this.budget, () => this.store.loadCollections(this.workspace, read));

@@ -42,6 +42,8 @@ export interface CallContext {
    * whose work is done: the units count against the next ones. Absent where there is no budget.
    */
   chargeWork?(units: number): Promise<void>;
+  /** Runs a store operation made outside `transact` within the call's one store deadline (store/call-budget.ts). */
+  withinBudget<T>(operation: () => Promise<T>): Promise<T>;
 }
 
 /** How tools reach the caller's live connection, when there is one. */

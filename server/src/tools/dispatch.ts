@@ -14,7 +14,7 @@ import { isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
 import { requestFingerprint } from '../store/request-fingerprint.ts';
-import type { CallBudget } from '../store/call-budget.ts';
+import { type CallBudget, withinBudget } from '../store/call-budget.ts';
 import { transact } from '../store/transact.ts';
 import type { Tx } from '../store/transaction.ts';
 import { ensureUpgraded } from './legacy-upgrade.ts';
@@ -94,6 +94,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
             if (!(err instanceof PlanHubError && isRateLimited(err))) throw err;
           });
         },
+        withinBudget: (operation) => withinBudget(site.budget, operation),
         transact: async (body) =>
           (
             await transact(services.store, site.caller.workspace, withRetention(services, body), {
@@ -113,7 +114,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
             })
           ).result,
       };
-      await ensureUpgraded(services.store, site.caller.workspace);
+      await withinBudget(site.budget, () => ensureUpgraded(services.store, site.caller.workspace));
       const handler = handlers[tool] as ToolHandler<typeof tool>;
       const result = await handler(ctx, args.data);
       await admission.settled;

@@ -18,10 +18,10 @@ import { loadAgentIndex } from './agent-index.ts';
  */
 export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
   const { caller, services } = ctx;
-  const [last] = await services.store.readEvents(caller.workspace, { count: 1 });
-  await ensureTasksUpgraded(services.store, caller.workspace);
+  const [last] = await ctx.withinBudget(() => services.store.readEvents(caller.workspace, { count: 1 }));
+  await ctx.withinBudget(() => ensureTasksUpgraded(services.store, caller.workspace));
   return ctx.transact(async (tx) => {
-    const [index, taskCounts] = await Promise.all([loadAgentIndex(tx), loadTaskCounts(services.store, tx.workspace)]);
+    const [index, taskCounts] = await Promise.all([loadAgentIndex(tx), loadTaskCounts(tx)]);
     // Agents come from the index alone (task tools register their callers); a task owner is free text, and a name
     // nobody connected as stays on its tasks rather than becoming an agent entry.
     const agentIds = args.agent_id === undefined ? index : [args.agent_id];

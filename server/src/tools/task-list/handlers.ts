@@ -32,7 +32,8 @@ const checkMetadata = (ctx: CallContext, metadata: unknown) => {
 const registerCaller = (ctx: CallContext, tx: Tx) =>
   ctx.caller.role === 'agent' ? registerAgent(tx, ctx.caller.agent_id) : Promise.resolve();
 
-const upgraded = (ctx: CallContext) => ensureTasksUpgraded(ctx.services.store, ctx.caller.workspace);
+const upgraded = (ctx: CallContext) =>
+  ctx.withinBudget(() => ensureTasksUpgraded(ctx.services.store, ctx.caller.workspace));
 
 /**
  * Seed 003: one task list per workspace, shared by its agents, one document per task. The id is drawn from the
@@ -46,7 +47,7 @@ const TaskCreate: ToolHandlers['TaskCreate'] = async (ctx, args) => {
   try {
     return await ctx.transact(async (tx) => {
       // The caller's index is read with the request log's answer, which the draw asks for first.
-      const [{ ids }] = await Promise.all([loadTaskCounts(ctx.services.store, tx.workspace), registerCaller(ctx, tx)]);
+      const [{ ids }] = await Promise.all([loadTaskCounts(tx), registerCaller(ctx, tx)]);
       if (ids.length >= limit) refuseTaskPastLimit(ids.length, limit);
       // Every refusal comes before the draw, so none burns an id.
       checkMetadata(ctx, args.metadata ? withoutNulls(args.metadata) : undefined);

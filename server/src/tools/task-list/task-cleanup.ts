@@ -29,13 +29,13 @@ export const leaveOpenTasks = async (
   ctx: TaskContext,
 ): Promise<string> => {
   const token = `@@planhub:cleaned:${randomId()}@@`;
-  const { ids, open, highWater } = await loadTaskCounts(store, tx.workspace);
+  const { ids, open, highWater } = await loadTaskCounts(tx);
   const then: FanIn['then'] = { reads: [NEVER], writes: [], ops: [], events: [], fills: [] };
   const fanIn: FanIn = { set: setKeys.openTasks(), member: id, then, answer: { token, value: true } };
   if (open.length === 1 && open[0] === id) {
     const remaining = ids.filter((other) => other !== id || after.tasks[id]);
     const unread = remaining.filter((other) => !after.tasks[other]);
-    const loaded = await store.load(tx.workspace, unread.map(docKeys.task));
+    const loaded = await tx.within(() => store.load(tx.workspace, unread.map(docKeys.task)));
     const tasks = [
       ...remaining.map((other) => after.tasks[other]).filter((t) => t !== undefined),
       ...loaded

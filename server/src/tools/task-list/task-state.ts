@@ -11,8 +11,8 @@ import type { Tx } from '../../store/transaction.ts';
  */
 
 /** The workspace's task ids and the highest id ever given out (one round trip, unversioned). */
-export const loadTaskCounts = async (store: Store, workspace: string) => {
-  const { sets, counters } = await store.loadCollections(workspace, {
+export const loadTaskCounts = async (tx: Tx) => {
+  const { sets, counters } = await tx.collections({
     sets: [setKeys.taskIds(), setKeys.openTasks()],
     counters: [counterKeys.taskIds()],
   });
@@ -24,7 +24,7 @@ const byIds = (tasks: readonly (Task | undefined)[]): Record<string, Task> =>
 
 /** Every task (TaskList, and the exact NOT_FOUND messages): the id set, then the documents. */
 export const loadAllTasks = async (store: Store, tx: Tx): Promise<TaskDoc> => {
-  const { ids, highWater } = await loadTaskCounts(store, tx.workspace);
+  const { ids, highWater } = await loadTaskCounts(tx);
   const tasks = await tx.readMany(
     documents.task,
     ids.map((id) => [id]),
