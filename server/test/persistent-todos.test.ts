@@ -23,6 +23,21 @@ describe('002 todo_write rules', () => {
     ]);
   });
 
+  it('keeps the timestamps an item is sent with, as upstream stores them, and stamps only missing or empty ones', () => {
+    const sent = { ...t('a'), created_at: '2026-03-30T09:00:00+02:00', updated_at: 'not a date' };
+    const first = writeTodos([], [sent, { ...t('b'), created_at: '', updated_at: '' }], T0, 200).todos;
+    expect(first.map((i) => [i.id, i.created_at, i.updated_at])).toEqual([
+      ['a', '2026-03-30T09:00:00+02:00', 'not a date'],
+      ['b', T0, T0],
+    ]);
+    // Written again without timestamps: created_at stays as first sent, updated_at moves only on a change.
+    const next = writeTodos(first, [t('a'), t('b', 'in_progress')], T1, 200).todos;
+    expect(next.map((i) => [i.id, i.created_at, i.updated_at])).toEqual([
+      ['a', '2026-03-30T09:00:00+02:00', 'not a date'],
+      ['b', T0, T1],
+    ]);
+  });
+
   it('preserves omitted items as completed and first, unless the new list is all completed', () => {
     const stored = writeTodos([], [t('a', 'in_progress'), t('b', 'completed'), t('c')], T0, 200).todos;
     const out = writeTodos(stored, [t('c', 'in_progress'), t('d')], T1, 200);

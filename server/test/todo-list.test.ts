@@ -113,10 +113,29 @@ describe('seed 001 todo core', () => {
     expect(out.doc?.todos).toEqual([]);
   });
 
-  it('refuses items whose content or activeForm is not a string', () => {
-    const todos = [{ content: 3, activeForm: 'x', status: 'pending' }];
-    expect(errorOf(() => applyTodo(undefined, { action: 'create', todos }, ctx)).message).toBe(
-      'Todo 0 field content must be a string',
+  it('keeps content and activeForm that are not strings as text, since upstream checks only that they are there', () => {
+    const todos = [
+      { content: 3, activeForm: null, status: 'pending' },
+      { content: true, activeForm: ['a', 1], status: 'completed', priority: 'high' },
+      { content: { step: 'x' }, activeForm: 'Doing x', status: 'in_progress' },
+    ];
+    expect(applyTodo(undefined, { action: 'create', todos }, ctx).result.todos).toEqual([
+      { content: '3', activeForm: '', status: 'pending' },
+      { content: 'true', activeForm: '["a",1]', status: 'completed', priority: 'high' },
+      { content: '{"step":"x"}', activeForm: 'Doing x', status: 'in_progress' },
+    ]);
+  });
+
+  it('holds the caps on content turned into text: its length and the item size', () => {
+    const long = [{ content: Array.from({ length: 1_500 }, (_, i) => i), activeForm: 'x', status: 'pending' }];
+    expect(errorOf(() => applyTodo(undefined, { action: 'create', todos: long }, ctx)).message).toBe(
+      'Todo 0 field content is too long (at most 4000 characters)',
+    );
+    // 6.6 KB as sent, 9.4 KB once each quote of the two objects is escaped in their text (at most 8 KiB).
+    const quotes = (prefix: string) => Object.fromEntries(Array.from({ length: 340 }, (_, i) => [prefix + i, '']));
+    const big = [{ content: quotes('k'), activeForm: quotes('a'), status: 'pending' }];
+    expect(errorOf(() => applyTodo(undefined, { action: 'create', todos: big }, ctx)).message).toBe(
+      'Todo 0 is too large: a todo item may be at most 8192 bytes as JSON',
     );
   });
 

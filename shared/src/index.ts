@@ -26,6 +26,9 @@ export * from './shapes/task-list.ts';
 export * from './shapes/indexed-plan.ts';
 export {
   PLAN_MODE_BLOCKED_TOOLS,
+  PLAN_MODE_BLOCKED_CRON_ACTIONS,
+  isBlockedCronCall,
+  planModeBlockedMessage,
   PlanModeSchema,
   ImplementationPlanSchema,
   PlanModeStepSchema,

@@ -36,54 +36,126 @@ const unitOf = (origin: string) =>
   origin === 'string' ? 'characters' : origin === 'array' || origin === 'set' ? 'items' : '';
 
 /** How an argument is wrong, as far as a seed system's own wording tells cases apart. */
-type Fault = 'missing' | 'empty' | 'not_array';
+type Fault = 'missing' | 'null' | 'empty' | 'not_array' | 'wrong_type';
 
 const faultOf = (issue: Issue, value: unknown): Fault | undefined => {
-  if (issue.code === 'invalid_type')
-    return value === undefined ? 'missing' : issue.expected === 'array' ? 'not_array' : undefined;
-  if (issue.code === 'too_small' && Number(issue.minimum) <= 1) return 'empty';
+  // An item of a list is never "missing" or "empty" itself: its list names the fault ("all steps must be strings").
+  const item = isIndex(issue.path.at(-1));
+  if (issue.code === 'invalid_type' || issue.code === 'invalid_value') {
+    if (value === undefined) return 'missing';
+    if (item) return undefined;
+    if (value === null) return 'null';
+    if (value === '') return 'empty';
+    if (issue.code === 'invalid_value') return undefined;
+    return issue.expected === 'array' ? 'not_array' : 'wrong_type';
+  }
+  if (issue.code === 'too_small' && Number(issue.minimum) <= 1 && !item) return 'empty';
   return undefined;
 };
+
+/** A value as upstream's Python prints it in an f-string ("Unknown action: None"). */
+const pythonText = (value: unknown): string =>
+  value === undefined || value === null
+    ? 'None'
+    : typeof value === 'boolean'
+      ? value
+        ? 'True'
+        : 'False'
+      : shown(value);
+
+interface UpstreamWording {
+  tool: string;
+  field: string;
+  faults: readonly Fault[];
+  text: string | ((value: unknown) => string);
+  /** Whether a value of the wrong type is named after the text: "(got string)". */
+  showType?: true;
+}
+
+/**
+ * Seed 000's fields that upstream checks with Python's `if not value`: a null or an empty string (a blank title or
+ * description too, which PlanHub trims) is missing there, answered "<field> is required". `output` is checked with
+ * `is None`, so only null is missing (an empty object is an output).
+ */
+const FALSY_IS_MISSING: ReadonlyArray<readonly [tool: string, field: string, faults?: readonly Fault[]]> = [
+  ['createPlan', 'title'],
+  ['setStepStatus', 'step_id'],
+  ['setStepStatus', 'status'],
+  ['completePlan', 'status'],
+  ['addStep', 'description'],
+  ['addDependentStep', 'step_id'],
+  // The seed-era form; a call that names no description at all is worded below, after upstream's current form.
+  ['addDependentStep', 'description', ['null', 'empty']],
+  ['completeStepWithOutput', 'step_id'],
+  ['completeStepWithOutput', 'output', ['missing', 'null']],
+  ['unsubscribe', 'subscription_id'],
+];
 
 /**
  * The seed systems' own words for an argument that is missing or wrong, where they differ from the generic sentence
  * (hosts and models were tuned on them). `field` is the path without item indices ("depends_on.agent_id").
  */
-const UPSTREAM_WORDINGS: ReadonlyArray<{
-  tool: string;
-  field: string;
-  faults: readonly Fault[];
-  text: string;
-  /** Whether a value of the wrong type is named after the text: "(got string)" (default true). */
-  showType?: boolean;
-}> = [
-  { tool: 'createPlan', field: 'steps', faults: ['not_array'], text: 'steps must be a non-empty array' },
-  { tool: 'subscribeToTasks', field: 'event_types', faults: ['missing', 'empty'], text: 'event_types is required' },
+const UPSTREAM_WORDINGS: readonly UpstreamWording[] = [
+  ...FALSY_IS_MISSING.map(([tool, field, faults = ['missing', 'null', 'empty'] as const]) => ({
+    tool,
+    field,
+    faults,
+    text: `${field} is required`,
+  })),
+  // Upstream's current addDependentStep takes the step_id of an existing step and asks for it first; PlanHub also
+  // takes the seed's form, which creates the step from a description.
+  {
+    tool: 'addDependentStep',
+    field: 'description',
+    faults: ['missing'],
+    text:
+      'step_id is required (the step of yours that should wait), or pass description instead to create a new step ' +
+      'that waits',
+  },
+  {
+    tool: 'createPlan',
+    field: 'steps',
+    faults: ['not_array', 'null', 'empty'],
+    text: 'steps must be a non-empty array',
+    showType: true,
+  },
+  {
+    tool: 'subscribeToTasks',
+    field: 'event_types',
+    faults: ['missing', 'null', 'empty'],
+    text: 'event_types is required',
+  },
   {
     tool: 'addDependentStep',
     field: 'depends_on',
-    faults: ['missing', 'empty'],
+    faults: ['missing', 'null', 'empty'],
     text: 'depends_on is required and must not be empty',
   },
   ...(['agent_id', 'step_id'] as const).map((key) => ({
     tool: 'addDependentStep',
     field: `depends_on.${key}`,
-    faults: ['missing', 'empty'] as const,
+    faults: ['missing', 'null', 'empty'] as const,
     text: 'Each dependency must have agent_id and step_id',
   })),
-  // Upstream prints the missing action as Python's None.
+  // Upstream prints whatever action it got (a missing one as Python's None) and names the valid ones.
   {
     tool: 'todo',
     field: 'action',
-    faults: ['missing'],
-    text: `Unknown action: None. Valid actions: ${TODO_LIST_ACTIONS.join(', ')}`,
+    faults: ['missing', 'null', 'wrong_type'],
+    text: (value) => `Unknown action: ${pythonText(value)}. Valid actions: ${TODO_LIST_ACTIONS.join(', ')}`,
   },
+  // Upstream's Go tools read a missing taskId as "" and refuse it as a malformed id.
+  ...(['TaskGet', 'TaskUpdate'] as const).map((tool) => ({
+    tool,
+    field: 'taskId',
+    faults: ['missing', 'null'] as const,
+    text: `${tool} validate task ID failed, err: invalid format: (taskId is required)`,
+  })),
   {
     tool: 'todo_write',
     field: 'todos',
-    faults: ['missing', 'not_array'],
+    faults: ['missing', 'null', 'empty', 'not_array'],
     text: "todo_write requires a 'todos' argument (array)",
-    showType: false,
   },
 ];
 
@@ -97,7 +169,8 @@ const upstreamWording = (tool: string | undefined, issue: Issue, value: unknown)
     .join('.');
   const wording = UPSTREAM_WORDINGS.find((w) => w.tool === tool && w.field === field && w.faults.includes(fault));
   if (wording === undefined) return undefined;
-  return fault === 'not_array' && wording.showType !== false ? `${wording.text} (got ${typeOf(value)})` : wording.text;
+  const text = typeof wording.text === 'string' ? wording.text : wording.text(value);
+  return (fault === 'not_array' || fault === 'null') && wording.showType ? `${text} (got ${typeOf(value)})` : text;
 };
 
 /**
@@ -121,6 +194,7 @@ export const issueSentence = (issue: Issue, value: unknown, tool?: string): stri
       if (isIndex(last)) return `all ${field} must be ${issue.expected}s (item ${last} is ${typeOf(value)})`;
       return `${field} must be ${article(issue.expected)} (got ${typeOf(value)})`;
     case 'invalid_value':
+      if (value === undefined && !isIndex(last)) return `${field} is required`;
       return isIndex(last)
         ? `Invalid ${itemName(path)}: ${shown(value)}. Must be one of: ${issue.values.map(String).join(', ')}`
         : `Invalid ${field}: ${shown(value)}. Must be one of: ${issue.values.map(String).join(', ')}`;

@@ -45,6 +45,12 @@ const CASES: Case[] = [
     message: /^steps must be a non-empty array\./,
   },
   {
+    name: 'a provides name that would set a prototype',
+    payload: { tool: 'completeStepWithOutput', args: { step_id: 'step_2', output: { x: 1 }, provides: '__proto__' } },
+    code: 'INVALID_ARGUMENT',
+    message: /provides name may not be "__proto__"/,
+  },
+  {
     name: 'a number where a string belongs',
     payload: { tool: 'setStepStatus', args: { step_id: 2, status: 'completed' } },
     code: 'INVALID_ARGUMENT',
@@ -66,7 +72,8 @@ const CASES: Case[] = [
     name: 'a blank step description',
     payload: { tool: 'addStep', args: { description: '   ' } },
     code: 'INVALID_ARGUMENT',
-    message: /^description must not be empty/,
+    // Upstream's words for an empty description; a blank one, which PlanHub trims, reads the same.
+    message: /^description is required\./,
   },
   {
     name: 'a 1 MB step description',

@@ -132,7 +132,8 @@ export const EXAMPLES: Record<string, ToolExamples> = {
   getBlockedSteps: { valid: [{}, { plan_id: 'abc12345' }], invalid: [{ plan_id: ['x'] }] },
   getTaskEvents: {
     valid: [{}, { agent_id: 'implementer', event_types: ['step_completed'], limit: 20 }],
-    invalid: [{ limit: 0 }, { limit: 'twenty' }, { after_event: 'yesterday' }, { timeout: 'soon' }],
+    // A timeout that is not a number reads as 0, as upstream reads it: zod takes { timeout: 'soon' }.
+    invalid: [{ limit: 0 }, { limit: 'twenty' }, { after_event: 'yesterday' }],
   },
   listSubscriptions: { valid: [{}], invalid: [] },
   unsubscribe: { valid: [{ subscription_id: 'sub_1' }, { all: true }], invalid: [{ all: 'yes' }] },
@@ -192,6 +193,17 @@ export const EXAMPLES: Record<string, ToolExamples> = {
       { step_id: 2, reason: 'r', new_description: 'd', new_files: 'a.ts' },
     ],
   },
+  plan_manage: {
+    valid: [
+      { action: 'enter', goal: 'Add JWT authentication', scope: 'src/' },
+      { action: 'exit', plan: SEED_002_PLAN },
+      { action: 'approve' },
+      { action: 'reject', reason: 'Split it in two' },
+      { action: 'complete', summary: 'Done', deviations: ['Skipped docs'] },
+      { action: 'modify', step_id: 2, reason: 'r', new_description: 'd', new_files: ['a.ts'] },
+    ],
+    invalid: [{}, { action: 'frobnicate' }, { action: 'enter', goal: 5 }, { action: 'exit', plan: 'the plan' }],
+  },
   todo_read: { valid: [{}], invalid: [{ agent_id: false }] },
   todo_write: {
     valid: [
@@ -216,8 +228,10 @@ export const EXAMPLES: Record<string, ToolExamples> = {
     valid: [
       { subject: 'Analyze requirements', description: 'List what auth must do', activeForm: 'Analyzing requirements' },
       { subject: 'Write code', description: 'Implement it', metadata: { area: 'auth' } },
+      // Upstream does not check emptiness.
+      { subject: '', description: 'd' },
     ],
-    invalid: [{ subject: 'No description' }, { description: 'No subject' }, { subject: '', description: 'd' }],
+    invalid: [{ subject: 'No description' }, { description: 'No subject' }],
   },
   TaskGet: { valid: [{ taskId: '1' }], invalid: [{}, { taskId: 1 }], coreChecked: [{ taskId: 'one' }] },
   TaskUpdate: {

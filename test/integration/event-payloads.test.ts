@@ -58,4 +58,21 @@ describe.each(STORE_KINDS)('every event payload fits the schema of its type (%s 
     ])
       expect(types).toContain(type);
   });
+
+  it("sends completeStepWithOutput's step_completed as upstream's {output, result, provides}, provides null when unset", async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const sub = await h.client('sub');
+    await sub.createPlan({ title: 'Child', steps: ['named', 'unnamed', 'plain'] });
+    await sub.startPlan({});
+    await sub.completeStepWithOutput({ step_id: 'step_1', output: { passed: true }, provides: 'report' });
+    await sub.completeStepWithOutput({ step_id: 'step_2', output: { passed: false }, result: 'two failures' });
+    await sub.setStepStatus({ step_id: 'step_3', status: 'completed', result: 'done' });
+    const { events } = await sub.getTaskEvents({ agent_id: 'sub', event_types: ['step_completed'] });
+    expect(events.map((e) => [e.source_step_id, e.payload])).toEqual([
+      ['step_1', { output: { passed: true }, result: null, provides: 'report', error: null }],
+      ['step_2', { output: { passed: false }, result: 'two failures', provides: null, error: null }],
+      // setStepStatus sends upstream's {result, error}, with output and provides only when the step has them.
+      ['step_3', { result: 'done', error: null }],
+    ]);
+  });
 });

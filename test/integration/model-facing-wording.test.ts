@@ -22,6 +22,9 @@ const ZOD_WORDING = new RegExp(
   ].join('|'),
 );
 
+/** A value the caller never sent, quoted as if it had ("Invalid status: undefined"): a missing field is required. */
+const NO_VALUE = /: undefined\b/;
+
 interface JsonSchema {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
@@ -91,7 +94,7 @@ describe('refusals a model reads (memory store)', () => {
     await h.close();
   });
 
-  it("never carry zod's own wording, for malformed calls of every tool and the catalog's bad examples", async () => {
+  it("never carry zod's own wording nor quote a missing value, for malformed calls of every tool and bad examples", async () => {
     const seen: string[] = [];
     let refused = 0;
     for (const { name, input_schema } of toolCatalog()) {
@@ -114,7 +117,8 @@ describe('refusals a model reads (memory store)', () => {
           ),
         ];
         for (const text of texts)
-          if (ZOD_WORDING.test(text)) seen.push(`${name} ${JSON.stringify(args).slice(0, 120)} → ${text}`);
+          if (ZOD_WORDING.test(text) || NO_VALUE.test(text))
+            seen.push(`${name} ${JSON.stringify(args).slice(0, 120)} → ${text}`);
       }
     }
     expect(refused).toBeGreaterThan(500);

@@ -35,7 +35,7 @@ describe.each(STORE_KINDS)('dialect 002: persistent todos through the SDK (%s st
       todos: [
         item('1', 'Research auth requirements', 'in_progress', 'high'),
         item('2', 'Design auth flow'),
-        // Seed items carry timestamps; PlanHub keeps its own (ISO-8601 UTC).
+        // Timestamps an item carries are kept as sent, as upstream keeps them (it never parses them either).
         { ...item('3', 'Write auth tests', 'pending', 'low'), created_at: 'yesterday', updated_at: 'yesterday' },
       ],
     });
@@ -44,11 +44,44 @@ describe.each(STORE_KINDS)('dialect 002: persistent todos through the SDK (%s st
       ['2', 'pending', 'medium'],
       ['3', 'pending', 'low'],
     ]);
-    for (const t of written.todos) {
+    // Items sent without timestamps get PlanHub's (ISO-8601 UTC).
+    for (const t of written.todos.slice(0, 2)) {
       expect(t.created_at).toMatch(ISO);
       expect(t.updated_at).toMatch(ISO);
     }
+    expect(written.todos[2]).toMatchObject({ created_at: 'yesterday', updated_at: 'yesterday' });
     expect((await agent.todo_read({})).todos).toEqual(written.todos);
+  });
+
+  it("round-trips the timestamps the agent sends, as upstream's todo_write stores them, and stamps the missing ones", async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const t1 = {
+      ...item('t1', 'Write the middleware', 'pending', 'high'),
+      created_at: '2026-03-30T09:00:00.000Z',
+      updated_at: '2026-03-30T09:00:00.000Z',
+    };
+    const t2 = {
+      ...item('t2', 'Apply it to the routes', 'in_progress', 'low'),
+      created_at: '2026-03-30T09:05:00+02:00',
+      updated_at: '2026-03-30T10:00:00Z',
+    };
+    expect((await agent.todo_write({ todos: [t1, t2] })).todos).toEqual([t1, t2]);
+    expect((await agent.todo_read({})).todos).toEqual([t1, t2]);
+    // A later write that sends a new updated_at keeps it; one that sends none (or an empty one) gets PlanHub's.
+    const t1Done = { ...t1, status: 'completed' as const, updated_at: '2026-03-30T11:00:00.000Z' };
+    const { id, content, status, priority } = t2;
+    const next = await agent.todo_write({
+      todos: [t1Done, { id, content: `${content}, all of them`, status, priority, updated_at: '' }],
+    });
+    expect(next.todos[0]).toEqual(t1Done);
+    expect(next.todos[1]).toMatchObject({
+      id: 't2',
+      created_at: t2.created_at,
+      updated_at: expect.stringMatching(ISO) as string,
+    });
+    expect(next.todos[1]?.updated_at).not.toBe(t2.updated_at);
+    expect((await agent.todo_read({})).todos).toEqual(next.todos);
   });
 
   it('keeps omitted items as completed, placed first; keeps created_at and moves updated_at only on change', async () => {

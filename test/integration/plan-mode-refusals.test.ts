@@ -91,7 +91,7 @@ describe.each(STORE_KINDS)('dialect 002: refusals and who decides (%s store)', (
     await expectRefusal(
       agent.plan_exit({ plan: { summary: 's', approach: 'a', steps: [] } }),
       'INVALID_ARGUMENT',
-      /plan\.steps: a plan needs at least one step/,
+      /^plan\.steps is required \(non-empty array\)\. /,
     );
     expect(await agent.plan_status({})).toMatchObject({ mode: 'plan' });
     await expectRefusal(agent.getPlanStatus({}), 'NOT_FOUND');

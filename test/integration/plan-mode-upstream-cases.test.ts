@@ -18,9 +18,11 @@ describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s stor
       /^A plan is awaiting approval\. Approve or reject it before entering plan mode again\./,
     );
     expect(err.message).toContain(presented.plan_id);
-    expect(await agent.execute('plan_enter', { goal: 'Something else' })).toMatch(
-      /^Error: A plan is awaiting approval\. Approve or reject it before entering plan mode again\./,
-    );
+    expect(JSON.parse((await agent.execute('plan_enter', { goal: 'Something else' })) as string)).toEqual({
+      error: expect.stringMatching(
+        /^A plan is awaiting approval\. Approve or reject it before entering plan mode again\./,
+      ) as string,
+    });
     expect(await agent.plan_status({})).toMatchObject({ mode: 'awaiting_approval', goal: 'Add authentication' });
   });
 
@@ -48,7 +50,7 @@ describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s stor
     await expectRefusal(agent.plan_approve({}), 'NOT_FOUND', /^No plan awaiting approval, and no modification/);
     await agent.plan_enter({ goal: 'G' });
     await expectRefusal(agent.plan_approve({ modification: false }), 'NOT_FOUND', /^No plan awaiting approval\. /);
-    expect(await agent.execute('plan_approve', {})).toMatch(/^Error: No plan awaiting approval/);
+    expect(await agent.execute('plan_approve', {})).toMatch(/^\{"error":"No plan awaiting approval/);
     const user = await h.client('alice', { role: 'user' });
     await expectRefusal(
       user.plan_approve({ agent_id: 'main' }),
@@ -70,7 +72,7 @@ describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s stor
       /^Step 99 not found in plan/,
     );
     expect(await agent.execute('plan_modify', { step_id: 99, reason: 'r', new_description: 'd' })).toMatch(
-      /^Error: Step 99 not found in plan/,
+      /^\{"error":"Step 99 not found in plan/,
     );
     await agent.plan_modify({
       step_id: 1,
@@ -141,14 +143,16 @@ describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s stor
   it("refuses plan_enter {} and a plan without summary in upstream's terms, and fills a minimal plan's defaults", async () => {
     h = await startHarness(store);
     const agent = await h.client('main');
-    expect(await agent.execute('plan_enter', {})).toMatch(/^Error: goal is required/);
+    expect(await agent.execute('plan_enter', {})).toMatch(
+      /^Error: plan_enter requires a 'goal' argument \(string\)\. /,
+    );
     await agent.plan_enter({ goal: 'Build X' });
     const noSummary = await agent.execute('plan_exit', {
       plan: { approach: 'a', steps: [{ id: 1, description: 'Create foo.ts' }] },
     });
-    expect(noSummary).toMatch(/^Error: plan\.summary is required/);
+    expect(noSummary).toMatch(/^Error: plan\.summary is required \(string\)\. /);
     expect(await agent.execute('plan_exit', { plan: { summary: 's', approach: 'a', steps: [] } })).toMatch(
-      /^Error: plan\.steps/,
+      /^Error: plan\.steps is required \(non-empty array\)\. /,
     );
     const presented = await agent.plan_exit({
       plan: {

@@ -1,5 +1,11 @@
+import type { PlanHubClient } from '@planhub/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import { refusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
+
+/** A call exactly as a host that is not the SDK sends it: nulls and empty strings reach the server as they are. */
+const rawCall = (agent: PlanHubClient, tool: string, args: unknown) =>
+  (agent.call as (tool: string, args: unknown) => Promise<unknown>)(tool, args);
 
 /** Upstream's own scenario tests for seed 000, re-run against PlanHub through the wire and through execute(). */
 describe.each(STORE_KINDS)("seed 000 passes upstream's own scenario tests (%s store)", (store) => {
@@ -105,6 +111,98 @@ describe.each(STORE_KINDS)("seed 000 passes upstream's own scenario tests (%s st
     // Out-of-range timeouts are clamped to [0, 30] as upstream does, not refused: 60 waits like 30 (an event is
     // already there, so it answers at once), and a negative one does not wait, so it needs no narrowing.
     expect(await main.execute('getTaskEvents', { agent_id: 'sub', timeout: 60 })).toMatchObject({ count: 1 });
+    expect(await main.execute('getTaskEvents', { agent_id: 'sub', timeout: 45 })).toMatchObject({ count: 1 });
     expect(await main.getTaskEvents({ timeout: -5 })).toMatchObject({ count: 1 });
+    expect(await main.getTaskEvents({ timeout: -1 })).toMatchObject({ count: 1 });
+    // Upstream reads the timeout with float(): what is not a number waits 0 s (so needs no narrowing), and a string
+    // holding a number waits that long.
+    for (const timeout of ['soon', null, {}, [5]])
+      expect(await rawCall(main, 'getTaskEvents', { timeout }), JSON.stringify(timeout)).toMatchObject({ count: 1 });
+    expect(await refusal(rawCall(main, 'getTaskEvents', { timeout: '5' }))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/^timeout requires at least one of/) as string,
+    });
+    expect(await rawCall(main, 'getTaskEvents', { agent_id: 'nobody', timeout: '0.3' })).toMatchObject({ count: 0 });
+  });
+
+  it("answers a missing, null or empty argument with upstream's '<field> is required' first", async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    await agent.createPlan({ title: 'P', steps: ['a'] });
+    await agent.startPlan({});
+    const dep = [{ agent_id: 'w', step_id: 's' }];
+    // Upstream tests these with Python's `if not value` (output with `is None`): None and "" are missing there.
+    const cases: [tool: string, args: Record<string, unknown>, upstream: string][] = [
+      ['createPlan', { title: '', steps: ['a'] }, 'title is required'],
+      ['createPlan', { title: null, steps: ['a'] }, 'title is required'],
+      ['setStepStatus', { step_id: 'step_1' }, 'status is required'],
+      ['setStepStatus', { step_id: 'step_1', status: null }, 'status is required'],
+      ['setStepStatus', { step_id: 'step_1', status: '' }, 'status is required'],
+      ['setStepStatus', { step_id: '', status: 'completed' }, 'step_id is required'],
+      ['setStepStatus', { step_id: null, status: 'completed' }, 'step_id is required'],
+      ['setStepStatus', {}, 'step_id is required'],
+      ['completePlan', {}, 'status is required'],
+      ['completePlan', { status: null }, 'status is required'],
+      ['completePlan', { status: '' }, 'status is required'],
+      ['addStep', { description: '' }, 'description is required'],
+      ['addStep', { description: null }, 'description is required'],
+      ['addDependentStep', { depends_on: dep }, 'step_id is required'],
+      ['addDependentStep', {}, 'step_id is required'],
+      ['addDependentStep', { step_id: '', depends_on: dep }, 'step_id is required'],
+      ['addDependentStep', { description: '', depends_on: dep }, 'description is required'],
+      ['addDependentStep', { step_id: 'step_1', depends_on: null }, 'depends_on is required and must not be empty'],
+      ['completeStepWithOutput', { step_id: 'step_1', output: null }, 'output is required'],
+      ['completeStepWithOutput', { step_id: '', output: {} }, 'step_id is required'],
+      ['unsubscribe', { subscription_id: '' }, 'subscription_id is required'],
+      ['unsubscribe', { subscription_id: null }, 'subscription_id is required'],
+      ['subscribeToTasks', { event_types: null }, 'event_types is required'],
+    ];
+    for (const [tool, args, upstream] of cases) {
+      const { code, message } = await refusal(rawCall(agent, tool, args));
+      expect([code, message.slice(0, upstream.length)], `${tool} ${JSON.stringify(args)}: ${message}`).toEqual([
+        'INVALID_ARGUMENT',
+        upstream,
+      ]);
+    }
+    // PlanHub's guidance follows upstream's words: which form creates a step.
+    expect((await refusal(rawCall(agent, 'addDependentStep', { depends_on: dep }))).message).toMatch(
+      /^step_id is required \(the step of yours that should wait\), or pass description instead to create a new step/,
+    );
+    // An empty output is an output, as upstream's `is None` check has it.
+    expect(await agent.execute('completeStepWithOutput', { step_id: 'step_1', output: {} })).toMatchObject({
+      status: 'completed',
+      output: {},
+    });
+  });
+
+  it('takes steps that are empty strings, as upstream checks only that each step is a string', async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    const created = await agent.execute('createPlan', { title: 'Loose', steps: ['', 'Build', '  '] });
+    expect(created).toMatchObject({ progress: { total: 3 } });
+    expect((await agent.getPlanStatus({})).steps.map((s) => s.description)).toEqual(['', 'Build', '']);
+    // Each step must still be a string, within the description cap.
+    expect(await agent.execute('createPlan', { title: 'T', steps: [1] })).toMatchObject({
+      error: expect.stringMatching(/^all steps must be strings/) as string,
+    });
+    expect(await agent.execute('createPlan', { title: 'T', steps: ['x'.repeat(5_000)] })).toMatchObject({
+      error: expect.stringMatching(/^steps is too long \(at most 4000 characters\)/) as string,
+    });
+  });
+
+  it("answers startPlan with the caller's message, else upstream's sentence, then PlanHub's guidance", async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    await agent.createPlan({ title: 'Plain', steps: ['a'] });
+    expect((await agent.startPlan({})).message).toBe(
+      'Plan confirmed. You may proceed with execution. Start with the first step and report each outcome with ' +
+        'setStepStatus.',
+    );
+    await agent.completePlan({ status: 'cancelled' });
+    await agent.createPlan({ title: 'Explained', steps: ['a'] });
+    const started = (await agent.execute('startPlan', { message: 'Approved by the team lead' })) as {
+      message: string;
+    };
+    expect(started.message).toMatch(/^Approved by the team lead\. Start with the first step/);
   });
 });

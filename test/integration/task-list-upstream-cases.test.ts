@@ -35,6 +35,23 @@ describe.each(STORE_KINDS)("seed 003 tasks answer upstream's own test cases (%s 
     );
   });
 
+  it('creates a task with an empty or blank subject, as upstream does not check emptiness', async () => {
+    const agent = await withTasks();
+    expect(await agent.execute('TaskCreate', { subject: '', description: 'd' })).toMatchObject({
+      result: 'Task #1 created successfully: ',
+    });
+    expect((await agent.TaskCreate({ subject: '   ', description: 'd' })).task.subject).toBe('   ');
+    expect((await agent.TaskList({})).tasks.map((t) => t.id)).toEqual(['1', '2']);
+  });
+
+  it('refuses a missing taskId as upstream refuses the empty id it reads it as', async () => {
+    const agent = await withTasks('Task 1');
+    expect(await agent.execute('TaskGet', {})).toMatch(/^TaskGet validate task ID failed, err: invalid format: /);
+    expect(await agent.execute('TaskUpdate', { status: 'completed' })).toMatch(
+      /^TaskUpdate validate task ID failed, err: invalid format: /,
+    );
+  });
+
   it('answers "Updated task #1 subject, description" and keeps both', async () => {
     const agent = await withTasks('Task 1');
     expect(await agent.execute('TaskUpdate', { taskId: '1', subject: 'New', description: 'New description' })).toEqual(

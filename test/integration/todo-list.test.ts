@@ -114,6 +114,43 @@ describe.each(STORE_KINDS)('seed 001 todo through the SDK (%s store)', (store) =
     expect((await ai.todo({ action: 'list' })).todos).toEqual([]);
   });
 
+  it('takes content and activeForm of any JSON type, as upstream checks only that they are there, keeping them as text', async () => {
+    h = await startHarness(store);
+    const ai = await h.client('main');
+    const call = ai.call.bind(ai) as (tool: string, args: unknown) => Promise<unknown>;
+    const todos = [
+      { content: 42, activeForm: null, status: 'pending' },
+      { content: 'Ship it', activeForm: false, status: 'in_progress' },
+    ];
+    // On the wire: execute() reads a null where the schema wants a string as left out (a strict-mode call's null).
+    expect(await call('todo', { action: 'create', todos })).toMatchObject({
+      status: 'created',
+      count: 2,
+      todos: [
+        { content: '42', activeForm: '', status: 'pending' },
+        { content: 'Ship it', activeForm: 'false', status: 'in_progress' },
+      ],
+    });
+    expect((await ai.todo({ action: 'list' })).todos[0]).toEqual({ content: '42', activeForm: '', status: 'pending' });
+    expect(
+      await ai.execute('todo', { action: 'update', todos: [{ content: 1.5, activeForm: true, status: 'completed' }] }),
+    ).toMatchObject({ todos: [{ content: '1.5', activeForm: 'true', status: 'completed' }] });
+  });
+
+  it("answers an action that is null or not a string as upstream prints it: 'Unknown action: None'", async () => {
+    h = await startHarness(store);
+    const ai = await h.client('main');
+    const call = ai.call.bind(ai) as (tool: string, args: unknown) => Promise<unknown>;
+    for (const [action, shown] of [
+      [null, 'None'],
+      [7, '7'],
+      [true, 'True'],
+    ] as const)
+      expect((await refusal(call('todo', { action }))).message).toMatch(
+        new RegExp(`^Unknown action: ${shown}\\. Valid actions: create, update, list`),
+      );
+  });
+
   it("answers upstream's case 2: a fresh agent's list is empty, on the wire and through execute()", async () => {
     h = await startHarness(store);
     const ai = await h.client('fresh');

@@ -72,7 +72,7 @@ describe('tool behaviours come from the tool definitions', () => {
     const early = TOOL_NAMES.filter((name) => 'readsBeforeAdmission' in behaviourOf(name));
     expect(early.sort()).toEqual(['completeStepWithOutput', 'setStepStatus']);
     const deciding = TOOL_NAMES.filter((name) => 'requestsDecision' in behaviourOf(name));
-    expect(deciding.sort()).toEqual(['plan_exit', 'startPlan']);
+    expect(deciding.sort()).toEqual(['plan_exit', 'plan_manage', 'startPlan']);
     expect(waitsForDecision(TOOLS.createPlan, {})).toBe(false);
     expect(longPollMs(TOOLS.createPlan, { timeout: 5 })).toBe(0);
   });

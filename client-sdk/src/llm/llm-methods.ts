@@ -1,8 +1,16 @@
 import type { ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import { PlanHubError, TOOLS, fromStrictArgs, isToolName, nativeFieldsOf, toolCatalog } from '@planhub/shared';
+import {
+  PlanHubError,
+  TOOLS,
+  fromStrictArgs,
+  isBlockedCronCall,
+  isToolName,
+  planModeBlockedMessage,
+  toolCatalog,
+} from '@planhub/shared';
 import { toParameters, toToolCatalog, type CatalogOptions, type ToolCatalog } from './formats.ts';
 import { localCatalog, type CatalogDialect } from './local-catalog.ts';
-import { nativeError, type NativeError } from './native-shapes.ts';
+import { nativeDetailsOf, nativeError, type NativeError } from './native-shapes.ts';
 
 /** What the LLM helpers need of a client: one typed call. */
 export type CallTool = <N extends ToolName>(tool: N, args: ToolArgs<N>) => Promise<ToolResult<N>>;
@@ -24,10 +32,17 @@ export interface LlmMethods {
     (name: string, args: unknown): Promise<unknown>;
   };
   /**
-   * Seed 002: whether a host must refuse `name` now (write_file, cron_create, cron_delete while exploring in plan
-   * mode). Asked of the server each time: a user's decision on another connection can lift the block at any moment.
+   * Seed 002: whether a host must refuse this call now. While the agent explores in plan mode that is write_file,
+   * cron_create and cron_delete, and upstream's `cron` when its `action` is create or delete (pass the call's `args`,
+   * or the JSON string the model API hands over; without them a `cron` call is not blocked). Asked of the server each
+   * time: a user's decision on another connection can lift the block at any moment.
    */
-  isToolBlocked: (name: string) => Promise<boolean>;
+  isToolBlocked: (name: string, args?: unknown) => Promise<boolean>;
+  /**
+   * Seed 002: upstream's tool result for a call the host must refuse now (`Tool "write_file" is blocked in plan mode.
+   * Use plan_manage(action: "exit") …`), to hand the model instead of running the tool; undefined when it may run.
+   */
+  blockedToolResult: (name: string, args?: unknown) => Promise<string | undefined>;
   /**
    * Seed 001's reminder for the caller's todo list: the `<system-reminder>` block to inject before each model
    * request, as upstream's hook: the gentle preamble unless `todo` was among the last three tools run through
@@ -66,7 +81,7 @@ const executeWith =
       // The server checks the name and the arguments and answers in words the model can act on.
       return await (call as (tool: string, args: unknown) => Promise<unknown>)(name, fromStrict(name, parsed.value));
     } catch (err) {
-      if (err instanceof PlanHubError) return nativeError(dialect, err.message, nativeFieldsOf(err.details));
+      if (err instanceof PlanHubError) return nativeError(dialect, err.message, nativeDetailsOf(err.details));
       throw err;
     }
   };
@@ -77,6 +92,13 @@ const RECENT_TOOLS = 3;
 export const llmMethods = (call: CallTool): LlmMethods => {
   const recent: string[] = [];
   const execute = executeWith(call);
+  const isToolBlocked = async (name: string, args?: unknown): Promise<boolean> => {
+    const { mode, blocked_tools } = await call('plan_status', {});
+    if (blocked_tools.includes(name)) return true;
+    if (mode !== 'plan') return false;
+    const parsed = parseArgs(args);
+    return parsed.ok && isBlockedCronCall(name, parsed.value);
+  };
   return {
     tools: (dialect, options) => toToolCatalog(localCatalog(dialect), options),
     execute: (name: string, args: unknown) => {
@@ -84,7 +106,9 @@ export const llmMethods = (call: CallTool): LlmMethods => {
       if (recent.length > RECENT_TOOLS) recent.shift();
       return execute(name, args);
     },
-    isToolBlocked: async (name) => (await call('plan_status', {})).blocked_tools.includes(name),
+    isToolBlocked,
+    blockedToolResult: async (name, args) =>
+      (await isToolBlocked(name, args)) ? planModeBlockedMessage(name) : undefined,
     reminder: async (options = {}) => {
       // Only execute() sees the model's tool calls; before the first one, the server judges by the list's last write.
       const answer = await call('todoReminder', {

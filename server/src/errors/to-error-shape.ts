@@ -23,7 +23,9 @@ export const issuesOf = (error: z.ZodError, args?: unknown, tool?: string) =>
 export const invalidArguments = (tool: string, error: z.ZodError, args?: unknown): PlanHubError => {
   const issues = issuesOf(error, args, tool);
   const more = error.issues.length - issues.length;
-  const text = issues.map((i) => i.message).join('; ') + (more > 0 ? `; and ${more} more issues` : '');
+  // One value can fail two checks in the same words ("" for a list: not a list, and too short): said once.
+  const sentences = [...new Set(issues.map((i) => i.message))];
+  const text = sentences.join('; ') + (more > 0 ? `; and ${more} more issues` : '');
   return new PlanHubError(
     'INVALID_ARGUMENT',
     `${text}. Check the arguments of ${tool} against its schema (listTools shows it).`,

@@ -3,6 +3,7 @@ import * as planCoreTools from './plans-core.ts';
 import * as crossAgentTools from './plans-cross-agent.ts';
 import * as todoListTools from './todo-list.ts';
 import * as planModeTools from './plan-mode.ts';
+import * as planManageTools from './plan-manage.ts';
 import * as taskListTools from './task-list.ts';
 import * as indexedPlanTools from './indexed-plans.ts';
 import * as planhub from './planhub.ts';
@@ -13,6 +14,7 @@ export const TOOLS = {
   ...crossAgentTools,
   ...todoListTools,
   ...planModeTools,
+  ...planManageTools,
   ...taskListTools,
   ...indexedPlanTools,
   ...planhub,

@@ -5,6 +5,8 @@ import { PlanStatusSchema, ProgressSchema, StepSchema, StepStatusSchema } from '
 export const IdArg = z.string().min(1).max(MAX_ID);
 export const TitleArg = z.string().trim().min(1).max(MAX_TITLE);
 export const DescriptionArg = z.string().trim().min(1).max(MAX_DESCRIPTION);
+/** A step of createPlan's list: upstream takes any string there, an empty one too. */
+export const StepTextArg = z.string().trim().max(MAX_DESCRIPTION);
 export const ResultArg = z.string().max(MAX_RESULT);
 export const PlanIdArg = IdArg.describe('The plan to act on; defaults to your current (most recent unfinished) plan.');
 
@@ -58,3 +60,17 @@ export type PlanView = z.infer<typeof PlanViewSchema>;
 
 /** getTaskEvents waits at most this long: a larger timeout is clamped to it, as upstream clamps it. */
 export const MAX_WAIT_SECONDS = 30;
+
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * A long-poll's timeout argument in seconds, read as upstream reads it (Python's `float(timeout)`, 0 when that
+ * fails): a number as it is, a string holding a decimal number as that number, true as 1, anything else as 0. Not
+ * clamped: the caller clamps it to its own range.
+ */
+export const waitSecondsOf = (value: unknown): number => {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : 0;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string' && DECIMAL.test(value.trim())) return Number(value.trim());
+  return 0;
+};

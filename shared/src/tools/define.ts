@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Dialect } from '../model.ts';
+import { waitSecondsOf } from './common.ts';
 
 /**
  * What is special about a tool beyond its schemas. Server and clients read these from the definition, so no package
@@ -63,8 +64,6 @@ export const waitsForDecision = (def: Pick<ToolDefinition, 'behaviour'>, args: u
 export const longPollMs = (def: Pick<ToolDefinition, 'behaviour'>, args: unknown): number => {
   const poll = def.behaviour?.longPoll;
   if (poll === undefined) return 0;
-  const seconds = argOf(args, poll.secondsArg);
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
-    ? Math.min(seconds, poll.maxSeconds) * 1000
-    : 0;
+  const seconds = waitSecondsOf(argOf(args, poll.secondsArg));
+  return seconds > 0 ? Math.min(seconds, poll.maxSeconds) * 1000 : 0;
 };

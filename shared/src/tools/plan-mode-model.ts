@@ -7,6 +7,23 @@ import { DescriptionArg, ResultArg } from './common.ts';
 /** Tools a host must refuse while the agent explores in plan mode (seed 002), until plan_exit presents the plan. */
 export const PLAN_MODE_BLOCKED_TOOLS = ['write_file', 'cron_create', 'cron_delete'] as const;
 
+/**
+ * Upstream has one `cron` tool whose `action` says what it does: its writing actions are blocked in plan mode like the
+ * seed's cron_create / cron_delete, its reading ones stay allowed.
+ */
+export const PLAN_MODE_BLOCKED_CRON_ACTIONS: readonly string[] = ['create', 'delete'];
+
+/** Whether a call of upstream's `cron` tool writes (and so is blocked while the agent explores in plan mode). */
+export const isBlockedCronCall = (name: string, args: unknown): boolean => {
+  if (name !== 'cron' || typeof args !== 'object' || args === null) return false;
+  const { action } = args as { action?: unknown };
+  return typeof action === 'string' && PLAN_MODE_BLOCKED_CRON_ACTIONS.includes(action);
+};
+
+/** Upstream's tool result for a call the host refuses in plan mode, to hand the model instead of running the tool. */
+export const planModeBlockedMessage = (name: string): string =>
+  `Tool "${name}" is blocked in plan mode. Use plan_manage(action: "exit") to present your implementation plan first.`;
+
 export const PlanModeSchema = z.enum(['normal', 'plan', 'awaiting_approval', 'executing']);
 export type PlanMode = z.infer<typeof PlanModeSchema>;
 

@@ -1,17 +1,32 @@
 import { z } from 'zod';
 import { MAX_ARRAY } from '../limits.ts';
 import { ProgressSchema } from '../model.ts';
-import { DescriptionArg, IdArg, ResultArg } from './common.ts';
+import { IdArg } from './common.ts';
 import { defineTool } from './define.ts';
+import {
+  CompleteArgs,
+  DecisionArgs,
+  EnterArgs,
+  ExitArgs,
+  ModifyArgs,
+  RejectArgs,
+  StepCompleteArgs,
+  TodoItemArg,
+} from './plan-mode-args.ts';
 import {
   ImplementationPlanSchema,
   PlanModeSchema,
-  Notes,
   PlanModificationRequestSchema,
-  Paths,
-  StepNumber,
   PersistentTodoSchema,
 } from './plan-mode-model.ts';
+import {
+  completeWording,
+  enterWording,
+  exitWording,
+  modifyWording,
+  stepCompleteWording,
+  withUpstreamWording,
+} from './plan-mode-wording.ts';
 
 const PlanModeProgress = z.object({
   total_steps: z.number().int(),
@@ -28,10 +43,7 @@ export const plan_enter = defineTool({
     'rename, just act. In plan mode you explore with read-only tools and write_file, cron_create and cron_delete are ' +
     'blocked. When you know what to do, present it with plan_exit, and do not start the work before the user ' +
     'approves it.',
-  input: z.object({
-    goal: DescriptionArg.describe('What you are planning to build or change.'),
-    scope: DescriptionArg.optional().describe('Directories or modules to keep the exploration to.'),
-  }),
+  input: withUpstreamWording(z.object(EnterArgs), enterWording('plan_enter')),
   output: z
     .object({
       status: z.literal('entered'),
@@ -53,7 +65,7 @@ export const plan_exit = defineTool({
     'Leave plan mode by presenting your implementation plan for the user to approve. It does not start execution: ' +
     'the plan waits for the decision (plan_approved or plan_rejected event). Do not poll and do not start writing; ' +
     'when the user approves, call plan_approve, then work step by step with plan_step_complete.',
-  input: z.object({ plan: ImplementationPlanSchema.describe('The implementation plan.') }),
+  input: withUpstreamWording(z.object(ExitArgs), exitWording('plan_exit')),
   output: z
     .object({
       status: z.literal('plan_presented'),
@@ -119,15 +131,6 @@ const Decision = z
   })
   .loose();
 
-const DecisionTarget = {
-  plan_id: IdArg.optional().describe('The plan to decide (default: the one waiting for a decision).'),
-  agent_id: IdArg.optional().describe('Whose waiting plan to decide (for users deciding for an agent).'),
-  modification: z
-    .boolean()
-    .optional()
-    .describe('true: decide the pending plan_modify request; false: decide the plan itself. Default: whichever waits.'),
-};
-
 export const plan_approve = defineTool({
   name: 'plan_approve',
   dialect: '002',
@@ -136,7 +139,7 @@ export const plan_approve = defineTool({
     'Record that the user APPROVED: the plan waiting for approval starts executing, or the pending plan_modify ' +
     'request is applied. Call it only when the user has actually approved. An agent decides its own plans (relaying ' +
     "its user's answer); a user or dashboard names the plan (plan_id) or the agent (agent_id).",
-  input: z.object(DecisionTarget),
+  input: z.object(DecisionArgs),
   output: Decision,
 });
 
@@ -148,7 +151,7 @@ export const plan_reject = defineTool({
     'Record that the user REJECTED: the plan waiting for approval is rejected and you return to normal mode, or the ' +
     'pending plan_modify request is dropped and the step stays as approved. Say why in reason. With nothing waiting ' +
     'for a decision it takes you out of plan mode from any mode (an approved plan you were executing is cancelled).',
-  input: z.object({ ...DecisionTarget, reason: ResultArg.optional() }),
+  input: z.object(RejectArgs),
   output: Decision,
 });
 
@@ -160,10 +163,7 @@ export const plan_step_complete = defineTool({
     'Mark one step of your approved plan complete, right after you finished and verified it. Steps whose ' +
     'depends_on are not complete yet are refused. Only report a step complete if its verification passed; ' +
     'if it did not, fix it or request a change with plan_modify.',
-  input: z.object({
-    step_id: StepNumber.describe('The step id (a number) from your plan.'),
-    verification_result: ResultArg.describe('Output of the verification command.'),
-  }),
+  input: withUpstreamWording(z.object(StepCompleteArgs), stepCompleteWording),
   output: z
     .object({
       status: z.literal('step_completed'),
@@ -184,10 +184,7 @@ export const plan_complete = defineTool({
   description:
     'Mark the whole plan complete and return to normal mode. Every step should be complete; if some were not done, ' +
     'say so honestly in deviations (they are recorded as skipped) instead of claiming them complete.',
-  input: z.object({
-    summary: ResultArg.min(1, 'must not be empty').describe('What was accomplished.'),
-    deviations: Notes.optional().describe('Changes from the approved plan, including steps not done and why.'),
-  }),
+  input: withUpstreamWording(z.object(CompleteArgs), completeWording('plan_complete')),
   output: z
     .object({
       status: z.literal('plan_completed'),
@@ -210,13 +207,7 @@ export const plan_modify = defineTool({
     'Ask to change a step of your approved plan when you discover it must be done differently. The change needs ' +
     "the user's approval: it waits as a pending modification until plan_approve / plan_reject decide it (you get a " +
     'plan_modified event); meanwhile you may work on other steps, not on this one. Do not poll.',
-  input: z.object({
-    step_id: StepNumber.describe('Which step needs changing.'),
-    reason: ResultArg.min(1, 'must not be empty').describe('Why the change is needed.'),
-    new_description: DescriptionArg.describe('The updated step description.'),
-    new_files: Paths.optional().describe('The updated file list.'),
-    new_verification: ResultArg.optional().describe('The updated verification command.'),
-  }),
+  input: withUpstreamWording(z.object(ModifyArgs), modifyWording('plan_modify')),
   output: z
     .object({
       status: z.enum(['modification_requested', 'modification_approved']),
@@ -228,17 +219,6 @@ export const plan_modify = defineTool({
       message: z.string(),
     })
     .loose(),
-});
-
-const TodoItemArg = z.object({
-  id: IdArg.describe('Your unique id for the item; keep it stable across writes.'),
-  content: DescriptionArg.describe('What needs doing.'),
-  status: z.enum(['pending', 'in_progress', 'completed'], {
-    error: 'status must be pending, in_progress or completed',
-  }),
-  priority: z.enum(['high', 'medium', 'low'], { error: 'priority must be high, medium or low' }),
-  created_at: z.string().max(64).optional().describe('Ignored: PlanHub keeps the timestamps.'),
-  updated_at: z.string().max(64).optional().describe('Ignored: PlanHub keeps the timestamps.'),
 });
 
 export const todo_read = defineTool({

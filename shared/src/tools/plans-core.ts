@@ -8,6 +8,7 @@ import {
   PlanViewSchema,
   ResultArg,
   StepAnswerShape,
+  StepTextArg,
   StepViewSchema,
   TitleArg,
 } from './common.ts';
@@ -25,7 +26,8 @@ export const createPlan = defineTool({
     'unfinished plan at a time: to change course use addStep, mark steps skipped, or completePlan(status="failed").',
   input: z.object({
     title: TitleArg.describe('What the plan achieves, in a few words.'),
-    steps: z.array(DescriptionArg).min(1).max(MAX_ARRAY).describe('Ordered steps.'),
+    // Upstream checks only that each step is a string, so an empty one is a step (with no description).
+    steps: z.array(StepTextArg).min(1).max(MAX_ARRAY).describe('Ordered steps.'),
   }),
   output: z
     .object({

@@ -10,6 +10,7 @@ import {
   ResultArg,
   StepAnswerShape,
   StepViewSchema,
+  waitSecondsOf,
 } from './common.ts';
 import { defineTool } from './define.ts';
 
@@ -32,7 +33,10 @@ const ProvidesArg = z
   .string()
   .min(1)
   .max(MAX_ID)
-  .regex(/^[^:]+$/, 'a provides name may not contain ":" (that form names another agent\'s step)');
+  .regex(/^[^:]+$/, 'a provides name may not contain ":" (that form names another agent\'s step)')
+  // As a key it would be written by assignment, which sets an object's prototype instead of a key: the output
+  // would be lost under that name.
+  .refine((name) => name !== '__proto__', 'a provides name may not be "__proto__"; choose another name');
 
 /** Upstream's `filter` object of a subscription: unset parts are null. */
 const SubscriptionFilterView = z.object({
@@ -193,8 +197,10 @@ export const getTaskEvents = defineTool({
     limit: z.number().int().min(1).max(500).default(20),
     after_event: EventIdSchema.optional(),
     before_event: EventIdSchema.optional().describe('Page back: the newest matching events older than this id.'),
+    // Upstream reads a timeout that is not a number as 0 (a numeric string as its number) rather than refusing it.
     timeout: z
       .number()
+      .catch(({ value }) => waitSecondsOf(value))
       .default(0)
       .describe(`Seconds to wait for a matching event; clamped to 0–${MAX_WAIT_SECONDS}, as upstream does.`),
   }),

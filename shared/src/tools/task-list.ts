@@ -19,7 +19,8 @@ export const TaskCreate = defineTool({
     'continuous ("Fixing login bug"). Tasks start pending. Check TaskList first to avoid duplicates, then set ' +
     'dependencies with TaskUpdate (addBlockedBy / addBlocks).',
   input: z.object({
-    subject: z.string().trim().min(1, 'subject must not be empty').max(MAX_TITLE).describe('A brief title.'),
+    // Upstream does not check emptiness: an empty or blank subject is stored as sent.
+    subject: z.string().max(MAX_TITLE).describe('A brief title.'),
     description: z.string().max(MAX_DESCRIPTION).describe('A detailed description of what needs to be done.'),
     activeForm: z.string().max(MAX_TITLE).optional().describe('Present continuous form, e.g. "Running tests".'),
     metadata: Metadata.optional().describe('Custom data to attach.'),

@@ -138,6 +138,15 @@ export const MATRIX: Partial<Record<ToolName, Row>> = {
     elsewhere: GONE_WRITE,
     userDecides: true,
   },
+  // Upstream's plan_manage(action): each action is its seed tool's call with that tool's checks; approving is the one
+  // that reaches another agent's plan.
+  plan_manage: {
+    seed: { plan: 'awaiting' },
+    args: (fx) => ({ action: 'approve', plan_id: fx.planId }),
+    here: ['ok', 'DENIED', 'ok', 'DENIED'],
+    elsewhere: GONE_WRITE,
+    userDecides: true,
+  },
   plan_step_complete: {
     seed: EXECUTING,
     args: () => ({ step_id: 1, verification_result: 'tests pass' }),

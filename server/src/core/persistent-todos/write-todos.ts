@@ -1,12 +1,17 @@
 import type { PersistentTodo } from '@planhub/shared';
 import { fail } from '@planhub/shared';
 
-/** An item as the agent sends it; timestamps are PlanHub's (ISO-8601 UTC), so the agent's are ignored. */
+/**
+ * An item as the agent sends it. Its timestamps are kept as sent, as upstream keeps them (a host that stamps its own
+ * reads them back unchanged), whatever their format: upstream never parsed them, and the schema caps their length.
+ */
 export interface TodoInput {
   id: string;
   content: string;
   status: PersistentTodo['status'];
   priority: PersistentTodo['priority'];
+  created_at?: string | undefined;
+  updated_at?: string | undefined;
 }
 
 export interface TodoWriteOutcome {
@@ -30,10 +35,15 @@ const duplicateIds = (items: readonly TodoInput[]): string[] => {
 const sameContent = (a: TodoInput, b: PersistentTodo) =>
   a.content === b.content && a.status === b.status && a.priority === b.priority;
 
+/** A timestamp the agent sent; an empty one (upstream would have dropped the item) counts as not sent. */
+const sent = (value: string | undefined): string | undefined =>
+  value === undefined || value === '' ? undefined : value;
+
 /**
  * Seed 002's todo_write: the new list replaces the old one; stored items it omits are kept as completed and placed
- * first, unless every new item is completed (a clean slate); an empty list clears. `created_at` survives for ids the
- * list already had, `updated_at` moves only when an item actually changed.
+ * first, unless every new item is completed (a clean slate); an empty list clears. Timestamps the agent sends are
+ * stored as sent. Without them PlanHub stamps its own (ISO-8601 UTC): `created_at` survives for ids the list already
+ * had, `updated_at` moves only when an item actually changed.
  */
 export const writeTodos = (
   stored: readonly PersistentTodo[],
@@ -53,8 +63,8 @@ export const writeTodos = (
       content: item.content,
       status: item.status,
       priority: item.priority,
-      created_at: before?.created_at ?? now,
-      updated_at: before && sameContent(item, before) ? before.updated_at : now,
+      created_at: sent(item.created_at) ?? before?.created_at ?? now,
+      updated_at: sent(item.updated_at) ?? (before && sameContent(item, before) ? before.updated_at : now),
     };
   });
   const cleanSlate = incoming.every((t) => t.status === 'completed');

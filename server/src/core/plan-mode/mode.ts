@@ -1,5 +1,6 @@
 import type { PlanMode, PlanModificationRequest, Plan, Step } from '@planhub/shared';
-import { PLAN_MODE_BLOCKED_TOOLS, fail } from '@planhub/shared';
+import { PLAN_MODE_BLOCKED_TOOLS } from '@planhub/shared';
+import { stateRefusal } from './state-refusal.ts';
 
 /**
  * The per-agent document of seed 002 (docKeys.planMode). Only what no plan can tell is stored: the goal while the
@@ -43,7 +44,7 @@ export const listStepIds = (plan: Plan): string =>
 export const findPlanModeStep = (plan: Plan, id: number): Step =>
   plan.steps.find((s) => s.details?.id === id) ??
   plan.steps.find((s) => typeof s.details?.id !== 'number' && stepNumberOf(s.id) === id) ??
-  fail('NOT_FOUND', `Step ${id} not found in plan ${plan.plan_id}; ${listStepIds(plan)}.`);
+  stateRefusal('NOT_FOUND', `Step ${id} not found in plan ${plan.plan_id}; ${listStepIds(plan)}.`);
 
 /** A step in the shape of seed 002's plan object: its number, description, files and verification command. */
 export const planModeStepView = (step: Step) => {

@@ -1,9 +1,10 @@
 import type { NewEvent, PlanModificationRequest, Plan } from '@planhub/shared';
-import { ENDED_STEP_STATUSES, fail } from '@planhub/shared';
+import { ENDED_STEP_STATUSES } from '@planhub/shared';
 import type { Decider } from '../plans/plan-lifecycle.ts';
 import { clonePlan } from '../plans/plan-factory.ts';
 import { planEvent } from '../plans/plan-events.ts';
 import { findPlanModeStep, pendingModificationOf } from './mode.ts';
+import { stateRefusal } from './state-refusal.ts';
 
 export interface ModificationRequest {
   step_id: number;
@@ -34,14 +35,14 @@ export const requestModification = (
 ): { plan: Plan; events: NewEvent[] } => {
   const step = findPlanModeStep(current, request.step_id);
   if (ENDED_STEP_STATUSES.has(step.status))
-    fail(
+    stateRefusal(
       'FAILED_PRECONDITION',
       `Step ${request.step_id} already ended as ${step.status}; only steps not done yet can be changed. ` +
         "Record what changed in plan_complete's deviations instead.",
     );
   const pending = pendingModificationOf(current);
   if (pending)
-    fail(
+    stateRefusal(
       'FAILED_PRECONDITION',
       `A modification of step ${pending.step_id} is already waiting for the user's decision. Wait for its ` +
         'plan_modified event before requesting another.',
@@ -83,12 +84,12 @@ export const decideModification = (
 ): { plan: Plan; events: NewEvent[]; modification: PlanModificationRequest } => {
   const pending = pendingModificationOf(current);
   if (!pending)
-    return fail('FAILED_PRECONDITION', `Plan ${current.plan_id} has no modification waiting for a decision.`);
+    return stateRefusal('FAILED_PRECONDITION', `Plan ${current.plan_id} has no modification waiting for a decision.`);
   const plan = clonePlan(current);
   const step = findPlanModeStep(plan, pending.step_id);
   // plan_step_complete waits for the decision, but seed 000's and 004's tools can end the step meanwhile.
   if (approved && ENDED_STEP_STATUSES.has(step.status))
-    fail(
+    stateRefusal(
       'FAILED_PRECONDITION',
       `Step ${pending.step_id} already ended as ${step.status} while the change waited; approving it now would ` +
         'rewrite finished work. Reject the modification (plan_reject with modification: true) instead.',

@@ -1,7 +1,7 @@
 import type { Plan, Step } from '@planhub/shared';
-import { fail } from '@planhub/shared';
 import { changeStepStatus, type StepChangeOutcome } from '../plans/step-status.ts';
 import { findPlanModeStep, numericStepId, pendingModificationOf } from './mode.ts';
+import { stateRefusal } from './state-refusal.ts';
 
 /** "step 2" for a step of this plan, "agent:step" for another agent's. */
 const describeDependency = (plan: Plan, ref: { agent_id: string; plan_id?: string | undefined; step_id: string }) => {
@@ -41,7 +41,7 @@ export const completePlanModeStep = (
 ): StepChangeOutcome => {
   const step = findPlanModeStep(plan, id);
   const reason = refusal(plan, step, id);
-  if (reason !== undefined) fail('FAILED_PRECONDITION', reason);
+  if (reason !== undefined) stateRefusal('FAILED_PRECONDITION', reason);
   const outcome = changeStepStatus(plan, { step_id: step.id, status: 'completed', result: verificationResult }, now);
   const done = outcome.plan.steps.find((s) => s.id === step.id)!;
   done.details = { ...done.details, verification_result: verificationResult };

@@ -158,7 +158,8 @@ export const changeStepStatus = (
 
   const payload: Record<string, unknown> = { result: step.result ?? null, error: step.error ?? null };
   if (change.output !== undefined) payload.output = change.output;
-  if (step.provides !== undefined) payload.provides = step.provides;
+  // completeStepWithOutput's step_completed carries upstream's {output, result, provides}, provides null when unset.
+  if (step.provides !== undefined || change.output !== undefined) payload.provides = step.provides ?? null;
   const warning = honestyWarning(status, change.result);
   const after = withChange(tally, before, step);
   return {

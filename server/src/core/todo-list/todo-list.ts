@@ -1,5 +1,12 @@
 import type { NewEvent, TodoListItem } from '@planhub/shared';
-import { MAX_DESCRIPTION, TODO_LIST_ACTIONS, TODO_LIST_STATUSES, fail } from '@planhub/shared';
+import {
+  MAX_DESCRIPTION,
+  MAX_ITEM_BYTES,
+  TODO_LIST_ACTIONS,
+  TODO_LIST_STATUSES,
+  fail,
+  fitsBytes,
+} from '@planhub/shared';
 import { agentEvent } from '../plans/plan-events.ts';
 
 /** One agent's seed-001 list. `updated_at` is the agent's own last write (only the owner writes its list). */
@@ -28,6 +35,14 @@ const REQUIRED = ['content', 'status', 'activeForm'] as const;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStatus = (s: unknown): s is TodoListItem['status'] => (TODO_LIST_STATUSES as readonly unknown[]).includes(s);
 
+/**
+ * Upstream checks only that content and activeForm are present, and keeps whatever value they hold. PlanHub's items
+ * hold text (the reminder, the renders and typed clients read them as strings), so any other value is kept as text:
+ * null as "" (no text), a number, boolean, list or object as its JSON text ("3", "true").
+ */
+const asText = (value: unknown): string =>
+  typeof value === 'string' ? value : value === null ? '' : (JSON.stringify(value) ?? '');
+
 /** Seed 001's schema check, with its messages; items keep any extra keys the model sent. */
 export const validateTodos = (raw: readonly unknown[]): TodoListItem[] =>
   raw.map((value, i) => {
@@ -39,13 +54,16 @@ export const validateTodos = (raw: readonly unknown[]): TodoListItem[] =>
         'INVALID_ARGUMENT',
         `Todo ${i} has invalid status: ${typeof item.status === 'string' ? item.status : JSON.stringify(item.status)}`,
       );
-    for (const field of ['content', 'activeForm'] as const) {
-      const value = item[field];
-      if (typeof value !== 'string') fail('INVALID_ARGUMENT', `Todo ${i} field ${field} must be a string`);
-      else if (value.length > MAX_DESCRIPTION)
+    const texts = { content: asText(item.content), activeForm: asText(item.activeForm) };
+    for (const field of ['content', 'activeForm'] as const)
+      if (texts[field].length > MAX_DESCRIPTION)
         fail('INVALID_ARGUMENT', `Todo ${i} field ${field} is too long (at most ${MAX_DESCRIPTION} characters)`);
-    }
-    return item as TodoListItem;
+    if (item.content === texts.content && item.activeForm === texts.activeForm) return item as TodoListItem;
+    const stored = { ...item, ...texts };
+    // Text made of a list or an object is longer than its JSON value (its quotes are escaped): the item cap holds.
+    if (!fitsBytes(MAX_ITEM_BYTES)(stored))
+      fail('INVALID_ARGUMENT', `Todo ${i} is too large: a todo item may be at most ${MAX_ITEM_BYTES} bytes as JSON`);
+    return stored as TodoListItem;
   });
 
 export interface TodoCall {

@@ -2,6 +2,7 @@ import type { Caller, Plan } from '@planhub/shared';
 import { fail, PlanHubError } from '@planhub/shared';
 import { deriveMode, findPlanModeStep, planModeStepView } from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
+import { stateRefusal } from '../../core/plan-mode/state-refusal.ts';
 import { decideModification } from '../../core/plan-mode/modification.ts';
 import { decideApproval } from '../../core/plans/plan-lifecycle.ts';
 import type { ApprovalPolicy, Decider } from '../../core/plans/plan-lifecycle.ts';
@@ -77,7 +78,8 @@ export const decide = (ctx: CallContext, target: DecisionTarget & { reason?: str
     if (!plan) return leavePlanMode(tx, caller, target.reason, now);
     if (!mayDecide(caller, plan, services.config.approvalPolicy))
       fail('PERMISSION_DENIED', refusal(caller, plan, services.config.approvalPolicy));
-    if (!waitsForDecision(plan, target.modification)) fail('FAILED_PRECONDITION', nothingToDecide(plan, target));
+    if (!waitsForDecision(plan, target.modification))
+      stateRefusal('FAILED_PRECONDITION', nothingToDecide(plan, target));
     const decider: Decider = {
       by: caller.agent_id,
       role: caller.role,

@@ -1,6 +1,6 @@
 import type { Caller, Plan } from '@planhub/shared';
-import { fail } from '@planhub/shared';
 import { pendingModificationOf } from '../../core/plan-mode/mode.ts';
+import { stateRefusal } from '../../core/plan-mode/state-refusal.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { loadAgent, loadPlan } from '../plan-access.ts';
 
@@ -29,9 +29,9 @@ export const findDecisionTarget = async (tx: Tx, caller: Caller, target: Decisio
   }
   const whose = agentId === caller.agent_id ? '' : ` for agent ${agentId}`;
   const hint = 'A plan waits for approval after startPlan or plan_exit; to decide another plan, name it with plan_id.';
-  // Upstream's plan_approve answers "No plan awaiting approval"; hosts match on it, so it leads unless only a
-  // modification was asked about.
-  return fail(
+  // Upstream's plan_approve answers {"error":"No plan awaiting approval"}; hosts match on it, so it leads unless only a
+  // modification was asked about, and it is a state refusal (a JSON object through execute(), state-refusal.ts).
+  return stateRefusal(
     'NOT_FOUND',
     target.modification === true
       ? `No modification waiting for a decision${whose}. ${hint}`

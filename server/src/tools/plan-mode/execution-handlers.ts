@@ -1,8 +1,9 @@
 import type { Plan } from '@planhub/shared';
-import { fail, progressOf } from '@planhub/shared';
+import { progressOf } from '@planhub/shared';
 import { decideModification, requestModification } from '../../core/plan-mode/modification.ts';
 import { numericStepId, pendingModificationOf, planModeProgress } from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
+import { stateRefusal } from '../../core/plan-mode/state-refusal.ts';
 import { completePlanModeStep, openSteps } from '../../core/plan-mode/step-complete.ts';
 import { changeStepStatus } from '../../core/plans/step-status.ts';
 import type { ToolHandlers } from '../context.ts';
@@ -57,7 +58,7 @@ const plan_complete: ToolHandlers['plan_complete'] = (ctx, args) =>
     let plan = requireExecuting(state, 'complete');
     const pending = pendingModificationOf(plan);
     if (pending)
-      fail(
+      stateRefusal(
         'FAILED_PRECONDITION',
         `A modification of step ${pending.step_id} is still waiting for the user's decision. Wait for the ` +
           'plan_modified event (or have it decided with plan_approve / plan_reject) before completing the plan.',

@@ -1,7 +1,7 @@
 import type { PlanMode, Plan } from '@planhub/shared';
-import { fail } from '@planhub/shared';
 import type { PlanModeDoc } from '../../core/plan-mode/mode.ts';
 import { deriveMode } from '../../core/plan-mode/mode.ts';
+import { stateRefusal } from '../../core/plan-mode/state-refusal.ts';
 import { documents } from '../../store/documents/documents.ts';
 import { readPlan } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
@@ -23,19 +23,19 @@ export const loadModeState = async (tx: Tx, agentId: string): Promise<ModeState>
 export const requireExecuting = (state: ModeState, action: string): Plan => {
   if (state.mode === 'executing' && state.plan) return state.plan;
   if (state.mode === 'plan')
-    fail(
+    stateRefusal(
       'FAILED_PRECONDITION',
       `No active plan: you are still in plan mode, so there is no approved plan to ${action}. Present your plan with plan_exit and ` +
         'wait for the approval.',
     );
   if (state.mode === 'awaiting_approval')
-    fail(
+    stateRefusal(
       'FAILED_PRECONDITION',
       `No active plan: plan ${state.plan?.plan_id ?? ''} is awaiting the user's approval; you cannot ${action} before ` +
         'it is approved. ' +
         'Wait for the plan_approved or plan_rejected event; do not poll.',
     );
-  return fail(
+  return stateRefusal(
     'FAILED_PRECONDITION',
     `No active plan: you are in normal mode, so there is nothing to ${action}. For complex work call plan_enter, then plan_exit with ` +
       'your plan, and execute it once approved.',

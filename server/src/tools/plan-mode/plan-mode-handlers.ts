@@ -4,6 +4,7 @@ import type { PlanModeDoc } from '../../core/plan-mode/mode.ts';
 import { blockedToolsIn, deriveMode, pendingModificationOf, planModeProgress } from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
 import { planModeId } from '../../core/plan-mode/plan-id.ts';
+import { stateRefusal } from '../../core/plan-mode/state-refusal.ts';
 import { renderPlanMarkdown } from '../../core/plan-mode/plan-markdown.ts';
 import { planEvent } from '../../core/plans/plan-events.ts';
 import { requestApproval, stepList } from '../../core/plans/plan-lifecycle.ts';
@@ -20,20 +21,21 @@ const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
     const now = services.now();
     const state = await loadModeState(tx, caller.agent_id);
     if (state.mode === 'plan')
-      fail(
+      stateRefusal(
         'FAILED_PRECONDITION',
         `Already in plan mode (goal: "${state.doc?.goal ?? ''}"). Keep exploring with read-only tools, then present ` +
           'your plan with plan_exit.',
+        { current_goal: state.doc?.goal ?? null },
       );
     if (state.mode === 'awaiting_approval')
-      fail(
+      stateRefusal(
         'FAILED_PRECONDITION',
         'A plan is awaiting approval. Approve or reject it before entering plan mode again. ' +
           `Plan ${state.plan?.plan_id ?? ''} waits for the user's decision: wait for the plan_approved or ` +
           'plan_rejected event.',
       );
     if (state.mode === 'executing')
-      fail(
+      stateRefusal(
         'FAILED_PRECONDITION',
         `You are executing plan ${state.plan?.plan_id ?? ''} ("${state.plan?.title ?? ''}"). Change a step with ` +
           'plan_modify, or finish it with plan_complete (listing deviations) before planning something new.',

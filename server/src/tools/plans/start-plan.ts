@@ -11,8 +11,20 @@ const decidedFor = (e: EventEnvelope): string | undefined =>
 
 type Decided = Pick<Plan, 'plan_id' | 'title' | 'status' | 'decision' | 'steps'>;
 
-/** Upstream's fields (confirmed, title, the steps) beside PlanHub's status and guidance. */
-const answer = (plan: Decided) => {
+/** Upstream's answer to a confirmed plan when the call brought no message of its own. */
+const CONFIRMED = 'Plan confirmed. You may proceed with execution.';
+
+/** Upstream's `message or "Plan confirmed. …"`, ended as a sentence so PlanHub's guidance can follow it. */
+const sentence = (message: string | undefined): string => {
+  const text = message?.trim() ? message : CONFIRMED;
+  return /[.!?]\s*$/.test(text) ? text.trimEnd() : `${text}.`;
+};
+
+/**
+ * Upstream's fields (confirmed, title, the steps) beside PlanHub's status and guidance. A confirmed plan's message is
+ * upstream's: the call's own `message` when it brought one, else upstream's sentence; PlanHub's guidance follows.
+ */
+const answer = (plan: Decided, message: string | undefined) => {
   const base = {
     confirmed: plan.status === 'in_progress',
     plan_id: plan.plan_id,
@@ -23,8 +35,7 @@ const answer = (plan: Decided) => {
   if (plan.status === 'in_progress')
     return {
       ...base,
-      message:
-        'Plan confirmed. You may proceed with execution: start with the first step and report each outcome with setStepStatus.',
+      message: `${sentence(message)} Start with the first step and report each outcome with setStepStatus.`,
     };
   if (plan.status === 'rejected')
     return {
@@ -49,8 +60,8 @@ const decisionOn = async (ctx: CallContext, plan: Decided): Promise<Decided> => 
   );
   try {
     // Unlike ctx.transact, no request_id: the call's remembered answer (awaiting approval) would stand in for the read.
-    const { result: now } = await transact(services.store, caller.workspace, (tx) =>
-      loadPlan(tx, plan.plan_id, 'brief'),
+    const { result: now } = await ctx.withinBudget(() =>
+      transact(services.store, caller.workspace, (tx) => loadPlan(tx, plan.plan_id, 'brief')),
     );
     if (now.status === 'rejected')
       return { ...plan, status: 'rejected', ...(now.decision ? { decision: now.decision } : {}) };
@@ -96,7 +107,8 @@ export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
     return outcome.plan;
   });
   const noLongWaits = ctx.connection?.noLongWaits;
-  if (plan.status === 'awaiting_approval' && noLongWaits) return { ...answer(plan), next: noLongWaits.next };
-  if (plan.status !== 'awaiting_approval' || !args.wait) return answer(plan);
-  return answer(await decisionOn(ctx, plan));
+  if (plan.status === 'awaiting_approval' && noLongWaits)
+    return { ...answer(plan, args.message), next: noLongWaits.next };
+  if (plan.status !== 'awaiting_approval' || !args.wait) return answer(plan, args.message);
+  return answer(await decisionOn(ctx, plan), args.message);
 };
