@@ -32,6 +32,9 @@ describe('a node started by an operator', () => {
     const res = await fetch(`${url}/?workspace=team`, { redirect: 'manual' });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/dashboard?workspace=team');
+    // A token in the query is not repeated into the next request line (the dashboard reads only #token=).
+    const withToken = await fetch(`${url}/?token=secret-ish&workspace=team`, { redirect: 'manual' });
+    expect(withToken.headers.get('location')).toBe('/dashboard?workspace=team');
     expect((await fetch(url)).url).toBe(`${url}/dashboard`);
   });
 

@@ -72,6 +72,10 @@ export const readinessRoute =
 
 /** GET / leads to the dashboard, keeping the query (`/?workspace=team` opens that workspace). */
 export const rootRoute: Route = (req, res) => {
-  const query = (req.url ?? '/').slice((req.url ?? '/').split('?')[0]?.length ?? 0);
+  const params = new URL(req.url ?? '/', 'http://node').searchParams;
+  // The dashboard takes its token only from the address's #fragment, which never reaches a server or its logs: a
+  // token in the query is not repeated into a second request line.
+  params.delete('token');
+  const query = params.size > 0 ? `?${params.toString()}` : '';
   res.writeHead(302, { location: `/dashboard${query}`, 'content-type': 'text/plain' }).end('See /dashboard\n');
 };

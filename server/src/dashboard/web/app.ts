@@ -63,7 +63,8 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   feed.body.append(feedList, footer);
   const header = headerView(state);
   const notice = h('div', { id: 'notice', role: 'alert', class: 'notice' });
-  const main = h('main', { class: 'layout', id: 'main' });
+  // The skip link's target on every view; focusable from script only, so Tab order is unchanged.
+  const main = h('main', { class: 'layout', id: 'main', tabindex: -1 });
   root.replaceChildren(header.el, notice, main);
   let workspaceNames: string[] | undefined;
   let workspaceError: string | undefined;

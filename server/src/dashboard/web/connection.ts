@@ -1,6 +1,7 @@
 import type { CallAck, Role, TaskEvent, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
 import { PlanHubError, TOOLS, retryAfterOf } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
+import { refusalText } from './refusal.ts';
 
 export interface Identity {
   workspace: string;
@@ -27,18 +28,65 @@ const browserAgentId = (): string => {
 };
 
 /**
- * Who this page connects as. Open mode: ?workspace=&agent=&role= (default: a read-only dashboard). Secret mode:
- * #token= (or ?token=); the token is removed from the address bar at once so it does not linger in history.
+ * Where a secret-mode page keeps its token: sessionStorage, so it lives as long as the tab (a reload, a tab the
+ * browser discarded and brings back) and no other tab or later session reads it.
  */
-export const identityFromLocation = (location: Location, history: History): Identity => {
+const STORED_TOKEN = 'planhub.dashboard.token';
+
+/** The tab's sessionStorage, or none where the browser refuses it (storage disabled, a sandboxed frame). */
+const tabStorage = (): Storage | undefined => {
+  try {
+    return globalThis.sessionStorage;
+  } catch {
+    return undefined;
+  }
+};
+
+const storedToken = (storage: Storage | undefined): string | undefined => {
+  try {
+    return storage?.getItem(STORED_TOKEN) ?? undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** Forgets the tab's token, once the server refused it: a reload should not offer it again. */
+export const forgetToken = (storage: Storage | undefined = tabStorage()): void => {
+  try {
+    storage?.removeItem(STORED_TOKEN);
+  } catch {
+    // Storage disabled: there is nothing to forget.
+  }
+};
+
+/**
+ * Who this page connects as. Open mode: ?workspace=&agent=&role= (default: a read-only dashboard). Secret mode:
+ * #token=, removed from the address bar at once so it does not linger in history, and kept in the tab's
+ * sessionStorage so a reload connects again. ?token= is not taken: a query reaches the server and whatever logs
+ * requests on the way (a proxy's access log); it is still removed from the address bar.
+ */
+export const identityFromLocation = (
+  location: Location,
+  history: History,
+  storage: Storage | undefined = tabStorage(),
+): Identity => {
   const query = new URLSearchParams(location.search);
   const hash = new URLSearchParams(location.hash.replace(/^#/, ''));
-  const token = hash.get('token') ?? query.get('token') ?? undefined;
-  if (token !== undefined) {
+  const given = hash.get('token') ?? undefined;
+  if (given !== undefined || query.has('token')) {
     query.delete('token');
     const search = query.toString();
-    history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}`);
+    const route = given === undefined ? location.hash : '';
+    history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}${route}`);
   }
+  if (given) {
+    try {
+      storage?.setItem(STORED_TOKEN, given);
+    } catch {
+      // Storage disabled (a strict privacy mode): this load works, a reload needs the link again.
+    }
+  }
+  const token = given || storedToken(storage);
   const claims = token ? claimsOf(token) : {};
   const role = (claims.role ?? query.get('role')) as Role | null;
   return {
@@ -119,7 +167,12 @@ export const openConnection = (
       handlers.onStatus('reconnecting', err.message);
       return;
     }
-    handlers.onStatus(socket.active ? 'reconnecting' : 'refused', err.message);
+    if (socket.active) return handlers.onStatus('reconnecting', err.message);
+    // A refused token would be refused again at the next reload: forget it, so that reload shows plainly that the
+    // page needs its link again instead of trying the dead token first.
+    if (refusal?.code === 'UNAUTHENTICATED' && identity.token) forgetToken();
+    const code = typeof refusal?.code === 'string' ? refusal.code : undefined;
+    handlers.onStatus('refused', refusalText(code, err.message, identity.token !== undefined));
   });
   // Taken as the typed union unchecked, like every answer: the page has no zod (see bundle.ts) and renders what the
   // node that served it sends. Every view reads a payload only in a case of its event type, so a type newer than the

@@ -10,8 +10,19 @@ export type Route =
 
 const seg = (s: string | undefined) => (s === undefined ? undefined : decodeURIComponent(s));
 
-/** The route a hash names; anything unknown (or another workspace's route) is the overview. */
+/** The route a hash names; anything unknown, malformed (a bad %-escape) or of another workspace is the overview. */
 export const parseRoute = (hash: string, workspace: string): Route => {
+  // The hash is whatever the address bar holds (a truncated or mistyped link); a URIError thrown out of the
+  // hashchange handler left the page on its last view, throwing again at every later change.
+  try {
+    return routeOf(hash, workspace);
+  } catch (err) {
+    if (err instanceof URIError) return { view: 'overview' };
+    throw err;
+  }
+};
+
+const routeOf = (hash: string, workspace: string): Route => {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   if (parts[0] === 'workspaces') return { view: 'workspaces' };
   if (parts[0] !== 'ws' || seg(parts[1]) !== workspace) return { view: 'overview' };

@@ -1,0 +1,19 @@
+/**
+ * What the page says when a server turns its handshake down for good. The server's own text is written for whoever
+ * codes an agent ("connect with auth: { token } … --role agent"); a person at the dashboard needs to know which
+ * link to open instead.
+ */
+export const refusalText = (code: string | undefined, serverMessage: string, hadToken: boolean): string => {
+  if (code !== 'UNAUTHENTICATED') return serverMessage;
+  if (hadToken)
+    return (
+      'this link’s sign-in token was not accepted (expired, or made for another server). Open the dashboard link ' +
+      'you were given again, or ask for a fresh one: …/dashboard#token=…'
+    );
+  // Open mode refuses a malformed name with a message about the query, which is what the person has to fix.
+  if (!/secret mode/i.test(serverMessage)) return serverMessage;
+  return (
+    'this server needs a sign-in token. Open the dashboard link you were given (…/dashboard#token=…), or ask ' +
+    'whoever runs PlanHub for one.'
+  );
+};
