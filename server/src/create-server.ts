@@ -17,6 +17,9 @@ import { createDispatch } from './tools/dispatch.ts';
 import { HANDLERS } from './tools/handlers.ts';
 import { authenticatorFor } from './transport/authenticate.ts';
 import { createHttpHandler } from './transport/http-routes.ts';
+import type { HttpTimeouts } from './transport/http-timeouts.ts';
+import { httpServerOptions } from './transport/http-timeouts.ts';
+import { onlyMethods, PROBE } from './transport/only-methods.ts';
 import { limitConnections } from './transport/connection-limit.ts';
 import { attachSocketServer } from './transport/socket-server.ts';
 import { createOriginPolicy } from './transport/origin-policy.ts';
@@ -36,6 +39,8 @@ export interface ServerDeps {
   store?: Store;
   /** MCP session expiry (idle time, clock). */
   mcp?: McpEndpointOptions;
+  /** Limits on slow HTTP clients (defaults in transport/http-timeouts.ts); tests shorten them. */
+  http?: Partial<HttpTimeouts>;
 }
 
 export interface PlanHubServer {
@@ -76,15 +81,26 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const tokens = { revocations, maxLifetimeSeconds: config.tokenMaxLifetimeSeconds };
   const mcp = createMcpEndpoint({ services, dispatch, log }, tokens, deps.mcp);
   const http = createHttpServer(
+    httpServerOptions(deps.http),
     createHttpHandler(
       {
-        '/healthz': (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
+        '/healthz': onlyMethods(
+          PROBE,
+          (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
+        ),
         ...ops.routes,
         '/mcp': mcp.route,
         ...(config.secret !== undefined ? { '/tokens/revoke': revokeTokenRoute(config.secret, revocations) } : {}),
       },
       createOriginPolicy(config),
-      (err, path) => log.error({ err, path }, 'HTTP route failed'),
+      (err, path, clientGone) =>
+        // A client that hangs up mid-request is routine (and can be made to happen at will): not an error.
+        clientGone
+          ? log.debug(
+              { path, reason: err instanceof Error ? err.message : String(err) },
+              'HTTP client left mid-request',
+            )
+          : log.error({ err, path }, 'HTTP route failed'),
     ),
   );
   const io = attachSocketServer(http, {

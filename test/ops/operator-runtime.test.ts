@@ -103,7 +103,13 @@ describe('/metrics', () => {
     });
     expect(revoked.status).toBe(200);
     const after = await scrape(url, scraper);
-    expect([after.status, await after.text()]).toEqual([401, expect.stringMatching(/^Token has been revoked/)]);
+    expect([after.status, await after.json()]).toEqual([
+      401,
+      {
+        ok: false,
+        error: { code: 'UNAUTHENTICATED', message: expect.stringMatching(/^Token has been revoked/) as unknown },
+      },
+    ]);
     expect((await scrape(url, await token('dashboard'))).status).toBe(200);
   });
 

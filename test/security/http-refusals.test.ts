@@ -1,5 +1,5 @@
 import type { PlanHubServer } from '@planhub/server';
-import { createServer } from '@planhub/server';
+import { createServer, mintToken } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
 
 /** Plain HTTP answers a refusal in the shape every other PlanHub answer has, with a message that says what to do. */
@@ -25,5 +25,59 @@ describe('HTTP refusals', () => {
     const foreign = await fetch(`${url}/healthz`, { headers: { origin: 'https://evil.example' } });
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+  });
+
+  const SECRET = 'refusals-secret-0123456789-abcdef';
+  const WRONG = ['POST', 'PUT', 'DELETE', 'PATCH'];
+  const shaped = async (res: Response, status: number, code: string) => {
+    expect(res.status, `${res.url}`).toBe(status);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual({ ok: false, error: { code, message: expect.any(String) as unknown } });
+  };
+
+  it('refuses a wrong method on every route 405 in that shape, naming the methods it takes', async () => {
+    server = createServer({ port: 0, logLevel: 'silent', secret: SECRET });
+    const { url } = await server.listen();
+    const readOnly = ['/', '/healthz', '/readyz', '/metrics', '/dashboard', '/dashboard/app.js'];
+    for (const path of readOnly)
+      for (const method of WRONG) {
+        const res = await fetch(`${url}${path}`, { method, redirect: 'manual' });
+        expect(res.headers.get('allow')).toMatch(/^GET, HEAD/);
+        await shaped(res, 405, 'INVALID_ARGUMENT');
+      }
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+      const res = await fetch(`${url}/tokens/revoke`, { method });
+      expect(res.headers.get('allow')).toBe('POST');
+      await shaped(res, 405, 'INVALID_ARGUMENT');
+    }
+  });
+
+  it('answers every other refusal of plain HTTP in that shape, with its status', async () => {
+    server = createServer({ port: 0, logLevel: 'silent', secret: SECRET });
+    const { url } = await server.listen();
+    await shaped(await fetch(`${url}/dashboard/nope.js`), 404, 'NOT_FOUND');
+    const metrics = await fetch(`${url}/metrics`);
+    expect(metrics.headers.get('www-authenticate')).toBe('Bearer');
+    await shaped(metrics, 401, 'UNAUTHENTICATED');
+    const agent = await mintToken(SECRET, { workspace: 'w', agent_id: 'a', role: 'agent' }, '1h');
+    await shaped(
+      await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${agent}` } }),
+      403,
+      'PERMISSION_DENIED',
+    );
+    const dashboard = await mintToken(SECRET, { workspace: 'w', agent_id: 'p', role: 'dashboard' }, '1h');
+    const scraped = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${dashboard}` } });
+    // Success stays Prometheus text.
+    expect([scraped.status, scraped.headers.get('content-type')]).toEqual([200, expect.stringMatching(/^text\/plain/)]);
+    const revoke = (body: string) => fetch(`${url}/tokens/revoke`, { method: 'POST', body });
+    await shaped(await revoke('not json'), 400, 'INVALID_ARGUMENT');
+    await shaped(await revoke(JSON.stringify({ token: 'not.a.token' })), 401, 'UNAUTHENTICATED');
+    const forged = await mintToken(
+      'another-secret-0123456789-xyz',
+      { workspace: 'w', agent_id: 'a', role: 'agent' },
+      '1h',
+    );
+    await shaped(await revoke(JSON.stringify({ token: forged })), 401, 'UNAUTHENTICATED');
+    await shaped(await revoke(JSON.stringify({ token: 'x'.repeat(20 * 1024) })), 413, 'RESOURCE_EXHAUSTED');
   });
 });

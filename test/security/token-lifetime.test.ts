@@ -164,6 +164,9 @@ describe('tokens hold for the life of the connection only while valid', () => {
     expect(answer).toMatchObject({ status: 200, body: { ok: true, result: { jti: expect.any(String) as unknown } } });
     expect(await gone).toBe('io server disconnect');
     expect((await refusal(urlB, token)).message).toMatch(/revoked/);
-    expect(await revoke(urlB, 'not-a-token')).toMatchObject({ status: 400, body: { ok: false } });
+    expect(await revoke(urlB, 'not-a-token')).toMatchObject({
+      status: 401,
+      body: { ok: false, error: { code: 'UNAUTHENTICATED' } },
+    });
   });
 });

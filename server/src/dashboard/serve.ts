@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { refuse } from '../transport/refuse.ts';
 import type { Asset } from './bundle.ts';
 import { dashboardAssets } from './bundle.ts';
 
@@ -27,7 +28,7 @@ export const serveDashboard =
   (log: Logger) =>
   async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      refuse(res, 405, 'INVALID_ARGUMENT', 'The dashboard is read with GET or HEAD.', { allow: 'GET, HEAD' });
       return;
     }
     const path = (req.url ?? '/').split('?')[0];
@@ -36,9 +37,7 @@ export const serveDashboard =
       assets = await dashboardAssets();
     } catch (err) {
       log.error({ err }, 'dashboard bundle failed to build');
-      res
-        .writeHead(500, { 'content-type': 'text/plain' })
-        .end('The dashboard could not be built; see the server log.\n');
+      refuse(res, 500, 'INTERNAL', 'The dashboard could not be built; see the server log.');
       return;
     }
     if (path === '/dashboard' || path === '/dashboard/' || path === '/dashboard/index.html')
@@ -46,5 +45,5 @@ export const serveDashboard =
     else if (path === '/dashboard/app.js') send(req, res, assets.js);
     else if (path === '/dashboard/app.css') send(req, res, assets.css);
     else if (path === '/dashboard/elk-worker.js') send(req, res, assets.elkWorker);
-    else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+    else refuse(res, 404, 'NOT_FOUND', `No dashboard file ${path?.slice(0, 200)}; the dashboard is at /dashboard.`);
   };

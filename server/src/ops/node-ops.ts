@@ -8,6 +8,8 @@ import type { Store } from '../store/store.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import { countConnections } from '../transport/connection-metrics.ts';
 import type { Route } from '../transport/http-routes.ts';
+import { onlyMethods, PROBE, READ } from '../transport/only-methods.ts';
+import { refuse } from '../transport/refuse.ts';
 import { createCallGate } from './call-gate.ts';
 import { createMetrics } from './metrics.ts';
 import { metricsRefusal } from './metrics-auth.ts';
@@ -74,26 +76,29 @@ export const createNodeOps = (
   monitor?.start();
 
   const routes: Record<string, Route> = {
-    '/': rootRoute,
-    '/readyz': readinessRoute({
-      draining: () => gate?.draining ?? false,
-      ping: () => store.ping(),
-      storeName,
-      downSince: () => monitor?.health().downSince,
-      writeHealth: () => rawStore.writeHealth(),
-      dataLoss,
-    }),
-    '/metrics': async (req, res) => {
+    '/': onlyMethods(PROBE, rootRoute),
+    '/readyz': onlyMethods(
+      PROBE,
+      readinessRoute({
+        draining: () => gate?.draining ?? false,
+        ping: () => store.ping(),
+        storeName,
+        downSince: () => monitor?.health().downSince,
+        writeHealth: () => rawStore.writeHealth(),
+        dataLoss,
+      }),
+    ),
+    '/metrics': onlyMethods(READ, async (req, res) => {
       const refusal = await metricsRefusal(config, req, revocations);
       if (refusal) {
-        res
-          .writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer' })
-          .end(`${refusal.message}\n`);
+        const code = refusal.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED';
+        refuse(res, refusal.status, code, refusal.message, { 'www-authenticate': 'Bearer' });
         return;
       }
+      // Success stays Prometheus text: that is what a scraper parses.
       const { contentType, body } = await metrics.scrape();
       res.writeHead(200, { 'content-type': contentType }).end(body);
-    },
+    }),
     '/dashboard': dashboard,
     '/dashboard/*': dashboard,
   };

@@ -1,32 +1,31 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ErrorCode } from '@planhub/shared';
 import type { OriginCheck } from './origin-policy.ts';
+import { isClientGone } from './read-body.ts';
+import { refuse } from './refuse.ts';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
-/** A refusal in the shape every other answer of PlanHub has: `{ ok: false, error: { code, message } }`. */
-const refuse = (res: ServerResponse, status: number, code: ErrorCode, message: string): void => {
-  // A route that failed after it began its answer can only end it.
-  if (res.headersSent) return void res.end();
-  res
-    .writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
-    .end(`${JSON.stringify({ ok: false, error: { code, message } })}\n`);
-};
-
 /**
  * Plain HTTP next to socket.io: health, readiness and whatever else a feature mounts, behind the origin policy. A
- * route that fails is answered INTERNAL and reported to `onError` (a failure must not vanish unlogged).
+ * route that fails is answered INTERNAL and reported to `onError` (a failure must not vanish unlogged); one that
+ * failed because the client left is reported with `clientGone`, since nothing went wrong on the node.
  */
 export const createHttpHandler = (
   routes: Record<string, Route>,
   guard?: OriginCheck,
-  onError?: (err: unknown, path: string) => void,
+  onError?: (err: unknown, path: string, clientGone: boolean) => void,
 ) => {
   const listed = Object.keys(routes)
     .filter((path) => !path.endsWith('/*'))
     .sort()
     .join(', ');
   return (req: IncomingMessage, res: ServerResponse) => {
+    // Answered before the request finished arriving (a refusal before the body was read): the rest is not wanted,
+    // and a client dribbling it must not keep the connection. refuse() says Connection: close; this covers routes
+    // that answer on their own.
+    res.once('finish', () => {
+      if (!req.complete) req.socket.destroy();
+    });
     const refusal = guard?.(req.headers);
     if (refusal !== undefined) {
       refuse(res, 403, 'PERMISSION_DENIED', refusal);
@@ -46,8 +45,10 @@ export const createHttpHandler = (
       return;
     }
     Promise.resolve(route(req, res)).catch((err: unknown) => {
-      onError?.(err, path);
-      refuse(res, 500, 'INTERNAL', 'The node failed to answer this request; try again, and report it if it lasts.');
+      const gone = isClientGone(err);
+      onError?.(err, path, gone);
+      if (!gone)
+        refuse(res, 500, 'INTERNAL', 'The node failed to answer this request; try again, and report it if it lasts.');
     });
   };
 };
