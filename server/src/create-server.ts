@@ -79,7 +79,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const dispatch = presence.wrap(ops.gate(inner));
   presence.start();
   const tokens = { revocations, maxLifetimeSeconds: config.tokenMaxLifetimeSeconds };
-  const mcp = createMcpEndpoint({ services, dispatch, log }, tokens, deps.mcp);
+  const mcp = createMcpEndpoint({ services, dispatch, log, outbound: ops.metrics.outbound }, tokens, deps.mcp);
   const http = createHttpServer(
     httpServerOptions(deps.http),
     createHttpHandler(

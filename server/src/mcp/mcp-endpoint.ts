@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { PlanHubError } from '@planhub/shared';
 import { clippedShape, toPlanHubError } from '../errors/to-error-shape.ts';
 import type { Route } from '../transport/http-routes.ts';
@@ -6,6 +7,8 @@ import { refuseHttp } from './http-refusal.ts';
 import { checkOrigin } from './origin-guard.ts';
 import type { McpSessionDeps } from './mcp-session.ts';
 import { openMcpSession } from './mcp-session.ts';
+import { bodyAuth } from './body-cost.ts';
+import { readJsonBody } from './request-body.ts';
 import type { TokenPolicy } from '../auth/token-admission.ts';
 import { identify, sameCaller } from './session-identity.ts';
 import { TokenHolders } from '../auth/token-holders.ts';
@@ -53,6 +56,18 @@ export const createMcpEndpoint = (
   });
   let closed = false;
 
+  /**
+   * A POST's body, read here (within payloadBytes) rather than by the SDK so its call is charged by the bytes that
+   * came, chunked or not; undefined when the request was answered already (too large, not JSON, client gone).
+   */
+  const readBody = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST') return { parsed: undefined };
+    const body = await readJsonBody(req, res, config.limits.payloadBytes);
+    if (!body.ok) return undefined;
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = bodyAuth(body.bytes);
+    return body;
+  };
+
   const existing = async (req: IncomingMessage, res: ServerResponse, id: string, query: URLSearchParams) => {
     const session = registry.get(id);
     if (!session)
@@ -68,7 +83,15 @@ export const createMcpEndpoint = (
       // Not for a session closed while its token was checked: it would be held for good.
       if (registry.get(id) === session) sessionTokens.hold(id, token ?? {});
     }
-    await registry.track(id, () => session.transport.handleRequest(req, res));
+    // The GET stream is not a request in progress: it keeps the session alive only while its client reads it.
+    if (req.method === 'GET') {
+      session.stream.watch(res);
+      await session.transport.handleRequest(req, res);
+    } else
+      await registry.track(id, async () => {
+        const body = await readBody(req, res);
+        if (body) await session.transport.handleRequest(req, res, body.parsed);
+      });
   };
 
   const opening = async (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
@@ -76,6 +99,9 @@ export const createMcpEndpoint = (
       throw new PlanHubError('INVALID_ARGUMENT', 'No mcp-session-id header: open a session with an initialize POST.');
     const { caller, token } = await identify(req, query, auth);
     const dialects = parseDialects(query.get('dialects'));
+    // Before the check: the check and the reservation must not be an await apart.
+    const body = await readBody(req, res);
+    if (!body) return;
     const limit = Math.min(config.limits.connectionsPerAgent, MAX_SESSIONS_PER_NODE);
     if (registry.size >= MAX_SESSIONS_PER_NODE || registry.countFor(caller) >= limit)
       throw new PlanHubError(
@@ -97,7 +123,7 @@ export const createMcpEndpoint = (
           sessionTokens.release(id);
         },
       });
-      await session.transport.handleRequest(req, res);
+      await session.transport.handleRequest(req, res, body.parsed);
       // The first request was not initialize: the transport refused it, and there is no session to keep.
       if (session.transport.sessionId === undefined) await session.close();
     } finally {

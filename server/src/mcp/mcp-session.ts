@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type RequestInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { Caller } from '@planhub/shared';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Caller, DisconnectReason } from '@planhub/shared';
 import { PROTOCOL_VERSION } from '@planhub/shared';
 import type { Logger } from 'pino';
 import type { Services } from '../tools/context.ts';
-import { callCost } from '../transport/call-admission.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import { readSubscriptions } from '../tools/subscriptions-doc.ts';
+import type { OutboundObserver } from '../transport/socket-server.ts';
+import { costOfBody } from './body-cost.ts';
 import { callTool } from './call-tool.ts';
 import { EventNotifier } from './event-notifier.ts';
+import { EventStreamGuard } from './event-stream-guard.ts';
 import { InflightCalls } from './inflight-calls.ts';
 import { SessionCursor } from './session-cursor.ts';
 import { SubscriptionChanges } from './subscription-changes.ts';
@@ -20,23 +22,22 @@ export interface McpSessionDeps {
   services: Services;
   dispatch: Dispatch;
   log: Logger;
+  /** Slow consumers cut and the largest queue, counted with the socket ones (metrics). */
+  outbound?: OutboundObserver;
 }
 
 /** One MCP session: one agent, its event cursor and notifications, and the SDK server and transport serving it. */
 export interface McpSession {
   readonly caller: Caller;
   readonly transport: StreamableHTTPServerTransport;
+  /** The session's GET event stream: the endpoint hands it the GET's response. */
+  readonly stream: EventStreamGuard;
   close(): Promise<void>;
 }
 
-/**
- * A tools/call costs what a socket call of the same size does, by the HTTP body it came in (each call of a batch
- * pays for the whole body): without it a call of a megabyte cost one unit. A body without a length costs 1.
- */
-const costOfBody = (info: RequestInfo | undefined): number => {
-  const length = Number(info?.headers['content-length'] ?? 0);
-  return callCost(Number.isFinite(length) && length > 0 ? length : 0);
-};
+/** The bytes the SDK writes for a message on an SSE stream (`writeSSEEvent`; no event ids without an event store). */
+const sseFrameBytes = (message: unknown): number =>
+  Buffer.byteLength(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 
 const instructionsFor = (caller: Caller) =>
   `You are agent "${caller.agent_id}" in PlanHub workspace "${caller.workspace}", where agents share plans and ` +
@@ -76,6 +77,34 @@ export const openMcpSession = async (
     onsessioninitialized: (id) => hooks.onOpened(id, session),
     maxRequestBodySize: services.config.limits.payloadBytes,
   });
+  const maxBytes = services.config.limits.outboundBytes;
+  const stream = new EventStreamGuard({
+    maxBytes,
+    onCut: (queued) => {
+      const reason: DisconnectReason = {
+        code: 'RESOURCE_EXHAUSTED',
+        reason: 'slow_consumer',
+        message:
+          `This MCP session's GET event stream was closed because it did not read its notifications: ${queued} ` +
+          `bytes were queued for it, past the limit of ${maxBytes} (outboundBytes). Open the stream again; ` +
+          'waitForEvents still returns every event.',
+        queued_bytes: queued,
+        limit_bytes: maxBytes,
+      };
+      deps.log.warn({ agent_id: caller.agent_id, session: transport.sessionId, queued_bytes: queued }, reason.message);
+      deps.outbound?.cut(reason);
+    },
+  });
+  // Messages without a request to answer go to the GET stream: each is measured against its limit before it is queued.
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const standalone = options?.relatedRequestId === undefined && !('result' in message || 'error' in message);
+    if (standalone) {
+      if (!stream.admit(sseFrameBytes(message), () => transport.closeStandaloneSSEStream())) return Promise.resolve();
+      deps.outbound?.peak(stream.peak);
+    }
+    return send(message, options);
+  };
   const notifier = new EventNotifier(caller, services.hub, stored, (event) => {
     server
       .sendLoggingMessage({ level: 'info', logger: 'planhub/events', data: event }, transport.sessionId)
@@ -101,7 +130,11 @@ export const openMcpSession = async (
         { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, subscriptionChanges, serially },
         request.params.name,
         request.params.arguments,
-        { signal: AbortSignal.any([abort.signal, extra.signal]), heartbeat, cost: costOfBody(extra.requestInfo) },
+        {
+          signal: AbortSignal.any([abort.signal, extra.signal]),
+          heartbeat,
+          cost: costOfBody(extra.authInfo, extra.requestInfo),
+        },
       ),
     );
   });
@@ -110,6 +143,7 @@ export const openMcpSession = async (
   const session: McpSession = {
     caller,
     transport,
+    stream,
     // Closing the server closes the transport, whose onclose lands here again: the flag is set before that.
     async close() {
       if (closed) return;
@@ -119,6 +153,7 @@ export const openMcpSession = async (
       if (transport.sessionId !== undefined) hooks.onClosed(transport.sessionId);
       await inflight.settled();
       await server.close();
+      stream.close();
     },
   };
   // A DELETE from the client closes the transport; the session goes with it.

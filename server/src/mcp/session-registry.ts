@@ -2,7 +2,7 @@ import type { McpSession } from './mcp-session.ts';
 
 interface Entry {
   session: McpSession;
-  /** Requests of the session in progress (an open GET event stream counts as one). */
+  /** Requests of the session in progress (its GET event stream is not one: see sweep). */
   active: number;
   idleSince: number;
 }
@@ -14,7 +14,9 @@ export interface SessionRegistryOptions {
 
 /**
  * This node's MCP sessions by id. A session with no request in progress for `idleMs` is closed (its client gets
- * 404 and initializes a new one, as the MCP spec has it), so abandoned sessions do not pile up.
+ * 404 and initializes a new one, as the MCP spec has it), so abandoned sessions do not pile up. An open GET event
+ * stream counts as activity only while its client reads it (`EventStreamGuard.keepingUp`, checked at each sweep):
+ * held open and unread, it used to keep its session, and what was queued for it, for ever.
  */
 export class SessionRegistry {
   private readonly entries = new Map<string, Entry>();
@@ -100,6 +102,7 @@ export class SessionRegistry {
   async sweep(): Promise<number> {
     this.lastSweep = this.now();
     const cutoff = this.lastSweep - this.options.idleMs;
+    for (const entry of this.entries.values()) if (entry.session.stream.keepingUp()) entry.idleSince = this.lastSweep;
     const idle = [...this.entries.values()].filter((e) => e.active === 0 && e.idleSince <= cutoff);
     await Promise.all(idle.map((e) => e.session.close()));
     return idle.length;
