@@ -1,12 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.ts';
+import { startRedisProcess } from './redis-process.ts';
 
 const LOCALE = 'en_US.UTF-8';
 const SOURCE = '/usr/share/i18n/locales/en_US';
-const STARTUP_TIMEOUT_MS = 10_000;
 
 export interface LocalizedRedis {
   url: string;
@@ -32,49 +31,18 @@ const buildLocale = (dir: string): void => {
 /** A private redis-server whose collation is en_US.UTF-8 (Redis sets LC_COLLATE from its environment). */
 export const startLocalizedRedis = async (): Promise<LocalizedRedis> => {
   const locales = mkdtempSync(join(tmpdir(), 'planhub-locale-'));
-  const data = mkdtempSync(join(tmpdir(), 'planhub-redis-'));
-  const cleanup = () => {
-    rmSync(locales, { recursive: true, force: true });
-    rmSync(data, { recursive: true, force: true });
-  };
-  let child: ChildProcess | undefined;
+  const cleanup = () => rmSync(locales, { recursive: true, force: true });
   try {
     buildLocale(locales);
-    const port = await freePort();
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', data, '--save', '', '--appendonly', 'no'];
-    const proc = spawn('redis-server', args, {
-      env: { ...process.env, LOCPATH: locales, LC_ALL: LOCALE },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = proc;
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), STARTUP_TIMEOUT_MS);
-      proc.stdout?.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${code}: ${out}`));
-      });
-    });
+    const redis = await startRedisProcess({ env: { LOCPATH: locales, LC_ALL: LOCALE } });
     return {
-      url: `redis://127.0.0.1:${port}`,
+      url: redis.url,
       async dispose() {
-        const exited = new Promise((resolve) => proc.once('exit', resolve));
-        if (proc.exitCode === null && proc.signalCode === null) {
-          proc.kill('SIGKILL');
-          await exited;
-        }
+        await redis.dispose();
         cleanup();
       },
     };
   } catch (error) {
-    child?.kill('SIGKILL');
     cleanup();
     throw error;
   }

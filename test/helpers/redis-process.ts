@@ -28,6 +28,7 @@ export const startRedisProcess = async (
   options: {
     durable?: boolean;
     /** Extra redis-server arguments (e.g. `--maxmemory`). */ args?: readonly string[];
+    /** Extra environment of the process (e.g. its locale). */ env?: Readonly<Record<string, string>>;
   } = {},
 ): Promise<RedisProcess> => {
   const port = await freePort();
@@ -51,7 +52,7 @@ export const startRedisProcess = async (
           ...persistence,
           ...(options.args ?? []),
         ],
-        { stdio: ['ignore', 'pipe', 'pipe'] },
+        { stdio: ['ignore', 'pipe', 'pipe'], ...(options.env ? { env: { ...process.env, ...options.env } } : {}) },
       );
       child = proc;
       let out = '';

@@ -74,25 +74,17 @@ describe.each(STORE_FIXTURE_KINDS)('presence after a node was taken for dead (%s
     const stores = [first, kind.startsWith('redis') ? fixture.open() : first];
     // Node B's clock can jump ahead, so that A's heartbeat reads lapsed to it: as after an outage, for one sweep.
     let ahead = 0;
-    const trackers: PresenceTracker[] = [
+    const tracker = (nodeId: string, store: Store, now?: () => number): PresenceTracker =>
       createPresenceTracker({
-        nodeId: 'node-a',
-        backend: stores[0]!.presence,
-        store: stores[0]!,
+        nodeId,
+        backend: store.presence,
+        store,
         log,
         heartbeatMs: 50,
         stallAfterMs: 3_600_000,
-      }),
-      createPresenceTracker({
-        nodeId: 'node-b',
-        backend: stores[1]!.presence,
-        store: stores[1]!,
-        log,
-        heartbeatMs: 50,
-        stallAfterMs: 3_600_000,
-        now: () => Date.now() + ahead,
-      }),
-    ];
+        ...(now ? { now } : {}),
+      });
+    const trackers = [tracker('node-a', stores[0]!), tracker('node-b', stores[1]!, () => Date.now() + ahead)];
     try {
       trackers[0]!.connected({ workspace: 'ws', agent_id: 'idle', role: 'agent' } as never);
       for (const t of trackers) t.start();
