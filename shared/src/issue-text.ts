@@ -28,7 +28,15 @@ const shown = (value: unknown): string => {
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
 };
 
-const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+/** What a wrong value is, for "(got …)": Infinity and NaN by name, as "a number (got number)" tells nobody anything. */
+const typeOf = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'array'
+      : typeof value === 'number' && !Number.isFinite(value)
+        ? String(value)
+        : typeof value;
 
 const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
 

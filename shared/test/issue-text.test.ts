@@ -21,6 +21,11 @@ describe("argument refusals in the seed systems' words", () => {
     ]);
   });
 
+  it('names a number that is not finite (a JSON 1e999 parses to Infinity) rather than its type', () => {
+    expect(sentences('getTaskEvents', { limit: Infinity })[0]).toMatch(/^limit must be a number \(got Infinity\)/);
+    expect(sentences('getTaskEvents', { limit: Number.NaN })[0]).toMatch(/^limit must be a number \(got NaN\)/);
+  });
+
   it('says once that each dependency needs agent_id and step_id, however many are missing', () => {
     expect(sentences('addDependentStep', { step_id: 's', depends_on: [{}, { agent_id: 'a' }] })).toEqual([
       'Each dependency must have agent_id and step_id',
