@@ -43,4 +43,10 @@ describe('renderers for people', () => {
     expect(renderTodoBox(todos, { color: false })).toContain('pay [U+202E]001$[U+202C]');
     expect(renderTodoHtml(todos)).toContain('pay [U+202E]001$[U+202C]');
   });
+
+  it('shows the zero-width characters that join nothing, and keeps those scripts and emoji need', () => {
+    expect(neutralize('appr\u200bove\u2060 \ufeffok')).toBe('appr[U+200B]ove[U+2060] [U+FEFF]ok');
+    const family = '\u{1F468}\u200d\u{1F469}\u200d\u{1F467}';
+    expect(neutralize(`${family} \u0645\u200c\u06cc`)).toBe(`${family} \u0645\u200c\u06cc`);
+  });
 });
