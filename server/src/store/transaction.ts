@@ -3,6 +3,7 @@ import type { DocumentKind } from './documents/define.ts';
 import { type CallBudget, withinBudget } from './call-budget.ts';
 import { DrawnValues } from './drawn-values.ts';
 import { fillAnswerValue } from './fill.ts';
+import { RangeReads } from './range-reads.ts';
 import type { Remembered } from './request-fingerprint.ts';
 import type {
   CollectionRead,
@@ -16,21 +17,6 @@ import type {
   StoreOp,
 } from './store.ts';
 
-/** Whether two range reads ask the same (compared field by field: this runs several times per call). */
-const sameRead = (a: RangeRead, b: RangeRead): boolean =>
-  a === b ||
-  (a.key === b.key &&
-    a.values === b.values &&
-    a.ranges.length === b.ranges.length &&
-    a.ranges.every((r, i) => {
-      const o = b.ranges[i];
-      return o !== undefined && r.min === o.min && r.max === o.max && r.limit === o.limit;
-    }));
-
-/**
- * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
- * are buffered, and nothing reaches the store until the commit. A failed call therefore changes nothing.
- */
 /** What one `Tx.prefetch` reads together. */
 export interface PrefetchReads {
   /** Documents the commit checks, as `getMany` reads them. */
@@ -45,6 +31,10 @@ export interface PrefetchReads {
   follow?: readonly FollowRead[] | undefined;
 }
 
+/**
+ * The view of the store one attempt of a call works on: reads are cached with their versions, writes and events
+ * are buffered, and nothing reaches the store until the commit. A failed call therefore changes nothing.
+ */
 export class Tx {
   private readonly loaded = new Map<string, { value: unknown; version: number }>();
   /** Read without a check at the commit (until the call writes the key or reads it through getMany). */
@@ -56,7 +46,7 @@ export class Tx {
   /** Whole hashes read alongside documents (a plan's step briefs), by key: one snapshot per attempt. */
   private readonly hashes = new Map<string, Promise<Record<string, string>>>();
   /** Ranges of sorted sets read alongside documents (a plan's steps by status), by sorted set: one per attempt. */
-  private readonly ranges = new Map<string, { read: RangeRead; slices: Promise<RangeSlice[]> }>();
+  private readonly ranges = new RangeReads();
   /** Each document checked once per attempt: a call reads its plan and agent index several times. */
   private readonly decoded = new Map<string, { raw: unknown; kind: object; value: unknown }>();
   /** Documents a prefetch's follow reads named, for `peek` (never checked, never seen by other reads). */
@@ -108,7 +98,7 @@ export class Tx {
     const cached = (k: string) => this.loaded.has(k) || this.written.has(k) || this.unchecked.has(k);
     const missing = [...new Set([...checked, ...unchecked].filter((k) => !cached(k)))];
     const newHashes = [...new Set(hashes.filter((k) => !this.hashes.has(k)))];
-    const newRanges = ranges.filter((r) => !this.rangesRead(r));
+    const newRanges = ranges.filter((r) => !this.ranges.get(r));
     if (missing.length === 0 && newHashes.length === 0 && newRanges.length === 0) return;
     let docs: LoadedDoc[];
     // The first read of an attempt with a request also reads its remembered answer: one round trip fewer.
@@ -138,7 +128,12 @@ export class Tx {
           later((r) => r.hashes[i] ?? {}),
         ),
       );
-      newRanges.forEach((read, i) => this.ranges.set(read.key, { read, slices: later((r) => r.ranges[i] ?? []) }));
+      newRanges.forEach((read, i) =>
+        this.ranges.set(
+          read,
+          later((r) => r.ranges[i] ?? []),
+        ),
+      );
       const loaded = await all;
       docs = loaded.docs;
       for (const { key, doc } of loaded.followed ?? []) if (!this.followed.has(key)) this.followed.set(key, doc.value);
@@ -157,16 +152,10 @@ export class Tx {
    * that named them, or on their own.
    */
   async range(read: RangeRead): Promise<RangeSlice[]> {
-    const known = this.rangesRead(read);
+    const known = this.ranges.get(read);
     if (known) return known;
     await this.prefetch({ ranges: [read] });
-    return this.rangesRead(read) ?? [];
-  }
-
-  /** The slices of `read` if this attempt read them (the latest read of its sorted set is kept). */
-  private rangesRead(read: RangeRead): Promise<RangeSlice[]> | undefined {
-    const entry = this.ranges.get(read.key);
-    return entry && sameRead(entry.read, read) ? entry.slices : undefined;
+    return this.ranges.get(read) ?? [];
   }
 
   /**
