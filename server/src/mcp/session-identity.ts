@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Caller } from '@planhub/shared';
 import { OpenAuthSchema, PlanHubError } from '@planhub/shared';
-import { lifetimeRefusal, REVOCATION_UNCHECKED, REVOKED, type TokenPolicy } from '../auth/token-admission.ts';
+import { tokenRefusal, type TokenPolicy } from '../auth/token-admission.ts';
 import { tokenTerms, verifyToken } from '../auth/tokens.ts';
 import { issuesOf } from '../errors/to-error-shape.ts';
 import type { HeldToken } from '../auth/token-holders.ts';
@@ -61,18 +61,10 @@ export const identify = async (
   } catch (err) {
     throw new PlanHubError('UNAUTHENTICATED', err instanceof Error ? err.message : 'Token refused.');
   }
-  const refusal = lifetimeRefusal(token, auth.tokens.maxLifetimeSeconds);
-  if (refusal !== undefined) throw new PlanHubError('UNAUTHENTICATED', refusal);
-  const { jti, exp } = tokenTerms(token);
-  if (jti === undefined) return { caller, token: { exp } };
-  let revoked: boolean;
-  try {
-    revoked = await auth.tokens.revocations.isRevoked(jti);
-  } catch {
-    throw new PlanHubError('UNAVAILABLE', REVOCATION_UNCHECKED);
-  }
-  if (revoked) throw new PlanHubError('UNAUTHENTICATED', REVOKED);
-  return { caller, token: { jti, exp } };
+  const terms = tokenTerms(token);
+  const refusal = await tokenRefusal(terms, auth.tokens);
+  if (refusal !== undefined) throw new PlanHubError(refusal.code, refusal.message);
+  return { caller, token: terms.jti === undefined ? { exp: terms.exp } : { jti: terms.jti, exp: terms.exp } };
 };
 
 export const sameCaller = (a: Caller, b: Caller): boolean =>

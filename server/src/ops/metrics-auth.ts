@@ -1,12 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { REVOKED } from '../auth/token-admission.ts';
+import type { Caller } from '@planhub/shared';
+import { tokenRefusal } from '../auth/token-admission.ts';
 import { tokenTerms, verifyToken } from '../auth/tokens.ts';
 import type { Revocations } from '../store/revocations/revocations.ts';
 import type { ServerConfig } from '../config.ts';
 
 export interface MetricsRefusal {
-  status: 401 | 403;
+  status: 401 | 403 | 503;
   message: string;
 }
 
@@ -37,15 +38,16 @@ export const metricsRefusal = async (
   if (token === undefined) return { status: 401, message: `/metrics needs a token: ${HOW}.` };
   if (config.metricsToken !== undefined && sameToken(token, config.metricsToken)) return undefined;
   if (config.secret === undefined) return { status: 401, message: `Wrong metrics token: ${HOW}.` };
+  let caller: Caller;
   try {
-    const caller = await verifyToken(config.secret, token);
-    // Revoked is revoked at every door; the lifetime cap is not applied here, scrapers hold long-lived tokens.
-    const { jti } = tokenTerms(token);
-    if (jti !== undefined && (await revocations.isRevoked(jti)))
-      return { status: 401, message: `${REVOKED} To scrape: ${HOW}.` };
-    if (caller.role === 'user' || caller.role === 'dashboard') return undefined;
-    return { status: 403, message: `A token of role ${caller.role} cannot read /metrics: ${HOW}.` };
+    caller = await verifyToken(config.secret, token);
   } catch (err) {
     return { status: 401, message: `${err instanceof Error ? err.message : 'Invalid token.'} To scrape: ${HOW}.` };
   }
+  // Revoked is revoked at every door; the lifetime cap is not applied here, scrapers hold long-lived tokens.
+  const refusal = await tokenRefusal(tokenTerms(token), { revocations });
+  if (refusal?.code === 'UNAVAILABLE') return { status: 503, message: refusal.message };
+  if (refusal !== undefined) return { status: 401, message: `${refusal.message} To scrape: ${HOW}.` };
+  if (caller.role === 'user' || caller.role === 'dashboard') return undefined;
+  return { status: 403, message: `A token of role ${caller.role} cannot read /metrics: ${HOW}.` };
 };

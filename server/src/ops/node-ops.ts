@@ -91,7 +91,8 @@ export const createNodeOps = (
     '/metrics': onlyMethods(READ, async (req, res) => {
       const refusal = await metricsRefusal(config, req, revocations);
       if (refusal) {
-        const code = refusal.status === 401 ? 'UNAUTHENTICATED' : 'PERMISSION_DENIED';
+        const code =
+          refusal.status === 401 ? 'UNAUTHENTICATED' : refusal.status === 503 ? 'UNAVAILABLE' : 'PERMISSION_DENIED';
         refuse(res, refusal.status, code, refusal.message, { 'www-authenticate': 'Bearer' });
         return;
       }

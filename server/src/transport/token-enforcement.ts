@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Server, Socket } from 'socket.io';
 import type { Revocations } from '../store/revocations/revocations.ts';
-import { lifetimeRefusal, REVOCATION_UNCHECKED, REVOKED } from '../auth/token-admission.ts';
+import { tokenRefusal } from '../auth/token-admission.ts';
 import { TokenHolders } from '../auth/token-holders.ts';
 import { tokenTerms } from '../auth/tokens.ts';
 import { handshakeRefusal } from './handshake-refusal.ts';
@@ -27,28 +27,17 @@ export const enforceTokens = (
       next();
       return;
     }
-    const { exp, jti } = tokenTerms(token);
-    const refusal = lifetimeRefusal(token, deps.maxLifetimeSeconds);
-    if (refusal !== undefined) {
-      next(handshakeRefusal('UNAUTHENTICATED', refusal));
-      return;
-    }
-    const admit = () => {
-      holders.hold(socket, { jti, exp });
-      // The engine connection's close also fires when a later handshake step refuses the socket.
-      socket.conn.once('close', () => holders.release(socket));
-      next();
-    };
-    if (jti === undefined) {
-      admit();
-      return;
-    }
-    deps.revocations.isRevoked(jti).then(
-      (revoked) => (revoked ? next(handshakeRefusal('UNAUTHENTICATED', REVOKED)) : admit()),
-      (err: unknown) => {
-        log.error({ err }, 'revoked-token lookup failed');
-        next(handshakeRefusal('UNAVAILABLE', REVOCATION_UNCHECKED));
-      },
-    );
+    const terms = tokenTerms(token);
+    void tokenRefusal(terms, deps).then((refusal) => {
+      if (refusal === undefined) {
+        holders.hold(socket, { jti: terms.jti, exp: terms.exp });
+        // The engine connection's close also fires when a later handshake step refuses the socket.
+        socket.conn.once('close', () => holders.release(socket));
+        next();
+        return;
+      }
+      if (refusal.cause !== undefined) log.error({ err: refusal.cause }, 'revoked-token lookup failed');
+      next(handshakeRefusal(refusal.code, refusal.message));
+    });
   });
 };
