@@ -1,12 +1,13 @@
 import type { Store } from '@planhub/server';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { afterAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createPresenceTracker, type PresenceTracker } from '../../server/src/presence/presence-tracker.ts';
 import { createRedisPresence, type PresenceRedis } from '../../server/src/store/presence/redis-presence.ts';
 import { uniquePrefix } from '../helpers/servers.ts';
 import { STORE_FIXTURE_KINDS, deletePrefix } from '../helpers/stores.ts';
 import { storeTest } from './conformance-support.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const TTL_MS = 1_000;
 
@@ -89,30 +90,25 @@ describe.each(STORE_FIXTURE_KINDS)('presence after a node was taken for dead (%s
     try {
       trackers[0]!.connected({ workspace: 'ws', agent_id: 'idle', role: 'agent' } as never);
       for (const t of trackers) t.start();
-      await vi.waitFor(
-        async () => {
-          const events = await presenceEvents(stores[1]!);
-          expect(events[0]).toEqual(['agent_online', null]);
-          expect(events.at(-1)).toEqual(['agent_online', null]);
-        },
-        { timeout: 5_000, interval: 50 },
-      );
+      await eventually(async () => {
+        const events = await presenceEvents(stores[1]!);
+        expect(events[0]).toEqual(['agent_online', null]);
+        expect(events.at(-1)).toEqual(['agent_online', null]);
+      });
+      // A busy machine may delay a sweep past the ttl before the jump (a real lapse, healed the same way): the
+      // jump's own take is the next node_lost.
+      const lost = async () => (await presenceEvents(stores[1]!)).filter(([type]) => type === 'agent_offline').length;
+      const lostBefore = await lost();
 
       ahead = 60_000;
       // B takes A for dead at its next sweep; A, still beating, may already have healed it when this looks.
-      await vi.waitFor(
-        async () => expect(await presenceEvents(stores[1]!)).toContainEqual(['agent_offline', 'node_lost']),
-        { timeout: 5_000, interval: 50 },
-      );
+      await eventually(async () => expect(await lost()).toBeGreaterThan(lostBefore));
       ahead = 0;
 
-      await vi.waitFor(
-        async () => {
-          expect((await stores[1]!.presence.read('ws', Date.now())).get('idle')?.online).toBe(true);
-          expect((await presenceEvents(stores[1]!)).at(-1)).toEqual(['agent_online', null]);
-        },
-        { timeout: 5_000, interval: 50 },
-      );
+      await eventually(async () => {
+        expect((await stores[1]!.presence.read('ws', Date.now())).get('idle')?.online).toBe(true);
+        expect((await presenceEvents(stores[1]!)).at(-1)).toEqual(['agent_online', null]);
+      });
     } finally {
       for (const t of trackers) await t.close();
     }
