@@ -55,9 +55,10 @@ export class PlanHubError extends Error {
  */
 const NativeDetailsSchema = z.object({ native: z.record(z.string(), z.unknown()) });
 
-export const nativeFieldsOf = (details: unknown): Record<string, unknown> => {
+/** `details.native` of a refusal, or undefined when it has none (which is not the same as an empty one for 002). */
+export const nativeFieldsOf = (details: unknown): Record<string, unknown> | undefined => {
   const parsed = NativeDetailsSchema.safeParse(details);
-  return parsed.success ? parsed.data.native : {};
+  return parsed.success ? parsed.data.native : undefined;
 };
 
 export const fail = (code: ErrorCode, message: string, details?: unknown): never => {

@@ -26,8 +26,8 @@ export * from './shapes/task-list.ts';
 export * from './shapes/indexed-plan.ts';
 export {
   PLAN_MODE_BLOCKED_TOOLS,
-  PLAN_MODE_BLOCKED_CRON_ACTIONS,
   isBlockedCronCall,
+  isCallBlocked,
   planModeBlockedMessage,
   PlanModeSchema,
   ImplementationPlanSchema,

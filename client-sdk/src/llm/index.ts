@@ -13,4 +13,4 @@ export {
   type ToolCatalog,
 } from './formats.ts';
 export { nativeError, type NativeError } from './native-shapes.ts';
-export { isBlockedCronCall, planModeBlockedMessage } from '@planhub/shared';
+export { isBlockedCronCall, isCallBlocked, planModeBlockedMessage } from '@planhub/shared';

@@ -3,14 +3,15 @@ import {
   PlanHubError,
   TOOLS,
   fromStrictArgs,
-  isBlockedCronCall,
+  isCallBlocked,
   isToolName,
+  nativeFieldsOf,
   planModeBlockedMessage,
   toolCatalog,
 } from '@planhub/shared';
 import { toParameters, toToolCatalog, type CatalogOptions, type ToolCatalog } from './formats.ts';
 import { localCatalog, type CatalogDialect } from './local-catalog.ts';
-import { nativeDetailsOf, nativeError, type NativeError } from './native-shapes.ts';
+import { nativeError, type NativeError } from './native-shapes.ts';
 
 /** What the LLM helpers need of a client: one typed call. */
 export type CallTool = <N extends ToolName>(tool: N, args: ToolArgs<N>) => Promise<ToolResult<N>>;
@@ -81,7 +82,7 @@ const executeWith =
       // The server checks the name and the arguments and answers in words the model can act on.
       return await (call as (tool: string, args: unknown) => Promise<unknown>)(name, fromStrict(name, parsed.value));
     } catch (err) {
-      if (err instanceof PlanHubError) return nativeError(dialect, err.message, nativeDetailsOf(err.details));
+      if (err instanceof PlanHubError) return nativeError(dialect, err.message, nativeFieldsOf(err.details));
       throw err;
     }
   };
@@ -93,11 +94,9 @@ export const llmMethods = (call: CallTool): LlmMethods => {
   const recent: string[] = [];
   const execute = executeWith(call);
   const isToolBlocked = async (name: string, args?: unknown): Promise<boolean> => {
-    const { mode, blocked_tools } = await call('plan_status', {});
-    if (blocked_tools.includes(name)) return true;
-    if (mode !== 'plan') return false;
+    const { blocked_tools } = await call('plan_status', {});
     const parsed = parseArgs(args);
-    return parsed.ok && isBlockedCronCall(name, parsed.value);
+    return isCallBlocked(blocked_tools, name, parsed.ok ? parsed.value : undefined);
   };
   return {
     tools: (dialect, options) => toToolCatalog(localCatalog(dialect), options),

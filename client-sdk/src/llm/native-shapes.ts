@@ -10,13 +10,6 @@ import type { Dialect } from '@planhub/shared';
  */
 export type NativeError = { error: string } | { message: string } | { ok: false; error: string } | string;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** `details.native` of a refusal, or undefined when it has none (which is not the same as an empty one for 002). */
-export const nativeDetailsOf = (details: unknown): Record<string, unknown> | undefined =>
-  isRecord(details) && isRecord(details.native) ? details.native : undefined;
-
 export const nativeError = (
   dialect: Dialect | 'planhub' | undefined,
   message: string,

@@ -11,7 +11,7 @@ export const PLAN_MODE_BLOCKED_TOOLS = ['write_file', 'cron_create', 'cron_delet
  * Upstream has one `cron` tool whose `action` says what it does: its writing actions are blocked in plan mode like the
  * seed's cron_create / cron_delete, its reading ones stay allowed.
  */
-export const PLAN_MODE_BLOCKED_CRON_ACTIONS: readonly string[] = ['create', 'delete'];
+const PLAN_MODE_BLOCKED_CRON_ACTIONS: readonly string[] = ['create', 'delete'];
 
 /** Whether a call of upstream's `cron` tool writes (and so is blocked while the agent explores in plan mode). */
 export const isBlockedCronCall = (name: string, args: unknown): boolean => {
@@ -19,6 +19,13 @@ export const isBlockedCronCall = (name: string, args: unknown): boolean => {
   const { action } = args as { action?: unknown };
   return typeof action === 'string' && PLAN_MODE_BLOCKED_CRON_ACTIONS.includes(action);
 };
+
+/**
+ * Whether a host must refuse a call, given the `blocked_tools` plan_status answers (empty outside plan mode): a tool
+ * it names, or upstream's `cron` with a writing action while any tool is blocked.
+ */
+export const isCallBlocked = (blockedTools: readonly string[], name: string, args: unknown): boolean =>
+  blockedTools.includes(name) || (blockedTools.length > 0 && isBlockedCronCall(name, args));
 
 /** Upstream's tool result for a call the host refuses in plan mode, to hand the model instead of running the tool. */
 export const planModeBlockedMessage = (name: string): string =>
