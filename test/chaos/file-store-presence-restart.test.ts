@@ -8,7 +8,7 @@ import { startedPlan } from '../helpers/event-log.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 import { tempStorageDir } from '../helpers/stores.ts';
 
-// Starting real server processes (tsx) takes seconds each on a loaded machine.
+// Starting real server processes (node running the run's production bundle) takes seconds each on a loaded machine.
 const PROCESS_TEST_MS = 120_000;
 const WS = 'restarted';
 

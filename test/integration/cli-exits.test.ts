@@ -7,15 +7,12 @@ import { createServer, mintToken } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
+import { within } from '../helpers/within.ts';
 import { CLI, cliEnv, isFollowing, startCli } from './cli-process.ts';
 
 const run = promisify(execFile);
 const SECRET = 'cli-exits-secret-0123456789-abcdef';
 const EXIT_REFUSED = 1;
-
-/** Settles with `promise`'s value, or with 'still running' once `ms` have passed. */
-const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'still running'> =>
-  Promise.race([promise, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), ms))]);
 
 describe('planhub commands that follow a node end when following becomes impossible', () => {
   const stops: (() => void)[] = [];
@@ -65,7 +62,7 @@ describe('planhub commands that follow a node end when following becomes impossi
       await eventually(() => expect(isFollowing(cli.child.pid!)).toBe(true));
       // Connected and following before the expiry: the exit below is the live connection's end, not a refused start.
       expect(Date.now()).toBeLessThan(expiresAt);
-      const ended = await within(cli.exited, expiresAt - Date.now() + 6000);
+      const ended = await within(cli.exited, expiresAt - Date.now() + 6000, 'still running');
       expect(ended).not.toBe('still running');
       if (ended === 'still running') return;
       expect(ended).toMatchObject({ code: EXIT_REFUSED, signal: null });
@@ -88,7 +85,7 @@ describe('planhub commands that follow a node end when following becomes impossi
     await new Promise((resolve) => setTimeout(resolve, 300));
     const interruptedAt = Date.now();
     cli.child.kill('SIGINT');
-    const ended = await within(cli.exited, 5000);
+    const ended = await within(cli.exited, 5000, 'still running');
     expect(ended).not.toBe('still running');
     if (ended === 'still running') return;
     expect(ended).toMatchObject({ code: 0, signal: null });

@@ -6,9 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { spendWindow } from '../helpers/spend-window.ts';
+import { CLI } from './cli-process.ts';
 
 const run = promisify(execFile);
-const CLI = new URL('../../client-sdk/bin/planhub.mjs', import.meta.url).pathname;
 const CLEAR = '\x1b[H\x1b[2J';
 
 /** A long-running CLI command; `output()` is everything it printed so far. */

@@ -3,8 +3,7 @@ import { createInterface } from 'node:readline';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts';
-
-const CLI = new URL('../../client-sdk/bin/planhub.mjs', import.meta.url).pathname;
+import { CLI } from './cli-process.ts';
 
 type Message = { id?: string | number; method?: string; result?: unknown; error?: { code: number; message: string } };
 

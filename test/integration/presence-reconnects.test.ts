@@ -1,5 +1,6 @@
 import { connect } from '@planhub/client-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, it } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 
 /**
@@ -23,8 +24,8 @@ describe.each(STORE_KINDS)('presence of an agent that reconnects at once (%s sto
       client.close();
     }
     const last = await connect({ url, agentId: 'flapper', workspace: 'ws' });
-    await expect.poll(presence).toEqual(['agent_online']);
+    await poll(presence).toEqual(['agent_online']);
     last.close();
-    await expect.poll(presence, { timeout: 10_000 }).toEqual(['agent_online', 'agent_offline']);
+    await poll(presence).toEqual(['agent_online', 'agent_offline']);
   });
 });

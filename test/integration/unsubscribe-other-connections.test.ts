@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 import { openAuth, rawClient, type RawClient } from '../security/support/raw-client.ts';
 
@@ -35,7 +36,7 @@ describe.each(STORE_KINDS)("an agent's subscriptions across its connections (%s 
     await subscribe(second.c, ['plan_created']);
     const writer = await join('writer');
     expect(await writer.c.call('createPlan', { title: 'seen by both', steps: ['one'] })).toMatchObject({ ok: true });
-    await expect.poll(() => [first.types(), second.types()]).toEqual([['plan_created'], ['plan_created']]);
+    await poll(() => [first.types(), second.types()]).toEqual([['plan_created'], ['plan_created']]);
   });
 
   it("takes the agent's stored subscriptions again at a connection's next subscribe", async () => {
@@ -51,7 +52,8 @@ describe.each(STORE_KINDS)("an agent's subscriptions across its connections (%s 
     const writer = await join('writer');
     expect(await writer.c.call('createPlan', { title: 'work', steps: ['one'] })).toMatchObject({ ok: true });
     expect(await writer.c.call('startPlan', {})).toMatchObject({ ok: true });
-    await expect.poll(() => control.types()).toEqual(['plan_created', 'plan_started']);
+    // Both streams have had both events by then: the watcher's plan_created, had it come, came before its plan_started.
+    await poll(() => [control.types(), watcher.types()]).toEqual([['plan_created', 'plan_started'], ['plan_started']]);
     expect(watcher.types()).toEqual(['plan_started']);
   });
 });

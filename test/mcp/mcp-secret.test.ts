@@ -1,31 +1,25 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { mintToken } from '@planhub/server';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../helpers/servers.ts';
+import { describe, expect, it } from 'vitest';
+import { startHarness } from '../helpers/servers.ts';
 import { runFanIn } from './fan-in.ts';
 import { callJson, callRaw, endpointOf, mcpClient } from './mcp-clients.ts';
+import { mcpTeam } from './mcp-team.ts';
 import { initializeRequest, listToolsRequest, rawMcp } from './raw-mcp.ts';
 
 const SECRET = 'mcp-test-secret-0123456789';
 const token = (agent_id: string) => mintToken(SECRET, { workspace: 'team', agent_id, role: 'agent' }, '10m');
 
 describe('MCP in secret mode', () => {
-  let h: Harness | undefined;
-  const clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-    await h?.close();
-  });
+  const team = mcpTeam('http');
 
   it('takes each session identity from its bearer token, over HTTP and through the stdio bridge', async () => {
-    h = await startHarness('redis', { secret: SECRET, approvalPolicy: 'auto' });
+    const h = await startHarness('redis', { secret: SECRET, approvalPolicy: 'auto' });
+    team.harness = h;
     const url = h.url;
     // The URL claims another workspace: in secret mode only the token counts.
     const join = async (kind: 'http' | 'stdio', agentId: string) => {
       const spec = { workspace: 'elsewhere', agentId, token: await token(agentId), urlIdentity: true };
-      const client = await mcpClient(kind, url, spec);
-      clients.push(client);
-      return client;
+      return team.adopt(await mcpClient(kind, url, spec));
     };
     const parent = await join('http', 'parent');
     await runFanIn(parent, await join('stdio', 'sub-a'), await join('http', 'sub-b'), { a: 'sub-a', b: 'sub-b' });
@@ -34,7 +28,8 @@ describe('MCP in secret mode', () => {
   });
 
   it('refuses a session with a bad or missing token, saying why', async () => {
-    h = await startHarness('memory', { secret: SECRET });
+    const h = await startHarness('memory', { secret: SECRET });
+    team.harness = h;
     const forged = await mintToken(
       'another-secret-0123456789',
       { workspace: 'team', agent_id: 'x', role: 'agent' },
@@ -51,7 +46,8 @@ describe('MCP in secret mode', () => {
   });
 
   it('refuses a request that brings a session id with another agent token', async () => {
-    h = await startHarness('memory', { secret: SECRET });
+    const h = await startHarness('memory', { secret: SECRET });
+    team.harness = h;
     const endpoint = new URL('/mcp', h.url);
     const opened = await rawMcp(endpoint, initializeRequest, { authorization: `Bearer ${await token('owner')}` });
     expect(opened.status).toBe(200);
@@ -72,10 +68,10 @@ describe('MCP in secret mode', () => {
   });
 
   it('offers a dashboard token only the tools that read', async () => {
-    h = await startHarness('memory', { secret: SECRET });
+    const h = await startHarness('memory', { secret: SECRET });
+    team.harness = h;
     const board = await mintToken(SECRET, { workspace: 'team', agent_id: 'board', role: 'dashboard' }, '10m');
-    const client = await mcpClient('http', h.url, { workspace: 'team', agentId: 'board', token: board });
-    clients.push(client);
+    const client = team.adopt(await mcpClient('http', h.url, { workspace: 'team', agentId: 'board', token: board }));
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['getPlanStatus', 'getWorkspace', 'waitForEvents']));
     expect(names).not.toContain('createPlan');

@@ -1,7 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
-import { callRaw, endpointOf, mcpClient, textOf } from './mcp-clients.ts';
+import { callRaw, endpointOf, textOf } from './mcp-clients.ts';
+import { mcpTeam } from './mcp-team.ts';
 import { initializeRequest, rawMcp } from './raw-mcp.ts';
 
 /**
@@ -31,17 +31,11 @@ describe('MCP sessions per agent', () => {
 
 /** A tools/call costs the agent's budget by its size, as a socket call does: 1 plus 1 per 16 KiB of its body. */
 describe('what an MCP call costs', () => {
-  let h: Harness | undefined;
-  const clients: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-    await h?.close();
-  });
+  const team = mcpTeam('http');
 
   it('charges a large call by its body, so the second of two 100 KB calls passes a 12-unit window', async () => {
-    h = await startHarness('memory', { limits: { callsPerSecond: 2, rateWindowSeconds: 6 } });
-    const agent = await mcpClient('http', h.url, { workspace: 'team', agentId: 'big-caller' });
-    clients.push(agent);
+    team.harness = await startHarness('memory', { limits: { callsPerSecond: 2, rateWindowSeconds: 6 } });
+    const agent = await team.join('big-caller');
     const big = () => callRaw(agent, 'getPlanStatus', { plan_id: 'p'.repeat(8), padding: 'x'.repeat(100_000) });
     expect(textOf(await big())).not.toMatch(/^RESOURCE_EXHAUSTED/);
     expect(textOf(await big())).toMatch(/^RESOURCE_EXHAUSTED: /);

@@ -1,9 +1,10 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { NewEvent } from '@planhub/shared';
 import { createLogger, createRedisStore, type ServerConfigInput } from '@planhub/server';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { STORE_KINDS, startHarness, uniquePrefix, type Harness, type StoreKind } from '../helpers/servers.ts';
+import { bigEvent } from '../helpers/big-event.ts';
+import { STORE_KINDS, startHarness, uniquePrefix, type StoreKind } from '../helpers/servers.ts';
 import { callJson, callRaw, mcpClient, textOf } from './mcp-clients.ts';
+import { mcpTeam } from './mcp-team.ts';
 
 interface Waited {
   events: { event_type: string; source_agent: string; source_step_id: string | null }[];
@@ -18,17 +19,11 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
 
 /** A node and the watcher's MCP session on it, both closed after each test of the describe that calls this. */
 const watcherOnANode = () => {
-  let harness: Harness | undefined;
-  const sessions: Client[] = [];
-  afterEach(async () => {
-    await Promise.all(sessions.splice(0).map((c) => c.close()));
-    await harness?.close();
-    harness = undefined;
-  });
+  const team = mcpTeam('http');
   return async (kind: StoreKind, config: ServerConfigInput) => {
-    harness = await startHarness(kind, config);
-    const watcher = await mcpClient('http', harness.url, { workspace: 'ws', agentId: 'watcher' });
-    sessions.push(watcher);
+    const harness = await startHarness(kind, config);
+    team.harness = harness;
+    const watcher = team.adopt(await mcpClient('http', harness.url, { workspace: 'ws', agentId: 'watcher' }));
     return { harness, watcher };
   };
 };
@@ -137,7 +132,7 @@ describe("waitForEvents' cost", () => {
     const { harness, watcher } = await open('memory', { approvalPolicy: 'auto' });
     await callJson(watcher, 'subscribeToTasks', { event_types: ['step_completed'], agent_id: 'worker' });
     const { store } = harness.server.services;
-    const big = (n: number) => ({ ...rawEvent('step_completed', n), payload: { result: 'x'.repeat(100_000) } });
+    const big = (n: number) => bigEvent(n, { source_agent: 'worker' });
     for (let n = 1; n <= 30; n++)
       expect(await store.commit('ws', { reads: [], writes: [], events: [big(n)] })).toMatchObject({ ok: true });
     const seen: string[] = [];

@@ -5,16 +5,7 @@ import { createServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
 import { scriptedNode } from '../helpers/scripted-node.ts';
-
-/** How a call ended within `ms`, or that it had not: a call left pending for ever must fail the test, not hang it. */
-const settledWithin = async (call: Promise<unknown>, ms: number) =>
-  Promise.race([
-    call.then(
-      () => 'resolved',
-      (err: unknown) => err,
-    ),
-    new Promise((resolve) => setTimeout(() => resolve('still pending'), ms)),
-  ]);
+import { settledWithin } from '../helpers/within.ts';
 
 /** A client never hangs: closing it ends what it was waiting for, and a stuck token source does not stop it. */
 describe('an SDK client that closes or cannot get a token', () => {

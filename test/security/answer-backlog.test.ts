@@ -1,23 +1,11 @@
-import type { NewEvent } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bigEvent } from '../helpers/big-event.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { metric } from '../helpers/metrics.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 
 const MIB = 1024 * 1024;
-
-const bigEvent = (n: number): NewEvent => ({
-  event_type: 'step_completed',
-  timestamp: new Date(1_700_000_000_000 + n).toISOString(),
-  workspace: 'ws',
-  source_agent: 'writer',
-  source_plan_id: 'plan0001',
-  source_plan_title: 'big outputs',
-  source_step_id: `step_${n}`,
-  source_step_description: null,
-  source_step_sequence: n,
-  payload: { result: 'x'.repeat(100_000), error: null },
-});
 
 /**
  * A client that keeps calling and never reads the answers: each getTaskEvents page here is about 3 MB, and the node
@@ -67,10 +55,11 @@ describe('answers of many large events', () => {
     h = await startHarness('memory', {
       limits: { outboundBytes: MIB, callsPerSecond: 100_000, callsPerAddressPerSecond: 1_000_000 },
     });
+    const { url } = h;
     const { store } = h.server.services;
     for (let n = 1; n <= 30; n++)
       expect(await store.commit('ws', { reads: [], writes: [], events: [bigEvent(n)] })).toMatchObject({ ok: true });
-    const socket = io(h.url, {
+    const socket = io(url, {
       transports: ['websocket'],
       reconnection: false,
       forceNew: true,
@@ -88,7 +77,8 @@ describe('answers of many large events', () => {
     tcp.pause();
     for (let i = 0; i < 20; i++)
       socket.emit('call', { tool: 'getTaskEvents', args: { after_event: '0-0', limit: 500 } }, () => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The node cuts the connection while the client still reads nothing: its reason waits in the socket till then.
+    await eventually(async () => expect(await metric(url, 'planhub_slow_consumers_cut_total')).toBe(1));
     tcp.resume();
     await eventually(() =>
       expect(reasons).toEqual([expect.objectContaining({ code: 'RESOURCE_EXHAUSTED', reason: 'slow_consumer' })]),

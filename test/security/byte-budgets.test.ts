@@ -1,9 +1,8 @@
 import type { PlanHubServer, ServerConfigInput } from '@planhub/server';
-import { createServer } from '@planhub/server';
 import type { CallAck } from '@planhub/shared';
 import { MAX_EVENT_BYTES, MAX_ITEM_BYTES, MAX_NOTE_BYTES, serializedBytes } from '@planhub/shared';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
+import { describe, expect, it } from 'vitest';
+import { serverFixture } from './support/server-fixture.ts';
 
 const items = (n: number, pad: number) =>
   Array.from({ length: n }, (_, i) => ({
@@ -15,19 +14,12 @@ const items = (n: number, pad: number) =>
 
 /** Every free-form value has a byte cap measured as stored (JSON), and so does every event. */
 describe('byte budgets', () => {
+  const { started, join } = serverFixture({ approvalPolicy: 'auto' });
   let node: PlanHubServer | undefined;
-  const clients: RawClient[] = [];
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await node?.close();
-    node = undefined;
-  });
   const start = async (config: ServerConfigInput = {}) => {
-    node = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto', ...config });
-    const { url } = await node.listen();
-    const agent = await rawClient(url, openAuth('ws', 'a'));
-    clients.push(agent);
-    return agent;
+    const { url, server } = await started(config);
+    node = server;
+    return join(url, 'ws', 'a');
   };
   const eventsOf = async () => (await node?.services.store.readEvents('ws', { count: 10_000 })) ?? [];
   const codeOf = (ack: CallAck) => (ack.ok ? 'ok' : ack.error.code);

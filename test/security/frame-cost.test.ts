@@ -1,6 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../helpers/servers.ts';
-import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
+import { describe, expect, it } from 'vitest';
+import { serverFixture } from './support/server-fixture.ts';
 
 /** 100 units per address per 10 s window; a call costs 1 plus 1 per 16 KiB of what it sent. */
 const LIMITS = { callsPerAddressPerSecond: 10, rateWindowSeconds: 10 } as const;
@@ -12,19 +11,8 @@ const BIG = 600_000;
  * argument is not an object, used to cost one unit whatever their size.
  */
 describe('what a call costs its address', () => {
-  let h: Harness | undefined;
-  const clients: RawClient[] = [];
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await h?.close();
-    h = undefined;
-  });
-  const client = async () => {
-    h = await startHarness('memory', { limits: LIMITS });
-    const c = await rawClient(h.url, openAuth('ws', 'big-sender'));
-    clients.push(c);
-    return c;
-  };
+  const { node, join } = serverFixture({ limits: LIMITS });
+  const client = async () => join(await node(), 'ws', 'big-sender');
   type Answer = { ok: boolean; error?: { code: string; message: string } };
   /** Three calls one after another; each answer as "ok" or "CODE: the message's first clause". */
   const codes = async (send: () => Promise<unknown>) => {
@@ -51,9 +39,6 @@ describe('what a call costs its address', () => {
       const c = await client();
       const answers = await codes(() => c.send(first, Buffer.alloc(BIG, 1)));
       expect(answers[2], typeof first).toMatch(/^RESOURCE_EXHAUSTED: Too many calls from /);
-      c.close();
-      await h?.close();
-      h = undefined;
     }
   });
 

@@ -1,15 +1,13 @@
-import type { PlanHubServer } from '@planhub/server';
-import { createServer, mintToken } from '@planhub/server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mintToken } from '@planhub/server';
+import { describe, expect, it } from 'vitest';
+import { serverFixture } from './support/server-fixture.ts';
 
 /** Plain HTTP answers a refusal in the shape every other PlanHub answer has, with a message that says what to do. */
 describe('HTTP refusals', () => {
-  let server: PlanHubServer | undefined;
-  afterEach(async () => server?.close());
+  const { node } = serverFixture();
 
   it('answers an unknown path and a foreign origin with { ok: false, error: { code, message } }', async () => {
-    server = createServer({ port: 0, logLevel: 'silent' });
-    const { url } = await server.listen();
+    const url = await node();
     const missing = await fetch(`${url}/nope?x=1`);
     expect(missing.status).toBe(404);
     expect(missing.headers.get('content-type')).toMatch(/^application\/json/);
@@ -36,8 +34,7 @@ describe('HTTP refusals', () => {
   };
 
   it('refuses a wrong method on every route 405 in that shape, naming the methods it takes', async () => {
-    server = createServer({ port: 0, logLevel: 'silent', secret: SECRET });
-    const { url } = await server.listen();
+    const url = await node({ secret: SECRET });
     const readOnly = ['/', '/healthz', '/readyz', '/metrics', '/dashboard', '/dashboard/app.js'];
     for (const path of readOnly)
       for (const method of WRONG) {
@@ -53,8 +50,7 @@ describe('HTTP refusals', () => {
   });
 
   it('answers every other refusal of plain HTTP in that shape, with its status', async () => {
-    server = createServer({ port: 0, logLevel: 'silent', secret: SECRET });
-    const { url } = await server.listen();
+    const url = await node({ secret: SECRET });
     await shaped(await fetch(`${url}/dashboard/nope.js`), 404, 'NOT_FOUND');
     const metrics = await fetch(`${url}/metrics`);
     expect(metrics.headers.get('www-authenticate')).toBe('Bearer');

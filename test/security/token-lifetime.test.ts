@@ -142,9 +142,12 @@ describe('tokens hold for the life of the connection only while valid', () => {
     const url = await start();
     const endpoint = new URL('/mcp', url);
     const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-    const opened = await rawMcp(endpoint, initializeRequest, bearer(await mintToken(SECRET, claims, 2)));
+    const short = await mintToken(SECRET, claims, 2);
+    const opened = await rawMcp(endpoint, initializeRequest, bearer(short));
     expect(opened.status).toBe(200);
     const session = { 'mcp-session-id': opened.sessionId ?? '' };
+    // Live under the short token until it expires: a node that dropped the session at once would fail here.
+    expect((await rawMcp(endpoint, listToolsRequest, { ...session, ...bearer(short) })).status).toBe(200);
     // Nothing renews it (a request with a fresher token would): it is closed at the short token's exp, as a socket
     // connection is, and its event notifications end with it.
     await new Promise((resolve) => setTimeout(resolve, 3500));

@@ -19,6 +19,11 @@ export const serverFixture = (defaults: ServerConfigInput = {}) => {
     if (prefix) await deletePrefix(inject('redisUrl'), prefix);
     prefix = undefined;
   });
+  const started = async (config: ServerConfigInput = {}, deps?: ServerDeps) => {
+    const server = createServer({ port: 0, logLevel: 'silent', ...defaults, ...config }, deps);
+    servers.push(server);
+    return { url: (await server.listen()).url, server };
+  };
   /** Connects a raw client with any credentials (a token, open-mode fields). */
   const connect = async (url: string, auth: object): Promise<RawClient> => {
     const client = await rawClient(url, auth);
@@ -29,11 +34,10 @@ export const serverFixture = (defaults: ServerConfigInput = {}) => {
     /** The private Redis under this test's key prefix: every node given it shares one state. */
     redis: (): ServerConfigInput => ({ redisUrl: inject('redisUrl'), redisPrefix: (prefix ??= uniquePrefix()) }),
     /** Starts a server on a free port; resolves with its URL. */
-    node: async (config: ServerConfigInput = {}, deps?: ServerDeps): Promise<string> => {
-      const server = createServer({ port: 0, logLevel: 'silent', ...defaults, ...config }, deps);
-      servers.push(server);
-      return (await server.listen()).url;
-    },
+    node: async (config: ServerConfigInput = {}, deps?: ServerDeps): Promise<string> =>
+      (await started(config, deps)).url,
+    /** Starts a server on a free port; resolves with its URL and the server (to reach its services). */
+    started,
     connect,
     /** Connects a raw client with open-mode credentials. */
     join: (url: string, workspace: string, agent: string, role: 'agent' | 'user' | 'dashboard' = 'agent') =>
