@@ -23,14 +23,13 @@ const send = (req: IncomingMessage, res: ServerResponse, asset: Asset): void => 
   res.end(req.method === 'HEAD' ? undefined : asset.body);
 };
 
-/** GET /dashboard (the page), /dashboard/app.js, /dashboard/app.css and /dashboard/elk-worker.js (graph layout). */
+/**
+ * GET /dashboard (the page), /dashboard/app.js, /dashboard/app.css and /dashboard/elk-worker.js (graph layout). Mount
+ * it behind onlyMethods(READ): it answers any method it is given as a GET.
+ */
 export const serveDashboard =
   (log: Logger) =>
   async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      refuse(res, 405, 'INVALID_ARGUMENT', 'The dashboard is read with GET or HEAD.', { allow: 'GET, HEAD' });
-      return;
-    }
     const path = (req.url ?? '/').split('?')[0];
     let assets;
     try {

@@ -70,6 +70,23 @@ export const isRateLimited = (error: PlanHubError): boolean =>
   typeof (error.details as { retry_after_ms?: unknown } | undefined)?.retry_after_ms === 'number';
 
 /**
+ * Charges work a call did past its admission (log entries scanned) to the agent's budget, once the work is done. A
+ * refusal is not thrown: the limiter still counts the units, so the agent's next calls wait, while this call's work is
+ * already done and its answer worth giving.
+ */
+export const chargeWork = async (
+  limiter: CallLimiter,
+  caller: Caller,
+  units: number,
+  budget?: CallBudget,
+): Promise<void> => {
+  if (units <= 0) return;
+  await limiter.consume(caller, units, budget).catch((err: unknown) => {
+    if (!(err instanceof PlanHubError && isRateLimited(err))) throw err;
+  });
+};
+
+/**
  * A fixed window of `callsPerSecond × rateWindowSeconds` calls per agent (workspace + agent_id). On Redis the count
  * is one key per agent shared by every node (see the store's limit backend).
  *

@@ -1,5 +1,4 @@
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { RequestInfo } from '@modelcontextprotocol/sdk/types.js';
 import { callCost } from '../transport/call-admission.ts';
 
 const BODY_BYTES = 'planhub/bodyBytes';
@@ -19,11 +18,9 @@ export const bodyAuth = (bytes: number): AuthInfo => ({
 /**
  * A tools/call costs what a socket call of the same size does, by the HTTP body it came in (each call of a batch
  * pays for the whole body): without it a call of a megabyte cost one unit. The bytes are those the endpoint read,
- * not the `content-length` header, which a chunked body does not have (it cost 1 until round 19).
+ * not the `content-length` header, which a chunked body does not have.
  */
-export const costOfBody = (auth: AuthInfo | undefined, info: RequestInfo | undefined): number => {
+export const costOfBody = (auth: AuthInfo | undefined): number => {
   const read = auth?.extra?.[BODY_BYTES];
-  // Every POST passes the endpoint, which sets the bytes; the header is only a fallback.
-  const length = typeof read === 'number' ? read : Number(info?.headers['content-length'] ?? 0);
-  return callCost(Number.isFinite(length) && length > 0 ? length : 0);
+  return callCost(typeof read === 'number' ? read : 0);
 };

@@ -64,10 +64,11 @@ export class EventStreamGuard {
   }
 
   /**
-   * Called before the SDK queues `bytes` for the stream. False when the stream is past the limit: it is cut (closed
-   * through `cut`, which must end the response) and the message is not sent.
+   * Called before the SDK queues a message of `bytes()` for the stream. False when the stream is past the limit: it is
+   * cut (closed through `cut`, which must end the response) and the message is not sent. The size is asked only while
+   * a stream is open: measuring means serializing the message, which a session without a stream would do for nothing.
    */
-  admit(bytes: number, cut: () => void): boolean {
+  admit(bytes: () => number, cut: () => void): boolean {
     const res = this.res;
     if (!res) return true;
     const queued = this.queued();
@@ -79,8 +80,9 @@ export class EventStreamGuard {
       this.options.onCut(queued);
       return false;
     }
-    this.offered += bytes;
-    this.peakBytes = Math.max(this.peakBytes, queued + bytes);
+    const size = bytes();
+    this.offered += size;
+    this.peakBytes = Math.max(this.peakBytes, queued + size);
     return true;
   }
 

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorCode, ErrorShape } from '@planhub/shared';
+import { closeIfEarly } from '../transport/early-answer.ts';
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
   INVALID_ARGUMENT: 400,
@@ -25,6 +26,7 @@ export const refuseHttp = (res: ServerResponse, error: ErrorShape): void => {
     .writeHead(status, {
       'content-type': 'application/json',
       ...(status === 401 ? { 'www-authenticate': 'Bearer realm="planhub"' } : {}),
+      ...closeIfEarly(res),
     })
     .end(
       JSON.stringify({

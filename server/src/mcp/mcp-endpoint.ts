@@ -81,7 +81,7 @@ export const createMcpEndpoint = (
       if (!sameCaller(caller, session.caller))
         throw new PlanHubError('PERMISSION_DENIED', 'This MCP session belongs to another agent; use your own session.');
       // Not for a session closed while its token was checked: it would be held for good.
-      if (registry.get(id) === session) sessionTokens.hold(id, token ?? {});
+      if (registry.get(id) === session && token) sessionTokens.hold(id, token);
     }
     // The GET stream is not a request in progress: it keeps the session alive only while its client reads it.
     if (req.method === 'GET') {

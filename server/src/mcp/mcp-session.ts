@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Caller, DisconnectReason } from '@planhub/shared';
+import type { Caller } from '@planhub/shared';
 import { PROTOCOL_VERSION } from '@planhub/shared';
 import type { Logger } from 'pino';
 import type { Services } from '../tools/context.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import { readSubscriptions } from '../tools/subscriptions-doc.ts';
 import type { OutboundObserver } from '../transport/socket-server.ts';
+import { slowConsumerReason } from '../transport/slow-consumer.ts';
 import { costOfBody } from './body-cost.ts';
 import { callTool } from './call-tool.ts';
 import { EventNotifier } from './event-notifier.ts';
@@ -72,25 +73,23 @@ export const openMcpSession = async (
     { name: 'planhub', version: String(PROTOCOL_VERSION) },
     { capabilities: { tools: {}, logging: {} }, instructions: instructionsFor(caller) },
   );
+  // No maxRequestBodySize: the endpoint reads every POST's body itself (within payloadBytes) and hands it over
+  // parsed, and the SDK reads a body only when it is given none.
   const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
     sessionIdGenerator: randomUUID,
     onsessioninitialized: (id) => hooks.onOpened(id, session),
-    maxRequestBodySize: services.config.limits.payloadBytes,
   });
   const maxBytes = services.config.limits.outboundBytes;
   const stream = new EventStreamGuard({
     maxBytes,
     onCut: (queued) => {
-      const reason: DisconnectReason = {
-        code: 'RESOURCE_EXHAUSTED',
-        reason: 'slow_consumer',
-        message:
-          `This MCP session's GET event stream was closed because it did not read its notifications: ${queued} ` +
-          `bytes were queued for it, past the limit of ${maxBytes} (outboundBytes). Open the stream again; ` +
-          'waitForEvents still returns every event.',
-        queued_bytes: queued,
-        limit_bytes: maxBytes,
-      };
+      const reason = slowConsumerReason({
+        closed: "This MCP session's GET event stream",
+        unread: 'its notifications',
+        queuedBytes: queued,
+        limitBytes: maxBytes,
+        recover: 'Open the stream again; waitForEvents still returns every event.',
+      });
       deps.log.warn({ agent_id: caller.agent_id, session: transport.sessionId, queued_bytes: queued }, reason.message);
       deps.outbound?.cut(reason);
     },
@@ -100,7 +99,8 @@ export const openMcpSession = async (
   transport.send = (message, options) => {
     const standalone = options?.relatedRequestId === undefined && !('result' in message || 'error' in message);
     if (standalone) {
-      if (!stream.admit(sseFrameBytes(message), () => transport.closeStandaloneSSEStream())) return Promise.resolve();
+      const size = () => sseFrameBytes(message);
+      if (!stream.admit(size, () => transport.closeStandaloneSSEStream())) return Promise.resolve();
       deps.outbound?.peak(stream.peak);
     }
     return send(message, options);
@@ -133,7 +133,7 @@ export const openMcpSession = async (
         {
           signal: AbortSignal.any([abort.signal, extra.signal]),
           heartbeat,
-          cost: costOfBody(extra.authInfo, extra.requestInfo),
+          cost: costOfBody(extra.authInfo),
         },
       ),
     );

@@ -1,8 +1,7 @@
 import type { Caller, EventEnvelope, Subscription } from '@planhub/shared';
-import { PlanHubError } from '@planhub/shared';
 import { eventsThatFit } from '../events/answer-bytes.ts';
 import { scanCost, scanForward, type Scan } from '../events/scan-log.ts';
-import { isRateLimited } from '../limits/call-limiter.ts';
+import { chargeWork } from '../limits/call-limiter.ts';
 import type { Services } from '../tools/context.ts';
 import { readSubscriptions } from '../tools/subscriptions-doc.ts';
 import type { SessionCursor } from './session-cursor.ts';
@@ -41,15 +40,10 @@ const messageOf = (found: Scan, timeout: number, subscriptions: number): string 
 
 /**
  * Charges the log entries this call looked at to the agent's call budget, as getTaskEvents' scans are: 1 unit per
- * 100, once the answer is made (a refusal here only makes the agent's next calls wait; this call's work is done).
+ * 100, once the answer is made.
  */
-const chargeScan = async (services: Services, caller: Caller, scanned: number): Promise<void> => {
-  const units = scanCost(scanned);
-  if (units <= 0) return;
-  await services.callLimiter.consume(caller, units).catch((err: unknown) => {
-    if (!(err instanceof PlanHubError && isRateLimited(err))) throw err;
-  });
-};
+const chargeScan = (services: Services, caller: Caller, scanned: number): Promise<void> =>
+  chargeWork(services.callLimiter, caller, scanCost(scanned));
 
 const sameSubscriptions = (a: readonly Subscription[], b: readonly Subscription[]): boolean =>
   a.length === b.length && a.every((sub, i) => sub.subscription_id === b[i]?.subscription_id);

@@ -46,7 +46,7 @@ export const createNodeOps = (
     failed: (operation) => metrics.storeError(operation),
   });
   let gate: ReturnType<typeof createCallGate> | undefined;
-  const dashboard = serveDashboard(log);
+  const dashboard = onlyMethods(READ, serveDashboard(log));
   const storeName = config.redisClusterNodes
     ? `Redis Cluster at ${config.redisClusterNodes.join(',')}`
     : config.redisUrl === undefined

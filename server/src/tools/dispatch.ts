@@ -10,7 +10,7 @@ import {
   plainErrorMap,
 } from '@planhub/shared';
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
-import { isRateLimited } from '../limits/call-limiter.ts';
+import { chargeWork, isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
 import { requestFingerprint } from '../store/request-fingerprint.ts';
@@ -87,13 +87,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         signal: site.signal,
         ...(requestId !== undefined ? { requestId } : {}),
         ...(site.connection ? { connection: site.connection } : {}),
-        chargeWork: async (units) => {
-          if (units <= 0) return;
-          // A refusal here still counts the units (the limiter records what was consumed); the next call pays.
-          await services.callLimiter.consume(site.caller, units, site.budget).catch((err: unknown) => {
-            if (!(err instanceof PlanHubError && isRateLimited(err))) throw err;
-          });
-        },
+        chargeWork: (units) => chargeWork(services.callLimiter, site.caller, units, site.budget),
         withinBudget: (operation) => withinBudget(site.budget, operation),
         transact: async (body) =>
           (

@@ -85,7 +85,6 @@ const decodeString = (Decoder.prototype as unknown as { decodeString: DecodeStri
  */
 export const guardedParser = (limits: FrameLimits) => {
   class GuardedDecoder extends Decoder {
-    /** The arguments of the binary event being put together: its attachments are added to their frame's size. */
     /** What the binary packet being put together is charged to: its attachments add to it as they arrive. */
     awaitingAttachments: FramedCall | FrameRefusal | undefined;
 

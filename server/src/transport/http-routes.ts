@@ -20,9 +20,9 @@ export const createHttpHandler = (
     .sort()
     .join(', ');
   return (req: IncomingMessage, res: ServerResponse) => {
-    // Answered before the request finished arriving (a refusal before the body was read): the rest is not wanted,
-    // and a client dribbling it must not keep the connection. refuse() says Connection: close; this covers routes
-    // that answer on their own.
+    // Answered before the request finished arriving (a refusal before the body was read, a body past its limit):
+    // the rest is not wanted, and a client dribbling it must not keep the connection. The one place that ends such
+    // connections, for every route; closeIfEarly only announces it.
     res.once('finish', () => {
       if (!req.complete) req.socket.destroy();
     });

@@ -17,7 +17,8 @@ export interface HttpTimeouts {
 
 /**
  * Node's defaults held a client sending a byte every 5 s for 300 s and let one address hold thousands of such
- * connections; these bound each one to seconds. Bodies here are small JSON (16 KiB at most), so 30 s is generous.
+ * connections; these bound each one to seconds. Bodies here are JSON: an MCP POST of at most payloadBytes (1 MiB by
+ * default), any other at most 16 KiB. 30 s carries 1 MiB at 35 KB/s, so only a very slow link is cut.
  */
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
   headersMs: 10_000,

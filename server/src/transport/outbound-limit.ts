@@ -1,5 +1,6 @@
 import type { DisconnectReason } from '@planhub/shared';
 import type { Socket } from 'socket.io';
+import { slowConsumerReason } from './slow-consumer.ts';
 
 /** The parts of engine.io's transport this module reads: 'drain' comes when a write reached the kernel. */
 interface EngineTransport {
@@ -80,17 +81,14 @@ export const guardOutbound = (
     conn.writeBuffer.length = 0;
     if (conn.packetsFn) conn.packetsFn.length = 0;
     pending = 0;
-    const reason: DisconnectReason = {
-      code: 'RESOURCE_EXHAUSTED',
-      reason: 'slow_consumer',
-      message:
-        `This connection was closed because it did not read its events (or its calls' answers): ${bytes} bytes ` +
-        `were queued for it, past ` +
-        `the limit of ${options.maxBytes} (outboundBytes). Reconnect and resubscribe with the last event id you ` +
-        'handled; the events you missed are replayed from the log.',
-      queued_bytes: bytes,
-      limit_bytes: options.maxBytes,
-    };
+    const reason = slowConsumerReason({
+      closed: 'This connection',
+      unread: "its events (or its calls' answers)",
+      queuedBytes: bytes,
+      limitBytes: options.maxBytes,
+      recover:
+        'Reconnect and resubscribe with the last event id you handled; the events you missed are replayed from the log.',
+    });
     options.onCut(reason);
     socket.emit('disconnect_reason', reason);
     socket.disconnect(true);

@@ -14,11 +14,11 @@ export const isClientGone = (err: unknown): boolean =>
   (err instanceof Error && ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || err.message === 'aborted'));
 
 /**
- * A request's body as text, or undefined once it is longer than `maxBytes`: reading stops there (a Content-Length
- * over the limit is refused before reading anything), and the caller answers 413, which ends the connection.
- * Rejects with ClientGone if the client leaves first.
+ * A request's body, or undefined once it is longer than `maxBytes`: reading stops there (a Content-Length over the
+ * limit is refused before reading anything), and the caller answers 413; the router then ends the connection, whose
+ * body never finished. Rejects with ClientGone if the client leaves first.
  */
-export const readBody = (req: IncomingMessage, maxBytes: number): Promise<string | undefined> =>
+export const readBodyBytes = (req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> =>
   new Promise((resolve, reject) => {
     if (Number(req.headers['content-length'] ?? 0) > maxBytes) return resolve(undefined);
     const chunks: Buffer[] = [];
@@ -31,8 +31,13 @@ export const readBody = (req: IncomingMessage, maxBytes: number): Promise<string
       } else chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    // Settled already for an ended or oversized body: then these change nothing.
-    req.once('error', () => reject(new ClientGone()));
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    // Settled already for an ended or oversized body: then these change nothing. 'error' stays handled for good: a
+    // reset after the body must not become an uncaught exception.
+    req.on('error', () => reject(new ClientGone()));
     req.once('close', () => reject(new ClientGone()));
   });
+
+/** readBodyBytes as UTF-8 text. */
+export const readBody = async (req: IncomingMessage, maxBytes: number): Promise<string | undefined> =>
+  (await readBodyBytes(req, maxBytes))?.toString('utf8');

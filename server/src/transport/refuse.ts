@@ -1,10 +1,10 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ErrorCode } from '@planhub/shared';
+import { closeIfEarly } from './early-answer.ts';
 
 /**
  * A refusal in the shape every other answer of PlanHub has: `{ ok: false, error: { code, message } }`. Sent before
- * the request's body has all arrived, it also ends the connection: Node would otherwise keep reading (and
- * discarding) whatever the client goes on sending, for as long as it likes.
+ * the request's body has all arrived, it says `Connection: close` (see closeIfEarly).
  */
 export const refuse = (
   res: ServerResponse,
@@ -15,14 +15,7 @@ export const refuse = (
 ): void => {
   // A route that failed after it began its answer can only end it.
   if (res.headersSent) return void res.end();
-  // res.req is unset only for a response built by hand, as some unit tests do.
-  const early = (res.req as typeof res.req | undefined)?.complete === false;
   res
-    .writeHead(status, {
-      ...headers,
-      'content-type': 'application/json; charset=utf-8',
-      // Node ends the socket once an answer with Connection: close is written.
-      ...(early ? { connection: 'close' } : {}),
-    })
+    .writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', ...closeIfEarly(res) })
     .end(`${JSON.stringify({ ok: false, error: { code, message } })}\n`);
 };

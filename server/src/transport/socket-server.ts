@@ -15,10 +15,10 @@ import { capConnections } from './connection-caps.ts';
 import { capEngineConnections } from './engine-caps.ts';
 import { callArgument, guardedParser } from './frame-guard.ts';
 import { createOriginPolicy } from './origin-policy.ts';
+import { guardOutbound } from './outbound-limit.ts';
 
 /** How long a transport connection may stay open without connecting a socket (it holds a slot meanwhile). */
 const CONNECT_TIMEOUT_MS = 10_000;
-import { guardOutbound } from './outbound-limit.ts';
 
 /** What the node's operations learn of outbound queues (metrics). */
 export interface OutboundObserver {

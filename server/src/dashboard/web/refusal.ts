@@ -7,8 +7,9 @@ export const refusalText = (code: string | undefined, serverMessage: string, had
   if (code !== 'UNAUTHENTICATED') return serverMessage;
   if (hadToken)
     return (
-      'this link’s sign-in token was not accepted (expired, or made for another server). Open the dashboard link ' +
-      'you were given again, or ask for a fresh one: …/dashboard#token=…'
+      'this link’s sign-in token was not accepted (it expired, was revoked, lasts longer than this server allows, or ' +
+      'was made for another server). Open the dashboard link you were given again, or ask for a fresh one: ' +
+      '…/dashboard#token=…'
     );
   // Open mode refuses a malformed name with a message about the query, which is what the person has to fix.
   if (!/secret mode/i.test(serverMessage)) return serverMessage;

@@ -1,0 +1,24 @@
+import type { DisconnectReason } from '@planhub/shared';
+
+/** What a connection or stream cut for not reading is told; the socket and MCP doors differ only in their wording. */
+export interface SlowConsumer {
+  /** What was closed, as the sentence's subject ("This connection"). */
+  closed: string;
+  /** What it left unread ("its events"). */
+  unread: string;
+  queuedBytes: number;
+  limitBytes: number;
+  /** How the client gets back what it missed. */
+  recover: string;
+}
+
+/** The reason sent to, and logged for, a client cut for letting more than outboundBytes queue for it. */
+export const slowConsumerReason = (cut: SlowConsumer): DisconnectReason => ({
+  code: 'RESOURCE_EXHAUSTED',
+  reason: 'slow_consumer',
+  message:
+    `${cut.closed} was closed because it did not read ${cut.unread}: ${cut.queuedBytes} bytes were queued for it, ` +
+    `past the limit of ${cut.limitBytes} (outboundBytes). ${cut.recover}`,
+  queued_bytes: cut.queuedBytes,
+  limit_bytes: cut.limitBytes,
+});
