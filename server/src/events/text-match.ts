@@ -1,18 +1,15 @@
 import type { EventEnvelope } from '@planhub/shared';
 
 /**
- * Each event's payload as lowercase JSON, made once: every waiting search of the workspace looks at each event, and
- * the hub hands them all the same envelope.
+ * The last event's payload as lowercase JSON: the hub hands each event to every waiting search of the workspace one
+ * after another, so one remembered text serves them all. Only one: a text remembered per envelope would live as long
+ * as the memory store's log keeps the envelope, outside its event-byte budget.
  */
-const payloadTexts = new WeakMap<EventEnvelope, string>();
+let last: { event: EventEnvelope; text: string } | undefined;
 
 const payloadText = (event: EventEnvelope): string => {
-  let text = payloadTexts.get(event);
-  if (text === undefined) {
-    text = JSON.stringify(event.payload).toLowerCase();
-    payloadTexts.set(event, text);
-  }
-  return text;
+  if (last?.event !== event) last = { event, text: JSON.stringify(event.payload).toLowerCase() };
+  return last.text;
 };
 
 /**
