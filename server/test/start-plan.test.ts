@@ -25,7 +25,6 @@ describe('startPlan', () => {
       caller,
       services: server.services,
       signal: new AbortController().signal,
-      withinBudget: (operation) => operation(),
       transact: async (body) => {
         await beforeCommit?.();
         return (await transact(server.services.store, caller.workspace, body)).result;

@@ -22,9 +22,10 @@ const exhausted = (total: number) =>
  * left of it, the time it took is taken off, and once it is spent every further operation fails at once. Waiting for
  * events or an approval is not store time, so long-polls keep their own timeouts.
  *
- * The budget is handed down explicitly (call gate → dispatch → limiter and transaction), not found through
- * AsyncLocalStorage: that turned on Node's promise hooks for every promise of the process, 4–5 % of a step
- * change's profile. A store operation made outside those paths has the Redis client's own timeout per command.
+ * The budget is handed down explicitly (call gate → dispatch → limiter, transaction, and the handler's
+ * `CallContext.budget` for what it reads beside a transaction), not found through AsyncLocalStorage: that turned on
+ * Node's promise hooks for every promise of the process, 4–5 % of a step change's profile. A store operation made
+ * outside those paths (presence, sweeps) has the Redis client's own timeout per command.
  */
 export const callBudget = (ms: number): CallBudget => ({ left: ms, total: ms });
 

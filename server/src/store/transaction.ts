@@ -202,8 +202,12 @@ export class Tx {
   async peek(keys: readonly string[]): Promise<unknown[]> {
     // A prefetch that followed who waits read them already, in its snapshot: no round trip of its own.
     if (keys.every((k) => this.followed.has(k))) return keys.map((k) => this.followed.get(k));
-    const docs = await withinBudget(this.budget, () => this.store.load(this.workspace, keys));
-    return docs.map((d) => d.value);
+    return (await this.peekVersions(keys)).map((d) => d.value);
+  }
+
+  /** As peek, with the versions read: for a fan-in whose own reads name them (it applies only if they hold). */
+  peekVersions(keys: readonly string[]): Promise<LoadedDoc[]> {
+    return withinBudget(this.budget, () => this.store.load(this.workspace, keys));
   }
 
   /** One declared document, checked against its declaration (INTERNAL naming the key when it is corrupt). */
@@ -227,11 +231,6 @@ export class Tx {
     const value = kind.decode(key, raw);
     if (typeof raw === 'object' && raw !== null) this.decoded.set(key, { raw, kind, value });
     return value;
-  }
-
-  /** A store operation the attempt makes beside its reads (a look it does not check), within the call's deadline. */
-  within<T>(operation: () => Promise<T>): Promise<T> {
-    return withinBudget(this.budget, operation);
   }
 
   /** Sets, hashes and counters (unversioned: only commutative operations change them, so reading adds no check). */

@@ -5,6 +5,7 @@ import type { CallLimiter } from '../limits/call-limiter.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { Store } from '../store/store.ts';
 import type { WaitSlots } from '../limits/wait-slots.ts';
+import type { CallBudget } from '../store/call-budget.ts';
 import type { Tx } from '../store/transaction.ts';
 
 /** What every handler can reach; built once per server. */
@@ -42,8 +43,8 @@ export interface CallContext {
    * whose work is done: the units count against the next ones. Absent where there is no budget.
    */
   chargeWork?(units: number): Promise<void>;
-  /** Runs a store operation made outside `transact` within the call's one store deadline (store/call-budget.ts). */
-  withinBudget<T>(operation: () => Promise<T>): Promise<T>;
+  /** What the call may still spend on the store (store/call-budget.ts), for store operations made outside `transact`. */
+  budget?: CallBudget;
 }
 
 /** How tools reach the caller's live connection, when there is one. */

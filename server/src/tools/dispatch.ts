@@ -14,7 +14,7 @@ import { chargeWork, isRateLimited } from '../limits/call-limiter.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
 import { requestFingerprint } from '../store/request-fingerprint.ts';
-import { type CallBudget, withinBudget } from '../store/call-budget.ts';
+import type { CallBudget } from '../store/call-budget.ts';
 import { transact } from '../store/transact.ts';
 import type { Tx } from '../store/transaction.ts';
 import { ensureUpgraded } from './legacy-upgrade.ts';
@@ -88,7 +88,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         ...(requestId !== undefined ? { requestId } : {}),
         ...(site.connection ? { connection: site.connection } : {}),
         chargeWork: (units) => chargeWork(services.callLimiter, site.caller, units, site.budget),
-        withinBudget: (operation) => withinBudget(site.budget, operation),
+        ...(site.budget ? { budget: site.budget } : {}),
         transact: async (body) =>
           (
             await transact(services.store, site.caller.workspace, withRetention(services, body), {
@@ -108,7 +108,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
             })
           ).result,
       };
-      await withinBudget(site.budget, () => ensureUpgraded(services.store, site.caller.workspace));
+      await ensureUpgraded(services.store, site.caller.workspace, site.budget);
       const handler = handlers[tool] as ToolHandler<typeof tool>;
       const result = await handler(ctx, args.data);
       await admission.settled;

@@ -1,3 +1,4 @@
+import type { CallBudget } from '../store/call-budget.ts';
 import type { Plan, Waiter } from '@planhub/shared';
 import { documents } from '../store/documents/documents.ts';
 import { docKeys, hashKeys, setKeys } from '../store/keys.ts';
@@ -65,10 +66,10 @@ const upgradeGraph = async (tx: Tx, done: () => void): Promise<void> => {
  * Upgrades any legacy state of the workspace, in a commit of its own before the first call that reaches it (per
  * store and workspace), so that call already reads the per-step keys.
  */
-export const ensureUpgraded = async (store: Store, workspace: string): Promise<void> => {
+export const ensureUpgraded = async (store: Store, workspace: string, budget?: CallBudget): Promise<void> => {
   let seen = upgraded.get(store);
   if (!seen) upgraded.set(store, (seen = new Set()));
   const known = seen;
   if (known.has(workspace)) return;
-  await transact(store, workspace, (tx) => upgradeGraph(tx, () => void known.add(workspace)));
+  await transact(store, workspace, (tx) => upgradeGraph(tx, () => void known.add(workspace)), budget ? { budget } : {});
 };

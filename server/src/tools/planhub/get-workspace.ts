@@ -1,3 +1,4 @@
+import { withinBudget } from '../../store/call-budget.ts';
 import type { AgentSummary } from '@planhub/shared';
 import type { AgentDoc } from '../../core/agents/agent-doc.ts';
 import { emptyAgent } from '../../core/agents/agent-doc.ts';
@@ -18,8 +19,8 @@ import { loadAgentIndex } from './agent-index.ts';
  */
 export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
   const { caller, services } = ctx;
-  const [last] = await ctx.withinBudget(() => services.store.readEvents(caller.workspace, { count: 1 }));
-  await ctx.withinBudget(() => ensureTasksUpgraded(services.store, caller.workspace));
+  const [last] = await withinBudget(ctx.budget, () => services.store.readEvents(caller.workspace, { count: 1 }));
+  await ensureTasksUpgraded(services.store, caller.workspace, ctx.budget);
   return ctx.transact(async (tx) => {
     const [index, taskCounts] = await Promise.all([loadAgentIndex(tx), loadTaskCounts(tx)]);
     // Agents come from the index alone (task tools register their callers); a task owner is free text, and a name

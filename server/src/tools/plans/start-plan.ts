@@ -60,8 +60,11 @@ const decisionOn = async (ctx: CallContext, plan: Decided): Promise<Decided> => 
   );
   try {
     // Unlike ctx.transact, no request_id: the call's remembered answer (awaiting approval) would stand in for the read.
-    const { result: now } = await ctx.withinBudget(() =>
-      transact(services.store, caller.workspace, (tx) => loadPlan(tx, plan.plan_id, 'brief')),
+    const { result: now } = await transact(
+      services.store,
+      caller.workspace,
+      (tx) => loadPlan(tx, plan.plan_id, 'brief'),
+      ctx.budget ? { budget: ctx.budget } : {},
     );
     if (now.status === 'rejected')
       return { ...plan, status: 'rejected', ...(now.decision ? { decision: now.decision } : {}) };

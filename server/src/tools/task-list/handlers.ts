@@ -32,8 +32,7 @@ const checkMetadata = (ctx: CallContext, metadata: unknown) => {
 const registerCaller = (ctx: CallContext, tx: Tx) =>
   ctx.caller.role === 'agent' ? registerAgent(tx, ctx.caller.agent_id) : Promise.resolve();
 
-const upgraded = (ctx: CallContext) =>
-  ctx.withinBudget(() => ensureTasksUpgraded(ctx.services.store, ctx.caller.workspace));
+const upgraded = (ctx: CallContext) => ensureTasksUpgraded(ctx.services.store, ctx.caller.workspace, ctx.budget);
 
 /**
  * Seed 003: one task list per workspace, shared by its agents, one document per task. The id is drawn from the
@@ -75,7 +74,7 @@ const TaskGet: ToolHandlers['TaskGet'] = async (ctx, args) => {
     // A missing task reads the whole list, for the message naming the tasks that exist.
     const task =
       (await tx.read(documents.task, id)) ??
-      requireTask(await loadAllTasks(ctx.services.store, tx), id, `TaskGet get Task #${id} failed, err: `);
+      requireTask(await loadAllTasks(tx), id, `TaskGet get Task #${id} failed, err: `);
     return { result: taskGetText(task), task };
   });
 };
@@ -94,7 +93,7 @@ const TaskUpdate: ToolHandlers['TaskUpdate'] = async (ctx, args) => {
   const answer = await ctx.transact(async (tx) => {
     const gone = await deletedAlready(tx, args);
     if (gone) return gone;
-    const outcome = await applyTaskUpdate(ctx.services.store, tx, args, taskContext(ctx));
+    const outcome = await applyTaskUpdate(tx, args, taskContext(ctx));
     checkMetadata(ctx, outcome.task?.metadata);
     if (outcome.changed) await registerCaller(ctx, tx);
     return {
@@ -114,7 +113,7 @@ const TaskUpdate: ToolHandlers['TaskUpdate'] = async (ctx, args) => {
 const TaskList: ToolHandlers['TaskList'] = async (ctx) => {
   await upgraded(ctx);
   return ctx.transact(async (tx) => {
-    const tasks = sortedTasks(await loadAllTasks(ctx.services.store, tx));
+    const tasks = sortedTasks(await loadAllTasks(tx));
     return { result: taskListText(tasks), tasks };
   });
 };

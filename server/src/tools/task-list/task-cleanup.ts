@@ -3,7 +3,7 @@ import type { TaskContext, TaskDoc } from '../../core/tasks/task-model.ts';
 import { cleanupEvents } from '../../core/tasks/task-update.ts';
 import { documents } from '../../store/documents/documents.ts';
 import { docKeys, setKeys } from '../../store/keys.ts';
-import type { DocRead, FanIn, Store } from '../../store/store.ts';
+import type { DocRead, FanIn } from '../../store/store.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { loadTaskCounts } from './task-state.ts';
 
@@ -21,13 +21,7 @@ const NEVER: DocRead = { key: docKeys.tasks(), version: -1 };
  *
  * Returns the token the call's `cleaned_up` carries (true when the cleanup ran, null when not).
  */
-export const leaveOpenTasks = async (
-  store: Store,
-  tx: Tx,
-  after: TaskDoc,
-  id: string,
-  ctx: TaskContext,
-): Promise<string> => {
+export const leaveOpenTasks = async (tx: Tx, after: TaskDoc, id: string, ctx: TaskContext): Promise<string> => {
   const token = `@@planhub:cleaned:${randomId()}@@`;
   const { ids, open, highWater } = await loadTaskCounts(tx);
   const then: FanIn['then'] = { reads: [NEVER], writes: [], ops: [], events: [], fills: [] };
@@ -35,7 +29,7 @@ export const leaveOpenTasks = async (
   if (open.length === 1 && open[0] === id) {
     const remaining = ids.filter((other) => other !== id || after.tasks[id]);
     const unread = remaining.filter((other) => !after.tasks[other]);
-    const loaded = await tx.within(() => store.load(tx.workspace, unread.map(docKeys.task)));
+    const loaded = await tx.peekVersions(unread.map(docKeys.task));
     const tasks = [
       ...remaining.map((other) => after.tasks[other]).filter((t) => t !== undefined),
       ...loaded

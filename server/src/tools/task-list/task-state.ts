@@ -1,7 +1,6 @@
 import type { Task, TaskDoc } from '../../core/tasks/task-model.ts';
 import { documents } from '../../store/documents/documents.ts';
 import { counterKeys, docKeys, setKeys } from '../../store/keys.ts';
-import type { Store } from '../../store/store.ts';
 import type { Tx } from '../../store/transaction.ts';
 
 /**
@@ -23,7 +22,7 @@ const byIds = (tasks: readonly (Task | undefined)[]): Record<string, Task> =>
   Object.fromEntries(tasks.filter((t) => t !== undefined).map((t) => [t.id, t]));
 
 /** Every task (TaskList, and the exact NOT_FOUND messages): the id set, then the documents. */
-export const loadAllTasks = async (store: Store, tx: Tx): Promise<TaskDoc> => {
+export const loadAllTasks = async (tx: Tx): Promise<TaskDoc> => {
   const { ids, highWater } = await loadTaskCounts(tx);
   const tasks = await tx.readMany(
     documents.task,

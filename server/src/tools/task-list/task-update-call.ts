@@ -2,7 +2,6 @@ import type { TaskContext, TaskDoc } from '../../core/tasks/task-model.ts';
 import type { TaskUpdateInput } from '../../core/tasks/task-update.ts';
 import { updateTask } from '../../core/tasks/task-update.ts';
 import { setKeys } from '../../store/keys.ts';
-import type { Store } from '../../store/store.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { leaveOpenTasks } from './task-cleanup.ts';
 import { addReachable, addTasks, loadAllTasks, writeTaskChanges } from './task-state.ts';
@@ -15,11 +14,11 @@ const idOf = (raw: string) => (/^\d+$/.test(raw) ? raw.replace(/^0+(?=\d)/, '') 
  * every task the cycle check walks, each read through the transaction (so checked at the commit). A malformed or
  * missing id reads the whole list instead: the call is refused, with the seed's message naming the tasks that exist.
  */
-const loadView = async (store: Store, tx: Tx, input: TaskUpdateInput): Promise<TaskDoc> => {
+const loadView = async (tx: Tx, input: TaskUpdateInput): Promise<TaskDoc> => {
   const named = [input.taskId, ...(input.addBlocks ?? []), ...(input.addBlockedBy ?? [])].map(idOf);
   const ids = named.filter((id) => id !== undefined);
   const view: TaskDoc = { high_water: 0, tasks: {} };
-  if (ids.length < named.length || (await addTasks(tx, view, ids)).length > 0) return loadAllTasks(store, tx);
+  if (ids.length < named.length || (await addTasks(tx, view, ids)).length > 0) return loadAllTasks(tx);
   const task = view.tasks[ids[0] ?? ''];
   if (!task) return view;
   if (input.status === 'deleted') await addTasks(tx, view, [...task.blocks, ...task.blockedBy]);
@@ -32,8 +31,8 @@ const loadView = async (store: Store, tx: Tx, input: TaskUpdateInput): Promise<T
  * TaskUpdate on the tasks it touches: writes only the tasks that changed, keeps the set of open tasks, and hands the
  * all-completed cleanup to the fan-in on that set (`cleaned_up` is then its token).
  */
-export const applyTaskUpdate = async (store: Store, tx: Tx, input: TaskUpdateInput, ctx: TaskContext) => {
-  const view = await loadView(store, tx, input);
+export const applyTaskUpdate = async (tx: Tx, input: TaskUpdateInput, ctx: TaskContext) => {
+  const view = await loadView(tx, input);
   const outcome = updateTask(view, input, ctx, 'part');
   const id = idOf(input.taskId) ?? '';
   const wasOpen = view.tasks[id]?.status !== 'completed';
@@ -41,8 +40,7 @@ export const applyTaskUpdate = async (store: Store, tx: Tx, input: TaskUpdateInp
   if (outcome.doc) {
     writeTaskChanges(tx, view, outcome.doc);
     const now = outcome.doc.tasks[id];
-    if (wasOpen && (!now || now.status === 'completed'))
-      cleanedUp = await leaveOpenTasks(store, tx, outcome.doc, id, ctx);
+    if (wasOpen && (!now || now.status === 'completed')) cleanedUp = await leaveOpenTasks(tx, outcome.doc, id, ctx);
     else if (!wasOpen && now && now.status !== 'completed')
       tx.op({ op: 'sadd', key: setKeys.openTasks(), members: [id] });
   }

@@ -1,3 +1,4 @@
+import type { CallBudget } from '../../store/call-budget.ts';
 import { documents } from '../../store/documents/documents.ts';
 import { counterKeys, docKeys, setKeys } from '../../store/keys.ts';
 import type { Store } from '../../store/store.ts';
@@ -11,26 +12,31 @@ const upgraded = new WeakMap<Store, Set<string>>();
  * into per-task documents, the id and open-task sets and the id counter, in one commit before the first task call
  * that reaches it (a running deployment upgrades in place; two nodes doing it at once conflict on `tasks`).
  */
-export const ensureTasksUpgraded = async (store: Store, workspace: string): Promise<void> => {
+export const ensureTasksUpgraded = async (store: Store, workspace: string, budget?: CallBudget): Promise<void> => {
   let seen = upgraded.get(store);
   if (!seen) upgraded.set(store, (seen = new Set()));
   const known = seen;
   if (known.has(workspace)) return;
-  await transact(store, workspace, async (tx) => {
-    const legacy = await tx.read(documents.legacyTasks);
-    if (!legacy) {
-      known.add(workspace);
-      return;
-    }
-    const tasks = Object.values(legacy.tasks);
-    for (const task of tasks) tx.put(docKeys.task(task.id), task);
-    const ids = tasks.map((t) => t.id);
-    const open = tasks.filter((t) => t.status !== 'completed').map((t) => t.id);
-    if (ids.length > 0) tx.op({ op: 'sadd', key: setKeys.taskIds(), members: ids });
-    if (open.length > 0) tx.op({ op: 'sadd', key: setKeys.openTasks(), members: open });
-    const { counters } = await store.loadCollections(workspace, { counters: [counterKeys.taskIds()] });
-    const gap = legacy.high_water - (counters[0] ?? 0);
-    if (gap > 0) tx.op({ op: 'incr', key: counterKeys.taskIds(), by: gap });
-    tx.delete(docKeys.tasks());
-  });
+  await transact(
+    store,
+    workspace,
+    async (tx) => {
+      const legacy = await tx.read(documents.legacyTasks);
+      if (!legacy) {
+        known.add(workspace);
+        return;
+      }
+      const tasks = Object.values(legacy.tasks);
+      for (const task of tasks) tx.put(docKeys.task(task.id), task);
+      const ids = tasks.map((t) => t.id);
+      const open = tasks.filter((t) => t.status !== 'completed').map((t) => t.id);
+      if (ids.length > 0) tx.op({ op: 'sadd', key: setKeys.taskIds(), members: ids });
+      if (open.length > 0) tx.op({ op: 'sadd', key: setKeys.openTasks(), members: open });
+      const { counters } = await tx.collections({ counters: [counterKeys.taskIds()] });
+      const gap = legacy.high_water - (counters[0] ?? 0);
+      if (gap > 0) tx.op({ op: 'incr', key: counterKeys.taskIds(), by: gap });
+      tx.delete(docKeys.tasks());
+    },
+    budget ? { budget } : {},
+  );
 };
