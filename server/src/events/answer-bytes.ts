@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@planhub/shared';
-import { MAX_EVENT_BYTES } from '@planhub/shared';
+import { MAX_EVENT_BYTES, serializedBytes } from '@planhub/shared';
 
 /**
  * Bytes of events one answer carries at most (as JSON). A page of 500 events of up to 512 KiB each would be 256 MiB
@@ -20,8 +20,7 @@ export const eventsThatFit = (
 ): number => {
   let bytes = 0;
   for (let i = 0; i < events.length; i++) {
-    const event = events[keep === 'oldest' ? i : events.length - 1 - i] as EventEnvelope;
-    bytes += Buffer.byteLength(JSON.stringify(event), 'utf8');
+    bytes += serializedBytes(events[keep === 'oldest' ? i : events.length - 1 - i]);
     if (bytes > budget) return Math.max(1, i);
   }
   return events.length;

@@ -1,10 +1,9 @@
-import type { CallAck, Caller, ToolDefinition, ToolName } from '@planhub/shared';
+import type { CallAck, Caller, ToolDefinition } from '@planhub/shared';
 import {
   CallRequestSchema,
   PlanHubError,
   TOOLS,
   TOOL_NAMES,
-  argumentErrorMap,
   isToolName,
   parseArguments,
   plainErrorMap,
@@ -18,6 +17,7 @@ import type { CallBudget } from '../store/call-budget.ts';
 import { transact } from '../store/transact.ts';
 import type { Tx } from '../store/transaction.ts';
 import { ensureUpgraded } from './legacy-upgrade.ts';
+import { parseToolArgs } from './tool-args.ts';
 import { applyRetention } from './plan-retention.ts';
 import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
 
@@ -32,12 +32,6 @@ export interface CallSite {
 }
 
 export type Dispatch = (site: CallSite, raw: unknown) => Promise<CallAck>;
-
-/** Each tool's error map, made once rather than on every call. */
-const ERROR_MAPS = Object.fromEntries(TOOL_NAMES.map((name) => [name, argumentErrorMap(name)])) as Record<
-  ToolName,
-  ReturnType<typeof argumentErrorMap>
->;
 
 /** Every call that writes an agent's plan index applies retention in the same commit (plan-retention.ts). */
 const withRetention =
@@ -76,7 +70,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
           'PERMISSION_DENIED',
           `Dashboards are read-only; ${tool} changes state. Connect as an agent or user.`,
         );
-      const args = parseArguments(def.input, request.data.args, ERROR_MAPS[tool]);
+      const args = parseToolArgs(tool, request.data.args);
       if (!args.success) throw invalidArguments(tool, args.error, request.data.args);
       // Only a tool whose effects are its commit may run before its count answers (the commit waits for it).
       if (!(def as ToolDefinition).behaviour?.readsBeforeAdmission) await admission.settled;

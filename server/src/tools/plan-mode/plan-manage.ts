@@ -1,6 +1,6 @@
 import type { ToolName, ToolParsedArgs } from '@planhub/shared';
-import { TOOLS, argumentErrorMap, parseArguments } from '@planhub/shared';
 import { invalidArguments } from '../../errors/to-error-shape.ts';
+import { parseToolArgs } from '../tool-args.ts';
 import { approvalHandlers } from '../approval/handlers.ts';
 import type { ToolHandlers } from '../context.ts';
 import { executionHandlers } from './execution-handlers.ts';
@@ -11,8 +11,7 @@ import { planModeHandlers } from './plan-mode-handlers.ts';
  * accepts and refuses exactly what the tool does (plan_manage's own schema already worded what upstream refuses).
  */
 const argsOf = <N extends ToolName>(tool: N, args: Record<string, unknown>): ToolParsedArgs<N> => {
-  const schema = TOOLS[tool].input;
-  const parsed = parseArguments(schema, args, argumentErrorMap(tool));
+  const parsed = parseToolArgs(tool, args);
   if (!parsed.success) throw invalidArguments('plan_manage', parsed.error, args);
   return parsed.data as ToolParsedArgs<N>;
 };
