@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { AgentPresence, LostAgent, PresenceBackend } from './presence-backend.ts';
 import { later } from './presence-backend.ts';
 
@@ -13,25 +14,13 @@ export interface PresenceRedis {
   smembers(key: string): Promise<string[]>;
   del(key: string): Promise<unknown>;
   set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<string | null>;
-  eval(script: string, numKeys: number, ...args: string[]): Promise<unknown>;
+  defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
 }
 
-/**
- * Moves a dead node's entries of one workspace to offline ones, each only if it still holds what the taker read:
- * the node may have come back meanwhile (its heartbeat had lapsed through an outage, not its death) and written it
- * again, which must stay. One key, so it runs on a Cluster too. ARGV: per entry, its field, the value read, its
- * offline field and value. Answers the fields moved.
- */
-const MOVE_UNCHANGED = `
-local moved = {}
-for i = 1, #ARGV, 4 do
-  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
-    redis.call('HSET', KEYS[1], ARGV[i + 2], ARGV[i + 3])
-    redis.call('HDEL', KEYS[1], ARGV[i])
-    moved[#moved + 1] = ARGV[i]
-  end
-end
-return moved`;
+/** The client once presence-move.lua is registered on it. */
+interface WithMove extends PresenceRedis {
+  phPresenceMove(key: string, ...args: string[]): Promise<string[]>;
+}
 
 const GONE = '';
 
@@ -46,7 +35,15 @@ interface Stored {
  * Presence on Redis: per workspace one hash of (node, agent) → connections and last seen; a sorted set of nodes
  * scored by when their heartbeat lapses. A dead node's entries are taken by the one node whose ZREM removes it.
  */
-export const createRedisPresence = (redis: PresenceRedis, prefix: string): PresenceBackend => {
+export const createRedisPresence = (client: PresenceRedis, prefix: string): PresenceBackend => {
+  // presence-move.lua moves a dead node's entries of one workspace to offline ones, each only if it still holds what
+  // the taker read: the node may have come back meanwhile (its heartbeat had lapsed through an outage, not its
+  // death) and written it again, which must stay. One key, so it runs on a Cluster too.
+  client.defineCommand('phPresenceMove', {
+    numberOfKeys: 1,
+    lua: readFileSync(new URL('presence-move.lua', import.meta.url), 'utf8'),
+  });
+  const redis = client as WithMove;
   const key = {
     ws: (workspace: string) => `${prefix}:presence:ws:${workspace}`,
     nodes: `${prefix}:presence:nodes`,
@@ -107,7 +104,7 @@ export const createRedisPresence = (redis: PresenceRedis, prefix: string): Prese
           .filter((e) => e.node === node);
         if (mine.length === 0) return [];
         const args = mine.flatMap((e) => [e.f, e.v, field(GONE, e.agent), JSON.stringify({ c: 0, at: e.at })]);
-        const moved = new Set((await redis.eval(MOVE_UNCHANGED, 1, key.ws(workspace), ...args)) as string[]);
+        const moved = new Set(await redis.phPresenceMove(key.ws(workspace), ...args));
         return mine
           .filter((e) => e.c > 0 && moved.has(e.f))
           .map((e) => ({ workspace, agent_id: e.agent, last_seen_at: e.at }));
