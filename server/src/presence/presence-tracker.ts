@@ -60,8 +60,6 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   let lastStallCheck = 0;
   /** Agents of dead nodes this node took over and has not yet reported offline. */
   const unreported: LostAgent[] = [];
-  /** Last disconnections waiting out their grace, and the report each makes then. */
-  const offlineGrace = new Map<NodeJS.Timeout, () => void>();
 
   /** Transitions run one at a time, so an agent's online and offline are appended in the order they happened. */
   const serial = (task: () => Promise<void>) => {
@@ -124,7 +122,6 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     // Back within the grace of its last disconnection: it was never reported offline, nor stored as such.
     if (entry.grace !== undefined) {
       clearTimeout(entry.grace);
-      offlineGrace.delete(entry.grace);
       entry.grace = undefined;
       return;
     }
@@ -153,26 +150,20 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     if (entry.connections !== 0) return;
     // Reported after a grace of one heartbeat: an agent back by then (a reconnect) was never offline, and its stored
     // entry still says connected, so neither event is written. A client reconnecting in a loop cannot flood the log.
-    const report = () =>
-      void serial(async () => {
-        if (entry.connections !== 0) return;
-        await backend.write(nodeId, caller.workspace, [stored(entry)]);
-        if (!(await backend.online(caller.workspace, caller.agent_id, now(), nodeId)))
-          await append(
-            caller.workspace,
-            agentOffline(caller.workspace, caller.agent_id, iso(), entry.last_seen_at, 'disconnected'),
-          );
-      });
-    const grace = setTimeout(() => {
-      offlineGrace.delete(grace);
-      entry.grace = undefined;
-      report();
-    }, heartbeatMs);
+    const grace = setTimeout(() => endGrace(caller.workspace, entry), heartbeatMs);
     grace.unref();
     entry.grace = grace;
-    offlineGrace.set(grace, () => {
-      entry.grace = undefined;
-      report();
+  };
+
+  /** A last disconnection's grace is over (or the node shuts down): reported offline unless it came back. */
+  const endGrace = (workspace: string, entry: LocalEntry) => {
+    clearTimeout(entry.grace);
+    entry.grace = undefined;
+    void serial(async () => {
+      if (entry.connections !== 0) return;
+      await backend.write(nodeId, workspace, [stored(entry)]);
+      if (!(await backend.online(workspace, entry.agent_id, now(), nodeId)))
+        await append(workspace, agentOffline(workspace, entry.agent_id, iso(), entry.last_seen_at, 'disconnected'));
     });
   };
 
@@ -281,11 +272,9 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     async close() {
       clearInterval(timer);
       // A node shutting down reports its last disconnections now rather than never.
-      for (const [grace, report] of offlineGrace) {
-        clearTimeout(grace);
-        report();
-      }
-      offlineGrace.clear();
+      // Entries in their grace stay in `local` until it ends (see sweep).
+      for (const [workspace, agents] of local)
+        for (const entry of agents.values()) if (entry.grace !== undefined) endGrace(workspace, entry);
       await chain;
     },
   };
