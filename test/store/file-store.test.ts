@@ -192,6 +192,16 @@ describe('the file store', () => {
     expect(() => open(path)).not.toThrow();
   });
 
+  it('starts over a dead node that crashed while taking over a lock', () => {
+    const path = dir();
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const owner = JSON.stringify({ host: hostname(), pid: dead, started: 'earlier' });
+    // What a takeover cut short leaves: the stale lock it was replacing, and its mutex (a link of its own lock).
+    writeFileSync(join(path, 'planhub.lock'), owner);
+    writeFileSync(join(path, 'planhub.lock.takeover'), owner);
+    expect(() => open(path)).not.toThrow();
+  });
+
   it('refuses a storage_path that is a regular file', () => {
     const path = join(dir(), 'plans.json');
     writeFileSync(path, '{"plans": []}');

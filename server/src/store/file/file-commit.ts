@@ -9,7 +9,7 @@ import { boundRefusal } from '../set-bounds.ts';
 import type { Commit, CommitOutcome, DocRead, DocWrite, FanIn, StoreOp } from '../store.ts';
 import { textBytes } from '../../limits/text-bytes.ts';
 import { commitBytes } from '../workspace-bytes.ts';
-import { eventKey, expiryKey, requestEntryKey, workspaceRange } from './file-keys.ts';
+import { eventKey, expiryKey, requestEntryKey, prefixRange } from './file-keys.ts';
 import { decodeRequest, encodeRequest, type Tables } from './file-state.ts';
 import { rememberInOrder } from './request-order.ts';
 import { WorkspaceView } from './workspace-view.ts';
@@ -111,7 +111,7 @@ const nextId = (w: WorkspaceView, now: number): [number, number] => {
 const trim = (tables: Tables, w: WorkspaceView, retention: number) => {
   const excess = w.meta.events - retention;
   if (excess <= 0) return;
-  const oldest = [...tables.events.getRange({ ...workspaceRange(w.workspace), limit: excess })];
+  const oldest = [...tables.events.getRange({ ...prefixRange(w.workspace), limit: excess })];
   for (const { key, value } of oldest) {
     tables.events.remove(key as string);
     w.meta.events -= 1;
@@ -180,9 +180,13 @@ export const commitInTransaction = (
   // Nothing above wrote to the engine; from here on only writes.
   if (reqKey !== undefined && request !== undefined) {
     tables.requests.put(reqKey, request);
-    tables.expiries.put(expiryKey(expires, reqKey), reqKey);
     const { agent_id: agentId, keep } = commit.request ?? {};
-    if (agentId !== undefined) rememberInOrder(tables, workspace, { agentId, requestKey: reqKey, expires, keep }, now);
+    const order =
+      agentId === undefined
+        ? ''
+        : rememberInOrder(tables, workspace, { agentId, requestKey: reqKey, expires, keep }, now);
+    // The key names the request already; the value names what the key cannot: the agent's order entry.
+    tables.expiries.put(expiryKey(expires, reqKey), order);
   }
   for (const e of events) {
     tables.events.put(e.key, e.json);

@@ -1,7 +1,7 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
 import type { EventRange } from '../store.ts';
-import { eventKey, parseEventId, workspaceRange } from './file-keys.ts';
+import { eventKey, parseEventId, prefixRange } from './file-keys.ts';
 import type { Table } from './file-state.ts';
 
 const take = (entries: Iterable<{ value: string }>, keep: (e: EventEnvelope) => boolean, count: number) => {
@@ -21,7 +21,7 @@ const take = (entries: Iterable<{ value: string }>, keep: (e: EventEnvelope) => 
  * scan starts at the cursor's key and filters with the shared id comparison, so an odd cursor reads as it does there.
  */
 export const readEventRange = (events: Table, workspace: string, range: EventRange): EventEnvelope[] => {
-  const { start, end } = workspaceRange(workspace);
+  const { start, end } = prefixRange(workspace);
   if (range.after === undefined && range.before !== undefined) {
     const before = range.before;
     const [ms] = parseEventId(before);

@@ -31,9 +31,6 @@ export const requestEntryKey = (workspace: string, agentId: string, requestId: s
 /** The bounds of every key that starts with `prefix` and SEP. */
 export const prefixRange = (prefix: string) => ({ start: `${prefix}${SEP}`, end: `${prefix}${AFTER_SEP}` });
 
-/** The bounds of one workspace's range: from `<workspace>` SEP (inclusive) to the character after SEP (exclusive). */
-export const workspaceRange = (workspace: string) => prefixRange(workspace);
-
 /** Event ids are `<ms>-<seq>`; fixed-width digits make the keys sort as the ids do. */
 const WIDTH = 16;
 const MAX_PART = 10 ** WIDTH - 1;
@@ -56,15 +53,16 @@ export const expiredRange = (now: number) => ({ end: part(now + 1) });
 
 export const requestKeyOfExpiry = (key: string): string => key.slice(key.indexOf(SEP) + 1);
 
+export const expiresOfExpiry = (key: string): number => Number(key.slice(0, key.indexOf(SEP)));
+
 /**
  * An agent's remembered requests in the order they were answered (the request log's bound): `counts` holds the
  * next sequence number and how many are listed, `entry(seq)` one request, and `range` all of them, oldest first.
  */
 export const requestOrderKeys = (workspace: string, agentId: string) => {
   const base = entryKey(workspace, agentId);
-  return {
-    counts: base,
-    entry: (seq: number) => `${base}${SEP}${part(seq)}`,
-    range: { start: `${base}${SEP}`, end: `${base}${AFTER_SEP}` },
-  };
+  return { counts: base, entry: (seq: number) => `${base}${SEP}${part(seq)}`, range: prefixRange(base) };
 };
+
+/** The `counts` key of the agent an order entry belongs to: the entry's key without its sequence number. */
+export const orderCountsOfEntry = (entry: string): string => entry.slice(0, entry.lastIndexOf(SEP));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NodeEntry } from '../presence/presence-backend.ts';
-import type { PresenceJournal, PresenceState } from '../presence/memory-presence.ts';
+import { agentsOf, emptyState, type PresenceJournal, type PresenceState } from '../presence/memory-presence.ts';
 import { prefixRange, SEP } from './file-keys.ts';
 import type { Table } from './file-state.ts';
 
@@ -29,21 +29,12 @@ export const createFilePresenceJournal = (
   const entryKey = (workspace: string, nodeId: string, agentId: string) => key(ENTRY, workspace, nodeId, agentId);
   return {
     load(): PresenceState {
-      const state: PresenceState = {
-        entries: new Map(),
-        liveUntil: new Map(),
-        claims: new Map(),
-        workspaces: new Set(),
-      };
+      const state = emptyState();
       for (const { key: raw, value } of table.getRange({})) {
         const [kind, ...rest] = String(raw).split(SEP);
         if (kind === ENTRY && rest.length === 3) {
           const [workspace = '', nodeId = '', agentId = ''] = rest;
-          let nodes = state.entries.get(workspace);
-          if (!nodes) state.entries.set(workspace, (nodes = new Map<string, Map<string, NodeEntry>>()));
-          let agents = nodes.get(nodeId);
-          if (!agents) nodes.set(nodeId, (agents = new Map<string, NodeEntry>()));
-          agents.set(agentId, JSON.parse(value) as NodeEntry);
+          agentsOf(state, workspace, nodeId).set(agentId, JSON.parse(value) as NodeEntry);
         } else if (kind === LIVE) state.liveUntil.set(rest.join(SEP), Number(value));
         else if (kind === CLAIM) {
           const [until, claim] = JSON.parse(value) as [number, string];

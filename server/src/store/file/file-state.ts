@@ -38,7 +38,10 @@ export interface Tables {
   zsets: Table;
   events: Table;
   requests: Table;
-  /** `<expires, fixed width>` SEP `<request entry key>` → the request entry key: the request log by expiry. */
+  /**
+   * `<expires, fixed width>` SEP `<request entry key>` → its entry in `requestOrder`: the request log by expiry. Stores
+   * of earlier builds hold '' or the request entry key as the value.
+   */
   expiries: Table;
   meta: Table;
   /** Each agent's remembered requests in answer order, and their counts (request-order.ts). */

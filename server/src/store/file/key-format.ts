@@ -14,8 +14,8 @@ const writtenKey = (key: unknown): string => (Array.isArray(key) ? key.map(Strin
  * crash leaves the old keys, and the next start upgrades again), then records the format so later starts skip the
  * scan. Values are left as they are.
  */
-export const upgradeKeyFormat = (tables: readonly Table[], format: Table): boolean => {
-  if (format.get(FORMAT_ENTRY) === CURRENT_FORMAT) return false;
+export const upgradeKeyFormat = (tables: readonly Table[], format: Table): void => {
+  if (format.get(FORMAT_ENTRY) === CURRENT_FORMAT) return;
   for (const table of tables) {
     const moves: Array<{ key: unknown; value: string; renamed: string }> = [];
     for (const { key, value } of table.getRange({})) {
@@ -28,5 +28,4 @@ export const upgradeKeyFormat = (tables: readonly Table[], format: Table): boole
     }
   }
   format.put(FORMAT_ENTRY, CURRENT_FORMAT);
-  return true;
 };

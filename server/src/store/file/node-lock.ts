@@ -78,26 +78,29 @@ export interface NodeLock {
 
 /**
  * Replaces the stale lock `found` at `path` with `own` under the takeover mutex (`path.takeover`, a link of `own`).
- * False when another node holds the mutex or got the lock first. A mutex left by a node that died while taking over
- * is removed as a stale lock is, by its owner's pid.
+ * 'lost' when another node holds the mutex or got the lock first. A mutex left by a node that died while taking over
+ * is removed as a stale lock is, by its owner's pid: 'retry', since no live node is taking over and the lock is still
+ * there for the taking.
  */
-const takeOver = (path: string, own: string, found: string): boolean => {
+const takeOver = (path: string, own: string, found: string): 'took' | 'lost' | 'retry' => {
   const mutex = `${path}.takeover`;
   try {
     linkSync(own, mutex);
   } catch (err) {
     if (errno(err) !== 'EEXIST') throw err;
-    if (held(mutex, readOwner(mutex))) return false;
-    rmSync(mutex, { force: true });
-    return false;
+    const stale = readText(mutex);
+    if (held(mutex, parseOwner(stale))) return 'lost';
+    // Only the dead node's mutex: one a live taker linked since is left alone.
+    if (readText(mutex) === stale) rmSync(mutex, { force: true });
+    return 'retry';
   }
   try {
     if (readText(path) === found) rmSync(path, { force: true });
     try {
       linkSync(own, path);
-      return true;
+      return 'took';
     } catch (err) {
-      if (errno(err) === 'EEXIST') return false;
+      if (errno(err) === 'EEXIST') return 'lost';
       throw err;
     }
   } finally {
@@ -144,8 +147,10 @@ export const takeNodeLock = (dir: string): NodeLock => {
       // A stale lock is replaced by one taker at a time, holding the takeover mutex (itself a link, so exclusive):
       // it removes the lock only if it still is the stale one it read, and only a mutex holder removes a lock, so a
       // lock removed is never a live one. Its own link then fails if a node on a fresh path got in first.
-      if (takeOver(path, own, found)) break;
-      throw justTaken();
+      const taken = takeOver(path, own, found);
+      if (taken === 'took') break;
+      if (taken === 'lost') throw justTaken();
+      // 'retry': a dead node's mutex is gone, and the stale lock it was replacing is still there to take.
     }
   } finally {
     rmSync(own, { force: true });

@@ -27,31 +27,35 @@ export interface PresenceJournal {
 
 const GONE = '';
 
-const emptyState = (): PresenceState => ({
+export const emptyState = (): PresenceState => ({
   entries: new Map(),
   liveUntil: new Map(),
   claims: new Map(),
   workspaces: new Set(),
 });
 
+/** A workspace's nodes in `s`, added empty when it has none yet. */
+export const nodesOf = (s: PresenceState, workspace: string) => {
+  let nodes = s.entries.get(workspace);
+  if (!nodes) s.entries.set(workspace, (nodes = new Map<string, Map<string, NodeEntry>>()));
+  return nodes;
+};
+
+/** A node's agents in a workspace of `s`, added empty when it has none yet. */
+export const agentsOf = (s: PresenceState, workspace: string, node: string) => {
+  const nodes = nodesOf(s, workspace);
+  let agents = nodes.get(node);
+  if (!agents) nodes.set(node, (agents = new Map<string, NodeEntry>()));
+  return agents;
+};
+
 /** One per memory or file store: nodes in one process that share the store share its presence too. */
 export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend => {
   const s: PresenceState = journal?.load() ?? emptyState();
   const done = Promise.resolve();
-  const nodesOf = (workspace: string) => {
-    let nodes = s.entries.get(workspace);
-    if (!nodes) s.entries.set(workspace, (nodes = new Map<string, Map<string, NodeEntry>>()));
-    return nodes;
-  };
-  const agentsOf = (workspace: string, node: string) => {
-    const nodes = nodesOf(workspace);
-    let agents = nodes.get(node);
-    if (!agents) nodes.set(node, (agents = new Map<string, NodeEntry>()));
-    return agents;
-  };
   return {
     write(nodeId, workspace, entries) {
-      const agents = agentsOf(workspace, nodeId);
+      const agents = agentsOf(s, workspace, nodeId);
       for (const e of entries) agents.set(e.agent_id, { ...e });
       return journal && entries.length > 0 ? journal.entries(workspace, nodeId, entries) : done;
     },
@@ -63,7 +67,7 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
     },
     read(workspace, nowMs) {
       const out = new Map<string, AgentPresence>();
-      for (const [node, agents] of nodesOf(workspace)) {
+      for (const [node, agents] of nodesOf(s, workspace)) {
         const live = (s.liveUntil.get(node) ?? 0) > nowMs;
         for (const e of agents.values()) {
           const known = out.get(e.agent_id) ?? { online: false, last_seen_at: null };
@@ -76,7 +80,7 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
       return Promise.resolve(out);
     },
     online(workspace, agentId, nowMs, exceptNode) {
-      for (const [node, agents] of nodesOf(workspace))
+      for (const [node, agents] of nodesOf(s, workspace))
         if (node !== exceptNode && (s.liveUntil.get(node) ?? 0) > nowMs && (agents.get(agentId)?.connections ?? 0) > 0)
           return Promise.resolve(true);
       return Promise.resolve(false);
@@ -91,7 +95,7 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
           const agents = nodes.get(node);
           if (!agents) continue;
           nodes.delete(node);
-          const gone = agentsOf(workspace, GONE);
+          const gone = agentsOf(s, workspace, GONE);
           for (const e of agents.values()) {
             if (e.connections > 0) lost.push({ workspace, agent_id: e.agent_id, last_seen_at: e.last_seen_at });
             const before = gone.get(e.agent_id);
