@@ -2,8 +2,8 @@ import { request, type IncomingMessage } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LATEST_PROTOCOL_VERSION, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type PlanHubServer } from '@planhub/server';
-import type { NewEvent } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bigEvent } from '../helpers/big-event.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { callJson, endpointOf, mcpClient } from '../mcp/mcp-clients.ts';
 import { initializeRequest, rawMcp } from '../mcp/raw-mcp.ts';
@@ -11,19 +11,6 @@ import { captureLog } from './support/capture-log.ts';
 
 const MIB = 1024 * 1024;
 const SUBSCRIBE = { agent_id: '*', event_types: ['step_completed'] };
-
-const bigEvent = (n: number): NewEvent => ({
-  event_type: 'step_completed',
-  timestamp: new Date(1_700_000_000_000 + n).toISOString(),
-  workspace: 'team',
-  source_agent: 'writer',
-  source_plan_id: 'plan0001',
-  source_plan_title: 'big outputs',
-  source_step_id: `step_${n}`,
-  source_step_description: null,
-  source_step_sequence: n,
-  payload: { result: 'x'.repeat(100_000), error: null },
-});
 
 /** A raw MCP session subscribed to every step_completed, and its GET event stream, opened and never read. */
 const stalledSession = async (url: string) => {
@@ -93,7 +80,11 @@ describe('an MCP event stream its client does not read', () => {
     const commitEvents = async (count: number) => {
       const committed: string[] = [];
       for (let n = 1; n <= count; n++) {
-        const outcome = await server!.services.store.commit('team', { reads: [], writes: [], events: [bigEvent(n)] });
+        const outcome = await server!.services.store.commit('team', {
+          reads: [],
+          writes: [],
+          events: [bigEvent(n, { workspace: 'team' })],
+        });
         if (outcome.ok) committed.push(...outcome.events.map((e) => e.event_id));
         // Commits come from other agents' calls, over the network: readers get turns to read between them.
         await new Promise((resolve) => setTimeout(resolve, 2));
