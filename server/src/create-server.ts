@@ -79,6 +79,8 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const dispatch = presence.wrap(ops.gate(inner));
   presence.start();
   const tokens = { revocations, maxLifetimeSeconds: config.tokenMaxLifetimeSeconds };
+  // One policy for every door (plain HTTP, /mcp, socket.io), so they cannot disagree about a page or a host name.
+  const originPolicy = createOriginPolicy(config);
   const mcp = createMcpEndpoint({ services, dispatch, log, outbound: ops.metrics.outbound }, tokens, deps.mcp);
   const http = createHttpServer(
     httpServerOptions(deps.http),
@@ -92,7 +94,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
         '/mcp': mcp.route,
         ...(config.secret !== undefined ? { '/tokens/revoke': revokeTokenRoute(config.secret, revocations) } : {}),
       },
-      createOriginPolicy(config),
+      originPolicy,
       (err, path, clientGone) =>
         // A client that hangs up mid-request is routine (and can be made to happen at will): not an error.
         clientGone
@@ -108,6 +110,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     log,
     dispatch,
     authenticate: authenticatorFor(config),
+    originPolicy,
     hub,
     store,
     outbound: ops.metrics.outbound,

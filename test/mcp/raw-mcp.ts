@@ -29,8 +29,11 @@ export const initializeRequest = {
 
 export const listToolsRequest = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
 
-/** An initialize POST with headers fetch will not let a test set (Host). */
-export const initializeWithHeaders = (endpoint: URL, headers: Record<string, string>): Promise<number> =>
+/** An initialize POST with headers fetch will not let a test set (Host), and what it was answered. */
+export const initializeAnswer = (
+  endpoint: URL,
+  headers: Record<string, string>,
+): Promise<{ status: number; contentType: string; text: string }> =>
   new Promise((resolve, reject) => {
     const body = JSON.stringify(initializeRequest);
     const req = request(
@@ -45,10 +48,16 @@ export const initializeWithHeaders = (endpoint: URL, headers: Record<string, str
         },
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? '', text }),
+        );
       },
     );
     req.on('error', reject);
     req.end(body);
   });
+
+export const initializeWithHeaders = async (endpoint: URL, headers: Record<string, string>): Promise<number> =>
+  (await initializeAnswer(endpoint, headers)).status;

@@ -4,7 +4,6 @@ import { PlanHubError } from '@planhub/shared';
 import { clippedShape, toPlanHubError } from '../errors/to-error-shape.ts';
 import type { Route } from '../transport/http-routes.ts';
 import { refuseHttp } from './http-refusal.ts';
-import { checkOrigin } from './origin-guard.ts';
 import type { McpSessionDeps } from './mcp-session.ts';
 import { openMcpSession } from './mcp-session.ts';
 import { bodyAuth } from './body-cost.ts';
@@ -136,7 +135,9 @@ export const createMcpEndpoint = (
     const id = req.headers['mcp-session-id'];
     try {
       if (closed) throw new PlanHubError('UNAVAILABLE', 'This PlanHub node is shutting down; connect to another.');
-      checkOrigin(req, config.secret === undefined);
+      // No Origin/Host check here: the router (transport/http-routes.ts) applied the origin policy every door shares
+      // before it routed to /mcp. That is the DNS rebinding defence MCP asks for; a second, stricter one would refuse
+      // what PLANHUB_ALLOWED_ORIGINS and PLANHUB_ALLOWED_HOSTS allow at the socket door.
       await registry.sweepIfDue();
       if (typeof id === 'string') await existing(req, res, id, query);
       else await opening(req, res, query);

@@ -14,7 +14,7 @@ import { createCallAdmission } from './call-admission.ts';
 import { capConnections } from './connection-caps.ts';
 import { capEngineConnections } from './engine-caps.ts';
 import { callArgument, guardedParser } from './frame-guard.ts';
-import { createOriginPolicy } from './origin-policy.ts';
+import type { OriginCheck } from './origin-policy.ts';
 import { guardOutbound } from './outbound-limit.ts';
 
 /** How long a transport connection may stay open without connecting a socket (it holds a slot meanwhile). */
@@ -43,6 +43,7 @@ export const attachSocketServer = (
     log: Logger;
     dispatch: Dispatch;
     authenticate: Authenticate;
+    originPolicy: OriginCheck;
     hub: EventHub;
     store: Store;
     outbound?: OutboundObserver;
@@ -61,7 +62,7 @@ export const attachSocketServer = (
   const caps = { perAddress: deps.config.limits.connectionsPerAddress, perNode: deps.config.limits.connectionsPerNode };
   capEngineConnections(io, caps, log);
 
-  io.use(originGuard(createOriginPolicy(deps.config), log));
+  io.use(originGuard(deps.originPolicy, log));
   io.use(capConnections(caps, log));
   io.use((socket, next) => {
     deps.authenticate(socket.handshake.auth).then(

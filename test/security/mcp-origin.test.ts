@@ -1,0 +1,116 @@
+import { mintToken } from '@planhub/server';
+import { io } from 'socket.io-client';
+import { describe, expect, it } from 'vitest';
+import { endpointOf } from '../mcp/mcp-clients.ts';
+import { initializeAnswer } from '../mcp/raw-mcp.ts';
+import { openAuth } from './support/raw-client.ts';
+import { serverFixture } from './support/server-fixture.ts';
+
+const SECRET = 'mcp-origin-secret-0123456789-abcdef';
+const DASHBOARD = 'https://dash.example.com';
+
+/** What the socket.io door answers a handshake from a page of `origin`: "connected" or the refusal's code. */
+const socketAnswer = (url: string, origin: string) =>
+  new Promise<string>((resolve) => {
+    const socket = io(url, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      auth: openAuth('team', 'a'),
+      extraHeaders: { origin },
+    });
+    socket.once('connect', () => {
+      socket.disconnect();
+      resolve('connected');
+    });
+    socket.once('connect_error', (err: Error & { data?: { code?: string } }) => {
+      socket.disconnect();
+      resolve(err.data?.code ?? err.message);
+    });
+  });
+
+/**
+ * /mcp answers browsers and host names by the operator's origin policy, the one the socket.io door and the dashboard
+ * follow: the two doors of a node must not disagree about who may reach it (it used to refuse every page origin but
+ * the node's own, whatever PLANHUB_ALLOWED_ORIGINS said, and every non-loopback name in open mode).
+ */
+describe('/mcp under the origin policy', () => {
+  const { started } = serverFixture();
+
+  const openNode = async (config: { allowedOrigins?: string[]; allowedHosts?: string[] } = {}) => {
+    const { url } = await started(config);
+    return { endpoint: endpointOf(url, { workspace: 'team', agentId: 'a' }), port: new URL(url).port };
+  };
+
+  /** A refusal by the origin policy, in the shape every plain HTTP refusal of the node has. */
+  const expectRefused = (answer: { status: number; contentType: string; text: string }, message: RegExp) => {
+    expect(answer.status).toBe(403);
+    expect(answer.contentType).toMatch(/^application\/json/);
+    expect(JSON.parse(answer.text)).toEqual({
+      ok: false,
+      error: { code: 'PERMISSION_DENIED', message: expect.stringMatching(message) as unknown },
+    });
+  };
+
+  it('admits a page whose origin is in PLANHUB_ALLOWED_ORIGINS and refuses one that is not', async () => {
+    const { endpoint } = await openNode({ allowedOrigins: [DASHBOARD] });
+    expect((await initializeAnswer(endpoint, { origin: DASHBOARD })).status).toBe(200);
+    expectRefused(
+      await initializeAnswer(endpoint, { origin: 'https://evil.example' }),
+      /^Pages from https:\/\/evil\.example may not connect.*PLANHUB_ALLOWED_ORIGINS/,
+    );
+    // An origin differs by scheme and port too, not only by host name.
+    expectRefused(await initializeAnswer(endpoint, { origin: 'http://dash.example.com' }), /may not connect/);
+  });
+
+  it('answers a page the same at /mcp as at the socket.io door', async () => {
+    const { url } = await started({ allowedOrigins: [DASHBOARD] });
+    const endpoint = endpointOf(url, { workspace: 'team', agentId: 'a' });
+    for (const [origin, socket, mcp] of [
+      [DASHBOARD, 'connected', 200],
+      ['https://evil.example', 'PERMISSION_DENIED', 403],
+    ] as const) {
+      expect(await socketAnswer(url, origin), origin).toBe(socket);
+      expect((await initializeAnswer(endpoint, { origin })).status, origin).toBe(mcp);
+    }
+  });
+
+  it('honours PLANHUB_ALLOWED_HOSTS in open mode and still refuses a name it does not list (DNS rebinding)', async () => {
+    const { endpoint, port } = await openNode({ allowedHosts: ['planhub.internal'] });
+    const named = `planhub.internal:${port}`;
+    expect((await initializeAnswer(endpoint, { host: named })).status).toBe(200);
+    expect((await initializeAnswer(endpoint, { host: named, origin: `http://${named}` })).status).toBe(200);
+    expectRefused(
+      await initializeAnswer(endpoint, { host: `rebound.example:${port}` }),
+      /loopback name .* or one of PLANHUB_ALLOWED_HOSTS; "rebound\.example:\d+" is not one/,
+    );
+    // Allowing a page does not allow the names it could rebind.
+    const listed = await openNode({ allowedOrigins: [DASHBOARD] });
+    expectRefused(
+      await initializeAnswer(listed.endpoint, { host: `dash.example.com:${listed.port}`, origin: DASHBOARD }),
+      /loopback name/,
+    );
+  });
+
+  it('refuses an opaque ("null") Origin, as a page opened from disk or a sandboxed frame sends, on a loopback host', async () => {
+    const { endpoint, port } = await openNode({ allowedOrigins: [DASHBOARD] });
+    expectRefused(await initializeAnswer(endpoint, { origin: 'null', host: `127.0.0.1:${port}` }), /^Pages from null/);
+  });
+
+  it('admits an allowed page in secret mode at a name in PLANHUB_ALLOWED_HOSTS, and checks that name', async () => {
+    const { url } = await started({
+      secret: SECRET,
+      allowedOrigins: [DASHBOARD],
+      allowedHosts: ['planhub.example.com'],
+    });
+    const endpoint = new URL('/mcp', url);
+    const port = new URL(url).port;
+    const token = await mintToken(SECRET, { workspace: 'team', agent_id: 'a', role: 'agent' }, '10m');
+    const headers = { authorization: `Bearer ${token}`, origin: DASHBOARD };
+    expect((await initializeAnswer(endpoint, { ...headers, host: 'planhub.example.com' })).status).toBe(200);
+    expectRefused(
+      await initializeAnswer(endpoint, { ...headers, host: `elsewhere.example:${port}` }),
+      /PLANHUB_ALLOWED_HOSTS/,
+    );
+  });
+});
