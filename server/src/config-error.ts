@@ -29,6 +29,9 @@ const ALLOWED: Record<string, string> = {
   eventRetention: 'a whole number of events greater than 0',
   finishedPlansKept: 'a whole number of plans greater than 0',
   limits: 'a whole number greater than 0',
+  trustedProxies:
+    'comma-separated IP addresses or CIDR ranges of the load balancers in front of the nodes, e.g. 10.0.0.5 or ' +
+    '172.16.0.0/12 (unset when clients connect directly)',
 };
 
 /** Values that must never be echoed back, even in an error. */

@@ -5,6 +5,7 @@ import { ConfigError, explainIssues } from './config-error.ts';
 import { checkStorage } from './config-storage.ts';
 import { withConfigFile } from './config-file.ts';
 import { ReporterConfigSchema } from './reporters/reporter-config.ts';
+import { isProxyEntry } from './transport/client-address.ts';
 
 const int = (def: number) => z.coerce.number().int().positive().default(def);
 
@@ -38,9 +39,9 @@ export const LimitsSchema = z.object({
   rateWindowSeconds: int(1),
   /** Keys plus array elements in one call frame, counted on the raw text before it is parsed. */
   frameValues: int(20_000),
-  /** Call budget of one remote address per second, in cost units (1 per call plus 1 per 16 KiB of frame), per node. */
+  /** Call budget of one client address per second, in cost units (1 per call plus 1 per 16 KiB of frame), per node. */
   callsPerAddressPerSecond: int(20_000),
-  /** Simultaneous connections from one remote address to one node, whatever agent ids they claim. */
+  /** Simultaneous connections from one client address to one node, whatever agent ids they claim. */
   connectionsPerAddress: int(1000),
   /** Simultaneous connections to one node. */
   connectionsPerNode: int(10_000),
@@ -151,6 +152,14 @@ export const ServerConfigSchema = z
     allowedOrigins: z.array(z.url()).default([]),
     /** Host names requests may be addressed to besides loopback ones (PLANHUB_ALLOWED_HOSTS, comma-separated). */
     allowedHosts: z.array(z.string().min(1)).default([]),
+    /**
+     * Load balancers whose X-Forwarded-For names the client (PLANHUB_TRUSTED_PROXIES, comma-separated addresses or
+     * CIDR ranges). Behind one, every client's TCP peer is the balancer, so the per-address caps and budgets would
+     * count the whole deployment as one client; a header from any other peer is ignored.
+     */
+    trustedProxies: z
+      .array(z.string().refine(isProxyEntry, 'must be an IP address or a CIDR range such as 10.0.0.0/8'))
+      .default([]),
     /** Longest token accepted (exp - iat), in seconds (PLANHUB_TOKEN_MAX_LIFETIME, e.g. 30d). */
     tokenMaxLifetimeSeconds: int(30 * 24 * 3600),
     /** How often a node reads the shared revoked-token list to close live connections revoked on another node. */
@@ -208,6 +217,7 @@ const ENV_NAMES: Record<string, string> = {
   storeDeadlineMs: 'PLANHUB_STORE_DEADLINE_MS',
   allowedOrigins: 'PLANHUB_ALLOWED_ORIGINS',
   allowedHosts: 'PLANHUB_ALLOWED_HOSTS',
+  trustedProxies: 'PLANHUB_TRUSTED_PROXIES',
   tokenMaxLifetimeSeconds: 'PLANHUB_TOKEN_MAX_LIFETIME',
 };
 
@@ -264,6 +274,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     storeDeadlineMs: env.PLANHUB_STORE_DEADLINE_MS || undefined,
     allowedOrigins: listFromEnv(env.PLANHUB_ALLOWED_ORIGINS),
     allowedHosts: listFromEnv(env.PLANHUB_ALLOWED_HOSTS),
+    trustedProxies: listFromEnv(env.PLANHUB_TRUSTED_PROXIES),
     tokenMaxLifetimeSeconds: lifetimeFromEnv(env.PLANHUB_TOKEN_MAX_LIFETIME),
     limits: limitsFromEnv(env),
   });

@@ -18,7 +18,7 @@ export interface CallAdmission {
 
 /**
  * What the transport settles before a call reaches dispatch: a frame refused by the parser is answered here, and
- * every call is charged by its size to its remote address, so rotating agent ids (each with its own per-agent
+ * every call is charged by its size to its client address, so rotating agent ids (each with its own per-agent
  * budget) cannot exceed what one address may spend. Counted per node.
  */
 export const createCallAdmission = (

@@ -1,41 +1,67 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Server } from 'socket.io';
+import { KeyedCount } from '../limits/keyed-count.ts';
+import type { ClientAddressOf } from './client-address.ts';
 import type { ConnectionCaps } from './connection-caps.ts';
+import { refuseEngineRequest } from './engine-refusal.ts';
 
 /**
- * Engine connections (websocket or polling) per remote address and per node may exceed the socket caps by this
+ * Engine connections (websocket or polling) per client address and per node may exceed the socket caps by this
  * factor: the socket caps answer a client that connects as it should with a structured refusal; this one stops a
  * client that opens transport connections and never connects a socket on them (each held until connectTimeout).
  */
 const ENGINE_SLACK = 2;
 
+/** A slot frees when one of the client's connections closes; a second is a fair wait before the next try. */
+const RETRY_AFTER_SECONDS = 1;
+
+/** A new engine session: no `sid` (later polling requests and the upgrade of a polling session carry one). */
+const isHandshake = (req: IncomingMessage) => !new URL(req.url ?? '/', 'http://engine').searchParams.has('sid');
+
 /**
- * Counts engine.io connections from their handshake to their close and refuses a handshake past the caps (HTTP 403,
- * before any socket.io step runs). The socket caps (connection-caps.ts) only see clients that connect a socket.
+ * Counts engine.io connections from their handshake to their close and refuses a handshake past the caps before any
+ * socket.io step runs: 429 past the address cap, 503 past the node's, both JSON RESOURCE_EXHAUSTED. An engine
+ * middleware rather than allowRequest, whose refusal engine.io answers in its own shapes (engine-refusal.ts). The
+ * socket caps (connection-caps.ts) only see clients that connect a socket.
  */
-export const capEngineConnections = (io: Server, caps: ConnectionCaps, log: Logger): void => {
+export const capEngineConnections = (
+  io: Server,
+  caps: ConnectionCaps,
+  deps: { log: Logger; addressOf: ClientAddressOf },
+): void => {
   const perAddress = caps.perAddress * ENGINE_SLACK;
   const perNode = caps.perNode * ENGINE_SLACK;
-  const byAddress = new Map<string, number>();
-  let total = 0;
-  const addressOf = (req: IncomingMessage) => req.socket.remoteAddress ?? '';
-  io.engine.opts.allowRequest = (req, callback) => {
-    const address = addressOf(req);
-    const held = byAddress.get(address) ?? 0;
-    if (held < perAddress && total < perNode) return callback(null, true);
-    log.warn({ address, held, total }, 'transport connection refused: address or node cap');
-    callback(`Too many connections from ${address} (limit ${perAddress}); close unused ones.`, false);
-  };
+  const count = new KeyedCount();
+  io.engine.use((req: IncomingMessage, res: unknown, next: () => void) => {
+    if (!isHandshake(req)) return next();
+    const address = deps.addressOf(req);
+    const held = count.held(address);
+    if (held < perAddress && count.total < perNode) return next();
+    deps.log.warn({ address, held, total: count.total }, 'transport connection refused: address or node cap');
+    refuseEngineRequest(
+      req,
+      res,
+      held >= perAddress
+        ? {
+            status: 429,
+            code: 'RESOURCE_EXHAUSTED',
+            message:
+              `Too many transport connections from ${address}: it holds ${held} (limit ${perAddress}). ` +
+              'Close unused clients or reuse one connection.',
+            retryAfterSeconds: RETRY_AFTER_SECONDS,
+          }
+        : {
+            status: 503,
+            code: 'RESOURCE_EXHAUSTED',
+            message:
+              `This node holds ${count.total} transport connections (limit ${perNode}); ` +
+              'retry shortly or connect to another node.',
+            retryAfterSeconds: RETRY_AFTER_SECONDS,
+          },
+    );
+  });
   io.engine.on('connection', (raw: { request: IncomingMessage; once(event: 'close', fn: () => void): void }) => {
-    const address = addressOf(raw.request);
-    byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
-    total++;
-    raw.once('close', () => {
-      total--;
-      const left = (byAddress.get(address) ?? 1) - 1;
-      if (left > 0) byAddress.set(address, left);
-      else byAddress.delete(address);
-    });
+    raw.once('close', count.take(deps.addressOf(raw.request)));
   });
 };

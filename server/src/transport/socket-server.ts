@@ -11,6 +11,7 @@ import { toConnectError, type Authenticate } from './authenticate.ts';
 import { EventStream } from './event-stream.ts';
 import { originGuard } from './origin-guard.ts';
 import { createCallAdmission } from './call-admission.ts';
+import { clientAddressOf } from './client-address.ts';
 import { capConnections } from './connection-caps.ts';
 import { capEngineConnections } from './engine-caps.ts';
 import { callArgument, guardedParser } from './frame-guard.ts';
@@ -60,10 +61,12 @@ export const attachSocketServer = (
   });
   const admission = createCallAdmission(deps.config.limits, log);
   const caps = { perAddress: deps.config.limits.connectionsPerAddress, perNode: deps.config.limits.connectionsPerNode };
-  capEngineConnections(io, caps, log);
+  // Behind a trusted balancer, the client it forwards for; every per-address count and log uses this one answer.
+  const addressOf = clientAddressOf(deps.config.trustedProxies);
+  capEngineConnections(io, caps, { log, addressOf });
 
   io.use(originGuard(deps.originPolicy, log));
-  io.use(capConnections(caps, log));
+  io.use(capConnections(caps, { log, addressOf }));
   io.use((socket, next) => {
     deps.authenticate(socket.handshake.auth).then(
       (caller) => {
@@ -80,6 +83,7 @@ export const attachSocketServer = (
   io.on('connection', (socket) => {
     const { caller } = socket.data;
     const abort = new AbortController();
+    const address = addressOf(socket.request);
     const outbound = guardOutbound(socket, {
       maxBytes: deps.config.limits.outboundBytes,
       graceMs: deps.config.slowConsumerGraceMs,
@@ -108,7 +112,7 @@ export const attachSocketServer = (
       const raw = callArgument(framed);
       // An ack that throws (socket gone mid-encode) must not become an unhandled rejection that kills the node.
       admission
-        .refuse(framed, caller, socket.handshake.address)
+        .refuse(framed, caller, address)
         .then((error) =>
           error !== undefined
             ? { ok: false as const, error }
