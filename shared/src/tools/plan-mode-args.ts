@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DescriptionArg, IdArg, ResultArg } from './common.ts';
+import { DescriptionArg, IdArg, ResultArg, StepTextArg } from './common.ts';
 import { ImplementationPlanSchema, Notes, Paths, StepNumber } from './plan-mode-model.ts';
 
 /**
@@ -35,10 +35,11 @@ export const CompleteArgs = {
   deviations: Notes.optional().describe('Changes from the approved plan, including steps not done and why.'),
 };
 
+/** Upstream checks only that reason and new_description are strings, so an empty one is accepted as sent. */
 export const ModifyArgs = {
   step_id: StepNumber.describe('Which step needs changing.'),
-  reason: ResultArg.min(1, 'must not be empty').describe('Why the change is needed.'),
-  new_description: DescriptionArg.describe('The updated step description.'),
+  reason: ResultArg.describe('Why the change is needed.'),
+  new_description: StepTextArg.describe('The updated step description.'),
   new_files: Paths.optional().describe('The updated file list.'),
   new_verification: ResultArg.optional().describe('The updated verification command.'),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_ARRAY, MAX_DESCRIPTION, MAX_ID, MAX_NOTE_BYTES, MAX_RESULT, fitsBytes } from '../limits.ts';
-import { DescriptionArg, ResultArg } from './common.ts';
+import { ResultArg } from './common.ts';
 
 /** Seed 002's data shapes, shared by its tools, the server and the SDK (no tools here: catalog.ts spreads tool files). */
 
@@ -45,10 +45,12 @@ export const Note = z.union([
 ]);
 export const Notes = z.array(Note).max(MAX_ARRAY);
 export const StepNumber = z.number().int().min(0).max(1_000_000);
+/** Upstream's plan object checks only that its texts are strings, so an empty (or blank) one is accepted. */
+const PlanText = z.string().trim().max(MAX_DESCRIPTION);
 
 export const PlanModeStepSchema = z.object({
   id: StepNumber.describe('The step number, unique within the plan (1, 2, 3, …).'),
-  description: DescriptionArg.describe('What this step does.'),
+  description: PlanText.describe('What this step does.'),
   files: Paths.optional().describe('Files this step creates or changes.'),
   depends_on: z
     .array(StepNumber)
@@ -68,8 +70,8 @@ export const ComplexitySchema = z
 
 /** The optional lists default to empty, as upstream fills them, so every stored plan object has every field. */
 export const ImplementationPlanSchema = z.object({
-  summary: DescriptionArg.describe('What the plan accomplishes.'),
-  approach: z.string().trim().min(1, 'must not be empty').max(MAX_RESULT).describe('How it will be done.'),
+  summary: PlanText.describe('What the plan accomplishes.'),
+  approach: z.string().trim().max(MAX_RESULT).describe('How it will be done.'),
   alternatives_considered: Notes.default([]).describe('Other approaches you evaluated, and why not.'),
   steps: z
     .array(PlanModeStepSchema)

@@ -42,7 +42,7 @@ export const plan_enter = defineTool({
     'Enter plan mode before complex work (a feature, a refactor, a change across several files); for a typo or a ' +
     'rename, just act. In plan mode you explore with read-only tools and write_file, cron_create and cron_delete are ' +
     'blocked. When you know what to do, present it with plan_exit, and do not start the work before the user ' +
-    'approves it.',
+    'approves it. Entering plan mode while executing an approved plan cancels that plan.',
   input: withUpstreamWording(z.object(EnterArgs), enterWording('plan_enter')),
   output: z
     .object({
@@ -51,6 +51,9 @@ export const plan_enter = defineTool({
       goal: z.string(),
       scope: z.string().optional(),
       blocked_tools: z.array(z.string()),
+      /** Set when the agent was executing an approved plan: entering plan mode cancelled it. */
+      cancelled_plan_id: z.string().optional(),
+      warning: z.string().optional(),
       message: z.string(),
     })
     .loose(),

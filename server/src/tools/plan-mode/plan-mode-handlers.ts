@@ -1,4 +1,5 @@
-import { fail, PLAN_MODE_BLOCKED_TOOLS } from '@planhub/shared';
+import type { Plan } from '@planhub/shared';
+import { fail, PLAN_MODE_BLOCKED_TOOLS, progressOf } from '@planhub/shared';
 import { planFromImplementationPlan, planEdges } from '../../core/plan-mode/build-plan.ts';
 import type { PlanModeDoc } from '../../core/plan-mode/mode.ts';
 import { blockedToolsIn, deriveMode, pendingModificationOf, planModeProgress } from '../../core/plan-mode/mode.ts';
@@ -11,9 +12,19 @@ import { requestApproval, stepList } from '../../core/plans/plan-lifecycle.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
 import { recordEdges } from '../dependency-graph.ts';
+import { finishPlan } from '../finish-plan.ts';
 import { loadAgent, savePlan } from '../plan-access.ts';
 import { registerAgent } from '../planhub/agent-index.ts';
 import { loadModeState } from './mode-access.ts';
+
+/** Says what entering plan mode did to the plan being executed, so the model does not report its steps as done. */
+const supersededWarning = (plan: Plan): string => {
+  const progress = progressOf(plan.steps);
+  return (
+    `Plan ${plan.plan_id} ("${plan.title}") was being executed and is now cancelled, with ${progress.completed} of ` +
+    `${progress.total} steps completed; its unfinished steps were skipped. Account for that work in the new plan.`
+  );
+};
 
 const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
   ctx.transact(async (tx) => {
@@ -34,12 +45,13 @@ const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
           `Plan ${state.plan?.plan_id ?? ''} waits for the user's decision: wait for the plan_approved or ` +
           'plan_rejected event.',
       );
-    if (state.mode === 'executing')
-      stateRefusal(
-        'FAILED_PRECONDITION',
-        `You are executing plan ${state.plan?.plan_id ?? ''} ("${state.plan?.title ?? ''}"). Change a step with ` +
-          'plan_modify, or finish it with plan_complete (listing deviations) before planning something new.',
-      );
+    // Upstream lets an executing agent enter plan mode again and drops its approved plan. A PlanHub plan is shared
+    // (other agents may wait on its steps), so it ends as cancelled in the same commit: its open steps resolve their
+    // dependents as skipped instead of leaving them waiting on work nobody will do.
+    const superseded =
+      state.mode === 'executing' && state.plan
+        ? await finishPlan(tx, state.plan, 'cancelled', `superseded: plan mode entered for "${args.goal}"`, now)
+        : undefined;
     const doc: PlanModeDoc = {
       goal: args.goal,
       ...(args.scope !== undefined ? { scope: args.scope } : {}),
@@ -57,6 +69,7 @@ const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
           from: state.mode,
           to: 'plan',
           goal: args.goal,
+          ...(superseded ? { plan: superseded } : {}),
         },
         now,
       ),
@@ -67,6 +80,7 @@ const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
       goal: args.goal,
       ...(args.scope !== undefined ? { scope: args.scope } : {}),
       blocked_tools: [...PLAN_MODE_BLOCKED_TOOLS],
+      ...(superseded ? { cancelled_plan_id: superseded.plan_id, warning: supersededWarning(superseded) } : {}),
       message:
         'Plan mode on. Explore with read-only tools only (read_file, search_files, list_directory, read-only ' +
         'run_command); write_file, cron_create and cron_delete are blocked. Present the plan with plan_exit.',
