@@ -12,5 +12,10 @@ export const SubscriptionSchema = z.object({
   plan_id: z.string().optional(),
   step_id: z.string().optional(),
   created_at: z.string(),
+  /**
+   * The log's newest event when the subscription was made: what matched it is what came after (listSubscriptions'
+   * match_count). Absent on subscriptions stored before it existed, which count from created_at.
+   */
+  created_after_event: z.string().optional(),
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;

@@ -74,7 +74,7 @@ describe.each(STORE_KINDS)("seed 000 answers carry upstream's fields at the same
       subscription_id: sub.subscription_id,
       subscriber_agent: 'main',
       filter: sub.filter,
-      match_count: null,
+      match_count: 0,
     });
 
     await main.createPlan({ title: 'Parent', steps: ['Spawn', 'Await results', 'Finish'] });

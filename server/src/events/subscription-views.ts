@@ -1,4 +1,5 @@
 import type { Subscription } from '@planhub/shared';
+import type { MatchCount } from './match-counts.ts';
 
 /** Upstream's `filter` object: the parts a subscription does not narrow by are null. */
 export const subscriptionFilter = (sub: Subscription) => ({
@@ -10,17 +11,18 @@ export const subscriptionFilter = (sub: Subscription) => ({
 
 /**
  * A subscription as listSubscriptions answers it: upstream's fields (subscriber_agent, filter, match_count) beside
- * PlanHub's flat filter fields. Matches are not counted (it would cost a write per delivered event), so match_count
- * is null.
+ * PlanHub's flat filter fields. match_count is counted from the event log when asked (match-counts.ts);
+ * match_count_complete says whether that count reaches back to the subscription's creation.
  */
-export const subscriptionView = (sub: Subscription, subscriber: string) => ({
+export const subscriptionView = (sub: Subscription, subscriber: string, matches: MatchCount) => ({
   ...sub,
   subscriber_agent: subscriber,
   filter: subscriptionFilter(sub),
   action_type: 'callback',
   action_target: null,
   expires_after: null,
-  match_count: null,
+  match_count: matches.count,
+  match_count_complete: matches.complete,
 });
 
 /** unsubscribe's answer: upstream's success/subscription_id/message first, PlanHub's count and guidance after. */

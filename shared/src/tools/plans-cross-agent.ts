@@ -240,8 +240,13 @@ export const listSubscriptions = defineTool({
             plan_id: z.string().optional(),
             step_id: z.string().optional(),
             created_at: z.string(),
-            /** Upstream counts matches; PlanHub does not track them, so this is null. */
-            match_count: z.number().int().nullable(),
+            /**
+             * Events after the subscription was made that matched the filter (the subscriber's own included, as upstream),
+             * counted from the retained event log when listed; replayed history is not counted.
+             */
+            match_count: z.number().int(),
+            /** False when the count stopped at the scan budget before reaching the subscription's creation (a lower bound). */
+            match_count_complete: z.boolean(),
           })
           .loose(),
       ),

@@ -51,6 +51,7 @@ const replayFrom = async (ctx: CallContext, sub: Subscription, afterEvent: strin
 export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, args) => {
   const { caller, services } = ctx;
   const filter = canonicalFilter(args);
+  const head = await logHead(ctx);
   const { sub, existed } = await ctx.transact(async (tx) => {
     const doc = await loadSubscriptionsDoc(tx, caller.agent_id);
     const subs = doc.subscriptions;
@@ -67,6 +68,7 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
       subscription_id: `sub_${services.newId()}`,
       ...filter,
       created_at: services.now(),
+      created_after_event: head,
     };
     saveSubscriptions(tx, caller.agent_id, { ...doc, subscriptions: [...subs, created] });
     return { sub: created, existed: false };
