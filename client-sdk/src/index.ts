@@ -5,11 +5,12 @@ export type { PlanHubClient, ReservedName } from './connect.ts';
 export { backoffDelay } from './backoff.ts';
 export type { SubscriptionState, SubscriptionStateInfo } from './renewal.ts';
 export { HELD_EVENTS_LIMIT } from './event-inbox.ts';
-export { PlanHubError, renderPlanText } from '@planhub/shared';
+export { PlanHubError, formatSubagentEvent, renderPlanText } from '@planhub/shared';
 export type {
   EventEnvelope,
   EventOf,
   EventType,
+  SubagentEventInput,
   TaskEvent,
   ErrorCode,
   ToolArgs,

@@ -21,6 +21,8 @@ export * from './render/progress.ts';
 export * from './render/todo-box.ts';
 export * from './render/reminder.ts';
 export * from './render/neutralize.ts';
+export * from './render/python-json.ts';
+export * from './render/subagent-event.ts';
 export * from './shapes/todo-list.ts';
 export * from './shapes/task-list.ts';
 export * from './shapes/indexed-plan.ts';

@@ -1,0 +1,77 @@
+import type { EventEnvelope } from '../events.ts';
+import { pythonJsonDumps } from './python-json.ts';
+
+/** The envelope fields the notification reads; event_type as text, so an event type newer than this code renders too. */
+export type SubagentEventInput = Pick<EventEnvelope, 'source_agent' | 'source_plan_title' | 'source_step_id'> & {
+  event_type: string;
+  payload: Readonly<Record<string, unknown>>;
+};
+
+/** Python's truth test, which decides upstream's optional lines: empty text, list or object and 0 leave a line out. */
+const truthy = (value: unknown): boolean => {
+  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+};
+
+/** A value in an f-string, as Python prints it (`None`, `True`), JSON text for numbers, lists and objects. */
+const pythonText = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  // A number prints the same through str() and json.dumps in Python.
+  return pythonJsonDumps(value);
+};
+
+const field = (value: unknown, key: string): unknown =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+
+const planCreatedLines = (payload: SubagentEventInput['payload']): string[] => {
+  const steps = payload.steps;
+  if (!truthy(steps) || !Array.isArray(steps)) return [];
+  return [
+    'Steps:',
+    ...steps.map((s) => `  - ${pythonText(field(s, 'step_id'))}: ${pythonText(field(s, 'description'))}`),
+  ];
+};
+
+const stepCompletedLines = (event: SubagentEventInput): string[] => {
+  const { output, result } = event.payload;
+  return [
+    ...(truthy(event.source_step_id) ? [`Step: ${event.source_step_id}`] : []),
+    ...(truthy(output) ? [`Output: ${pythonJsonDumps(output)}`] : []),
+    ...(truthy(result) ? [`Result: ${pythonText(result)}`] : []),
+  ];
+};
+
+const planEndLines = (payload: SubagentEventInput['payload']): string[] => {
+  const { summary, progress } = payload;
+  const count = (key: string) => {
+    const value = field(progress, key);
+    return value === undefined ? '0' : pythonText(value);
+  };
+  return [
+    ...(truthy(summary) ? [`Summary: ${pythonText(summary)}`] : []),
+    ...(truthy(progress) ? [`Progress: ${count('completed')}/${count('total')} steps`] : []),
+  ];
+};
+
+/**
+ * Seed 000's `[SUBAGENT event=<type>]` notification: the text a host injects into the subscriber's session for each
+ * pushed event, line for line as upstream's hosts write it (models were prompted to wait for exactly these messages).
+ * `From:` always, `Plan:` when the event names a plan; then plan_created lists its steps, step_completed adds `Step:`,
+ * `Output:` (the output as Python's json.dumps writes it) and `Result:`, plan_completed and plan_failed add `Summary:`
+ * and `Progress: c/t steps`; every other type has the first lines only. Optional lines are left out when empty, as
+ * Python's truth test leaves them out upstream.
+ */
+export const formatSubagentEvent = (event: SubagentEventInput): string => {
+  const lines = [`[SUBAGENT event=${event.event_type}]`, `From: ${event.source_agent}`];
+  if (truthy(event.source_plan_title)) lines.push(`Plan: ${event.source_plan_title}`);
+  if (event.event_type === 'plan_created') lines.push(...planCreatedLines(event.payload));
+  else if (event.event_type === 'step_completed') lines.push(...stepCompletedLines(event));
+  else if (event.event_type === 'plan_completed' || event.event_type === 'plan_failed')
+    lines.push(...planEndLines(event.payload));
+  return lines.join('\n');
+};
