@@ -162,11 +162,22 @@ describe('tokens hold for the life of the connection only while valid', () => {
     const token = await mintToken(SECRET, claims, '1h');
     const onB = await connected(urlB, token);
     sockets.push(onB);
+    const endpointB = new URL('/mcp', urlB);
+    const bearer = { authorization: `Bearer ${token}` };
+    const opened = await rawMcp(endpointB, initializeRequest, bearer);
+    const session = { 'mcp-session-id': opened.sessionId ?? '' };
+    // B looks the token up when the session opens only: from then on it relies on hearing of a revocation.
+    expect((await rawMcp(endpointB, listToolsRequest, { ...session, ...bearer })).status).toBe(200);
     const gone = disconnected(onB);
     const answer = await revoke(urlA, token);
     expect(answer).toMatchObject({ status: 200, body: { ok: true, result: { jti: expect.any(String) as unknown } } });
     expect(await gone).toBe('io server disconnect');
     expect((await refusal(urlB, token)).message).toMatch(/revoked/);
+    // B heard of it (the socket went): the session's next request is refused as revoked, and the session is gone.
+    const next = await rawMcp(endpointB, listToolsRequest, { ...session, ...bearer });
+    expect([next.status, next.text]).toEqual([401, expect.stringContaining('Token has been revoked') as unknown]);
+    const fresh = { authorization: `Bearer ${await mintToken(SECRET, claims, '1h')}` };
+    expect((await rawMcp(endpointB, listToolsRequest, { ...session, ...fresh })).status).toBe(404);
     expect(await revoke(urlB, 'not-a-token')).toMatchObject({
       status: 401,
       body: { ok: false, error: { code: 'UNAUTHENTICATED' } },

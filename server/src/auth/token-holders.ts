@@ -7,6 +7,20 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface HeldToken {
   jti?: string | undefined;
   exp?: number | undefined;
+  /** A digest of the token's bytes, so `holds` means this very token (not only its jti); never the token itself. */
+  digest?: string | undefined;
+}
+
+/** Revocations announced since it was taken, until stopped (see `watch`). */
+export interface RevocationWatch {
+  saw(jti: string | undefined): boolean;
+  stop(): void;
+}
+
+interface Entry {
+  jti?: string | undefined;
+  digest?: string | undefined;
+  timer?: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -16,7 +30,8 @@ export interface HeldToken {
  */
 export class TokenHolders<H> {
   private readonly byJti = new Map<string, Set<H>>();
-  private readonly held = new Map<H, { jti?: string | undefined; timer?: NodeJS.Timeout | undefined }>();
+  private readonly held = new Map<H, Entry>();
+  private readonly watches = new Set<Set<string>>();
   private readonly offRevoked: () => void;
 
   constructor(
@@ -24,13 +39,39 @@ export class TokenHolders<H> {
     private readonly onEnd: (holder: H, why: 'expired' | 'revoked') => void,
   ) {
     this.offRevoked = revocations.onRevoked((jti) => {
+      for (const seen of this.watches) seen.add(jti);
       for (const holder of [...(this.byJti.get(jti) ?? [])]) this.end(holder, 'revoked');
     });
   }
 
+  /**
+   * Whether `holder` still holds this very token: then it was looked up when held, and no revocation of it has been
+   * announced since (that would have ended the holder), so a door may skip looking it up again.
+   */
+  holds(holder: H, token: HeldToken): boolean {
+    const entry = this.held.get(holder);
+    return (
+      entry !== undefined && entry.jti === token.jti && entry.digest !== undefined && entry.digest === token.digest
+    );
+  }
+
+  /**
+   * Remembers the revocations announced from now until `stop`. Taken before a token's lookup and asked before it is
+   * held: a revocation announced between the lookup's answer and the hold reaches no holder, and the holder would
+   * then never be looked up again.
+   */
+  watch(): RevocationWatch {
+    const seen = new Set<string>();
+    this.watches.add(seen);
+    return {
+      saw: (jti) => jti !== undefined && seen.has(jti),
+      stop: () => void this.watches.delete(seen),
+    };
+  }
+
   hold(holder: H, token: HeldToken): void {
     this.release(holder);
-    const entry: { jti?: string | undefined; timer?: NodeJS.Timeout | undefined } = { jti: token.jti };
+    const entry: Entry = { jti: token.jti, digest: token.digest };
     if (token.jti !== undefined) this.byJti.set(token.jti, (this.byJti.get(token.jti) ?? new Set()).add(holder));
     const exp = token.exp;
     if (exp !== undefined) {
@@ -59,6 +100,7 @@ export class TokenHolders<H> {
 
   stop(): void {
     this.offRevoked();
+    this.watches.clear();
     for (const holder of [...this.held.keys()]) this.release(holder);
   }
 

@@ -4,13 +4,13 @@ import { PlanHubError } from '@planhub/shared';
 import { clippedShape, toPlanHubError } from '../errors/to-error-shape.ts';
 import type { Route } from '../transport/http-routes.ts';
 import { refuseHttp } from './http-refusal.ts';
-import type { McpSessionDeps } from './mcp-session.ts';
+import type { McpSession, McpSessionDeps } from './mcp-session.ts';
 import { openMcpSession } from './mcp-session.ts';
 import { bodyAuth } from './body-cost.ts';
 import { readJsonBody } from './request-body.ts';
-import type { TokenPolicy } from '../auth/token-admission.ts';
+import { REVOKED, type TokenPolicy } from '../auth/token-admission.ts';
 import { identify, sameCaller } from './session-identity.ts';
-import { TokenHolders } from '../auth/token-holders.ts';
+import { TokenHolders, type RevocationWatch } from '../auth/token-holders.ts';
 import { SessionRegistry } from './session-registry.ts';
 import { parseDialects } from './tool-list.ts';
 
@@ -67,21 +67,40 @@ export const createMcpEndpoint = (
     return body;
   };
 
-  const existing = async (req: IncomingMessage, res: ServerResponse, id: string, query: URLSearchParams) => {
-    const session = registry.get(id);
-    if (!session)
-      throw new PlanHubError(
-        'NOT_FOUND',
-        'MCP session not found (it expired, was deleted, or lives on another node): initialize a new session.',
-      );
-    // In secret mode every request proves the identity again: a session id alone is not a credential.
-    if (config.secret !== undefined) {
-      const { caller, token } = await identify(req, query, auth);
-      if (!sameCaller(caller, session.caller))
+  /**
+   * The session a request names. In secret mode the request proves its identity first, found session or not: a
+   * session id alone is not a credential, and a token revoked since its session was closed is told so (401) rather
+   * than sent to open another (404). The token the session holds is not looked up again (see identify); another
+   * one is, and replaces it once it passes, as a host renewing its token does. Revocations are watched from before
+   * that lookup: one announced before the token is held would reach no holder, and it would not be looked up again.
+   */
+  const sessionOf = async (req: IncomingMessage, id: string, query: URLSearchParams): Promise<McpSession> => {
+    const watch = sessionTokens.watch();
+    try {
+      const identified =
+        config.secret === undefined
+          ? undefined
+          : await identify(req, query, auth, (token) => sessionTokens.holds(id, token));
+      const session = registry.get(id);
+      if (!session)
+        throw new PlanHubError(
+          'NOT_FOUND',
+          'MCP session not found (it expired, was deleted, or lives on another node): initialize a new session.',
+        );
+      if (identified === undefined) return session;
+      if (!sameCaller(identified.caller, session.caller))
         throw new PlanHubError('PERMISSION_DENIED', 'This MCP session belongs to another agent; use your own session.');
-      // Not for a session closed while its token was checked: it would be held for good.
-      if (registry.get(id) === session && token) sessionTokens.hold(id, token);
+      const { token } = identified;
+      if (token && watch.saw(token.jti)) throw new PlanHubError('UNAUTHENTICATED', REVOKED);
+      if (token && !sessionTokens.holds(id, token)) sessionTokens.hold(id, token);
+      return session;
+    } finally {
+      watch.stop();
     }
+  };
+
+  const existing = async (req: IncomingMessage, res: ServerResponse, id: string, query: URLSearchParams) => {
+    const session = await sessionOf(req, id, query);
     // The GET stream is not a request in progress: it keeps the session alive only while its client reads it.
     if (req.method === 'GET') {
       session.stream.watch(res);
@@ -96,11 +115,23 @@ export const createMcpEndpoint = (
   const opening = async (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
     if (req.method !== 'POST')
       throw new PlanHubError('INVALID_ARGUMENT', 'No mcp-session-id header: open a session with an initialize POST.');
+    // From before the token's lookup until the session holds it: its body and first reads come in between.
+    const watch = sessionTokens.watch();
+    try {
+      await open(req, res, query, watch);
+    } finally {
+      watch.stop();
+    }
+  };
+
+  const open = async (req: IncomingMessage, res: ServerResponse, query: URLSearchParams, watch: RevocationWatch) => {
     const { caller, token } = await identify(req, query, auth);
+    const revokedSince = () => token !== undefined && watch.saw(token.jti);
     const dialects = parseDialects(query.get('dialects'));
     // Before the check: the check and the reservation must not be an await apart.
     const body = await readBody(req, res);
     if (!body) return;
+    if (revokedSince()) throw new PlanHubError('UNAUTHENTICATED', REVOKED);
     const limit = Math.min(config.limits.connectionsPerAgent, MAX_SESSIONS_PER_NODE);
     if (registry.size >= MAX_SESSIONS_PER_NODE || registry.countFor(caller) >= limit)
       throw new PlanHubError(
@@ -114,7 +145,8 @@ export const createMcpEndpoint = (
         onOpened: (id, opened) => {
           registry.add(id, opened);
           release();
-          if (token) sessionTokens.hold(id, token);
+          // Revoked while the session opened: never held, so closed below once its initialize is answered.
+          if (token && !revokedSince()) sessionTokens.hold(id, token);
           log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, session: id }, 'mcp session opened');
         },
         onClosed: (id) => {
@@ -124,7 +156,7 @@ export const createMcpEndpoint = (
       });
       await session.transport.handleRequest(req, res, body.parsed);
       // The first request was not initialize: the transport refused it, and there is no session to keep.
-      if (session.transport.sessionId === undefined) await session.close();
+      if (session.transport.sessionId === undefined || revokedSince()) await session.close();
     } finally {
       release();
     }

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Caller } from '@planhub/shared';
 import { OpenAuthSchema, PlanHubError } from '@planhub/shared';
-import { tokenRefusal, type TokenPolicy } from '../auth/token-admission.ts';
+import { lifetimeRefusal, tokenRefusal, type TokenPolicy } from '../auth/token-admission.ts';
 import { tokenTerms, verifyToken } from '../auth/tokens.ts';
 import { issuesOf } from '../errors/to-error-shape.ts';
 import type { HeldToken } from '../auth/token-holders.ts';
@@ -31,7 +32,7 @@ const openModeCaller = (query: URLSearchParams): Caller => {
   return { ...parsed.data, role: 'agent' };
 };
 
-/** Who an MCP request acts as, and in secret mode the token it came with (its id and expiry). */
+/** Who an MCP request acts as, and in secret mode the token it came with (its id, expiry and digest). */
 export interface Identified {
   caller: Caller;
   token?: HeldToken | undefined;
@@ -40,12 +41,15 @@ export interface Identified {
 /**
  * Who an MCP request acts as. Secret mode: the bearer token alone, held to exactly what a socket handshake's token
  * is (signature, strict expiry, the lifetime the node accepts, not revoked); the query's workspace and agent_id are
- * ignored. Open mode: the URL's workspace and agent_id, as role agent.
+ * ignored. A token its session still `held` is not looked up again: it was when first held, and its holder would
+ * have been ended by a revocation since, as a socket connection is after its handshake. Open mode: the URL's
+ * workspace and agent_id, as role agent.
  */
 export const identify = async (
   req: IncomingMessage,
   query: URLSearchParams,
   auth: { secret: string | undefined; tokens: TokenPolicy },
+  held: (token: HeldToken) => boolean = () => false,
 ): Promise<Identified> => {
   if (auth.secret === undefined) return { caller: openModeCaller(query) };
   const token = bearerOf(req);
@@ -62,9 +66,15 @@ export const identify = async (
     throw new PlanHubError('UNAUTHENTICATED', err instanceof Error ? err.message : 'Token refused.');
   }
   const terms = tokenTerms(token);
+  const came: HeldToken = { jti: terms.jti, exp: terms.exp, digest: createHash('sha256').update(token).digest('hex') };
+  if (held(came)) {
+    const lifetime = lifetimeRefusal(terms, auth.tokens.maxLifetimeSeconds);
+    if (lifetime !== undefined) throw new PlanHubError('UNAUTHENTICATED', lifetime);
+    return { caller, token: came };
+  }
   const refusal = await tokenRefusal(terms, auth.tokens);
   if (refusal !== undefined) throw new PlanHubError(refusal.code, refusal.message);
-  return { caller, token: terms.jti === undefined ? { exp: terms.exp } : { jti: terms.jti, exp: terms.exp } };
+  return { caller, token: came };
 };
 
 export const sameCaller = (a: Caller, b: Caller): boolean =>
