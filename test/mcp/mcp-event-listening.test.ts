@@ -41,6 +41,9 @@ describe.each(STORE_KINDS)('what an MCP session listens to (%s store)', (kind) =
     await callJson(agent, 'setStepStatus', { step_id: 'step_1', status: 'completed' });
     await callJson(agent, 'getWorkspace', {});
     expect(counts).toEqual({ watched: 0, open: 0 });
+    // A later session of the agent finds its plan running, with no decision to wait for: still nothing to follow.
+    await session('worker');
+    expect(counts).toEqual({ watched: 0, open: 0 });
   });
 
   it('listens from its first subscription, and from the start when its agent already has one', async () => {
@@ -65,6 +68,22 @@ describe.each(STORE_KINDS)('what an MCP session listens to (%s store)', (kind) =
     expect(counts.watched).toBe(0);
     expect(await callJson(agent, 'startPlan', {})).toMatchObject({ plan_id, status: 'awaiting_approval' });
     expect(counts).toEqual({ watched: 1, open: 1 });
+    const user = await socket('alice', 'user');
+    await user.plan_approve({ plan_id });
+    await expect.poll(() => seen.map((n) => (n.data as { event_type?: string }).event_type)).toContain('plan_approved');
+  });
+
+  it('listens from its start when its agent has a plan awaiting a decision, put up before it began', async () => {
+    const { session, socket } = await start({ approvalPolicy: 'owner-or-user' });
+    // Put up by the same agent over a socket (a host that restarted, another client): no call of the session asks.
+    const elsewhere = await socket('worker');
+    const { plan_id } = await elsewhere.createPlan({ title: 'Work', steps: ['s'] });
+    expect(await elsewhere.startPlan({ plan_id, wait: false })).toMatchObject({ status: 'awaiting_approval' });
+    elsewhere.close();
+    const agent = await session('worker');
+    const seen: LoggingMessageNotification['params'][] = [];
+    agent.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void seen.push(n.params));
+    expect(await callJson(agent, 'getPlanStatus', { plan_id })).toMatchObject({ status: 'awaiting_approval' });
     const user = await socket('alice', 'user');
     await user.plan_approve({ plan_id });
     await expect.poll(() => seen.map((n) => (n.data as { event_type?: string }).event_type)).toContain('plan_approved');

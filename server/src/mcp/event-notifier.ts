@@ -8,8 +8,9 @@ import { sessionMatcher } from './session-events.ts';
  * them to the model, and the waitForEvents cursor does not move, so the model still receives every event from there.
  *
  * It listens to the workspace only once there is something to notify: the session has a subscription (stored, or
- * made in the session), or it is about to make a call that may leave one of its agent's plans awaiting a decision
- * (`listen`). Until then the session does not make its node follow the workspace's events.
+ * made in the session), or one of its agent's plans may be awaiting a decision (`listen`): it was when the session
+ * opened, put up elsewhere, or the session is about to make a call that may leave one so. Until then the session
+ * does not make its node follow the workspace's events.
  */
 export class EventNotifier {
   private readonly subscriptions = new Map<string, Subscription>();

@@ -7,7 +7,6 @@ import { PROTOCOL_VERSION } from '@planhub/shared';
 import type { Logger } from 'pino';
 import type { Services } from '../tools/context.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
-import { readSubscriptions } from '../tools/subscriptions-doc.ts';
 import type { OutboundObserver } from '../transport/socket-server.ts';
 import { slowConsumerReason } from '../transport/slow-consumer.ts';
 import { costOfBody } from './body-cost.ts';
@@ -16,6 +15,7 @@ import { EventNotifier } from './event-notifier.ts';
 import { EventStreamGuard } from './event-stream-guard.ts';
 import { InflightCalls } from './inflight-calls.ts';
 import { SessionCursor } from './session-cursor.ts';
+import { readSessionStart } from './session-start.ts';
 import { SubscriptionChanges } from './subscription-changes.ts';
 import { mcpTools } from './tool-list.ts';
 
@@ -57,7 +57,7 @@ export const openMcpSession = async (
 ): Promise<McpSession> => {
   const { services } = deps;
   const [head] = await services.store.readEvents(caller.workspace, { count: 1 });
-  const stored = await readSubscriptions(services.store, caller.workspace, caller.agent_id);
+  const start = await readSessionStart(services.store, caller);
   const cursor = new SessionCursor(head?.event_id ?? '0-0');
   const abort = new AbortController();
   const inflight = new InflightCalls(abort.signal);
@@ -105,11 +105,12 @@ export const openMcpSession = async (
     }
     return send(message, options);
   };
-  const notifier = new EventNotifier(caller, services.hub, stored, (event) => {
+  const notifier = new EventNotifier(caller, services.hub, start.subscriptions, (event) => {
     server
       .sendLoggingMessage({ level: 'info', logger: 'planhub/events', data: event }, transport.sessionId)
       .catch((err: unknown) => deps.log.debug({ err }, 'event notification not sent'));
   });
+  if (start.awaitingDecision) notifier.listen();
   // A dashboard may only read (dispatch refuses the rest): offering it mutating tools would only invite refusals.
   const tools = mcpTools(dialects).filter((t) => caller.role !== 'dashboard' || t.annotations?.readOnlyHint === true);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
