@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Server, Socket } from 'socket.io';
 import type { Revocations } from '../store/revocations/revocations.ts';
-import { tokenRefusal } from '../auth/token-admission.ts';
+import { REVOKED, tokenRefusal } from '../auth/token-admission.ts';
 import { TokenHolders } from '../auth/token-holders.ts';
 import { tokenTerms } from '../auth/tokens.ts';
 import { handshakeRefusal } from './handshake-refusal.ts';
@@ -28,7 +28,12 @@ export const enforceTokens = (
       return;
     }
     const terms = tokenTerms(token);
-    void tokenRefusal(terms, deps).then((refusal) => {
+    // From before the lookup until the hold: a revocation announced in between would reach no holder.
+    const watch = holders.watch();
+    void tokenRefusal(terms, deps).then((found) => {
+      const refusal =
+        found === undefined && watch.saw(terms.jti) ? { code: 'UNAUTHENTICATED' as const, message: REVOKED } : found;
+      watch.stop();
       if (refusal === undefined) {
         holders.hold(socket, { jti: terms.jti, exp: terms.exp });
         // The engine connection's close also fires when a later handshake step refuses the socket.

@@ -74,12 +74,12 @@ export const createRedisRevocations = (options: {
   const key = `${options.prefix}:revoked-tokens`;
   const told = listeners();
   let known = new Set<string>();
-  let primed = false;
+  // The first read announces every live entry too: a token looked up before it (Redis slow to come up) and revoked on
+  // another node meanwhile would otherwise be held for good. Ending the holder of a revoked token is always right.
   const check = async () => {
     const live = new Set(await redis.zrangebyscore(key, nowSeconds(), '+inf'));
-    if (primed) for (const jti of live) if (!known.has(jti)) told.tell(jti);
+    for (const jti of live) if (!known.has(jti)) told.tell(jti);
     known = live;
-    primed = true;
   };
   const timer = setInterval(() => {
     check().catch((err: unknown) => options.log.debug({ err }, 'revoked-token check failed; retrying'));
