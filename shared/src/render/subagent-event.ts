@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '../events.ts';
+import { neutralize } from './neutralize.ts';
 import { pythonJsonDumps } from './python-json.ts';
 
 /** The envelope fields the notification reads; event_type as text, so an event type newer than this code renders too. */
@@ -7,7 +8,10 @@ export type SubagentEventInput = Pick<EventEnvelope, 'source_agent' | 'source_pl
   payload: Readonly<Record<string, unknown>>;
 };
 
-/** Python's truth test, which decides upstream's optional lines: empty text, list or object and 0 leave a line out. */
+/**
+ * Python's truth test, which is how this reads upstream's optional lines (PlanHub's reading of its formatter, not a
+ * documented rule): empty text, list or object and 0 leave a line out.
+ */
 const truthy = (value: unknown): boolean => {
   if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
   if (Array.isArray(value)) return value.length > 0;
@@ -15,9 +19,20 @@ const truthy = (value: unknown): boolean => {
   return true;
 };
 
-/** A value in an f-string, as Python prints it (`None`, `True`), JSON text for numbers, lists and objects. */
+/**
+ * Text an agent wrote, made safe to put on a line of its own: control and bidi characters shown (neutralize), and
+ * every line after the first indented, so that no title, description or result can start a line with a forged
+ * `[SUBAGENT event=…]` header that a subscriber's model would take for an event.
+ */
+const safe = (text: string): string => neutralize(text).replace(/\n/g, '\n  ');
+
+/**
+ * A value in an f-string: text as it is (made safe), `None`, `True` and `False` as Python prints them, numbers as
+ * Python prints them; lists and objects as JSON, where Python would print their repr (no payload field read here
+ * holds one).
+ */
 const pythonText = (value: unknown): string => {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return safe(value);
   if (value === null || value === undefined) return 'None';
   if (value === true) return 'True';
   if (value === false) return 'False';
@@ -40,7 +55,7 @@ const planCreatedLines = (payload: SubagentEventInput['payload']): string[] => {
 const stepCompletedLines = (event: SubagentEventInput): string[] => {
   const { output, result } = event.payload;
   return [
-    ...(truthy(event.source_step_id) ? [`Step: ${event.source_step_id}`] : []),
+    ...(truthy(event.source_step_id) ? [`Step: ${pythonText(event.source_step_id)}`] : []),
     ...(truthy(output) ? [`Output: ${pythonJsonDumps(output)}`] : []),
     ...(truthy(result) ? [`Result: ${pythonText(result)}`] : []),
   ];
@@ -64,11 +79,11 @@ const planEndLines = (payload: SubagentEventInput['payload']): string[] => {
  * `From:` always, `Plan:` when the event names a plan; then plan_created lists its steps, step_completed adds `Step:`,
  * `Output:` (the output as Python's json.dumps writes it) and `Result:`, plan_completed and plan_failed add `Summary:`
  * and `Progress: c/t steps`; every other type has the first lines only. Optional lines are left out when empty, as
- * Python's truth test leaves them out upstream.
+ * Python's truth test leaves them out upstream. Unlike upstream, agents' texts cannot start a line (see safe).
  */
 export const formatSubagentEvent = (event: SubagentEventInput): string => {
-  const lines = [`[SUBAGENT event=${event.event_type}]`, `From: ${event.source_agent}`];
-  if (truthy(event.source_plan_title)) lines.push(`Plan: ${event.source_plan_title}`);
+  const lines = [`[SUBAGENT event=${safe(event.event_type)}]`, `From: ${pythonText(event.source_agent)}`];
+  if (truthy(event.source_plan_title)) lines.push(`Plan: ${pythonText(event.source_plan_title)}`);
   if (event.event_type === 'plan_created') lines.push(...planCreatedLines(event.payload));
   else if (event.event_type === 'step_completed') lines.push(...stepCompletedLines(event));
   else if (event.event_type === 'plan_completed' || event.event_type === 'plan_failed')

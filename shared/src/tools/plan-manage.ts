@@ -17,7 +17,8 @@ export const plan_manage = defineTool({
   behaviour: { requestsDecision: true },
   description:
     'Plan mode in one tool; action says what to do. "enter" (goal, scope?): start planning complex work, exploring ' +
-    'with read-only tools (write_file and cron create/delete are blocked). "exit" (plan): present your plan for the ' +
+    'with read-only tools (write_file and cron create/delete are blocked); entering while executing an approved plan ' +
+    'cancels that plan. "exit" (plan): present your plan for the ' +
     'user\'s approval; do not start before it is approved. "approve" / "reject" (reason?): record the user\'s ' +
     'decision. "modify" (step_id, reason, new_description, new_files?, new_verification?): ask to change a step of ' +
     'the approved plan; it waits for approval. "complete" (summary, deviations?): finish the plan, naming honestly ' +

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_ARRAY, MAX_DESCRIPTION, MAX_ID, MAX_NOTE_BYTES, MAX_RESULT, fitsBytes } from '../limits.ts';
-import { ResultArg } from './common.ts';
+import { ResultArg, StepTextArg } from './common.ts';
 
 /** Seed 002's data shapes, shared by its tools, the server and the SDK (no tools here: catalog.ts spreads tool files). */
 
@@ -46,7 +46,7 @@ export const Note = z.union([
 export const Notes = z.array(Note).max(MAX_ARRAY);
 export const StepNumber = z.number().int().min(0).max(1_000_000);
 /** Upstream's plan object checks only that its texts are strings, so an empty (or blank) one is accepted. */
-const PlanText = z.string().trim().max(MAX_DESCRIPTION);
+const PlanText = StepTextArg;
 
 export const PlanModeStepSchema = z.object({
   id: StepNumber.describe('The step number, unique within the plan (1, 2, 3, …).'),

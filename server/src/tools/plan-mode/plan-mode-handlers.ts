@@ -19,10 +19,14 @@ import { loadModeState } from './mode-access.ts';
 
 /** Says what entering plan mode did to the plan being executed, so the model does not report its steps as done. */
 const supersededWarning = (plan: Plan): string => {
-  const progress = progressOf(plan.steps);
+  const { completed, total } = progressOf(plan.steps);
+  const prefix = `Plan ${plan.plan_id} ("${plan.title}") was being executed and is now cancelled`;
+  // Every step done but plan_complete never called: nothing was skipped, only the plan's own ending is lost.
+  if (completed === total)
+    return `${prefix}, with all ${total} steps completed; finish a plan with plan_complete to record it as completed.`;
   return (
-    `Plan ${plan.plan_id} ("${plan.title}") was being executed and is now cancelled, with ${progress.completed} of ` +
-    `${progress.total} steps completed; its unfinished steps were skipped. Account for that work in the new plan.`
+    `${prefix}, with ${completed} of ${total} steps completed; its unfinished steps were skipped. Account for that ` +
+    'work in the new plan.'
   );
 };
 
