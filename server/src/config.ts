@@ -5,7 +5,7 @@ import { ConfigError, explainIssues } from './config-error.ts';
 import { checkStorage } from './config-storage.ts';
 import { withConfigFile } from './config-file.ts';
 import { ReporterConfigSchema } from './reporters/reporter-config.ts';
-import { isProxyEntry } from './transport/client-address.ts';
+import { coversAFamily, isProxyEntry } from './transport/client-address.ts';
 
 const int = (def: number) => z.coerce.number().int().positive().default(def);
 
@@ -290,6 +290,14 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
       return fromFile(head ?? '') ?? ENV_NAMES[head ?? ''] ?? path.join('.');
     });
   checkSecretStrength(env);
-  checkStorage(parsed.data, (key) => fromFile(key) ?? ENV_NAMES[key] ?? key);
+  const nameOf = (key: string) => fromFile(key) ?? ENV_NAMES[key] ?? key;
+  checkStorage(parsed.data, nameOf);
+  const everyone = parsed.data.trustedProxies.find(coversAFamily);
+  if (everyone !== undefined)
+    throw new ConfigError(
+      `${nameOf('trustedProxies')} includes "${everyone}": a range that covers every address trusts every client, ` +
+        "which could then write any X-Forwarded-For and escape the per-address limits. List only the balancers' " +
+        'addresses or subnet.',
+    );
   return parsed.data;
 };

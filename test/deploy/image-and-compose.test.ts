@@ -1,5 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { BlockList } from 'node:net';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -23,8 +24,15 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   volumes?: string[];
+  networks?: Record<string, { ipv4_address?: string }>;
 }
-const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
+interface ComposeNetwork {
+  ipam?: { config?: { subnet?: string; ip_range?: string }[] };
+}
+const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+  networks?: Record<string, ComposeNetwork>;
+};
 const services = compose.services;
 const nodes = Object.entries(services).filter(([, s]) => s.build !== undefined);
 
@@ -146,6 +154,28 @@ describe('docker-compose.yml', () => {
     const referenced = [...cfg.matchAll(/^\s*server\s+\S+\s+"\$\{(PLANHUB_NODE_\w+)\}"/gm)].map((m) => m[1]);
     expect(referenced.length).toBe(nodes.length);
     expect(referenced.map((v) => lb.environment?.[v as string]).sort()).toEqual(nodes.map(([n]) => `${n}:4000`).sort());
+  });
+
+  it('pins HAProxy at the address the nodes trust, inside the subnet and outside the range Docker assigns', () => {
+    // `${NAME:-default}`: the variable an operator sets, and what compose uses when they do not.
+    const variable = (value: string | undefined) => /^\$\{(\w+):-([^}]+)\}$/.exec(value ?? '')?.slice(1) ?? [];
+    const inside = (cidr: string, address: string) => {
+      const [network = '', prefix] = cidr.split('/');
+      const list = new BlockList();
+      list.addSubnet(network, Number(prefix));
+      return list.check(address);
+    };
+    const [lbName, lb = ''] = variable(services.haproxy?.networks?.default?.ipv4_address);
+    expect(lbName).toBe('PLANHUB_LB_ADDRESS');
+    for (const [name, node] of nodes)
+      expect(variable(node.environment?.PLANHUB_TRUSTED_PROXIES), name).toEqual(['PLANHUB_LB_ADDRESS', lb]);
+    const ipam = compose.networks?.default?.ipam?.config?.[0];
+    const [subnetName, subnet = ''] = variable(ipam?.subnet);
+    const [rangeName, range = ''] = variable(ipam?.ip_range);
+    expect([subnetName, rangeName]).toEqual(['PLANHUB_SUBNET', 'PLANHUB_IP_RANGE']);
+    expect(inside(subnet, lb), `${lb} in ${subnet}`).toBe(true);
+    expect(inside(subnet, range.split('/')[0] ?? ''), `${range} in ${subnet}`).toBe(true);
+    expect(inside(range, lb), `${lb} outside ${range}, so no other container is given it`).toBe(false);
   });
 
   it("leaves a config that Debian's haproxy accepts with compose's environment", async () => {

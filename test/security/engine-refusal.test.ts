@@ -3,13 +3,7 @@ import { connect } from '@planhub/client-sdk';
 import { Manager } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
-
-/** Opens a transport connection and never connects a socket on it, so it holds an engine slot and nothing more. */
-const bareTransport = (url: string) =>
-  new Promise<Manager>((resolve, reject) => {
-    const manager = new Manager(url, { transports: ['websocket'], reconnection: false, autoConnect: false });
-    manager.open((err) => (err === undefined ? resolve(manager) : reject(err)));
-  });
+import { bareTransport } from './support/bare-transport.ts';
 
 interface Answer {
   status: number;
@@ -17,11 +11,14 @@ interface Answer {
   body: string;
 }
 
-/** An engine.io handshake by hand: polling as a plain GET, websocket as an Upgrade; the node's answer if it refuses. */
-const handshake = (url: string, transport: 'polling' | 'websocket') =>
+/**
+ * An engine.io handshake by hand: polling as a plain GET, websocket as an Upgrade, `extra` appended to the query.
+ * An accepted upgrade is answered 101 and closed at once.
+ */
+const handshake = (url: string, transport: 'polling' | 'websocket', extra = '') =>
   new Promise<Answer>((resolve, reject) => {
     const upgrade = transport === 'websocket';
-    const req = request(`${url}/socket.io/?EIO=4&transport=${transport}`, {
+    const req = request(`${url}/socket.io/?EIO=4&transport=${transport}${extra}`, {
       headers: upgrade
         ? {
             connection: 'Upgrade',
@@ -31,9 +28,9 @@ const handshake = (url: string, transport: 'polling' | 'websocket') =>
           }
         : {},
     });
-    req.on('upgrade', (_res, socket) => {
+    req.on('upgrade', (res, socket) => {
       socket.destroy();
-      reject(new Error('the node accepted the upgrade'));
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
     });
     req.on('response', (res) => {
       let body = '';
@@ -51,11 +48,16 @@ describe('a transport connection refused for a cap', () => {
   afterEach(async () => {
     for (const m of managers.splice(0)) m.engine.close();
     await h?.close();
+    h = undefined;
   });
 
   const fill = async (config: Parameters<typeof startHarness>[1], slots: number) => {
     h = await startHarness('memory', config);
-    for (let i = 0; i < slots; i++) managers.push(await bareTransport(h.url));
+    for (let i = 0; i < slots; i++) {
+      const { manager, opened } = await bareTransport(h.url);
+      managers.push(manager);
+      expect(opened).toBe(true);
+    }
     return h.url;
   };
 
@@ -77,6 +79,34 @@ describe('a transport connection refused for a cap', () => {
         },
       });
     }
+  });
+
+  it('counts a handshake with an empty sid, or one whose last sid is empty, as the new session engine.io opens', async () => {
+    const url = await fill({ limits: { connectionsPerAddress: 1 } }, 2);
+    const answers = [];
+    for (const extra of ['&sid=', '&sid=x&sid='])
+      for (const transport of ['polling', 'websocket'] as const)
+        answers.push({ extra, transport, status: (await handshake(url, transport, extra)).status });
+    expect(answers).toEqual([
+      { extra: '&sid=', transport: 'polling', status: 429 },
+      { extra: '&sid=', transport: 'websocket', status: 429 },
+      { extra: '&sid=x&sid=', transport: 'polling', status: 429 },
+      { extra: '&sid=x&sid=', transport: 'websocket', status: 429 },
+    ]);
+  });
+
+  it('lets a polling session that took the last slot upgrade to websocket', async () => {
+    const url = await fill({ limits: { connectionsPerAddress: 1 } }, 1);
+    const manager = new Manager(url, { transports: ['polling', 'websocket'], reconnection: false, autoConnect: false });
+    managers.push(manager);
+    const upgraded = new Promise<string>((resolve) => {
+      manager.open((err) => {
+        if (err !== undefined) return resolve(`open failed: ${err.message}`);
+        manager.engine.once('upgrade', () => resolve(manager.engine.transport.name));
+        manager.engine.once('upgradeError', (e: Error) => resolve(`upgrade failed: ${e.message}`));
+      });
+    });
+    await expect(upgraded).resolves.toBe('websocket');
   });
 
   it("is answered 503 when the node's cap is the one reached", async () => {

@@ -1,14 +1,8 @@
-import { Manager } from 'socket.io-client';
+import type { Manager } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
+import { bareTransport } from './support/bare-transport.ts';
 import { openAuth, rawClient } from './support/raw-client.ts';
-
-/** Opens a transport connection and never connects a socket on it: what the socket caps used not to see. */
-const bareTransport = (url: string) =>
-  new Promise<{ manager: Manager; opened: boolean }>((resolve) => {
-    const manager = new Manager(url, { transports: ['websocket'], reconnection: false, autoConnect: false });
-    manager.open((err) => resolve({ manager, opened: err === undefined }));
-  });
 
 /**
  * Transport connections that never connect a socket are counted and capped per address too (twice the socket cap,
@@ -20,6 +14,7 @@ describe('transport connections per address', () => {
   afterEach(async () => {
     for (const m of managers.splice(0)) m.engine.close();
     await h?.close();
+    h = undefined;
   });
 
   it('refuses transport connections past twice the address cap, and frees their slots when they close', async () => {

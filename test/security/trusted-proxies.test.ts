@@ -8,7 +8,7 @@ import { connectFrom } from './support/bound-client.ts';
 import { openAuth } from './support/raw-client.ts';
 
 /** What clientAddressOf reads of a request: its TCP peer and its headers. */
-const request = (peer: string, forwardedFor?: string | string[]) =>
+const request = (peer: string, forwardedFor?: string) =>
   ({
     socket: { remoteAddress: peer },
     headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
@@ -27,7 +27,6 @@ describe('the client address of a request', () => {
     // The client wrote the first entry itself; only what the proxies appended counts.
     expect(behind(request('10.0.0.5', '192.0.2.66, 198.51.100.1'))).toBe('198.51.100.1');
     expect(behind(request('10.0.0.5', '198.51.100.1, 172.20.3.4'))).toBe('198.51.100.1');
-    expect(behind(request('10.0.0.5', ['192.0.2.66', '198.51.100.1']))).toBe('198.51.100.1');
     expect(behind(request('fd12::1', '2001:db8::9'))).toBe('2001:db8::9');
   });
 
@@ -66,17 +65,49 @@ describe('PLANHUB_TRUSTED_PROXIES', () => {
       );
     },
   );
+
+  it.each(['0.0.0.0/0', '::/0', '::ffff:0:0/96', '::/64'])(
+    'refuses %s, which covers every IPv4 or IPv6 address, saying that it would trust every client',
+    (value) => {
+      expect(() => configFromEnv({ PLANHUB_TRUSTED_PROXIES: `10.0.0.5,${value}` })).toThrow(
+        `PLANHUB_TRUSTED_PROXIES includes "${value}": a range that covers every address trusts every client`,
+      );
+      expect(() => clientAddressOf([value])).toThrow(/may not cover every address/);
+    },
+  );
+
+  it('takes wide ranges that still leave addresses out, and IPv4-mapped ranges', () => {
+    const wide = ['0.0.0.0/1', '128.0.0.0/1', '::ffff:10.0.0.0/104', '2000::/3'];
+    expect(configFromEnv({ PLANHUB_TRUSTED_PROXIES: wide.join(',') }).trustedProxies).toEqual(wide);
+  });
 });
 
-describe('a client that connects directly and sends X-Forwarded-For', () => {
+describe('per-address caps on a node that trusts 127.0.0.1 as its proxy', () => {
   let h: Harness | undefined;
   const sockets: Socket[] = [];
   afterEach(async () => {
     for (const s of sockets.splice(0)) s.close();
     await h?.close();
+    h = undefined;
   });
 
-  it('is still counted by its own address, whatever addresses it claims to forward for', async () => {
+  it('counts each client behind the proxy by its forwarded address, and a direct client by its own', async () => {
+    h = await startHarness('memory', { trustedProxies: ['127.0.0.1'], limits: { connectionsPerAddress: 1 } });
+    const url = h.url;
+    const attempt = async (from: string, forwardedFor: string, n: number) => {
+      const a = await connectFrom(url, from, openAuth('ws', `agent-${n}`), { 'x-forwarded-for': forwardedFor });
+      if (a.ok) sockets.push(a.socket);
+      return a.ok ? 'admitted' : a.error.message;
+    };
+    expect(await attempt('127.0.0.1', '198.51.100.1', 1)).toBe('admitted');
+    expect(await attempt('127.0.0.1', '198.51.100.2', 2)).toBe('admitted');
+    expect(await attempt('127.0.0.1', '198.51.100.1', 3)).toContain('198.51.100.1 already holds 1');
+    // 127.0.0.5 is not a trusted proxy: what it says it forwards for is not read.
+    expect(await attempt('127.0.0.5', '198.51.100.3', 4)).toBe('admitted');
+    expect(await attempt('127.0.0.5', '198.51.100.4', 5)).toContain('127.0.0.5 already holds 1');
+  });
+
+  it('still counts a direct client by its own address, whatever addresses it claims to forward for', async () => {
     h = await startHarness('memory', { trustedProxies: ['127.0.0.1'], limits: { connectionsPerAddress: 2 } });
     const url = h.url;
     const attempt = async (n: number) => {

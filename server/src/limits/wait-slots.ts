@@ -11,20 +11,20 @@ export const WAITS_PER_AGENT = 16;
 
 /** The open waits of this node's agents. */
 export class WaitSlots {
-  private readonly held = new KeyedCount();
+  private readonly waits = new KeyedCount();
 
   constructor(private readonly max = WAITS_PER_AGENT) {}
 
   /** Takes one of the caller's slots, or refuses RESOURCE_EXHAUSTED; the answer releases it (once). */
   take(caller: Caller): () => void {
     const key = `${caller.workspace}\u0000${caller.agent_id}`;
-    const now = this.held.held(key);
+    const now = this.waits.held(key);
     if (now >= this.max)
       throw new PlanHubError(
         'RESOURCE_EXHAUSTED',
         `You already have ${now} getTaskEvents calls waiting on this node (limit ${this.max}). Let one of them ` +
           'answer first, or subscribeToTasks once and have the events pushed to you.',
       );
-    return this.held.take(key);
+    return this.waits.take(key);
   }
 }

@@ -26,6 +26,25 @@ const subnetOf = (entry: string) => {
 
 export const isProxyEntry = (entry: string): boolean => subnetOf(entry) !== undefined;
 
+const LAST_IPV6 = 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff';
+
+/**
+ * Whether a trusted range holds every IPv4 or every IPv6 address (`0.0.0.0/0`, `::/0`, `::ffff:0:0/96`, which an
+ * IPv4 client matches as its mapped address): trusting it trusts every client, and any of them could then write its
+ * own X-Forwarded-For and escape the per-address caps. A range is contiguous, so holding a family's first and last
+ * address means holding all of it.
+ */
+export const coversAFamily = (entry: string): boolean => {
+  const subnet = subnetOf(entry);
+  if (subnet === undefined) return false;
+  const list = new BlockList();
+  list.addSubnet(subnet.address, subnet.prefix, subnet.family);
+  return (
+    (list.check('0.0.0.0', 'ipv4') && list.check('255.255.255.255', 'ipv4')) ||
+    (list.check('::', 'ipv6') && list.check(LAST_IPV6, 'ipv6'))
+  );
+};
+
 /**
  * The client behind a request: its TCP peer, unless the peer is one of `trusted` (the deployment's load balancers);
  * then the rightmost X-Forwarded-For entry that is not itself a trusted proxy. Each proxy appends the peer it saw,
@@ -39,14 +58,16 @@ export const clientAddressOf = (trusted: readonly string[]): ClientAddressOf => 
   for (const entry of trusted) {
     const subnet = subnetOf(entry);
     if (subnet === undefined) throw new Error(`not an address or CIDR range: ${entry}`);
+    if (coversAFamily(entry)) throw new Error(`a trusted proxy range may not cover every address: ${entry}`);
     list.addSubnet(subnet.address, subnet.prefix, subnet.family);
   }
   const isTrusted = (address: string) => isIP(address) !== 0 && list.check(address, familyOf(address));
   return (req) => {
     const peer = peerOf(req);
+    // Node joins repeated X-Forwarded-For lines into one string; the header's type allows an array all the same.
     const header = req.headers['x-forwarded-for'];
-    if (!isTrusted(peer) || header === undefined) return peer;
-    const hops = (Array.isArray(header) ? header.join(',') : header).split(',').map((hop) => plain(hop.trim()));
+    if (!isTrusted(peer) || typeof header !== 'string') return peer;
+    const hops = header.split(',').map((hop) => plain(hop.trim()));
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = hops[i] ?? '';
       if (isIP(hop) === 0) return peer;

@@ -16,8 +16,16 @@ const ENGINE_SLACK = 2;
 /** A slot frees when one of the client's connections closes; a second is a fair wait before the next try. */
 const RETRY_AFTER_SECONDS = 1;
 
-/** A new engine session: no `sid` (later polling requests and the upgrade of a polling session carry one). */
-const isHandshake = (req: IncomingMessage) => !new URL(req.url ?? '/', 'http://engine').searchParams.has('sid');
+/**
+ * A new engine session, decided as engine.io decides it: its parsed query (one value per name, the last one given)
+ * has no `sid` or an empty one. Later polling requests and the upgrade of a polling session carry one; `?sid=` or
+ * `?sid=x&sid=` carry a parameter yet still open a session, so they must be counted. engine.io parses the query
+ * before any middleware runs; the same parse here keeps the decision right should that order ever change.
+ */
+const isHandshake = (req: IncomingMessage & { _query?: Record<string, string> }) => {
+  const query = req._query ?? Object.fromEntries(new URL(req.url ?? '/', 'http://engine').searchParams);
+  return !query.sid;
+};
 
 /**
  * Counts engine.io connections from their handshake to their close and refuses a handshake past the caps before any
@@ -33,33 +41,23 @@ export const capEngineConnections = (
   const perAddress = caps.perAddress * ENGINE_SLACK;
   const perNode = caps.perNode * ENGINE_SLACK;
   const count = new KeyedCount();
-  io.engine.use((req: IncomingMessage, res: unknown, next: () => void) => {
+  io.engine.use((req: IncomingMessage, res: object, next: () => void) => {
     if (!isHandshake(req)) return next();
     const address = deps.addressOf(req);
     const held = count.held(address);
     if (held < perAddress && count.total < perNode) return next();
     deps.log.warn({ address, held, total: count.total }, 'transport connection refused: address or node cap');
-    refuseEngineRequest(
-      req,
-      res,
-      held >= perAddress
-        ? {
-            status: 429,
-            code: 'RESOURCE_EXHAUSTED',
-            message:
-              `Too many transport connections from ${address}: it holds ${held} (limit ${perAddress}). ` +
-              'Close unused clients or reuse one connection.',
-            retryAfterSeconds: RETRY_AFTER_SECONDS,
-          }
-        : {
-            status: 503,
-            code: 'RESOURCE_EXHAUSTED',
-            message:
-              `This node holds ${count.total} transport connections (limit ${perNode}); ` +
-              'retry shortly or connect to another node.',
-            retryAfterSeconds: RETRY_AFTER_SECONDS,
-          },
-    );
+    const overAddress = held >= perAddress;
+    refuseEngineRequest(req, res, {
+      status: overAddress ? 429 : 503,
+      code: 'RESOURCE_EXHAUSTED',
+      message: overAddress
+        ? `Too many transport connections from ${address}: it holds ${held} (limit ${perAddress}). ` +
+          'Close unused clients or reuse one connection.'
+        : `This node holds ${count.total} transport connections (limit ${perNode}); ` +
+          'retry shortly or connect to another node.',
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
+    });
   });
   io.engine.on('connection', (raw: { request: IncomingMessage; once(event: 'close', fn: () => void): void }) => {
     raw.once('close', count.take(deps.addressOf(raw.request)));

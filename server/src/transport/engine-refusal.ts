@@ -1,6 +1,6 @@
 import { STATUS_CODES, ServerResponse, type IncomingMessage } from 'node:http';
 import type { ErrorCode } from '@planhub/shared';
-import { refuse } from './refuse.ts';
+import { refuse, refusalBody } from './refuse.ts';
 
 /**
  * Answers an engine.io handshake with PlanHub's refusal shape, `{ ok: false, error: { code, message } }`, instead of
@@ -10,13 +10,12 @@ import { refuse } from './refuse.ts';
  */
 export const refuseEngineRequest = (
   req: IncomingMessage,
-  res: unknown,
+  res: ServerResponse | object,
   answer: { status: number; code: ErrorCode; message: string; retryAfterSeconds: number },
 ): void => {
   const headers = { 'retry-after': String(answer.retryAfterSeconds) };
-  if (res instanceof ServerResponse)
-    return refuse(res as ServerResponse, answer.status, answer.code, answer.message, headers);
-  const body = `${JSON.stringify({ ok: false, error: { code: answer.code, message: answer.message } })}\n`;
+  if (res instanceof ServerResponse) return refuse(res, answer.status, answer.code, answer.message, headers);
+  const body = refusalBody(answer.code, answer.message);
   const socket = req.socket;
   socket.on('error', () => {
     // The client may hang up before it reads the answer: nothing left to tell it.
