@@ -6,12 +6,15 @@ import { parseRoute } from './router.ts';
 import { DashboardState, groupTypes } from './state.ts';
 import { agentsView } from './views/agents.ts';
 import { approvalsView } from './views/approvals.ts';
+import { attentionView } from './views/attention.ts';
 import { dependenciesView } from './views/dependencies.ts';
-import { feedControls, feedFooter, feedView } from './views/feed.ts';
+import { createFeedList, feedControls, feedFooter } from './views/feed.ts';
 import { createGraphView } from './views/graph.ts';
 import { headerView } from './views/header.ts';
 import { planPage } from './views/plan-page.ts';
+import { staleView } from './views/stale.ts';
 import { stepPage } from './views/step-page.ts';
+import { tabView } from './views/tab.ts';
 import { timelineView } from './views/timeline.ts';
 import { createSync } from './sync.ts';
 import { workspacesView } from './views/workspaces.ts';
@@ -43,6 +46,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
 
   const agents = section('agents', 'Agents and plans');
   const approvals = section('approvals', 'Waiting for a decision');
+  const attention = section('attention', 'Needs attention');
   const deps = section('dependencies', 'Dependencies');
   const graph = createGraphView(state);
   const depList = h('details', { class: 'dep-list' }, h('summary', {}, 'As a list'));
@@ -50,7 +54,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   const timeline = section('timeline', 'Timeline');
   const workspaces = section('workspaces', 'Workspaces');
   const page = h('div', { class: 'page-body' });
-  const feedList = h('ol', { class: 'feed', 'aria-label': 'Events, newest first' });
+  const feedList = createFeedList(state);
   const footer = h('div', { class: 'feed-footer' });
   const feedActions = {
     setFilter(group: string, agent: string) {
@@ -60,9 +64,14 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     loadOlder: () => void loadOlder(),
   };
   const feed = section('events', 'Events', feedControls(state, feedActions));
-  feed.body.append(feedList, footer);
+  feed.body.append(feedList.el, footer);
   const header = headerView(state);
   const notice = h('div', { id: 'notice', role: 'alert', class: 'notice' });
+  // Not a live region: its age ticks every second, and the connection pill already announces the drop. In the
+  // sticky header, so it stays in sight wherever the reader has scrolled to.
+  const stale = h('div', { id: 'stale', class: 'stale', hidden: true });
+  header.el.append(stale);
+  const tab = tabView(state, document);
   // The skip link's target on every view; focusable from script only, so Tab order is unchanged.
   const main = h('main', { class: 'layout', id: 'main', tabindex: -1 });
   root.replaceChildren(header.el, notice, main);
@@ -86,7 +95,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
         return [h('div', { class: 'col wide' }, page)];
       default:
         return [
-          h('div', { class: 'col main-col' }, approvals.el, agents.el),
+          h('div', { class: 'col main-col' }, approvals.el, attention.el, agents.el),
           h('div', { class: 'col side-col' }, deps.el, feed.el),
         ];
     }
@@ -97,6 +106,9 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   const render = () => {
     frame = 0;
     header.update();
+    tab.update();
+    stale.replaceChildren(...staleView(state));
+    stale.hidden = state.lostAt === undefined;
     notice.textContent = neutralize(state.notice?.text ?? '');
     notice.className = `notice ${state.notice?.kind ?? ''}`;
     const view = state.route.view;
@@ -109,13 +121,14 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     if (view === 'overview') {
       replaceKeepingFocus(agents.body, agentsView(state));
       replaceKeepingFocus(approvals.body, approvalsView(state, { decide }));
+      replaceKeepingFocus(attention.body, attentionView(state));
     }
     if (view === 'overview' || view === 'graph') {
       graph.update();
       replaceKeepingFocus(depList, [h('summary', {}, 'As a list'), ...dependenciesView(state)]);
     }
     if (view === 'overview' || view === 'events') {
-      feedList.replaceChildren(...feedView(state));
+      feedList.update();
       replaceKeepingFocus(footer, feedFooter(state, feedActions));
     }
     if (view === 'timeline') replaceKeepingFocus(timeline.body, timelineView(state));
@@ -132,7 +145,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   };
   // Highlights of unblocked steps fade on their own; running bars grow.
   setInterval(() => {
-    if (state.flashes.size > 0 || state.route.view === 'timeline') schedule();
+    if (state.flashes.size > 0 || state.route.view === 'timeline' || state.lostAt !== undefined) schedule();
   }, 1000);
 
   const fail = (err: unknown) => {
@@ -210,6 +223,8 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   link.conn = openConnection(identity, {
     onStatus(status, detail) {
       if (status !== 'live') sync.dropped();
+      // Only a page that was live has something that goes stale; the first connection shows "connecting…".
+      if (status !== 'live' && state.status === 'live') state.lostAt = Date.now();
       state.status = status;
       state.statusDetail = detail;
       schedule();
@@ -217,7 +232,6 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     onConnected: () => sync.connected(),
     onEvent: (event) => sync.onEvent(event),
   });
-  document.title = `PlanHub · ${identity.workspace}`;
   state.route = parseRoute(window.location.hash, identity.workspace);
   schedule();
 };

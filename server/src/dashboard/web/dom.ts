@@ -25,7 +25,7 @@ export const h = (tag: string, attrs: Attrs = {}, ...children: Child[]): HTMLEle
 
 /**
  * Replaces a section's content while keeping what a keyboard user is doing: the focused control (found again by
- * id) and typed text in inputs survive a live update.
+ * id), typed text in inputs and the caret or selection in the focused one survive a live update.
  */
 export const replaceKeepingFocus = (container: HTMLElement, nodes: Node[]): void => {
   const active = document.activeElement;
@@ -37,14 +37,55 @@ export const replaceKeepingFocus = (container: HTMLElement, nodes: Node[]): void
     const input = container.querySelector<HTMLInputElement>(`#${CSS.escape(id)}`);
     if (input) input.value = value;
   }
-  if (activeId) container.querySelector<HTMLElement>(`#${CSS.escape(activeId)}`)?.focus();
+  if (!activeId) return;
+  const again = container.querySelector<HTMLElement>(`#${CSS.escape(activeId)}`);
+  again?.focus();
+  // A new input's caret starts at the end: someone editing the middle of a rejection reason while the team's
+  // events arrive would otherwise type the rest of it there.
+  if (active instanceof HTMLInputElement && again instanceof HTMLInputElement && active.selectionStart !== null)
+    again.setSelectionRange(active.selectionStart, active.selectionEnd, active.selectionDirection ?? undefined);
 };
 
 /** An id safe to use in the DOM for any agent- or plan-provided string. */
 export const domId = (...parts: string[]): string =>
   parts.map((p) => p.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`)).join('--');
 
+/** A wall-clock time with its zone: a page left open all day is read from other zones and after midnight. */
+export const clockOf = (ms: number): string =>
+  new Date(ms).toLocaleString([], {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+    timeZoneName: 'short',
+    ...(new Date(ms).toDateString() === new Date().toDateString() ? {} : { month: 'short', day: 'numeric' }),
+  });
+
 export const timeOf = (iso: string): string => {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleTimeString([], { hour12: false });
+};
+
+/**
+ * Makes the container's children `nodes`, moving only what changed: a node kept from the last render is never
+ * taken out, so focus inside it and the browser's place in the list survive an update.
+ */
+export const reconcile = (container: HTMLElement, nodes: Node[]): void => {
+  const wanted = new Set(nodes);
+  let ref = container.firstChild;
+  const drop = () => {
+    while (ref && !wanted.has(ref)) {
+      const next: ChildNode | null = ref.nextSibling;
+      ref.remove();
+      ref = next;
+    }
+  };
+  for (const node of nodes) {
+    drop();
+    if (node === ref) ref = ref.nextSibling;
+    else container.insertBefore(node, ref);
+  }
+  // Every wanted node now stands before ref: what follows it goes.
+  wanted.clear();
+  drop();
 };

@@ -52,6 +52,8 @@ export class DashboardState {
   status: ConnectionStatus = 'connecting';
   statusDetail: string | undefined;
   notice: { kind: 'error' | 'info'; text: string } | undefined;
+  /** When a live connection dropped (browser clock), until the next one has caught up. */
+  lostAt: number | undefined;
   filter = { group: 'all', agent: '' };
   route: Route = { view: 'overview' };
   older: OlderEvents | undefined;

@@ -101,6 +101,7 @@ export const createSync = ({ state, connection, pages, schedule, fail, onRoute }
       subscribedIn = connectedIn;
     }
     if (state.notice?.kind === 'error') state.notice = undefined;
+    state.lostAt = undefined;
     pages.reloadAll();
     onRoute();
   };

@@ -1,5 +1,5 @@
 import type { EventOf, TaskEvent } from '@planhub/shared';
-import { h, timeOf } from '../dom.ts';
+import { h, reconcile, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import { FEED_GROUPS, type DashboardState } from '../state.ts';
 
@@ -90,10 +90,12 @@ export const feedControls = (state: DashboardState, actions: FeedActions): HTMLE
 };
 
 /** The feed, newest first: live events and the older pages read for the current filter. */
-export const feedView = (state: DashboardState): Node[] => {
+export const feedView = (
+  state: DashboardState,
+  item = (e: TaskEvent) => feedItem(e, state.identity.workspace),
+): Node[] => {
   const events = state.visibleFeed().slice(-SHOWN).reverse();
-  const ws = state.identity.workspace;
-  if (events.length > 0) return events.map((e) => feedItem(e, ws));
+  if (events.length > 0) return events.map(item);
   const older = state.older?.key === state.filterKey ? state.older : undefined;
   const scanned = state.feed.length + (older?.scanned ?? 0);
   if (scanned === 0) return [h('li', { class: 'muted' }, 'No events yet.')];
@@ -106,6 +108,46 @@ export const feedView = (state: DashboardState): Node[] => {
         : `No matching events in the last ${scanned} scanned; load older to look further back.`,
     ),
   ];
+};
+
+/** Where the reader is in the list when they have scrolled away from its newest end: an event and its top. */
+const readingAt = (list: HTMLElement): { item: Element; top: number } | undefined => {
+  const box = list.getBoundingClientRect();
+  const ownScroll = list.scrollHeight > list.clientHeight;
+  if (ownScroll ? list.scrollTop <= 0 : box.top >= 0) return undefined;
+  const line = Math.max(box.top, 0);
+  for (const item of Array.from(list.children))
+    if (item.getBoundingClientRect().bottom > line) return { item, top: item.getBoundingClientRect().top };
+  return undefined;
+};
+
+/**
+ * The feed's list. An event keeps its element from one render to the next, so a link focused in it stays focused;
+ * and a reader who scrolled down to older events keeps them where they are while newer ones arrive above (done
+ * here, not by the browser's scroll anchoring, which not every browser has). At the top the list follows the news.
+ */
+export const createFeedList = (state: DashboardState) => {
+  const el = h('ol', { class: 'feed', 'aria-label': 'Events, newest first' });
+  let built = new Map<string, HTMLElement>();
+  return {
+    el,
+    update() {
+      const reading = readingAt(el);
+      const next = new Map<string, HTMLElement>();
+      const nodes = feedView(state, (e) => {
+        const li = built.get(e.event_id) ?? feedItem(e, state.identity.workspace);
+        next.set(e.event_id, li);
+        return li;
+      });
+      built = next;
+      reconcile(el, nodes);
+      if (!reading?.item.isConnected) return;
+      const moved = reading.item.getBoundingClientRect().top - reading.top;
+      if (moved === 0) return;
+      if (el.scrollHeight > el.clientHeight) el.scrollTop += moved;
+      else window.scrollBy(0, moved);
+    },
+  };
 };
 
 /** "Load older": pages back through the server's log with the current filter. */
