@@ -16,6 +16,7 @@ import type { Services } from './tools/context.ts';
 import { createDispatch } from './tools/dispatch.ts';
 import { HANDLERS } from './tools/handlers.ts';
 import { authenticatorFor } from './transport/authenticate.ts';
+import { allowCors, MCP_CORS } from './transport/cors.ts';
 import { createHttpHandler } from './transport/http-routes.ts';
 import type { HttpTimeouts } from './transport/http-timeouts.ts';
 import { httpServerOptions } from './transport/http-timeouts.ts';
@@ -91,7 +92,8 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
           (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n'),
         ),
         ...ops.routes,
-        '/mcp': mcp.route,
+        // The one route pages from other origins (PLANHUB_ALLOWED_ORIGINS) may read: browser MCP clients.
+        '/mcp': allowCors(config.allowedOrigins, MCP_CORS, mcp.route),
         ...(config.secret !== undefined ? { '/tokens/revoke': revokeTokenRoute(config.secret, revocations) } : {}),
       },
       originPolicy,

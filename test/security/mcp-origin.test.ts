@@ -1,8 +1,9 @@
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { mintToken } from '@planhub/server';
 import { io } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { endpointOf } from '../mcp/mcp-clients.ts';
-import { initializeAnswer } from '../mcp/raw-mcp.ts';
+import { initializeAnswer, initializeRequest } from '../mcp/raw-mcp.ts';
 import { openAuth } from './support/raw-client.ts';
 import { serverFixture } from './support/server-fixture.ts';
 
@@ -28,6 +29,39 @@ const socketAnswer = (url: string, origin: string) =>
       resolve(err.data?.code ?? err.message);
     });
   });
+
+/**
+ * The status and headers of one request, without waiting for its body (an event stream has no end); a JSON body is
+ * sent as an MCP client sends it.
+ */
+const headersOf = (
+  endpoint: URL,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; headers: IncomingHttpHeaders }> =>
+  new Promise((resolve, reject) => {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(endpoint, {
+      method,
+      headers: {
+        ...(text === undefined
+          ? {}
+          : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }),
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+    });
+    req.on('response', (res) => {
+      resolve({ status: res.statusCode ?? 0, headers: res.headers });
+      res.destroy();
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+
+const corsHeaders = (headers: IncomingHttpHeaders) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => name.startsWith('access-control-')));
 
 /**
  * /mcp answers browsers and host names by the operator's origin policy, the one the socket.io door and the dashboard
@@ -112,5 +146,113 @@ describe('/mcp under the origin policy', () => {
       await initializeAnswer(endpoint, { ...headers, host: `elsewhere.example:${port}` }),
       /PLANHUB_ALLOWED_HOSTS/,
     );
+  });
+});
+
+/**
+ * A browser sends a cross-origin POST with a JSON body, a bearer token or a session id only after a preflight, and lets
+ * the page read the answer only if it names the page's origin. /mcp answered the preflight 400 with no CORS headers,
+ * so pages of PLANHUB_ALLOWED_ORIGINS, admitted by the origin policy, still could not use it.
+ */
+describe('/mcp CORS for the pages of PLANHUB_ALLOWED_ORIGINS', () => {
+  const { started } = serverFixture();
+  const preflight = (origin: string) => ({
+    origin,
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'authorization,content-type,mcp-protocol-version,mcp-session-id',
+  });
+
+  it('answers an allowed page’s preflight 204 with its origin, the MCP methods and headers, and Vary: Origin', async () => {
+    const { url } = await started({ secret: SECRET, allowedOrigins: [DASHBOARD] });
+    const answer = await headersOf(new URL('/mcp', url), 'OPTIONS', preflight(DASHBOARD));
+    expect(answer.status).toBe(204);
+    expect(corsHeaders(answer.headers)).toEqual({
+      'access-control-allow-origin': DASHBOARD,
+      'access-control-allow-methods': 'GET, POST, DELETE',
+      'access-control-allow-headers':
+        'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
+      'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+      'access-control-max-age': '7200',
+    });
+    expect(answer.headers.vary).toBe('Origin');
+  });
+
+  it('gives a page that is not allowed a 403 and no CORS headers, preflight or not', async () => {
+    const { url } = await started({ secret: SECRET, allowedOrigins: [DASHBOARD] });
+    const endpoint = new URL('/mcp', url);
+    for (const origin of ['https://evil.example', 'null']) {
+      const answers = [
+        await headersOf(endpoint, 'OPTIONS', preflight(origin)),
+        await headersOf(endpoint, 'POST', { origin }, initializeRequest),
+      ];
+      for (const answer of answers) {
+        expect(answer.status, origin).toBe(403);
+        expect(corsHeaders(answer.headers), origin).toEqual({});
+      }
+    }
+  });
+
+  it('lets an allowed page read every answer: the session it opened, its event stream and a refusal', async () => {
+    const { url } = await started({ secret: SECRET, allowedOrigins: [DASHBOARD] });
+    const endpoint = new URL('/mcp', url);
+    const token = await mintToken(SECRET, { workspace: 'team', agent_id: 'a', role: 'agent' }, '10m');
+    const readable = {
+      'access-control-allow-origin': DASHBOARD,
+      'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+    };
+
+    const opened = await headersOf(
+      endpoint,
+      'POST',
+      { origin: DASHBOARD, authorization: `Bearer ${token}` },
+      initializeRequest,
+    );
+    expect(opened.status).toBe(200);
+    expect(corsHeaders(opened.headers)).toEqual(readable);
+    expect(opened.headers.vary).toBe('Origin');
+    const session = opened.headers['mcp-session-id'];
+    expect(session).toEqual(expect.any(String));
+
+    const stream = await headersOf(endpoint, 'GET', {
+      origin: DASHBOARD,
+      authorization: `Bearer ${token}`,
+      'mcp-session-id': String(session),
+      accept: 'text/event-stream',
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(corsHeaders(stream.headers)).toEqual(readable);
+
+    const refused = await headersOf(endpoint, 'POST', { origin: DASHBOARD }, initializeRequest);
+    expect(refused.status).toBe(401);
+    expect(corsHeaders(refused.headers)).toEqual(readable);
+    expect(refused.headers.vary).toBe('Origin');
+
+    const ended = await headersOf(endpoint, 'DELETE', {
+      origin: DASHBOARD,
+      authorization: `Bearer ${token}`,
+      'mcp-session-id': String(session),
+    });
+    expect(ended.status).toBe(200);
+    expect(corsHeaders(ended.headers)).toEqual(readable);
+  });
+
+  it('sends no CORS headers to the node’s own pages or to clients without an Origin', async () => {
+    const { url } = await started({ allowedOrigins: [DASHBOARD] });
+    const endpoint = endpointOf(url, { workspace: 'team', agentId: 'a' });
+    const asked: Record<string, string>[] = [{}, { origin: new URL(url).origin }];
+    for (const headers of asked) {
+      const answer = await headersOf(endpoint, 'POST', headers, initializeRequest);
+      expect(answer.status).toBe(200);
+      expect(corsHeaders(answer.headers)).toEqual({});
+    }
+  });
+
+  it('does not answer CORS on routes that are not for pages of other origins', async () => {
+    const { url } = await started({ secret: SECRET, allowedOrigins: [DASHBOARD] });
+    for (const path of ['/tokens/revoke', '/metrics', '/healthz']) {
+      const answer = await headersOf(new URL(path, url), 'OPTIONS', preflight(DASHBOARD));
+      expect(corsHeaders(answer.headers), path).toEqual({});
+    }
   });
 });

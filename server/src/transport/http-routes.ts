@@ -12,7 +12,8 @@ export type Route = (req: IncomingMessage, res: ServerResponse) => Promise<void>
  */
 export const createHttpHandler = (
   routes: Record<string, Route>,
-  guard?: OriginCheck,
+  /** Required: it is /mcp's DNS rebinding defence, and the only origin check every route gets. */
+  guard: OriginCheck,
   onError?: (err: unknown, path: string, clientGone: boolean) => void,
 ) => {
   const listed = Object.keys(routes)
@@ -26,7 +27,7 @@ export const createHttpHandler = (
     res.once('finish', () => {
       if (!req.complete) req.socket.destroy();
     });
-    const refusal = guard?.(req.headers);
+    const refusal = guard(req.headers);
     if (refusal !== undefined) {
       refuse(res, 403, 'PERMISSION_DENIED', refusal);
       return;
