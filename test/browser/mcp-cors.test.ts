@@ -61,10 +61,8 @@ const mcpExchange = (page: Page, endpoint: string, token: string): Promise<Excha
         const abort = new AbortController();
         const stream = await fetch(endpoint, {
           headers: { ...auth, ...onSession, accept: 'text/event-stream' },
+          // No cache option: the node answers its stream no-store, which Chromium needs (see server/src/mcp/no-store.ts).
           signal: abort.signal,
-          // The SDK answers the stream `no-cache`, which Chromium may still store: the DELETE below then meets the
-          // aborted entry and is sent twice, and the second finds no session (404).
-          cache: 'no-store',
         });
         abort.abort();
         const deleted = await fetch(endpoint, { method: 'DELETE', headers: { ...auth, ...onSession } });

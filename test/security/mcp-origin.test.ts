@@ -221,6 +221,8 @@ describe('/mcp CORS for the pages of PLANHUB_ALLOWED_ORIGINS', () => {
     });
     expect(stream.status).toBe(200);
     expect(stream.headers['content-type']).toMatch(/^text\/event-stream/);
+    // Not `no-cache`: Chromium stores an aborted no-cache stream, and the session's DELETE then goes out twice.
+    expect(stream.headers['cache-control']).toBe('no-store');
     expect(corsHeaders(stream.headers)).toEqual(readable);
 
     const refused = await headersOf(endpoint, 'POST', { origin: DASHBOARD }, initializeRequest);

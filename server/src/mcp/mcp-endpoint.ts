@@ -4,6 +4,7 @@ import { PlanHubError } from '@planhub/shared';
 import { clippedShape, toPlanHubError } from '../errors/to-error-shape.ts';
 import type { Route } from '../transport/http-routes.ts';
 import { refuseHttp } from './http-refusal.ts';
+import { answerNoStore } from './no-store.ts';
 import type { McpSession, McpSessionDeps } from './mcp-session.ts';
 import { openMcpSession } from './mcp-session.ts';
 import { bodyAuth } from './body-cost.ts';
@@ -103,6 +104,7 @@ export const createMcpEndpoint = (
     const session = await sessionOf(req, id, query);
     // The GET stream is not a request in progress: it keeps the session alive only while its client reads it.
     if (req.method === 'GET') {
+      answerNoStore(res);
       session.stream.watch(res);
       await session.transport.handleRequest(req, res);
     } else
