@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 
 describe.each(STORE_KINDS)("dialect 000: listSubscriptions' match_count (%s store)", (store) => {
@@ -28,5 +28,28 @@ describe.each(STORE_KINDS)("dialect 000: listSubscriptions' match_count (%s stor
     expect(byId[workerOnly.subscription_id]).toMatchObject({ match_count: 1, match_count_complete: true });
     const native = (await main.execute('listSubscriptions', {})) as { subscriptions: { match_count: number }[] };
     expect(native.subscriptions.map((s) => s.match_count).sort()).toEqual([1, 2]);
+  });
+
+  it('does not count an event from the same millisecond as the subscription, made before it', async () => {
+    // Every timestamp is one millisecond (the node reads its clock when it starts): only the log's order tells
+    // before from after.
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now());
+    try {
+      h = await startHarness(store, { approvalPolicy: 'auto' });
+      const main = await h.client('main');
+      const worker = await h.client('worker');
+      await worker.createPlan({ title: 'Child', steps: ['a', 'b'] });
+      await worker.startPlan({});
+      await worker.setStepStatus({ step_id: 'step_1', status: 'completed' });
+      const sub = await main.subscribeToTasks({ agent_id: 'worker', event_types: ['step_completed'] });
+      await worker.setStepStatus({ step_id: 'step_2', status: 'completed' });
+      const listed = await main.listSubscriptions({});
+      expect(listed.subscriptions.find((s) => s.subscription_id === sub.subscription_id)).toMatchObject({
+        match_count: 1,
+        match_count_complete: true,
+      });
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
