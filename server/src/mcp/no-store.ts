@@ -8,11 +8,11 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
  */
 export const answerNoStore = (res: ServerResponse): void => {
   const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse;
-  res.writeHead = ((status: number, ...rest: unknown[]) => {
+  res.writeHead = (status: number, ...rest: unknown[]) => {
     const headers = rest.find((arg): arg is OutgoingHttpHeaders => typeof arg === 'object' && arg !== null);
     if (headers && !Array.isArray(headers))
       for (const name of Object.keys(headers)) if (name.toLowerCase() === 'cache-control') delete headers[name];
     res.setHeader('cache-control', 'no-store');
     return writeHead(status, ...rest);
-  });
+  };
 };
