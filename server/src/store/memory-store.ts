@@ -149,7 +149,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     kind: 'memory',
     limits: createMemoryLimits(),
     presence: createMemoryPresence(),
-    revocations: () => createMemoryRevocations(),
+    revocations: ({ log }) => createMemoryRevocations((err) => log.error({ err }, 'revocation listener failed')),
     load: (workspace, keys) => Promise.resolve(loadDocs(workspace, keys)),
     // Every read happens in this one turn: no commit can come between them.
     loadWith: (workspace, keys, alongside) =>

@@ -34,6 +34,11 @@ export const enforceTokens = (
       const refusal =
         found === undefined && watch.saw(terms.jti) ? { code: 'UNAUTHENTICATED' as const, message: REVOKED } : found;
       watch.stop();
+      // Closed during the lookup: its close has fired already, so a hold now would never be released.
+      if (refusal === undefined && socket.conn.readyState !== 'open') {
+        next(handshakeRefusal('UNAVAILABLE', 'connection closed during the handshake'));
+        return;
+      }
       if (refusal === undefined) {
         holders.hold(socket, { jti: terms.jti, exp: terms.exp });
         // The engine connection's close also fires when a later handshake step refuses the socket.

@@ -223,8 +223,9 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   link.conn = openConnection(identity, {
     onStatus(status, detail) {
       if (status !== 'live') sync.dropped();
-      // Only a page that was live has something that goes stale; the first connection shows "connecting…".
-      if (status !== 'live' && state.status === 'live') state.lostAt = Date.now();
+      // Only a page that was live has something that goes stale; the first connection shows "connecting…". A drop
+      // before the page caught up keeps the first one's time: it has not been current since then.
+      if (status !== 'live' && state.status === 'live') state.lostAt ??= Date.now();
       state.status = status;
       state.statusDetail = detail;
       schedule();

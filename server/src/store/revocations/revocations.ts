@@ -17,7 +17,8 @@ export interface Revocations {
 const READY_WAIT_MS = 1000;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-const listeners = () => {
+/** Each listener on its own: one that throws must not keep the others, or later revocations, from being told. */
+const listeners = (onError: (err: unknown) => void) => {
   const set = new Set<(jti: string) => void>();
   return {
     add: (listener: (jti: string) => void) => {
@@ -25,14 +26,19 @@ const listeners = () => {
       return () => void set.delete(listener);
     },
     tell: (jti: string) => {
-      for (const listener of set) listener(jti);
+      for (const listener of set)
+        try {
+          listener(jti);
+        } catch (err) {
+          onError(err);
+        }
     },
   };
 };
 
-export const createMemoryRevocations = (): Revocations => {
+export const createMemoryRevocations = (onError: (err: unknown) => void = () => undefined): Revocations => {
   const until = new Map<string, number>();
-  const told = listeners();
+  const told = listeners(onError);
   return {
     revoke(jti, expSeconds) {
       const now = nowSeconds();
@@ -72,7 +78,7 @@ export const createRedisRevocations = (options: {
   // A handshake right after startup waits (bounded) for the store's first connection.
   const ready = () => firstReady(redis, READY_WAIT_MS, () => redis.status === 'ready');
   const key = `${options.prefix}:revoked-tokens`;
-  const told = listeners();
+  const told = listeners((err) => options.log.error({ err }, 'revocation listener failed'));
   let known = new Set<string>();
   // The first read announces every live entry too: a token looked up before it (Redis slow to come up) and revoked on
   // another node meanwhile would otherwise be held for good. Ending the holder of a revoked token is always right.
