@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * A configuration a node cannot start with. Its message is written for the operator: it names the environment
@@ -14,24 +14,63 @@ export class ConfigError extends Error {
 /** Where a config key comes from, as the operator wrote it: `PORT`, or `storage_config.url in /etc/planhub.json`. */
 export type SettingName = (path: readonly PropertyKey[]) => string;
 
-/** What each setting accepts, in the operator's words (keyed by the config path's first segment). */
+/**
+ * What a setting accepts, in the operator's words (keyed by the config path's first segment), where its schema alone
+ * cannot say it well: a string's form, or why a number has its range. Numbers and enums without an entry are
+ * described from the schema (allowedBySchema), so a new setting answers in the same form without one.
+ */
 const ALLOWED: Record<string, string> = {
   port: 'a whole number from 0 to 65535 (0 picks a free port)',
   host: 'an address or host name to bind, e.g. 127.0.0.1 or 0.0.0.0',
   redisUrl: 'a redis:// or rediss:// URL, e.g. redis://redis:6379 (unset it for the in-memory store)',
+  redisClusterNodes: 'host:port seed nodes of a Redis Cluster, e.g. 10.0.0.1:7000 (IPv6 as [fd00::1]:7000)',
   redisPrefix: 'a non-empty key prefix without { or }',
   storageType: 'one of memory, redis, file, hybrid (file and hybrid keep state durably in storagePath)',
   storagePath: 'a directory path (created if missing)',
   secret: 'at least 16 characters, not only whitespace',
   metricsToken: 'at least 16 characters, not only whitespace',
-  logLevel: 'one of fatal, error, warn, info, debug, trace, silent',
-  approvalPolicy: 'one of owner-or-user, user, auto',
   eventRetention: 'a whole number of events greater than 0',
   finishedPlansKept: 'a whole number of plans greater than 0',
-  limits: 'a whole number greater than 0',
+  allowedOrigins:
+    'origins such as https://dash.example.com or http://localhost:5173 (http or https, host, optional port)',
+  allowedHosts: 'host names or host:port such as dash.example.com or planhub.internal:4000 (no scheme or path)',
   trustedProxies:
     'comma-separated IP addresses or CIDR ranges of the load balancers in front of the nodes, e.g. 10.0.0.5 or ' +
     '172.16.0.0/12 (unset when clients connect directly)',
+};
+
+/** The parts of a JSON Schema that say what a number or an enum accepts. */
+interface SchemaNode {
+  type?: string;
+  enum?: unknown[];
+  minimum?: number;
+  exclusiveMinimum?: number;
+  maximum?: number;
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+}
+
+const nodeAt = (root: SchemaNode, path: readonly PropertyKey[]): SchemaNode | undefined =>
+  path.reduce<SchemaNode | undefined>(
+    (node, key) => (typeof key === 'number' ? node?.items : node?.properties?.[String(key)]),
+    root,
+  );
+
+/** `.int()` alone bounds a number by the safe integers, which is no limit an operator needs to hear about. */
+const bound = (value: number | undefined) =>
+  value !== undefined && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
+
+/** "a whole number from 0 to 16", "a whole number greater than 0", "one of a, b": read from the setting's schema. */
+const allowedBySchema = (node: SchemaNode | undefined): string | undefined => {
+  if (node?.enum) return `one of ${node.enum.map(String).join(', ')}`;
+  if (node?.type !== 'integer' && node?.type !== 'number') return undefined;
+  const kind = node.type === 'integer' ? 'a whole number' : 'a number';
+  const [min, over, max] = [bound(node.minimum), bound(node.exclusiveMinimum), bound(node.maximum)];
+  if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
+  const upTo = max === undefined ? '' : ` and at most ${max}`;
+  if (over !== undefined) return `${kind} greater than ${over}${upTo}`;
+  if (min !== undefined) return `${kind} of at least ${min}${upTo}`;
+  return max === undefined ? kind : `${kind} of at most ${max}`;
 };
 
 /** Values that must never be echoed back, even in an error. */
@@ -39,7 +78,9 @@ const SECRET_KEYS = new Set(['secret', 'metricsToken']);
 
 /** A value as it may appear in an error: short, and a URL without its password. */
 const shown = (value: unknown): string => {
-  let text = typeof value === 'string' ? value : JSON.stringify(value);
+  // A list is shown as the operator wrote it in the environment, not as the JSON it was parsed into.
+  let text =
+    typeof value === 'string' ? value : Array.isArray(value) ? value.map(String).join(',') : JSON.stringify(value);
   try {
     const url = new URL(text);
     if (url.password) url.password = '***';
@@ -53,15 +94,25 @@ const shown = (value: unknown): string => {
 const valueAt = (input: unknown, path: readonly PropertyKey[]): unknown =>
   path.reduce<unknown>((at, key) => (at as Record<PropertyKey, unknown> | undefined)?.[key], input);
 
-/** One line per refused setting: `PORT is "abc": allowed is a whole number from 0 to 65535 (0 picks a free port).` */
-export const explainIssues = (error: z.ZodError, input: unknown, nameOf: SettingName): ConfigError => {
+/**
+ * One line per refused setting: `PORT is "abc": allowed is a whole number from 0 to 65535 (0 picks a free port).`
+ * A refinement that relates two settings marks itself `params: { explained: true }` and is shown as written.
+ */
+export const explainIssues = (
+  error: z.ZodError,
+  input: unknown,
+  nameOf: SettingName,
+  schema: z.ZodType,
+): ConfigError => {
+  const root = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as SchemaNode;
   const lines = error.issues.map((issue) => {
     const head = String(issue.path[0] ?? '');
     const name = nameOf(issue.path);
-    const allowed = ALLOWED[head];
-    if (SECRET_KEYS.has(head)) return `${name} is too weak: use ${allowed ?? 'a longer value'}.`;
     const value = valueAt(input, issue.path);
     const given = value === undefined ? 'missing' : `is ${shown(value)}`;
+    if (issue.code === 'custom' && issue.params?.explained === true) return `${name} ${given}: ${issue.message}.`;
+    const allowed = ALLOWED[head] ?? allowedBySchema(nodeAt(root, issue.path));
+    if (SECRET_KEYS.has(head)) return `${name} is too weak: use ${allowed ?? 'a longer value'}.`;
     return allowed ? `${name} ${given}: allowed is ${allowed}.` : `${name} ${given}: ${issue.message}.`;
   });
   return new ConfigError(lines.join(' '));

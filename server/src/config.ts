@@ -75,6 +75,9 @@ const LIMIT_PREFIX = 'PLANHUB_LIMIT_';
 /** stepsPerPlan ↔ PLANHUB_LIMIT_STEPS_PER_PLAN, and so on for every limit. */
 const limitEnvName = (key: string) => LIMIT_PREFIX + key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
+/** PLANHUB_LIMIT_STEPS_PER_PLAN and the rest, one per limit. */
+export const limitEnvNames = (): string[] => Object.keys(LimitsSchema.shape).map(limitEnvName);
+
 /** Limits set in the environment; a misspelt PLANHUB_LIMIT_* is an error rather than a silently ignored setting. */
 const limitsFromEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
   const names = new Map(Object.keys(LimitsSchema.shape).map((key) => [limitEnvName(key), key]));
@@ -92,7 +95,11 @@ const limitsFromEnv = (env: NodeJS.ProcessEnv): Record<string, string> => {
 export const ServerConfigSchema = z
   .object({
     port: z.coerce.number().int().min(0).max(65535).default(4000),
-    host: z.string().default('127.0.0.1'),
+    // A URL here (http://0.0.0.0) would fail at listen with a DNS error instead of naming the setting.
+    host: z
+      .string()
+      .regex(/^[^\s/]+$/, 'must be an address or host name')
+      .default('127.0.0.1'),
     // ioredis would take an http:// URL and then fail on every call; the scheme is checked before anything starts.
     redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
     /** Seed nodes of a Redis Cluster (host:port); set instead of redisUrl to run on a Cluster. */
@@ -149,9 +156,12 @@ export const ServerConfigSchema = z
     /** Where this node reports the events it commits (planhub.json: reporter_type / reporters). */
     reporters: z.array(ReporterConfigSchema).default([]),
     /** Origins whose pages may connect besides the node's own (PLANHUB_ALLOWED_ORIGINS, comma-separated). */
-    allowedOrigins: z.array(z.url()).default([]),
+    // Only http(s) has a tuple origin: any other scheme (or a bare "localhost:3000", read as one) has the origin
+    // "null", which would admit every sandboxed and file:// page.
+    allowedOrigins: z.array(z.url({ protocol: /^https?$/ })).default([]),
     /** Host names requests may be addressed to besides loopback ones (PLANHUB_ALLOWED_HOSTS, comma-separated). */
-    allowedHosts: z.array(z.string().min(1)).default([]),
+    // Compared with the Host header, which never carries a scheme or a path: an entry with one would match nothing.
+    allowedHosts: z.array(z.string().regex(/^[^\s/]+$/, 'must be a host name or host:port')).default([]),
     /**
      * Load balancers whose X-Forwarded-For names the client (PLANHUB_TRUSTED_PROXIES, comma-separated addresses or
      * CIDR ranges). Behind one, every client's TCP peer is the balancer, so the per-address caps and budgets would
@@ -179,6 +189,7 @@ export const ServerConfigSchema = z
   .refine((c) => c.redisUrl === undefined || c.redisClusterNodes === undefined, {
     path: ['redisClusterNodes'],
     message: 'a Redis Cluster (seed nodes) and a single Redis (REDIS_URL) cannot both be set; keep one',
+    params: { explained: true },
   });
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;
 export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
@@ -196,7 +207,8 @@ export { storeKindOf } from './config-storage.ts';
 
 export const parseConfig = (input: ServerConfigInput = {}): ServerConfig => ServerConfigSchema.parse(input);
 
-const ENV_NAMES: Record<string, string> = {
+/** The environment variable of each setting read from it (the limits' names come from limitEnvNames). */
+export const ENV_NAMES: Readonly<Record<string, string>> = {
   port: 'PORT',
   host: 'HOST',
   redisUrl: 'REDIS_URL',
@@ -228,7 +240,8 @@ const lifetimeFromEnv = (value: string | undefined): number | undefined => {
     return parseTtl(value);
   } catch {
     throw new ConfigError(
-      `PLANHUB_TOKEN_MAX_LIFETIME must be a lifetime such as 30d, 12h, 15m or a number of seconds, not "${value}".`,
+      `PLANHUB_TOKEN_MAX_LIFETIME is ${JSON.stringify(value.slice(0, 80))}: allowed is a lifetime greater than 0 ` +
+        'such as 30d, 12h, 15m or a whole number of seconds.',
     );
   }
 };
@@ -284,11 +297,16 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
   if (env.PLANHUB_REDIS_CLUSTER_NODES && fromFile('redisUrl')) delete merged.redisUrl;
   const parsed = ServerConfigSchema.safeParse(merged);
   if (!parsed.success)
-    throw explainIssues(parsed.error, merged, (path) => {
-      const [head, sub] = path.map(String);
-      if (head === 'limits' && sub) return limitEnvName(sub);
-      return fromFile(head ?? '') ?? ENV_NAMES[head ?? ''] ?? path.join('.');
-    });
+    throw explainIssues(
+      parsed.error,
+      merged,
+      (path) => {
+        const [head, sub] = path.map(String);
+        if (head === 'limits' && sub) return limitEnvName(sub);
+        return fromFile(head ?? '') ?? ENV_NAMES[head ?? ''] ?? path.join('.');
+      },
+      ServerConfigSchema,
+    );
   checkSecretStrength(env);
   const nameOf = (key: string) => fromFile(key) ?? ENV_NAMES[key] ?? key;
   checkStorage(parsed.data, nameOf);
