@@ -17,12 +17,18 @@ const npm = (args: string[], cwd: string) =>
  * empty npm project, then used with plain `node` and type-checked by a consumer's own `tsc`.
  */
 describe('the packed SDK in a fresh npm project', () => {
+  const manifestPath = join(root, 'client-sdk', 'package.json');
   let project: string;
+  let installed: string;
+  let workspaceManifest: { before: string; after: string };
   let h: Harness;
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'planhub-consumer-'));
+    installed = join(project, 'node_modules', '@planhub', 'client-sdk');
+    const before = await readFile(manifestPath, 'utf8');
     await npm(['pack', '--pack-destination', project], join(root, 'client-sdk'));
+    workspaceManifest = { before, after: await readFile(manifestPath, 'utf8') };
     const tarball = (await readdir(project)).find((f) => f.endsWith('.tgz'));
     if (tarball === undefined) throw new Error('npm pack wrote no tarball');
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
@@ -41,7 +47,6 @@ describe('the packed SDK in a fresh npm project', () => {
   });
 
   it('ships built JavaScript and declarations only, and no TypeScript runner', async () => {
-    const installed = join(project, 'node_modules', '@planhub', 'client-sdk');
     const files = await readdir(join(installed, 'dist'));
     expect(files).toContain('index.js');
     expect(files).toContain('index.d.ts');
@@ -51,6 +56,28 @@ describe('the packed SDK in a fresh npm project', () => {
     expect(modules).not.toContain('tsx');
     expect(modules).not.toContain('esbuild');
     expect(await readdir(join(project, 'node_modules', '@planhub'))).toEqual(['client-sdk']);
+  });
+
+  it("ships a package.json with no source condition and no workspace: specifier, and leaves the checkout's as it was", async () => {
+    const packed = await readFile(join(installed, 'package.json'), 'utf8');
+    expect(packed).not.toContain('planhub-source');
+    expect(packed).not.toContain('workspace:');
+    expect(workspaceManifest.after).toBe(workspaceManifest.before);
+    expect(workspaceManifest.before).toContain('planhub-source');
+  });
+
+  it('imports the package when the consumer runs with --conditions=planhub-source', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        '--conditions=planhub-source',
+        '--input-type=module',
+        '-e',
+        "console.log(typeof (await import('@planhub/client-sdk')).connect)",
+      ],
+      { cwd: project },
+    );
+    expect(stdout.trim()).toBe('function');
   });
 
   it('runs a parent and subagent fan-in with plain node', async () => {
@@ -69,9 +96,15 @@ describe('the packed SDK in a fresh npm project', () => {
 
   it('runs the installed planhub command with plain node', async () => {
     const { stdout } = await run(join(project, 'node_modules', '.bin', 'planhub'), ['--version'], { cwd: project });
-    expect(stdout.trim()).toBe(
-      (JSON.parse(await readFile(join(root, 'client-sdk', 'package.json'), 'utf8')) as { version: string }).version,
-    );
+    expect(stdout.trim()).toBe((JSON.parse(workspaceManifest.before) as { version: string }).version);
+  });
+
+  it('links planhub to the committed launcher, which runs the built CLI under npx', async () => {
+    const { bin } = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as { bin: unknown };
+    expect(bin).toEqual({ planhub: './bin/planhub.mjs' });
+    const { stdout } = await run('npx', ['--no-install', 'planhub', '--help'], { cwd: project });
+    expect(stdout).toContain('Usage: planhub');
+    expect(stdout).toContain('mcp');
   });
 
   it("type-checks a consumer with tsc --strict under NodeNext, the package's own declarations included", async () => {
