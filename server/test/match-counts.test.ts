@@ -2,7 +2,7 @@ import type { NewEvent, Subscription } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import { countSubscriptionMatches } from '../src/events/match-counts.ts';
 import { createMemoryStore } from '../src/store/memory-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { countingEventReads } from './support/counting-event-reads.ts';
 
 const at = (ms: number) => new Date(ms).toISOString();
 
@@ -31,16 +31,7 @@ const sub = (id: string, createdMs: number, filter: Partial<Subscription> = {}):
 const storeWith = async (events: NewEvent[]) => {
   const store = createMemoryStore({ eventRetention: events.length + 10 });
   if (events.length > 0) await store.commit('ws', { reads: [], writes: [], events });
-  let read = 0;
-  const counting: Store = {
-    ...store,
-    readEvents: async (ws, range) => {
-      const page = await store.readEvents(ws, range);
-      read += page.length;
-      return page;
-    },
-  };
-  return { store: counting, read: () => read };
+  return countingEventReads(store);
 };
 
 describe("counting a subscription's matches from the event log", () => {

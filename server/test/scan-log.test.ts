@@ -2,7 +2,7 @@ import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { describe, expect, it } from 'vitest';
 import { SCAN_BUDGET, scanBackward, scanForward } from '../src/events/scan-log.ts';
 import { createMemoryStore } from '../src/store/memory-store.ts';
-import type { Store } from '../src/store/store.ts';
+import { countingEventReads } from './support/counting-event-reads.ts';
 
 const event = (n: number, agent = 'a'): NewEvent => ({
   event_type: 'step_completed',
@@ -23,16 +23,7 @@ const storeWith = async (total: number, rareAt = -1) => {
   const events: NewEvent[] = Array.from({ length: total }, (_, i) => event(i, i === rareAt ? 'rare' : 'a'));
   const outcome = await store.commit('ws', { reads: [], writes: [], events });
   const ids = outcome.ok ? outcome.events.map((e) => e.event_id) : [];
-  let read = 0;
-  const counting: Store = {
-    ...store,
-    readEvents: async (ws, range) => {
-      const page = await store.readEvents(ws, range);
-      read += page.length;
-      return page;
-    },
-  };
-  return { store: counting, read: () => read, ids };
+  return { ...countingEventReads(store), ids };
 };
 
 const rare = (e: EventEnvelope) => e.source_agent === 'rare';

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 /** The system's Chromium (Debian package `chromium`); a browser is never downloaded. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -17,6 +18,31 @@ export const launchChromium = (): Promise<Browser> =>
       '--disable-sync',
     ],
   });
+
+/**
+ * One Chromium for a describe block's tests, and each test's cleanups (servers, clients, pages), run after it, last
+ * first. Call it in the describe block.
+ */
+export const browserSuite = () => {
+  let launched: Browser | undefined;
+  const cleanups: (() => Promise<unknown> | void)[] = [];
+  beforeAll(async () => {
+    launched = await launchChromium();
+  });
+  afterAll(async () => {
+    await launched?.close();
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return {
+    cleanups,
+    get browser(): Browser {
+      if (!launched) throw new Error('Chromium is launched in beforeAll: use the browser inside a test');
+      return launched;
+    },
+  };
+};
 
 export const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 

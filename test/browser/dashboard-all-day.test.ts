@@ -1,25 +1,15 @@
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
 import { createMemoryStore, createServer, type PlanHubServer, type ServerConfigInput } from '@planhub/server';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
-import { launchChromium, watchPageErrors } from './chromium.ts';
+import { browserSuite, watchPageErrors } from './chromium.ts';
 import { seriousA11yFindings } from './dashboard-checks.ts';
 
 /** A page a team keeps open all day, mostly in a background tab: what it tells, and what it keeps still. */
 describe('dashboard left open all day', () => {
-  let browser: Browser;
-  const cleanups: (() => Promise<unknown> | void)[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser.close();
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const suite = browserSuite();
+  const { cleanups } = suite;
 
   const start = async (config: ServerConfigInput = {}, store = createMemoryStore({ eventRetention: 1000 })) => {
     const server: PlanHubServer = createServer({ port: 0, logLevel: 'silent', ...config }, { store });
@@ -41,7 +31,7 @@ describe('dashboard left open all day', () => {
     return client;
   };
   const open = async (url: string, viewport = { width: 1280, height: 860 }) => {
-    const page: Page = await browser.newPage({ viewport });
+    const page: Page = await suite.browser.newPage({ viewport });
     cleanups.push(() => page.close());
     const errors = watchPageErrors(page);
     await page.goto(`${url}/dashboard?workspace=ws&agent=alice&role=user`);

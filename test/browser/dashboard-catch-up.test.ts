@@ -1,27 +1,17 @@
 import { connect } from '@planhub/client-sdk';
 import { createServer, type PlanHubServer } from '@planhub/server';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
 import { spendWindow } from '../helpers/spend-window.ts';
-import { launchChromium, watchPageErrors } from './chromium.ts';
+import { browserSuite, watchPageErrors } from './chromium.ts';
 
 /** The page's agent may make this many calls per window: few enough to spend from a second connection at once. */
 const LIMITS = { callsPerSecond: 2, rateWindowSeconds: 6 };
 
 describe('dashboard catching up after a refused call', () => {
-  let browser: Browser;
-  const cleanups: (() => Promise<unknown> | void)[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser.close();
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
+  const suite = browserSuite();
+  const { cleanups } = suite;
 
   it('keeps trying while it stays connected, then shows what it missed instead of staying live and deaf', async () => {
     const server: PlanHubServer = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto', limits: LIMITS });
@@ -32,7 +22,7 @@ describe('dashboard catching up after a refused call', () => {
     cleanups.push(() => board.close());
     expect((await spendWindow(board)).code).toBe('RESOURCE_EXHAUSTED');
 
-    const page: Page = await browser.newPage();
+    const page: Page = await suite.browser.newPage();
     cleanups.push(() => page.close());
     const errors = watchPageErrors(page);
     await page.goto(`${url}/dashboard?workspace=ws&agent=board`);
@@ -55,7 +45,7 @@ describe('dashboard catching up after a refused call', () => {
     const server: PlanHubServer = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto', limits: LIMITS });
     const { url } = await server.listen();
     cleanups.push(() => server.close());
-    const page: Page = await browser.newPage();
+    const page: Page = await suite.browser.newPage();
     cleanups.push(() => page.close());
     const errors = watchPageErrors(page);
     await page.goto(`${url}/dashboard?workspace=ws&agent=board`);
@@ -89,7 +79,7 @@ describe('dashboard catching up after a refused call', () => {
     const holder = await connect({ url, workspace: 'ws', agentId: 'board', role: 'dashboard' });
     cleanups.push(() => holder.close());
 
-    const page: Page = await browser.newPage();
+    const page: Page = await suite.browser.newPage();
     cleanups.push(() => page.close());
     await page.goto(`${url}/dashboard?workspace=ws&agent=board`);
     const pill = page.locator('#connection');
