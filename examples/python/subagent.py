@@ -6,6 +6,9 @@ watched), then completes the step with structured output that PlanHub hands to e
     PLANHUB_URL=http://127.0.0.1:4000 PLANHUB_WORKSPACE=default PLANHUB_AGENT=py-subagent \\
         /usr/bin/python3 examples/python/subagent.py [--wait-for-dependent]
 
+On a node with the default approval policy its plan waits until a person approves it (planhub approve <plan_id>,
+or the dashboard); it says so on stderr and waits. A node with PLANHUB_APPROVAL_POLICY=auto starts it at once.
+
 Needs python-socketio 5 with websocket-client (Debian: apt-get install python3-socketio python3-websocket).
 In secret mode set PLANHUB_TOKEN (mint one with: planhub token --agent py-subagent).
 """
@@ -14,13 +17,14 @@ import json
 import os
 import queue
 import sys
+import threading
 import uuid
 
 import socketio
 
 
 class PlanHubError(Exception):
-    """A refused call: `code` says whether retrying can help (UNAVAILABLE, DEADLINE_EXCEEDED)."""
+    """A refused call or connection: `code` says whether retrying can help (UNAVAILABLE, DEADLINE_EXCEEDED)."""
 
     def __init__(self, code, message):
         super().__init__(f"{code}: {message}")
@@ -34,14 +38,37 @@ class PlanHub:
     def __init__(self, url, workspace, agent_id, token=None, timeout=15):
         self.timeout = timeout
         self.events = queue.Queue()
+        self.refusal = None
+        settled = threading.Event()
         self.sio = socketio.Client(reconnection=False)
         self.sio.on("event", self.events.put)
+        self.sio.on("connect", settled.set)
+        self.sio.on("connect_error", lambda *args: self._refused(args, settled))
         auth = {"token": token} if token else {"workspace": workspace, "agent_id": agent_id, "role": "agent"}
         try:
-            self.sio.connect(url, transports=["websocket"], auth=auth, wait_timeout=timeout)
+            # wait=False: python-socketio's own wait sits out its whole timeout after a refusal, then reports only
+            # "One or more namespaces failed to connect"; the handlers above end the wait as soon as the node answers.
+            self.sio.connect(url, transports=["websocket"], auth=auth, wait=False)
         except socketio.exceptions.ConnectionError as err:
-            # A refusal carries { code, message, retry_after_ms? } (docs/protocol.md, "Refused connections").
             raise PlanHubError("UNAVAILABLE", f"cannot connect to {url}: {err}") from err
+        if settled.wait(timeout) and self.refusal is None:
+            return
+        self.sio.disconnect()
+        if self.refusal is None:
+            raise PlanHubError("UNAVAILABLE", f"cannot connect to {url}: no answer within {timeout} s")
+        raise PlanHubError(self.refusal["code"], self.refusal["message"])
+
+    def _refused(self, args, settled):
+        # A refusal arrives as socket.io v4's { message, data } with data = { code, message, retry_after_ms? }
+        # (docs/protocol.md, "Refused connections"); one without data is not the node's word: UNAVAILABLE.
+        payload = args[0] if args else None
+        data = payload.get("data") if isinstance(payload, dict) else None
+        if isinstance(data, dict) and isinstance(data.get("code"), str):
+            self.refusal = {"code": data["code"], "message": str(data.get("message", ""))}
+        else:
+            message = payload.get("message") if isinstance(payload, dict) else payload
+            self.refusal = {"code": "UNAVAILABLE", "message": f"connection refused: {message}"}
+        settled.set()
 
     def call(self, tool, args=None, mutating=True, timeout=None):
         payload = {"tool": tool, "args": args or {}}
@@ -74,8 +101,17 @@ def main():
     )
     try:
         plan = hub.call("createPlan", {"title": "Python research", "steps": ["Collect the facts"]})
-        # Waits while a user decides, unless the node approves by itself (approval policy "auto").
-        hub.call("startPlan", {}, timeout=3600)
+        started = hub.call("startPlan", {"wait": False})
+        if started["status"] == "awaiting_approval":
+            # Without a word here the wait below looks like a hang: it lasts until a person decides.
+            print(f"waiting for approval: planhub approve {plan['plan_id']} (or the dashboard)", file=sys.stderr)
+            sys.stderr.flush()
+            # Calling startPlan again waits for the decision, or answers at once with one made meanwhile.
+            started = hub.call("startPlan", {"plan_id": plan["plan_id"]}, timeout=3600)
+        if started["status"] != "in_progress":
+            raise PlanHubError(
+                "FAILED_PRECONDITION", f"plan {plan['plan_id']} is {started['status']}: {started['message']}"
+            )
         if "--wait-for-dependent" in sys.argv:
 
             def is_mine(ref):
@@ -105,4 +141,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except PlanHubError as err:
+        print(f"planhub: {err}", file=sys.stderr)
+        sys.exit(1)

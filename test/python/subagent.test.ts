@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordEvents, startedPlan } from '../helpers/event-log.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 
@@ -7,27 +7,39 @@ const root = new URL('../../', import.meta.url).pathname;
 /** Debian's interpreter, where python3-socketio is installed (not whatever python3 comes first on PATH). */
 const PYTHON = '/usr/bin/python3';
 
-const runPython = (
-  env: NodeJS.ProcessEnv,
-  args = ['--wait-for-dependent'],
-): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, ['examples/python/subagent.py', ...args], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+/** The subagent as a child process: what it wrote so far, and how it ended. */
+const startPython = (env: NodeJS.ProcessEnv, args = ['--wait-for-dependent']) => {
+  // PLANHUB_TOKEN from the environment running the tests must not stand in for the credentials a test gives.
+  const { PLANHUB_TOKEN: _token, ...inherited } = process.env;
+  const child = spawn(PYTHON, ['examples/python/subagent.py', ...args], {
+    cwd: root,
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  return { done, stderr: () => stderr, stop };
+};
+
+const runPython = (env: NodeJS.ProcessEnv, args?: string[]) => startPython(env, args).done;
 
 describe('a Python subagent (examples/python/subagent.py) speaking the wire protocol', () => {
   let h: Harness;
-  afterEach(async () => h.close());
+  let stopPython: (() => void) | undefined;
+  afterEach(async () => {
+    stopPython?.();
+    stopPython = undefined;
+    await h.close();
+  });
 
   it("unblocks a JavaScript parent's step with its output: a fan-in across languages", async () => {
     h = await startHarness('memory', { approvalPolicy: 'auto' });
@@ -92,5 +104,37 @@ describe('a Python subagent (examples/python/subagent.py) speaking the wire prot
         unblocked_by: { agent_id: 'py-spawned', plan_id: report.plan_id, step_id: 'step_1' },
       },
     });
+  });
+
+  it('says it waits for approval and how to give it, then goes on once a user approves (default policy)', async () => {
+    h = await startHarness('memory');
+    const python = startPython({ PLANHUB_URL: h.url, PLANHUB_WORKSPACE: 'ws', PLANHUB_AGENT: 'py-waiting' }, []);
+    stopPython = python.stop;
+    const planId = await vi.waitFor(
+      () => {
+        const line = /^waiting for approval: planhub approve (\S+) \(or the dashboard\)$/m.exec(python.stderr());
+        if (!line?.[1]) throw new Error(`not waiting yet; stderr so far: ${python.stderr()}`);
+        return line[1];
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    const user = await h.client('alice', { role: 'user' });
+    await user.plan_approve({ plan_id: planId });
+
+    const finished = await python.done;
+    expect(finished.code).toBe(0);
+    expect(JSON.parse(finished.stdout)).toMatchObject({ plan_id: planId, completed: 'step_1' });
+  });
+
+  it("reports a secret-mode node's refusal (UNAUTHENTICATED and its reason) when it connects without a token", async () => {
+    h = await startHarness('memory', { secret: 'python-test-secret-0123456789' });
+    const finished = await runPython(
+      { PLANHUB_URL: h.url, PLANHUB_WORKSPACE: 'ws', PLANHUB_AGENT: 'py-tokenless' },
+      [],
+    );
+    expect(finished.code).toBe(1);
+    expect(finished.stdout).toBe('');
+    expect(finished.stderr).toMatch(/^planhub: UNAUTHENTICATED: This server is in secret mode: /);
+    expect(finished.stderr).toContain('planhub token');
   });
 });
