@@ -5,6 +5,7 @@ import { backoffDelay } from './backoff.ts';
 import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './connect-options.ts';
 import { emitCall } from './emit-call.ts';
 import { EventClient } from './event-client.ts';
+import { nodeUrlProblem } from './node-url.ts';
 import { attemptFailure, causeOf } from './refusal.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,6 +50,10 @@ export class PlanHubClientCore extends EventClient {
     super(options.renewalBackoff);
     this.urls = typeof options.url === 'string' ? [options.url] : options.url;
     if (this.urls.length === 0) throw new PlanHubError('INVALID_ARGUMENT', 'connect() needs at least one url');
+    for (const url of this.urls) {
+      const problem = nodeUrlProblem(url);
+      if (problem !== undefined) throw new PlanHubError('INVALID_ARGUMENT', `url ${problem}`);
+    }
     if (options.onState) this.on('state', options.onState);
   }
 

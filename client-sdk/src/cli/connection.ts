@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { NameSchema } from '@planhub/shared';
+import { NameSchema, PlanHubError } from '@planhub/shared';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { connect, type PlanHubClient } from '../connect.ts';
+import { nodeUrlProblem } from '../node-url.ts';
 import { UsageError } from './exit-codes.ts';
 
 /** The options of every command that talks to a node; the environment supplies defaults so scripts need not repeat them. */
@@ -48,13 +49,37 @@ export const readerIdOf = (named: string | undefined): string => {
   return parsed.data;
 };
 
+/** `--url`, checked as `planhub mcp` checks it: a usage error at once rather than a DNS error after the deadline. */
+export const urlOf = (value: string, schemes?: readonly string[]): string => {
+  const problem = nodeUrlProblem(value, schemes);
+  if (problem !== undefined) throw new UsageError(`--url ${problem}`);
+  return value;
+};
+
+/**
+ * The node's secret-mode refusal speaks to whoever codes a client (`auth: { token }`); on the command line the fix is
+ * an option. The node's code is kept, so the exit code stays "refused".
+ */
+const forTheCommandLine = (err: unknown, hadToken: boolean): unknown =>
+  !hadToken && err instanceof PlanHubError && err.code === 'UNAUTHENTICATED' && /secret mode/i.test(err.message)
+    ? new PlanHubError(
+        'UNAUTHENTICATED',
+        'This node is in secret mode: pass --token <jwt> (or PLANHUB_TOKEN); ' +
+          'mint one with planhub token --agent <you> --role user.',
+      )
+    : err;
+
 /**
  * Connects as `agentId` (a user unless told otherwise; by default this process's own id); no retries: a command
  * answers once or says why not. In secret mode the token names the agent instead.
  */
-export const openClient = (flags: ConnectionFlags, agentId = PROCESS_AGENT_ID, role: 'user' | 'dashboard' = 'user') =>
-  connect({
-    url: flags.url,
+export const openClient = async (
+  flags: ConnectionFlags,
+  agentId = PROCESS_AGENT_ID,
+  role: 'user' | 'dashboard' = 'user',
+): Promise<PlanHubClient> => {
+  const options = {
+    url: urlOf(flags.url),
     workspace: flags.workspace,
     agentId,
     role,
@@ -62,7 +87,13 @@ export const openClient = (flags: ConnectionFlags, agentId = PROCESS_AGENT_ID, r
     connectTimeoutMs: timeoutOf(flags.connectTimeout),
     // An empty PLANHUB_TOKEN means none, as in most tools.
     ...(flags.token ? { token: flags.token } : {}),
-  });
+  };
+  try {
+    return await connect(options);
+  } catch (err) {
+    throw forTheCommandLine(err, options.token !== undefined);
+  }
+};
 
 /** Runs `body` with a connected client and closes it, whatever happens. */
 export const withClient = async <T>(

@@ -28,6 +28,13 @@ const typesOf = (option: string | undefined): EventType[] | undefined => {
   });
 };
 
+/** What an empty answer means, so that a quiet exit is not taken for a broken command. */
+const nothingYet = (flags: EventsFlags): string => {
+  const filtered = flags.agent !== undefined || flags.type !== undefined || flags.after !== undefined;
+  const what = `No ${filtered ? 'matching ' : ''}events in workspace ${flags.workspace}`;
+  return flags.follow ? `${what} yet; waiting for new ones.` : `${what}.`;
+};
+
 /**
  * `planhub events`: the workspace's recent events, one line each (newest last); `--json` prints each envelope as a
  * JSON line. With --follow it keeps printing new events as they happen, like `tail -f`, and resumes without gaps
@@ -68,6 +75,8 @@ export const eventsCommand = (program: Command): Command =>
           ...(flags.after !== undefined ? { after_event: flags.after } : {}),
         });
         for (const event of recent.events) print(event);
+        // On stderr: stdout holds only events, for whatever reads the pipe; JSON lines stay empty for a program.
+        if (recent.events.length === 0 && !flags.json) process.stderr.write(`${nothingYet(flags)}\n`);
         if (!flags.follow) return;
         const off = client.on('event', print);
         const { subscription_id } = await client.subscribeToTasks({

@@ -13,6 +13,7 @@ import {
   isJSONRPCRequest,
   isJSONRPCResultResponse,
 } from '@modelcontextprotocol/sdk/types.js';
+import { urlOf } from './connection.ts';
 import { UsageError } from './exit-codes.ts';
 import { PendingRequests } from './mcp-pending-requests.ts';
 import { fetchWatchingStreams, type BrokenStreamListener } from './mcp-stream-watch.ts';
@@ -43,11 +44,12 @@ const parse = (argv: readonly string[], env: NodeJS.ProcessEnv) =>
     },
   }).values;
 
+/** The bridge talks to /mcp over fetch, which has no WebSocket schemes. */
+const HTTP_SCHEMES = ['http:', 'https:'];
+
 /** The node's /mcp URL for this agent; a --url that already ends in /mcp is kept as it is. */
 export const mcpEndpoint = (options: ReturnType<typeof parse>): URL => {
-  const endpoint = URL.canParse(options.url) ? new URL(options.url) : undefined;
-  if (endpoint?.protocol !== 'http:' && endpoint?.protocol !== 'https:')
-    throw new UsageError(`--url "${options.url}" is not a node's address; give one like http://127.0.0.1:4000.`);
+  const endpoint = new URL(urlOf(options.url, HTTP_SCHEMES));
   if (!endpoint.pathname.endsWith('/mcp')) endpoint.pathname = `${endpoint.pathname.replace(/\/$/, '')}/mcp`;
   if (options.token === undefined) {
     endpoint.searchParams.set('workspace', options.workspace);

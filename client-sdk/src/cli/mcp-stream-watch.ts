@@ -30,6 +30,17 @@ const requestIdsOf = (init: RequestInit | undefined): RequestId[] => {
 };
 
 /**
+ * Node's fetch rejects with "fetch failed" alone and keeps the reason (ECONNREFUSED, ENOTFOUND, a TLS error) in
+ * `cause`; the host shows only the message, so the message names the node and the reason. An abort is left as it is.
+ */
+const unreachable = (url: string | URL, err: unknown): unknown => {
+  if (!(err instanceof TypeError) || !(err.cause instanceof Error)) return err;
+  const cause = err.cause as NodeJS.ErrnoException;
+  const { origin, pathname } = new URL(url);
+  return new Error(`cannot reach the PlanHub node at ${origin}${pathname} (${cause.code ?? cause.message})`, { cause });
+};
+
+/**
  * The fetch of the bridge's MCP transport: like fetch, but when the event stream that answers a POST breaks before
  * its end (the node was killed, the connection reset), `onBroken` hears which requests it carried. The SDK's
  * transport only reports "SSE stream disconnected", naming no request, and their answers will never come.
@@ -37,7 +48,12 @@ const requestIdsOf = (init: RequestInit | undefined): RequestId[] => {
 export const fetchWatchingStreams =
   (onBroken: BrokenStreamListener): FetchLike =>
   async (url, init) => {
-    const response = await fetch(url, init);
+    let response: Response;
+    try {
+      response = await fetch(url, init);
+    } catch (err) {
+      throw unreachable(url, err);
+    }
     const ids = requestIdsOf(init);
     const type = response.headers.get('content-type') ?? '';
     if (ids.length === 0 || !response.ok || response.body === null || !type.startsWith('text/event-stream'))

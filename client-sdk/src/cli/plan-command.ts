@@ -1,5 +1,6 @@
 import { renderPlanText } from '@planhub/shared';
 import type { Command } from 'commander';
+import { approvalLine } from './approval-line.ts';
 import { withClient, withConnection, type ConnectionFlags } from './connection.ts';
 import { UsageError } from './exit-codes.ts';
 
@@ -23,4 +24,6 @@ export const planCommand = (program: Command): Command =>
       }),
     );
     console.log(renderPlanText(plan));
+    // The id `approve` needs is nowhere else in this rendering.
+    if (plan.status === 'awaiting_approval') console.log(approvalLine(plan.plan_id));
   });

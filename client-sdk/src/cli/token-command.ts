@@ -13,6 +13,15 @@ interface TokenFlags {
   secret?: string;
 }
 
+const DAY_S = 86_400;
+/**
+ * The server's default PLANHUB_TOKEN_MAX_LIFETIME. Minting runs offline and cannot ask the node, so a longer token is
+ * only warned about: a node may be configured to accept it.
+ */
+const DEFAULT_MAX_LIFETIME_S = 30 * DAY_S;
+
+const warn = (text: string) => process.stderr.write(`planhub: warning: ${text}\n`);
+
 /**
  * `planhub token`: mints an HS256 token for a node in secret mode, from the same secret (PLANHUB_SECRET or
  * --secret). Runs offline: the node verifies the signature, so nothing needs to be asked of it.
@@ -35,6 +44,11 @@ export const mintCliToken = async (flags: TokenFlags): Promise<string> => {
   } catch (err) {
     throw new UsageError(`--ttl: ${err instanceof Error ? err.message : String(err)}`);
   }
+  if (ttl > DEFAULT_MAX_LIFETIME_S)
+    warn(
+      `--ttl ${flags.ttl} is longer than the ${DEFAULT_MAX_LIFETIME_S / DAY_S} days a node accepts unless its ` +
+        'PLANHUB_TOKEN_MAX_LIFETIME allows more; a node with the default refuses this token.',
+    );
   const now = Math.floor(Date.now() / 1000);
   return (
     new SignJWT(claims.data)

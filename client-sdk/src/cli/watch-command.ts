@@ -1,6 +1,7 @@
 import type { PlanSummary } from '@planhub/shared';
 import { EVENT_TYPES, WorkspaceModel, coalesceRetrying, renderPlanText, renderTodoBox } from '@planhub/shared';
 import type { Command } from 'commander';
+import { approvalLine } from './approval-line.ts';
 import { closedByItself } from './closed-by-itself.ts';
 import { openClient, readerIdOf, withConnection, withIdentity, type ConnectionFlags } from './connection.ts';
 import { fitLines } from './fit-width.ts';
@@ -34,8 +35,7 @@ export const renderFrame = (
       plan ? renderPlanText(plan, FINISHED.has(plan.status) ? 'Most Recent Plan' : 'Current Plan') : '(no plan)',
     );
     if (agent.todos.length > 0) lines.push('', renderTodoBox(agent.todos, { color, title: 'Todos' }));
-    for (const waiting of agent.pending_approvals)
-      lines.push(`Waiting for approval: planhub approve ${waiting.plan_id}  (or: planhub reject ${waiting.plan_id})`);
+    for (const waiting of agent.pending_approvals) lines.push(approvalLine(waiting.plan_id));
     lines.push('');
   }
   return lines.join('\n');
