@@ -5,7 +5,7 @@ export type { PlanHubClient, ReservedName } from './connect.ts';
 export { backoffDelay } from './backoff.ts';
 export type { SubscriptionState, SubscriptionStateInfo } from './renewal.ts';
 export { HELD_EVENTS_LIMIT } from './event-inbox.ts';
-export { PlanHubError, formatSubagentEvent, renderPlanText } from '@planhub/shared';
+export { PlanHubError, formatSubagentEvent, renderPlanText, unblockedBy } from '@planhub/shared';
 export type {
   EventEnvelope,
   EventOf,
@@ -16,5 +16,6 @@ export type {
   ToolArgs,
   ToolResult,
   ToolName,
+  UnblockedBy,
 } from '@planhub/shared';
 export * from './llm/index.ts';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { MAX_EVENT_BYTES, parseTtl } from '@planhub/shared';
+import { DEFAULT_TOKEN_MAX_LIFETIME_S, MAX_EVENT_BYTES, parseTtl } from '@planhub/shared';
 import { z } from 'zod';
 import { ConfigError, explainIssues } from './config-error.ts';
 import { checkStorage } from './config-storage.ts';
@@ -171,7 +171,7 @@ export const ServerConfigSchema = z
       .array(z.string().refine(isProxyEntry, 'must be an IP address or a CIDR range such as 10.0.0.0/8'))
       .default([]),
     /** Longest token accepted (exp - iat), in seconds (PLANHUB_TOKEN_MAX_LIFETIME, e.g. 30d). */
-    tokenMaxLifetimeSeconds: int(30 * 24 * 3600),
+    tokenMaxLifetimeSeconds: int(DEFAULT_TOKEN_MAX_LIFETIME_S),
     /** How often a node reads the shared revoked-token list to close live connections revoked on another node. */
     revocationCheckMs: int(2000),
     /** How long close() lets running calls finish before it disconnects the clients. */

@@ -31,13 +31,19 @@ const planEnd = z
 const stepList = z.array(z.object({ step_id: z.string(), sequence: z.number().int(), description: z.string() }));
 
 /**
- * Which ended step made a waiting step ready. Events logged before the object form carry `"<agent_id>:<step_id>"`;
- * `plan_id` is null for a step resolved from a plan that no longer names it.
+ * Which ended step made a waiting step ready, as every server since the object form writes it. `plan_id` is null for
+ * a step resolved from a plan that no longer names it.
  */
-const unblockedBy = z.union([
-  z.object({ agent_id: z.string(), plan_id: z.string().nullable(), step_id: z.string() }).loose(),
-  z.string(),
-]);
+export const UnblockedBySchema = z
+  .object({ agent_id: z.string(), plan_id: z.string().nullable(), step_id: z.string() })
+  .loose();
+export type UnblockedBy = z.infer<typeof UnblockedBySchema>;
+
+/**
+ * Events logged before the object form carry `"<agent_id>:<step_id>"`, and a log keeps them across upgrades, so the
+ * string stays in the union; `unblockedBy(event)` reads either form as the object.
+ */
+const unblockedBy = z.union([UnblockedBySchema, z.string()]);
 
 const taskChange = z.object({ task_id: z.string(), subject: z.string() }).loose();
 /** Why a task was deleted (`deleted`, `all_completed`) or unblocked (`blocker_completed`, …). */

@@ -44,4 +44,5 @@ export {
 } from './tools/plan-mode-model.ts';
 export * from './issue-text.ts';
 export * from './event-payloads.ts';
+export * from './unblocked-by.ts';
 export * from './renamed.ts';

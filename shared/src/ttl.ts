@@ -1,6 +1,12 @@
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
 /**
+ * The longest token a node accepts (exp - iat) unless PLANHUB_TOKEN_MAX_LIFETIME says otherwise, in seconds: 30 days.
+ * Here because `planhub token` mints offline and cannot ask the node, so it warns against the default.
+ */
+export const DEFAULT_TOKEN_MAX_LIFETIME_S = 30 * 86_400;
+
+/**
  * A token lifetime such as "90s", "15m", "1h" or "7d" (or plain seconds) in seconds. Shared by the server's minting
  * helper and the `planhub token` CLI, so both read a TTL the same way.
  */

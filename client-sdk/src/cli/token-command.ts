@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RoleSchema, TokenClaimsSchema, parseTtl } from '@planhub/shared';
+import { DEFAULT_TOKEN_MAX_LIFETIME_S, RoleSchema, TokenClaimsSchema, parseTtl } from '@planhub/shared';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { SignJWT } from 'jose';
@@ -14,11 +14,6 @@ interface TokenFlags {
 }
 
 const DAY_S = 86_400;
-/**
- * The server's default PLANHUB_TOKEN_MAX_LIFETIME. Minting runs offline and cannot ask the node, so a longer token is
- * only warned about: a node may be configured to accept it.
- */
-const DEFAULT_MAX_LIFETIME_S = 30 * DAY_S;
 
 const warn = (text: string) => process.stderr.write(`planhub: warning: ${text}\n`);
 
@@ -44,9 +39,10 @@ export const mintCliToken = async (flags: TokenFlags): Promise<string> => {
   } catch (err) {
     throw new UsageError(`--ttl: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (ttl > DEFAULT_MAX_LIFETIME_S)
+  // Only warned about: minting runs offline, and the node this token is for may be configured to accept it.
+  if (ttl > DEFAULT_TOKEN_MAX_LIFETIME_S)
     warn(
-      `--ttl ${flags.ttl} is longer than the ${DEFAULT_MAX_LIFETIME_S / DAY_S} days a node accepts unless its ` +
+      `--ttl ${flags.ttl} is longer than the ${DEFAULT_TOKEN_MAX_LIFETIME_S / DAY_S} days a node accepts unless its ` +
         'PLANHUB_TOKEN_MAX_LIFETIME allows more; a node with the default refuses this token.',
     );
   const now = Math.floor(Date.now() / 1000);
