@@ -7,7 +7,7 @@
 // The URL comes from the first argument, else PLANHUB_URL, else http://127.0.0.1:4000; the workspace from
 // PLANHUB_WORKSPACE, else `default`. Open mode (no PLANHUB_SECRET), as `pnpm start` runs a node.
 import { randomUUID } from 'node:crypto';
-import { PlanHubError, connect } from '@planhub/client-sdk';
+import { PlanHubError, connect, unblockedBy } from '@planhub/client-sdk';
 
 const url = process.argv[2] ?? process.env.PLANHUB_URL ?? 'http://127.0.0.1:4000';
 const workspace = process.env.PLANHUB_WORKSPACE ?? 'default';
@@ -47,7 +47,7 @@ try {
   // The listener is in place before the subscription, so no event it waits for can come first.
   const unblocked = new Promise((resolve) => {
     const off = parent.onEvent('step_unblocked', (event) => {
-      if (event.payload.unblocked_by?.agent_id !== subagentId) return;
+      if (unblockedBy(event).agent_id !== subagentId) return;
       off();
       resolve(event);
     });
