@@ -106,8 +106,17 @@ def main():
             # Without a word here the wait below looks like a hang: it lasts until a person decides.
             print(f"waiting for approval: planhub approve {plan['plan_id']} (or the dashboard)", file=sys.stderr)
             sys.stderr.flush()
-            # Calling startPlan again waits for the decision, or answers at once with one made meanwhile.
-            started = hub.call("startPlan", {"plan_id": plan["plan_id"]}, timeout=3600)
+            # Calling startPlan again waits for the decision, or answers at once with a rejection made meanwhile.
+            try:
+                started = hub.call("startPlan", {"plan_id": plan["plan_id"]}, timeout=3600)
+            except PlanHubError as err:
+                # Approved between the two calls: the plan is started already, which is what this call waited for.
+                if err.code != "FAILED_PRECONDITION":
+                    raise
+                status = hub.call("getPlanStatus", {"plan_id": plan["plan_id"]})
+                if status.get("status") != "in_progress":
+                    raise
+                started = status
         if started["status"] != "in_progress":
             raise PlanHubError(
                 "FAILED_PRECONDITION", f"plan {plan['plan_id']} is {started['status']}: {started['message']}"

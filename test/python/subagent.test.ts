@@ -126,6 +126,24 @@ describe('a Python subagent (examples/python/subagent.py) speaking the wire prot
     expect(JSON.parse(finished.stdout)).toMatchObject({ plan_id: planId, completed: 'step_1' });
   });
 
+  it('goes on when a user approves at once, between its two startPlan calls', async () => {
+    h = await startHarness('memory');
+    // A user who approves the moment a plan asks: the decision usually lands before the subagent's second startPlan.
+    const user = await h.client('alice', { role: 'user' });
+    user.onEvent('plan_approval_requested', (event) => {
+      if (event.source_plan_id) void user.plan_approve({ plan_id: event.source_plan_id }).catch(() => undefined);
+    });
+    await user.subscribeToTasks({ event_types: ['plan_approval_requested'] });
+    for (let run = 0; run < 3; run++) {
+      const finished = await runPython(
+        { PLANHUB_URL: h.url, PLANHUB_WORKSPACE: 'ws', PLANHUB_AGENT: `py-quick-${run}` },
+        [],
+      );
+      expect(finished.stderr).not.toContain('Plan already started');
+      expect(finished.code).toBe(0);
+    }
+  });
+
   it("reports a secret-mode node's refusal (UNAUTHENTICATED and its reason) when it connects without a token", async () => {
     h = await startHarness('memory', { secret: 'python-test-secret-0123456789' });
     const finished = await runPython(
