@@ -102,14 +102,22 @@ describe('planhub on a first walk through', () => {
   });
 
   it('refuses a --url without an http scheme at once with exit 2, for every command, as planhub mcp does', async () => {
-    for (const url of ['127.0.0.1:4617', 'ftp://x']) {
-      const problem = `planhub: --url "${url}" is not a node's address; give one like http://127.0.0.1:4000.\n`;
-      for (const args of [['plan', '--agent', 'main'], ['watch'], ['events'], ['approve', 'plan_x'], ['reject', 'p']]) {
-        // A deadline far beyond the test's: only a refusal before dialing can answer in time.
-        const outcome = await planhub(...args, '--url', url, '--connect-timeout', '600000');
-        expect(outcome, `${args[0]} --url ${url}`).toEqual({ code: 2, stdout: '', stderr: problem });
-      }
-    }
+    const problem = (url: string) =>
+      `planhub: --url (or PLANHUB_URL) "${url}" is not a node's address; give one like http://127.0.0.1:4000.\n`;
+    // Each command once, and each malformed address once: every command reads --url through the same check.
+    const commands = [['plan', '--agent', 'main'], ['watch'], ['events'], ['approve', 'plan_x'], ['reject', 'p']];
+    const urls = ['127.0.0.1:4617', 'ftp://x', 'HTTP://127.0.0.1:4617', 'http:127.0.0.1:4617'];
+    const cases = [
+      ...commands.map((args) => ({ args, url: '127.0.0.1:4617' })),
+      ...urls.slice(1).map((url) => ({ args: ['plan', '--agent', 'main'], url })),
+    ];
+    // In parallel: each is a process start; a deadline far beyond the test's means only a refusal before dialing
+    // answers in time.
+    const outcomes = await Promise.all(
+      cases.map(({ args, url }) => planhub(...args, '--url', url, '--connect-timeout', '600000')),
+    );
+    for (const [i, { args, url }] of cases.entries())
+      expect(outcomes[i], `${args[0]} --url ${url}`).toEqual({ code: 2, stdout: '', stderr: problem(url) });
   });
 
   it('tells a command-line user of a node in secret mode which option carries the token', async () => {

@@ -50,9 +50,10 @@ export const readerIdOf = (named: string | undefined): string => {
 };
 
 /** `--url`, checked as `planhub mcp` checks it: a usage error at once rather than a DNS error after the deadline. */
-export const urlOf = (value: string, schemes?: readonly string[]): string => {
-  const problem = nodeUrlProblem(value, schemes);
-  if (problem !== undefined) throw new UsageError(`--url ${problem}`);
+export const urlOf = (value: string, schemes?: readonly string[], options?: { path?: boolean }): string => {
+  const problem = nodeUrlProblem(value, schemes, options);
+  // The value may have come from PLANHUB_URL rather than the option.
+  if (problem !== undefined) throw new UsageError(`--url (or PLANHUB_URL) ${problem}`);
   return value;
 };
 

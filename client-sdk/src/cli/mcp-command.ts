@@ -49,7 +49,7 @@ const HTTP_SCHEMES = ['http:', 'https:'];
 
 /** The node's /mcp URL for this agent; a --url that already ends in /mcp is kept as it is. */
 export const mcpEndpoint = (options: ReturnType<typeof parse>): URL => {
-  const endpoint = new URL(urlOf(options.url, HTTP_SCHEMES));
+  const endpoint = new URL(urlOf(options.url, HTTP_SCHEMES, { path: true }));
   if (!endpoint.pathname.endsWith('/mcp')) endpoint.pathname = `${endpoint.pathname.replace(/\/$/, '')}/mcp`;
   if (options.token === undefined) {
     endpoint.searchParams.set('workspace', options.workspace);
