@@ -38,6 +38,10 @@ describe('dashboard left open all day', () => {
     await page.locator('#connection.live').waitFor();
     return { page, errors };
   };
+  const go = async (page: Page, hash: string) => {
+    await page.evaluate((to) => (window.location.hash = to), hash);
+    await poll(() => page.locator('#app').getAttribute('data-view')).toBe(hash.split('/')[3] ?? 'overview');
+  };
 
   it('shows in the tab’s title and icon how many decisions wait, so a background tab still says so', async () => {
     const { url } = await start();
@@ -167,6 +171,75 @@ describe('dashboard left open all day', () => {
     await poll(() => page.locator('.feed [data-type="plan_created"]').count()).toBe(2);
     // Chromium logs each refused WebSocket while the server is down; that is the outage, not a fault of the page.
     expect(errors.filter((e) => !e.includes('WebSocket'))).toEqual([]);
+  });
+
+  it('re-renders only the stale banner each second while disconnected, not the sections under it', async () => {
+    const server = await start({ approvalPolicy: 'auto' });
+    const { page, errors } = await open(server.url);
+    const worker = await agent(server.url, 'worker');
+    await worker.createPlan({ title: 'Hold still', steps: ['one'] });
+    await worker.startPlan({});
+    const card = page.locator('#agents-body [data-agent-id="worker"]');
+    await card.waitFor();
+    await server.close();
+    const stale = page.locator('#stale');
+    await stale.waitFor({ state: 'visible' });
+    // A node the render would rebuild loses an attribute set on it: a stand-in for a reader's selection or hover.
+    await card.evaluate((el) => el.setAttribute('data-marker', 'kept'));
+    let said = await stale.textContent();
+    for (let tick = 0; tick < 3; tick++) {
+      const before = said;
+      await poll(async () => (said = await stale.textContent())).not.toBe(before);
+    }
+    expect(await page.locator('#agents-body [data-marker="kept"]').count()).toBe(1);
+    expect(await page.title()).toBe('Disconnected · PlanHub · ws');
+    expect(errors.filter((e) => !e.includes('WebSocket'))).toEqual([]);
+  });
+
+  it('shows the older events "Load older" brings once 200 or more events are shown, and says how many', async () => {
+    // Some 300 calls in a burst: the default call rate would refuse a third of them.
+    const { url } = await start({ approvalPolicy: 'auto', limits: { callsPerSecond: 2000 } });
+    const archivist = await agent(url, 'archivist');
+    await archivist.createPlan({ title: 'Needle in the log', steps: ['Find it'] });
+    const worker = await agent(url, 'worker');
+    const steps = Array.from({ length: 140 }, (_, i) => `Part ${i + 1}`);
+    await worker.createPlan({ title: 'Many parts', steps });
+    await worker.startPlan({});
+    const work = async (from: number, to: number) => {
+      for (let i = from; i <= to; i++) {
+        await worker.setStepStatus({ step_id: `step_${i}`, status: 'in_progress' });
+        await worker.setStepStatus({ step_id: `step_${i}`, status: 'completed' });
+      }
+    };
+    // The page reads the newest 100 on load: the needle stays on the server, behind 120 newer events.
+    await work(1, 60);
+    const { page, errors } = await open(url, { width: 1280, height: 860 });
+    await go(page, '#/ws/ws/events');
+    await work(61, 140);
+    const events = page.locator('.feed .event');
+    const count = page.locator('#feed-count');
+    await poll(() => count.textContent()).toMatch(/^Showing the newest 200 of 2\d\d matching events loaded\.$/);
+    expect(await events.count()).toBe(200);
+
+    const needle = page.locator('.feed .event', { hasText: 'Needle in the log' });
+    const button = page.locator('#feed-older');
+    for (let click = 0; click < 6 && (await needle.count()) === 0; click++) {
+      const before = await count.textContent();
+      await button.click();
+      // The button goes once the server has nothing older.
+      const done = async () => (await button.count()) === 0 || !(await button.isDisabled());
+      await poll(async () => (await count.textContent()) !== before && (await done())).toBe(true);
+    }
+    expect(await needle.count()).toBeGreaterThan(0);
+    const shown = await events.count();
+    expect(await count.textContent()).toBe(`Showing all ${shown} matching events loaded.`);
+
+    // Live events still keep the list to what the reader asked for: the oldest shown makes way for the newest.
+    const latecomer = await agent(url, 'latecomer');
+    await latecomer.createPlan({ title: 'One more', steps: ['last'] });
+    await poll(() => events.first().textContent()).toContain('One more');
+    expect(await events.count()).toBe(shown);
+    expect(errors).toEqual([]);
   });
 
   it('lists the failed steps and the running steps of offline agents under Needs attention, each linking to it', async () => {

@@ -101,14 +101,21 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     }
   };
 
-  let frame = 0;
-  let shownView = '';
-  const render = () => {
-    frame = 0;
+  // What tells whether the page is current: the pill, the stale banner, the tab's title and icon. No section reads
+  // the connection's state, so while it changes alone (an age ticking, a reconnection attempt failing) they stay.
+  const renderChrome = () => {
     header.update();
     tab.update();
     stale.replaceChildren(...staleView(state));
     stale.hidden = state.lostAt === undefined;
+    root.dataset.status = state.status;
+  };
+  let frame = 0;
+  let chromeFrame = 0;
+  let shownView = '';
+  const render = () => {
+    frame = 0;
+    renderChrome();
     notice.textContent = neutralize(state.notice?.text ?? '');
     notice.className = `notice ${state.notice?.kind ?? ''}`;
     const view = state.route.view;
@@ -136,16 +143,24 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       replaceKeepingFocus(workspaces.body, workspacesView(state, workspaceNames, workspaceError));
     if (route.view === 'plan') replaceKeepingFocus(page, planPage(state, pages.get(route.planId)));
     if (route.view === 'step') replaceKeepingFocus(page, stepPage(state, pages.get(route.planId), route.stepId));
-    root.dataset.status = state.status;
     root.dataset.view = view;
     root.dataset.lastEvent = state.model.lastEventId ?? '';
   };
   const schedule = () => {
     frame ||= requestAnimationFrame(render);
   };
-  // Highlights of unblocked steps fade on their own; running bars grow.
+  const scheduleChrome = () => {
+    if (frame) return;
+    chromeFrame ||= requestAnimationFrame(() => {
+      chromeFrame = 0;
+      renderChrome();
+    });
+  };
+  // Highlights of unblocked steps end and running bars grow. While disconnected only the banner's age changes: a
+  // full render every second would rebuild every section for nothing, and drop what a reader selected in them.
   setInterval(() => {
-    if (state.flashes.size > 0 || state.route.view === 'timeline' || state.lostAt !== undefined) schedule();
+    if (state.fadeFlashes() || state.route.view === 'timeline') schedule();
+    else if (state.lostAt !== undefined) scheduleChrome();
   }, 1000);
 
   const fail = (err: unknown) => {
@@ -174,6 +189,14 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   window.addEventListener('hashchange', onRoute);
 
   async function loadOlder() {
+    // The server's pages start before the live buffer: matching events it holds beyond the display cap come first,
+    // or a page read from the server would sit below events the reader cannot see.
+    const hidden = state.visibleFeed().length - state.feedShown;
+    if (hidden > 0) {
+      state.showMore(Math.min(OLDER_PAGE, hidden));
+      schedule();
+      return;
+    }
     const key = state.filterKey;
     if (state.older?.key !== key)
       state.older = { key, events: [], nextBefore: state.feed[0]?.event_id ?? null, scanned: 0, loading: false };
@@ -190,6 +213,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
         ...(text ? { text } : {}),
       });
       older.events.unshift(...page.events);
+      if (state.older === older && state.filterKey === key) state.showMore(page.events.length);
       older.scanned += page.scanned ?? 0;
       older.nextBefore = page.next_before ?? null;
     } catch (err) {
@@ -226,9 +250,11 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       // Only a page that was live has something that goes stale; the first connection shows "connecting…". A drop
       // before the page caught up keeps the first one's time: it has not been current since then.
       if (status !== 'live' && state.status === 'live') state.lostAt ??= Date.now();
+      const changed = status !== state.status;
       state.status = status;
       state.statusDetail = detail;
-      schedule();
+      if (changed) schedule();
+      else scheduleChrome();
     },
     onConnected: () => sync.connected(),
     onEvent: (event) => sync.onEvent(event),

@@ -4,6 +4,8 @@ import type { ConnectionStatus, Identity } from './connection.ts';
 import type { Route } from './router.ts';
 
 export const FEED_LIMIT = 500;
+/** Events the feed shows until the reader asks for more: a page left open all day keeps a bounded list. */
+export const FEED_SHOWN = 200;
 const FLASH_MS = 6_000;
 
 export const FEED_GROUPS: Record<string, { label: string; match: (type: string) => boolean }> = {
@@ -57,6 +59,8 @@ export class DashboardState {
   filter = { group: 'all', agent: '' };
   route: Route = { view: 'overview' };
   older: OlderEvents | undefined;
+  /** Events beyond FEED_SHOWN the reader asked to see with "Load older", for the filter `key`. */
+  moreShown: { key: string; count: number } | undefined;
   /** `<plan_id>:<step_id>` → when its "just unblocked" highlight ends. */
   readonly flashes = new Map<string, number>();
   /** Finished plans the person expanded. */
@@ -75,6 +79,7 @@ export class DashboardState {
       this.feed.splice(0, this.feed.length - FEED_LIMIT);
       // Pages loaded with "Load older" ended where the live buffer began; they would now show a gap before it.
       this.older = undefined;
+      this.moreShown = undefined;
     }
     if (event.event_type === 'step_unblocked' && event.source_plan_id && event.source_step_id)
       this.flashes.set(`${event.source_plan_id}:${event.source_step_id}`, Date.now() + FLASH_MS);
@@ -109,6 +114,28 @@ export class DashboardState {
     const older = this.older?.key === this.filterKey ? this.older.events : [];
     const first = live[0]?.event_id;
     return [...older.filter((e) => first === undefined || compareEventIds(e.event_id, first) < 0), ...live];
+  }
+
+  /** How many of visibleFeed() the feed shows, the newest: live events alone never raise it, the reader does. */
+  get feedShown(): number {
+    return FEED_SHOWN + (this.moreShown?.key === this.filterKey ? this.moreShown.count : 0);
+  }
+
+  /** Shows `count` more of the older events the page holds for the current filter. */
+  showMore(count: number): void {
+    const key = this.filterKey;
+    this.moreShown = { key, count: (this.moreShown?.key === key ? this.moreShown.count : 0) + count };
+  }
+
+  /** Forgets the highlights that have ended; true if one did, so the views drawing it need a render. */
+  fadeFlashes(now = Date.now()): boolean {
+    let faded = false;
+    for (const [key, until] of this.flashes)
+      if (until <= now) {
+        this.flashes.delete(key);
+        faded = true;
+      }
+    return faded;
   }
 
   /** Only people decide approvals here; the server enforces the same rule (docs/invariants.md, invariant 6). */

@@ -5,6 +5,18 @@ export interface DecisionActions {
   decide(planId: string, approve: boolean, reason: string, modification: boolean): void;
 }
 
+/**
+ * How to open a page that may decide. A decision is recorded under the page's agent name, so the hint asks for the
+ * person's own: without one the page takes a random "dashboard-…" name that tells no one who approved.
+ */
+const readOnlyHint = (state: DashboardState): (Node | string)[] =>
+  state.identity.token
+    ? ['Read-only view: to approve or reject, open the dashboard with a link whose token names you with the user role.']
+    : [
+        'Read-only view: to approve or reject, open the dashboard as yourself: ',
+        h('code', {}, `?workspace=${encodeURIComponent(state.identity.workspace)}&agent=<your name>&role=user`),
+      ];
+
 /** Cards for plans waiting for a person, with Approve / Reject for user clients. */
 export const approvalsView = (state: DashboardState, actions: DecisionActions): Node[] => {
   const snapshot = state.model.snapshot;
@@ -109,6 +121,6 @@ const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HT
             ),
           ),
         )
-      : h('p', { class: 'muted small' }, 'Read-only view: open the dashboard with ?role=user to approve or reject.'),
+      : h('p', { class: 'muted small read-only', 'data-hint': 'read-only' }, ...readOnlyHint(state)),
   );
 };

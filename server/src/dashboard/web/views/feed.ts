@@ -3,8 +3,6 @@ import { h, reconcile, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import { FEED_GROUPS, type DashboardState } from '../state.ts';
 
-const SHOWN = 200;
-
 /** `agent:step` of the step that unblocked, from the object form or the earlier string form. */
 const unblockedByText = ({ unblocked_by: by }: EventOf<'step_unblocked'>['payload']): string =>
   typeof by === 'string' ? by : `${by.agent_id}:${by.step_id}`;
@@ -94,7 +92,7 @@ export const feedView = (
   state: DashboardState,
   item = (e: TaskEvent) => feedItem(e, state.identity.workspace),
 ): Node[] => {
-  const events = state.visibleFeed().slice(-SHOWN).reverse();
+  const events = state.visibleFeed().slice(-state.feedShown).reverse();
   if (events.length > 0) return events.map(item);
   const older = state.older?.key === state.filterKey ? state.older : undefined;
   const scanned = state.feed.length + (older?.scanned ?? 0);
@@ -150,12 +148,27 @@ export const createFeedList = (state: DashboardState) => {
   };
 };
 
-/** "Load older": pages back through the server's log with the current filter. */
+/** "Load older": first the older events the page holds but does not show, then pages of the server's log. */
 export const feedFooter = (state: DashboardState, actions: FeedActions): Node[] => {
   const older = state.older?.key === state.filterKey ? state.older : undefined;
-  if (older?.nextBefore === null)
-    return [h('p', { class: 'muted small' }, 'Reached the oldest event the server keeps.')];
+  const held = state.visibleFeed().length;
+  const shown = Math.min(held, state.feedShown);
+  const count =
+    held === 0
+      ? []
+      : [
+          h(
+            'p',
+            { id: 'feed-count', class: 'muted small' },
+            shown < held
+              ? `Showing the newest ${shown} of ${held} matching events loaded.`
+              : `Showing all ${held} matching events loaded.`,
+          ),
+        ];
+  if (older?.nextBefore === null && shown === held)
+    return [...count, h('p', { class: 'muted small' }, 'Reached the oldest event the server keeps.')];
   return [
+    ...count,
     h(
       'button',
       { id: 'feed-older', type: 'button', disabled: older?.loading === true, onclick: () => actions.loadOlder() },

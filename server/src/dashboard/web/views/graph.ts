@@ -5,6 +5,7 @@ import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { s } from '../svg.ts';
 import { dependencyGraph, type DependencyGraph, type GraphNode } from './graph-model.ts';
+import { isUnblocked } from './unblocked.ts';
 
 const NODE_W = 168;
 const NODE_H = 46;
@@ -19,7 +20,10 @@ const layout = (graph: ElkNode) => (elk ??= new Elk({ workerUrl: '/dashboard/elk
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 const statusOf = (n: GraphNode) => n.step?.status ?? 'not_started';
 const titleOf = (n: GraphNode) => clip(`${n.stepId} ${n.step?.description ?? ''}`, 24);
-const statusText = (n: GraphNode) => statusOf(n).replace('_', ' ') + (n.step?.stalled ? ' · stalled' : '');
+const statusText = (n: GraphNode) =>
+  statusOf(n).replace('_', ' ') +
+  (n.step && isUnblocked(n.step) ? ' · unblocked' : '') +
+  (n.step?.stalled ? ' · stalled' : '');
 /** The layout request: agents as groups, steps inside, edges from the waiting step to the step it waits on. */
 const elkGraph = (graph: DependencyGraph): ElkNode => ({
   id: 'root',

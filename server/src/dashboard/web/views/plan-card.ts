@@ -3,6 +3,7 @@ import { ENDED_STEP_STATUSES } from '@planhub/shared';
 import { domId, h } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
+import { unblockedMark } from './unblocked.ts';
 
 /** Plans longer than this fold their finished steps into one line; the plan's page lists them all. */
 const FOLD_AFTER = 12;
@@ -66,7 +67,8 @@ const stepItem = (state: DashboardState, plan: PlanSummary, step: StepSummary): 
       { class: 'desc', href: href(state.identity.workspace, { view: 'step', planId: plan.plan_id, stepId: step.id }) },
       step.description,
     ),
-    h('span', { class: `badge status-${step.status}` }, flash ? 'unblocked' : step.status.replace('_', ' ')),
+    h('span', { class: `badge status-${step.status}` }, step.status.replace('_', ' ')),
+    unblockedMark(step),
     step.stalled ? h('span', { class: 'badge stalled' }, 'stalled') : null,
     waits.length > 0
       ? h('span', { class: 'waits' }, `waits on ${waits.map((d) => `${d.agent_id}:${d.step_id}`).join(', ')}`)

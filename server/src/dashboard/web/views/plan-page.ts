@@ -4,6 +4,7 @@ import { h, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
+import { unblockedMark } from './unblocked.ts';
 
 export type PlanView = ToolResult<'getPlanStatus'>;
 
@@ -30,6 +31,7 @@ export const stepLine = (state: DashboardState, plan: PlanView, step: StepView):
       step.description,
     ),
     h('span', { class: `badge status-${step.status}` }, step.status.replace('_', ' ')),
+    unblockedMark(step),
     took !== null ? h('span', { class: 'muted small' }, formatDuration(took)) : null,
   );
 };

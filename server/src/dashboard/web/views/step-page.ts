@@ -5,6 +5,7 @@ import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
 import { backLink, type PlanPageData, type PlanView } from './plan-page.ts';
+import { isUnblocked, unblockedMark } from './unblocked.ts';
 
 const json = (value: unknown, label: string, open: boolean) =>
   h(
@@ -67,6 +68,8 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
         { class: 'muted small' },
         h('span', { class: `badge status-${step.status}` }, step.status.replace('_', ' ')),
         ' ',
+        unblockedMark(step),
+        isUnblocked(step) ? ' ' : null,
         h('a', { href: href(ws, { view: 'plan', planId: plan.plan_id }) }, plan.title),
         ` · ${plan.agent_id}`,
       ),
