@@ -15,12 +15,14 @@ const EnvSchema = z.object({
   BENCH_MAX_PROBES: num(),
   BENCH_OUT: z.string().optional(),
   BENCH_PUBLISH: z.enum(['0', '1', '']).optional(),
-  BENCH_ONLY: z.enum(['all', 'floors', 'fanin', 'isolation', '']).optional(),
+  BENCH_ONLY: z.enum(['all', 'floors', 'fanin', 'isolation', 'frame-attack', '']).optional(),
   BENCH_ISOLATION_BUSY: z
     .string()
     .regex(/^\d+(,\d+)*$/, 'a comma-separated list of busy workspace counts, e.g. 1,5,20')
     .optional(),
   BENCH_ISOLATION_WINDOW_MS: num(),
+  BENCH_ATTACK_ROUNDS: num(),
+  BENCH_ATTACK_PHASE_MS: num(),
   BENCH_FANIN_FLOWS: z
     .string()
     .regex(/^\d+(,\d+)*$/, 'a comma-separated list of flow counts, e.g. 100,1000')
@@ -42,6 +44,8 @@ const ARGS = {
   'fanin-in-flight': 'BENCH_FANIN_IN_FLIGHT',
   'fanin-timeout': 'BENCH_FANIN_TIMEOUT_S',
   'isolation-busy': 'BENCH_ISOLATION_BUSY',
+  'attack-rounds': 'BENCH_ATTACK_ROUNDS',
+  'attack-phase-ms': 'BENCH_ATTACK_PHASE_MS',
   server: 'BENCH_SERVER',
 } as const;
 
@@ -91,11 +95,13 @@ export interface BenchConfig {
   crossRate: number;
   /** Probes per rate search after the first repetition (which gets two more, starting from a closed-loop guess). */
   maxProbes: number;
-  /** Which part runs: everything, the floor comparisons only, the fan-in scenario only, or the isolation one only. */
-  only: 'all' | 'floors' | 'fanin' | 'isolation';
+  /** Which part runs: everything, or one of the floor comparisons, the fan-in, isolation and frame-attack scenarios. */
+  only: 'all' | 'floors' | 'fanin' | 'isolation' | 'frame-attack';
   fanin: FaninConfig;
   /** Node B's CPU for workspaces it does not serve, at each number of busy workspaces on node A. */
   isolation: { busy: number[]; windowMs: number };
+  /** A bystander's latency in quiet and loud (huge frames arriving) phases that alternate, `rounds` pairs of them. */
+  frameAttack: { rounds: number; phaseMs: number };
   server: ServerBuild;
   outFile: string;
   /** Also write docs/bench-latest.json and docs/bench.md (for the README). */
@@ -104,7 +110,8 @@ export interface BenchConfig {
 
 /**
  * The only reader of the environment and command line in the bench. BENCH_QUICK=1 is a smoke run of about a minute;
- * `--only fanin --reps 1` runs just the fan-in scenario once, `--only isolation` just the isolation one.
+ * `--only fanin --reps 1` runs just the fan-in scenario once, `--only isolation` just the isolation one,
+ * `--only frame-attack` just the huge-frame attack.
  */
 export const benchConfigFromEnv = (env: NodeJS.ProcessEnv, argv: readonly string[] = []): BenchConfig => {
   const fromEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('BENCH_')));
@@ -132,6 +139,10 @@ export const benchConfigFromEnv = (env: NodeJS.ProcessEnv, argv: readonly string
     isolation: {
       busy: (e.BENCH_ISOLATION_BUSY ?? '1,5,20').split(',').map(Number),
       windowMs: e.BENCH_ISOLATION_WINDOW_MS ?? (quick ? 1000 : 3000),
+    },
+    frameAttack: {
+      rounds: Math.round(e.BENCH_ATTACK_ROUNDS ?? (quick ? 2 : 8)),
+      phaseMs: e.BENCH_ATTACK_PHASE_MS ?? 500,
     },
     server: e.BENCH_SERVER || 'bundle',
     outFile: e.BENCH_OUT ?? (only === 'all' || only === 'floors' ? '.bench/latest.json' : `.bench/latest-${only}.json`),

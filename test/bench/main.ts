@@ -3,13 +3,15 @@
  * them from this process with open-loop load, and reports PlanHub's figures as ratios to the floors measured in the
  * same run; then the fan-in scenario, PlanHub against BullMQ's FlowProducer on the same Redis. Configuration: see
  * config.ts (BENCH_QUICK=1 for a smoke run; `--only fanin --reps 1` for the fan-in alone). The isolation scenario
- * shows a node's CPU for workspaces it does not serve as the busy ones grow (`--only isolation`).
+ * shows a node's CPU for workspaces it does not serve as the busy ones grow (`--only isolation`); the frame-attack
+ * one, a bystander's p99 while another agent sends huge frames (`--only frame-attack`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { benchConfigFromEnv } from './config.ts';
 import { runFaninSuite } from './fanin/suite.ts';
+import { runFrameAttackSuite } from './frame-attack/suite.ts';
 import { runIsolationSuite } from './isolation/suite.ts';
 import { startCluster, type Cluster } from './infra/cluster.ts';
 import { startFaninNode } from './infra/fanin-node.ts';
@@ -18,6 +20,7 @@ import { assertHealthy, REPO_ROOT } from './infra/processes.ts';
 import { startRedis } from './infra/redis.ts';
 import { faninRatioSpecs } from './report/fanin-ratios.ts';
 import { faninTable, faninViolations } from './report/fanin-table.ts';
+import { FRAME_ATTACK_RATIO_SPECS, frameAttackNotes, frameAttackTable } from './report/frame-attack.ts';
 import { isolationTable } from './report/isolation-table.ts';
 import { currentLoad, machineInfo } from './report/machine.ts';
 import { renderMarkdown, type BenchReport } from './report/markdown.ts';
@@ -35,6 +38,7 @@ const results = emptyResults();
 const withFloors = config.only === 'all' || config.only === 'floors';
 const withFanin = config.only === 'all' || config.only === 'fanin';
 const withIsolation = config.only === 'all' || config.only === 'isolation';
+const withFrameAttack = config.only === 'all' || config.only === 'frame-attack';
 
 progress(
   `${config.quick ? 'quick ' : ''}run${config.only === 'all' ? '' : ` (${config.only} only)`}: ` +
@@ -44,6 +48,9 @@ progress(
       : '') +
     (withFanin ? `fan-in ${config.fanin.flows.join(' and ')} flows × ${config.fanin.children}, ` : '') +
     (withIsolation ? `isolation ${config.isolation.busy.join(', ')} busy workspaces, ` : '') +
+    (withFrameAttack
+      ? `frame attack ${config.frameAttack.rounds} × 2 phases of ${config.frameAttack.phaseMs} ms, `
+      : '') +
     `load average ${loadAtStart}`,
 );
 const redis = await startRedis();
@@ -72,10 +79,18 @@ try {
         progress,
       )
     : undefined;
+  if (withFrameAttack) {
+    results.frameAttack = await runFrameAttackSuite(
+      { ...config.frameAttack, repetitions: config.repetitions, server: config.server },
+      progress,
+    );
+    results.notes.push(...frameAttackNotes(results));
+  }
 
   const specs = [
     ...(withFloors ? RATIO_SPECS : []),
     ...(withFanin ? faninRatioSpecs(config.fanin.flows, config.fanin.children, config.fanin.inFlight) : []),
+    ...(withFrameAttack ? FRAME_ATTACK_RATIO_SPECS : []),
   ];
   const ratios = ratioRows(results, specs);
   const report: BenchReport = {
@@ -97,6 +112,7 @@ try {
   if (withFloors) console.log(`\n${throughputTable(results, 'text')}\n\n${latencyTable(results, 'text')}`);
   if (withFanin) console.log(`\n${faninTable(results, 'text')}`);
   if (isolation) console.log(`\n${isolationTable(isolation, 'text')}`);
+  if (results.frameAttack) console.log(`\n${frameAttackTable(results, 'text')}`);
   if (results.notes.length > 0) console.log(`\nNotes:\n${results.notes.map((n) => `- ${n}`).join('\n')}`);
   const violations = faninViolations(results);
   if (violations.length > 0) {

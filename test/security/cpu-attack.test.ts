@@ -1,85 +1,63 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCpuAttacker, type CpuAttacker } from './support/cpu-attack-driver.ts';
 import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
-import { spawnNode, spawnTs, type SpawnedProcess } from './support/spawn-node.ts';
+import { spawnNode } from './support/spawn-node.ts';
 
-const ATTACKER = new URL('./support/cpu-attacker.ts', import.meta.url).pathname;
-/** Quiet and loud phases alternate, so whatever else loads the machine weighs on both alike. */
-const ROUNDS = 20;
-/** Sequential bystander calls per phase: 2,000 per kind in all, the p99 resting on the 20 slowest of each. */
-const SAMPLES = 100;
-
-const answersOf = (attacker: SpawnedProcess) => attacker.output().match(/answer \S+/g) ?? [];
-
-const p99 = (samples: number[]) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.ceil(sorted.length * 0.99) - 1] ?? Number.NaN;
-};
-
-const measure = async (client: RawClient, planId: string, into: number[]) => {
-  for (let i = 0; i < SAMPLES; i++) {
-    const started = performance.now();
-    const ack = await client.call('getPlanStatus', { plan_id: planId });
-    into.push(performance.now() - started);
-    if (!ack.ok) throw new Error(`bystander call failed: ${ack.error.code} ${ack.error.message}`);
-  }
-};
+/** Frames the attack sends before it is judged: more than a second of it at 7 a second. */
+const FRAMES = 10;
+/** The node's default, set here so the refusal's wording below cannot drift from it; far under the frame's 60,000 keys. */
+const FRAME_VALUES = 20_000;
 
 /**
- * The one timing-ratio test of the security suite: a frame of 60,000 keys is refused on its raw text, before
- * JSON.parse and validation, so 7 of them a second from one agent leave another workspace's latency where it was.
+ * What a 60,000-key frame costs a bystander's latency is measured by `pnpm bench` (the frame-attack scenario), not
+ * here: a ratio of tail latencies on a shared machine is a measurement, not a pass/fail fact. This test holds what
+ * does not depend on timing.
  */
 describe('an agent sending huge frames', () => {
-  const processes: SpawnedProcess[] = [];
+  const stoppable: Array<{ stop(): Promise<void> }> = [];
   const clients: RawClient[] = [];
-  const cleanUp = async () => {
+  afterEach(async () => {
     for (const c of clients.splice(0)) c.close();
-    for (const p of processes.splice(0).reverse()) await p.stop();
-  };
-  afterEach(cleanUp);
+    for (const p of stoppable.splice(0).reverse()) await p.stop();
+  });
 
-  // A ratio of two tail latencies on a shared machine: one burst from another process can land in a loud phase, so a
-  // failed measurement is taken again (twice at most). Parsing one such frame alone takes 30-470 ms here.
-  it(
-    'is refused cheaply, and a bystander’s p99 stays within 2x of its quiet value',
-    { retry: 2, timeout: 120_000 },
-    async () => {
-      // A retried attempt starts from nothing: no attacker left running from the one before.
-      await cleanUp();
-      // Budgets out of the way: the bystander polls as fast as it can, and the frames must be refused on their shape.
-      const node = await spawnNode({
-        PLANHUB_LIMIT_CALLS_PER_SECOND: '1000000',
-        PLANHUB_LIMIT_CALLS_PER_ADDRESS_PER_SECOND: '1000000',
-      });
-      processes.push(node);
-      const bystander = await rawClient(node.url, openAuth('quiet', 'bystander'));
-      clients.push(bystander);
-      const created = await bystander.call('createPlan', { title: 'steady', steps: ['a', 'b', 'c'] });
-      if (!created.ok) throw new Error(created.error.message);
-      const planId = (created.result as { plan_id: string }).plan_id;
-      const attacker = spawnTs(ATTACKER, [node.url, '7'], {});
-      processes.push(attacker);
-      const [, frameBytes] = await attacker.waitFor(/ready (\d+)/);
-      expect(Number(frameBytes)).toBeGreaterThan(600_000);
-      await measure(bystander, planId, []);
+  it('gets every frame refused on its raw text while another workspace’s calls all succeed', async () => {
+    // Budgets out of the way: the frames must be refused on their shape, not on what they cost the address.
+    const node = await spawnNode({
+      PLANHUB_LIMIT_CALLS_PER_SECOND: '1000000',
+      PLANHUB_LIMIT_CALLS_PER_ADDRESS_PER_SECOND: '1000000',
+      PLANHUB_LIMIT_FRAME_VALUES: String(FRAME_VALUES),
+    });
+    stoppable.push(node);
+    const bystander = await rawClient(node.url, openAuth('quiet', 'bystander'));
+    clients.push(bystander);
+    const created = await bystander.call('createPlan', { title: 'steady', steps: ['a', 'b', 'c'] });
+    if (!created.ok) throw new Error(created.error.message);
+    const planId = (created.result as { plan_id: string }).plan_id;
+    const attacker: CpuAttacker = await startCpuAttacker(node.url);
+    stoppable.push(attacker);
+    expect(attacker.frameBytes).toBeGreaterThan(600_000);
 
-      const quiet: number[] = [];
-      const loud: number[] = [];
-      for (let round = 1; round <= ROUNDS; round++) {
-        await measure(bystander, planId, quiet);
-        const answered = answersOf(attacker).length;
-        attacker.send('start');
-        // Loud from the first refusal on: the frames are flowing.
-        await vi.waitFor(() => expect(answersOf(attacker).length).toBeGreaterThan(answered), { timeout: 10_000 });
-        await measure(bystander, planId, loud);
-        attacker.send('stop');
-        await attacker.waitFor(new RegExp(`paused ${round}\\n`));
-      }
-      const answers = answersOf(attacker);
+    await attacker.start();
+    const failed: string[] = [];
+    let calls = 0;
+    // The bystander keeps calling for as long as the frames keep coming, so its calls interleave with them.
+    while (attacker.answers().length < FRAMES) {
+      attacker.assertRunning();
+      const ack = await bystander.call('getPlanStatus', { plan_id: planId });
+      calls++;
+      if (!ack.ok) failed.push(`${ack.error.code} ${ack.error.message}`);
+    }
+    await attacker.pause();
 
-      expect(answers.length).toBeGreaterThanOrEqual(ROUNDS);
-      expect(new Set(answers)).toEqual(new Set(['answer RESOURCE_EXHAUSTED']));
-      const [q, l] = [p99(quiet), p99(loud)];
-      expect(l, `bystander p99: quiet ${q.toFixed(2)} ms, under attack ${l.toFixed(2)} ms`).toBeLessThanOrEqual(2 * q);
-    },
-  );
+    expect(failed).toEqual([]);
+    expect(calls).toBeGreaterThan(0);
+    const answers = attacker.answers();
+    expect(answers.length).toBeGreaterThanOrEqual(FRAMES);
+    expect(new Set(answers.map((a) => a.code))).toEqual(new Set(['RESOURCE_EXHAUSTED']));
+    // Only the scan of the raw text (transport/frame-guard.ts) words a refusal so: no parsed or validated call is
+    // answered with it. cost-before-work.test.ts pins that such a refused frame writes nothing.
+    for (const { message } of answers)
+      expect(message).toMatch(new RegExp(`^The call has more than ${FRAME_VALUES} keys and array elements`));
+  });
 });

@@ -1,3 +1,4 @@
+import type { Histogram } from 'hdr-histogram-js';
 import { newHistogram, recordMs, summarize } from '../stats/histogram.ts';
 import type { ProbeOutcome } from '../stats/rate-search.ts';
 
@@ -23,6 +24,8 @@ export interface OpenLoopOptions {
    * is observed elsewhere (an event arriving on another node), or with nothing to mean "now".
    */
   send: (i: number) => Promise<number | void>;
+  /** Also records every measured latency here: runs of one kind, interleaved with others, add up to one distribution. */
+  alsoRecordInto?: Histogram;
 }
 
 /**
@@ -81,7 +84,9 @@ export const runOpenLoop = (options: OpenLoopOptions): Promise<ProbeOutcome> => 
         (completedAt) => {
           if (measured && !done) {
             completed += 1;
-            recordMs(histogram, (typeof completedAt === 'number' ? completedAt : performance.now()) - at);
+            const ms = (typeof completedAt === 'number' ? completedAt : performance.now()) - at;
+            recordMs(histogram, ms);
+            if (options.alsoRecordInto) recordMs(options.alsoRecordInto, ms);
           }
           settle(i);
         },

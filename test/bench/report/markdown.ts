@@ -2,6 +2,7 @@ import type { BenchConfig } from '../config.ts';
 import type { MachineInfo } from './machine.ts';
 import type { RatioRow } from './ratio-table.ts';
 import { faninTable, faninViolations } from './fanin-table.ts';
+import { frameAttackTable } from './frame-attack.ts';
 import { isolationTable } from './isolation-table.ts';
 import type { IsolationRow } from '../isolation/suite.ts';
 import { latencyTable, ratioTable, throughputTable } from './render.ts';
@@ -54,6 +55,19 @@ const faninSection = (report: BenchReport): string[] => {
   ];
 };
 
+const frameAttackSection = (report: BenchReport): string[] =>
+  report.results.frameAttack === undefined
+    ? []
+    : [
+        '## Huge-frame attack: what refused frames cost a bystander',
+        '',
+        "One agent sends frames of 60,000 keys that the node refuses on their raw text; another workspace's agent" +
+          ' polls at a fixed rate, in quiet and loud phases that alternate: [bench-method.md](bench-method.md).',
+        '',
+        frameAttackTable(report.results, 'markdown'),
+        '',
+      ];
+
 const machineLine = (m: MachineInfo) =>
   `${m.cpu_model}, ${m.cores} cores, ${m.memory_gib} GiB; ${m.os}; Node ${m.node}; Redis ${m.redis}; ` +
   `1-minute load average ${m.load_average.start} at the start, ${m.load_average.end} at the end`;
@@ -71,7 +85,7 @@ export const renderMarkdown = (report: BenchReport): string => {
       ' this one machine, so the floors and PlanHub competed for the same cores; the ratios are what carries over.',
     `Raw figures: [bench-latest.json](bench-latest.json).`,
     '',
-    '## Ratios and targets (docs/invariants.md, performance targets, and issue 9 where marked)',
+    '## Ratios and targets (docs/invariants.md, performance targets; issue 9 and security where marked)',
     '',
     `Targets met: ${judged.length - missed.length} of ${judged.length}` +
       (missed.length > 0 ? ` (missed: ${missed.join('; ')}).` : '.'),
@@ -88,6 +102,7 @@ export const renderMarkdown = (report: BenchReport): string => {
     '',
     ...faninSection(report),
     ...isolationSection(report),
+    ...frameAttackSection(report),
     '## Running it',
     '',
     '`pnpm bench` needs `redis-server` on the PATH and starts everything itself (a private Redis on a free port,' +
@@ -97,7 +112,9 @@ export const renderMarkdown = (report: BenchReport): string => {
       ' `BENCH_STEPS`, `BENCH_CROSS_RATE`, `BENCH_MAX_PROBES`, `BENCH_OUT`, and `BENCH_PUBLISH=1` to also write this' +
       ' file and `docs/bench-latest.json`. The fan-in scenario: `BENCH_FANIN_FLOWS` (default 100,1000),' +
       ' `BENCH_FANIN_CHILDREN`, `BENCH_FANIN_IN_FLIGHT`, `BENCH_FANIN_TIMEOUT_S`; `pnpm bench --only fanin --reps 1`' +
-      ' runs it alone (every BENCH_ONLY/REPS/OUT/FANIN_* variable has a `--` flag). The PlanHub nodes run the' +
+      ' runs it alone (every BENCH_ONLY/REPS/OUT/FANIN_* variable has a `--` flag). The huge-frame attack:' +
+      ' `BENCH_ATTACK_ROUNDS` (default 8), `BENCH_ATTACK_PHASE_MS` (default 500); `--only frame-attack` runs it alone.' +
+      ' The PlanHub nodes run the' +
       ' production bundle, built from the current sources at the start of the run; `BENCH_SERVER=source`' +
       ' (`--server source`) runs the TypeScript sources through tsx instead. A run is only as quiet as the' +
       ' machine: check the load average above.',

@@ -68,6 +68,38 @@ export interface FaninFigures {
   loadAverage: Figure;
 }
 
+/** A bystander's latency in one kind of phase (quiet, or under the attack), one figure per repetition. */
+export interface AttackPhaseFigures {
+  /** Calls measured, summed over the repetitions. */
+  calls: number;
+  p50: Figure;
+  p90: Figure;
+  p99: Figure;
+  max: Figure;
+  /** Failed or unanswered bystander calls, summed over the repetitions. */
+  errors: number;
+  firstError?: string;
+}
+
+/** The huge-frame attack (frame-attack/suite.ts): a bystander's latency in quiet and loud phases that alternate. */
+export interface FrameAttackFigures {
+  /** The bystander's fixed arrival rate, calls/s. */
+  rate: number;
+  framesPerSecond: number;
+  frameKeys: number;
+  frameBytes: number;
+  /** Quiet/loud pairs per repetition, and the measured length of each phase. */
+  rounds: number;
+  phaseMs: number;
+  quiet: AttackPhaseFigures;
+  loud: AttackPhaseFigures;
+  /** The attacker's answers by code over the repetitions (all RESOURCE_EXHAUSTED when the frame guard refuses them). */
+  answersByCode: Record<string, number>;
+  /** Answers that were not the frame guard's refusal: each one a frame that went further than the raw-text scan. */
+  notRefusedByScan: number;
+  loadAverage: Figure;
+}
+
 /** `planhub.100`, `bullmq.1000`: the system and the number of flows. */
 export const faninId = (system: FaninFigures['system'], flows: number) => `${system}.${flows}`;
 
@@ -76,6 +108,7 @@ export interface BenchResults {
   latency: Partial<Record<LatencyId, LatencyFigures>>;
   /** The fan-in scenario, by faninId. */
   fanin?: Record<string, FaninFigures>;
+  frameAttack?: FrameAttackFigures;
   /** What was not measured, or measured differently than asked, and why. */
   notes: string[];
 }

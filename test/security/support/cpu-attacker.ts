@@ -2,9 +2,10 @@ import { io } from 'socket.io-client';
 
 /**
  * The CPU attack, in its own process so its encoding work does not land on the measuring test's event loop:
- * `perSecond` calls per second, each a ~630 KB frame of 60,000 small keys, from one agent. A "start" line on stdin
- * starts the stream, "stop" pauses it. Prints "ready <frame bytes>" once connected, "answer <code>" per
- * acknowledgement and "paused <n>" once the n-th pause has no call left in flight.
+ * `perSecond` calls per second, each a ~660 KB frame of 60,000 small keys, from one agent. A "start" line on stdin
+ * starts the stream, "stop" pauses it. Prints "ready <frame bytes>" once connected, "answer <code> <message>" per
+ * acknowledgement, "loud <n>" at the first answer after the n-th start (the node is busy with the frames from then on)
+ * and "paused <n>" once the n-th pause has no call left in flight. Driven by cpu-attack-driver.ts.
  */
 const [url = '', perSecond = '7', keys = '60000'] = process.argv.slice(2);
 const extra: Record<string, number> = {};
@@ -15,6 +16,8 @@ let timer: NodeJS.Timeout | undefined;
 let inFlight = 0;
 let pauses = 0;
 let pausing = false;
+let starts = 0;
+let loudAnnounced = true;
 const settle = () => {
   if (pausing && inFlight === 0) {
     pausing = false;
@@ -32,6 +35,12 @@ socket.once('connect_error', (err) => {
   process.exit(1);
 });
 socket.once('connect', () => console.log(`ready ${JSON.stringify(frame).length}`));
+// A node that cut the connection (or died) answers nothing more: exiting lets the driver's wait fail at once.
+socket.on('disconnect', (reason) => {
+  if (reason === 'io client disconnect') return;
+  console.log(`disconnected ${reason}`);
+  process.exit(1);
+});
 
 // Encoded once and written below socket.io as an event packet with an acknowledgement id, as an attacker would:
 // the server sees the same frame each time while this process spends nothing re-encoding it.
@@ -41,9 +50,13 @@ socket.once('connect', () =>
   socket.io.engine.on('message', (data: unknown) => {
     const ack = typeof data === 'string' ? /^3(\d+)\[(.*)\]$/s.exec(data) : null;
     if (!ack || Number(ack[1]) < 1_000_000) return;
-    const answer = JSON.parse(ack[2] ?? '{}') as { ok: boolean; error?: { code: string } };
+    const answer = JSON.parse(ack[2] ?? '{}') as { ok: boolean; error?: { code: string; message: string } };
     inFlight--;
-    console.log(`answer ${answer.ok ? 'ok' : answer.error?.code}`);
+    console.log(`answer ${answer.ok ? 'ok' : `${answer.error?.code} ${answer.error?.message.replace(/\s+/g, ' ')}`}`);
+    if (!loudAnnounced) {
+      loudAnnounced = true;
+      console.log(`loud ${starts}`);
+    }
     settle();
   }),
 );
@@ -52,7 +65,10 @@ const send = () => {
   socket.io.engine.write(`2${nextId++}${encoded}`);
 };
 const start = () => {
-  timer ??= setInterval(send, 1000 / Number(perSecond));
+  if (timer) return;
+  starts++;
+  loudAnnounced = false;
+  timer = setInterval(send, 1000 / Number(perSecond));
 };
 const stop = () => {
   clearInterval(timer);
@@ -69,6 +85,9 @@ process.stdin.on('data', (chunk: string) => {
     else if (line.trim() === 'stop') stop();
   }
 });
+// Whoever drives the attack holds stdin: if it goes away without stopping this process (a bench interrupted, a test
+// worker killed), the frames must not keep coming.
+process.stdin.once('end', () => process.exit(0));
 process.once('SIGTERM', () => {
   socket.disconnect();
   process.exit(0);
