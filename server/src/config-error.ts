@@ -21,7 +21,7 @@ export type SettingName = (path: readonly PropertyKey[]) => string;
  */
 const ALLOWED: Record<string, string> = {
   port: 'a whole number from 0 to 65535 (0 picks a free port)',
-  host: 'an address or host name to bind, e.g. 127.0.0.1 or 0.0.0.0',
+  host: 'an address or host name to bind, e.g. 127.0.0.1, 0.0.0.0 or :: (IPv6 without brackets; the port is PORT)',
   redisUrl: 'a redis:// or rediss:// URL, e.g. redis://redis:6379 (unset it for the in-memory store)',
   redisClusterNodes: 'host:port seed nodes of a Redis Cluster, e.g. 10.0.0.1:7000 (IPv6 as [fd00::1]:7000)',
   redisPrefix: 'a non-empty key prefix without { or }',
@@ -33,37 +33,50 @@ const ALLOWED: Record<string, string> = {
   finishedPlansKept: 'a whole number of plans greater than 0',
   allowedOrigins:
     'origins such as https://dash.example.com or http://localhost:5173 (http or https, host, optional port)',
-  allowedHosts: 'host names or host:port such as dash.example.com or planhub.internal:4000 (no scheme or path)',
+  allowedHosts:
+    'host names or addresses as a Host header carries them, optionally with :port, such as dash.example.com, ' +
+    'planhub.internal:4000 or [fd00::1]:4000 (IPv6 in brackets; no scheme, path, wildcard or :80, which clients omit)',
   trustedProxies:
     'comma-separated IP addresses or CIDR ranges of the load balancers in front of the nodes, e.g. 10.0.0.5 or ' +
     '172.16.0.0/12 (unset when clients connect directly)',
 };
 
-/** The parts of a JSON Schema that say what a number or an enum accepts. */
+/** The parts of a JSON Schema that say what a setting accepts. */
 interface SchemaNode {
   type?: string;
   enum?: unknown[];
+  const?: unknown;
+  format?: string;
   minimum?: number;
   exclusiveMinimum?: number;
   maximum?: number;
+  minLength?: number;
+  minItems?: number;
   properties?: Record<string, SchemaNode>;
+  additionalProperties?: SchemaNode | boolean;
   items?: SchemaNode;
+  oneOf?: SchemaNode[];
+  anyOf?: SchemaNode[];
 }
 
+/** A key's schema; in a union (planhub.json's reporters) the first variant that has the key. */
+const childOf = (node: SchemaNode | undefined, key: PropertyKey): SchemaNode | undefined => {
+  if (node === undefined) return undefined;
+  if (typeof key === 'number') return node.items;
+  const variants = node.oneOf ?? node.anyOf;
+  if (variants) return variants.map((variant) => childOf(variant, key)).find((child) => child !== undefined);
+  const extra = typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined;
+  return node.properties?.[String(key)] ?? extra;
+};
+
 const nodeAt = (root: SchemaNode, path: readonly PropertyKey[]): SchemaNode | undefined =>
-  path.reduce<SchemaNode | undefined>(
-    (node, key) => (typeof key === 'number' ? node?.items : node?.properties?.[String(key)]),
-    root,
-  );
+  path.reduce<SchemaNode | undefined>(childOf, root);
 
 /** `.int()` alone bounds a number by the safe integers, which is no limit an operator needs to hear about. */
 const bound = (value: number | undefined) =>
   value !== undefined && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
 
-/** "a whole number from 0 to 16", "a whole number greater than 0", "one of a, b": read from the setting's schema. */
-const allowedBySchema = (node: SchemaNode | undefined): string | undefined => {
-  if (node?.enum) return `one of ${node.enum.map(String).join(', ')}`;
-  if (node?.type !== 'integer' && node?.type !== 'number') return undefined;
+const numberAllowed = (node: SchemaNode) => {
   const kind = node.type === 'integer' ? 'a whole number' : 'a number';
   const [min, over, max] = [bound(node.minimum), bound(node.exclusiveMinimum), bound(node.maximum)];
   if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
@@ -73,18 +86,41 @@ const allowedBySchema = (node: SchemaNode | undefined): string | undefined => {
   return max === undefined ? kind : `${kind} of at most ${max}`;
 };
 
-/** Values that must never be echoed back, even in an error. */
+/**
+ * "a whole number from 0 to 16", "one of a, b", "a list of …": read from the setting's schema. A string's format
+ * (a URL, a pattern) is left to the schema's own message, which says it in words written for it.
+ */
+const allowedBySchema = (node: SchemaNode | undefined, issue: z.core.$ZodIssue): string | undefined => {
+  if (node?.enum) return `one of ${node.enum.map(String).join(', ')}`;
+  if (node?.type === 'integer' || node?.type === 'number') return numberAllowed(node);
+  if (node?.type === 'boolean') return 'true or false';
+  if (node?.type === 'array') {
+    const items = allowedBySchema(node.items, issue);
+    const some = node.minItems ? ` of at least ${node.minItems}` : '';
+    return items === undefined ? undefined : `a list${some}, each ${items}`;
+  }
+  if (node?.type === 'object') return 'an object';
+  if (node?.type === 'string' && (issue.code === 'invalid_type' || issue.code === 'too_small'))
+    return node.minLength && node.minLength > 1 ? `text of at least ${node.minLength} characters` : 'non-empty text';
+  return undefined;
+};
+
+/** Values that must never be echoed back, even in an error (a webhook's `secret` in planhub.json too). */
 const SECRET_KEYS = new Set(['secret', 'metricsToken']);
 
 /** A value as it may appear in an error: short, and a URL without its password. */
 const shown = (value: unknown): string => {
-  // A list is shown as the operator wrote it in the environment, not as the JSON it was parsed into.
-  let text =
-    typeof value === 'string' ? value : Array.isArray(value) ? value.map(String).join(',') : JSON.stringify(value);
+  // A list is shown as the operator wrote it in the environment, not as the JSON it was parsed into (an empty one
+  // can only come from planhub.json, and would read as nothing).
+  const list = Array.isArray(value) && value.length > 0;
+  let text = typeof value === 'string' ? value : list ? value.map(String).join(',') : JSON.stringify(value);
   try {
     const url = new URL(text);
-    if (url.password) url.password = '***';
-    text = url.href;
+    // Otherwise the value stays as typed: URL's own spelling ("http://0.0.0.0/") is not what the operator wrote.
+    if (url.password) {
+      url.password = '***';
+      text = url.href;
+    }
   } catch {
     // not a URL: shown as given
   }
@@ -97,23 +133,34 @@ const valueAt = (input: unknown, path: readonly PropertyKey[]): unknown =>
 /**
  * One line per refused setting: `PORT is "abc": allowed is a whole number from 0 to 65535 (0 picks a free port).`
  * A refinement that relates two settings marks itself `params: { explained: true }` and is shown as written.
+ * `allowed` overrides the schema's description per first path segment (ALLOWED for the server's settings).
  */
 export const explainIssues = (
   error: z.ZodError,
   input: unknown,
   nameOf: SettingName,
   schema: z.ZodType,
+  allowed: Readonly<Record<string, string>> = ALLOWED,
 ): ConfigError => {
   const root = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as SchemaNode;
   const lines = error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      const known = Object.keys(nodeAt(root, issue.path)?.properties ?? {});
+      const names = issue.keys.map((key) => nameOf([...issue.path, key])).join(', ');
+      return `${names} ${issue.keys.length === 1 ? 'is not a setting' : 'are not settings'}: allowed are ${known.join(', ')}.`;
+    }
     const head = String(issue.path[0] ?? '');
     const name = nameOf(issue.path);
     const value = valueAt(input, issue.path);
     const given = value === undefined ? 'missing' : `is ${shown(value)}`;
     if (issue.code === 'custom' && issue.params?.explained === true) return `${name} ${given}: ${issue.message}.`;
-    const allowed = ALLOWED[head] ?? allowedBySchema(nodeAt(root, issue.path));
-    if (SECRET_KEYS.has(head)) return `${name} is too weak: use ${allowed ?? 'a longer value'}.`;
-    return allowed ? `${name} ${given}: allowed is ${allowed}.` : `${name} ${given}: ${issue.message}.`;
+    const options = issue.code === 'invalid_union' && 'options' in issue ? (issue.options as unknown[]) : undefined;
+    const accepted =
+      allowed[head] ??
+      (options ? `one of ${options.map(String).join(', ')}` : allowedBySchema(nodeAt(root, issue.path), issue));
+    if (issue.path.some((key) => SECRET_KEYS.has(String(key))))
+      return `${name} is too weak: use ${accepted ?? 'a longer value'}.`;
+    return accepted ? `${name} ${given}: allowed is ${accepted}.` : `${name} ${given}: ${issue.message}.`;
   });
   return new ConfigError(lines.join(' '));
 };

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from './config-error.ts';
+import { ConfigError, explainIssues } from './config-error.ts';
 import { ReporterConfigSchema, type ReporterConfig } from './reporters/reporter-config.ts';
 
 /**
@@ -59,10 +59,13 @@ const configPath = (env: NodeJS.ProcessEnv, cwd: string) =>
 
 const problem = (path: string, detail: string) => new ConfigError(`Invalid PlanHub config ${path}: ${detail}`);
 
-const describe = (error: z.ZodError, prefix: string) =>
-  error.issues
-    .map((i) => `${[prefix, ...i.path.map(String)].filter(Boolean).join('.') || '(root)'}: ${i.message}`)
-    .join('; ');
+/** The same "allowed is …" line an environment setting gets, named by the file's own keys (`reporters.0.path`). */
+const explain = (path: string, error: z.ZodError, input: unknown, schema: z.ZodType, where = '') =>
+  problem(
+    path,
+    explainIssues(error, input, (at) => [where, ...at.map(String)].filter(Boolean).join('.') || 'the file', schema, {})
+      .message,
+  );
 
 const reporterFrom = (raw: Record<string, unknown>, where: string, path: string, env: NodeJS.ProcessEnv) => {
   const { secret_env: secretEnv, ...rest } = raw;
@@ -75,7 +78,7 @@ const reporterFrom = (raw: Record<string, unknown>, where: string, path: string,
     rest.secret = env[secretEnv];
   }
   const parsed = ReporterConfigSchema.safeParse(rest);
-  if (!parsed.success) throw problem(path, describe(parsed.error, where));
+  if (!parsed.success) throw explain(path, parsed.error, rest, ReporterConfigSchema, where);
   return parsed.data;
 };
 
@@ -90,7 +93,7 @@ export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): Fil
     throw problem(path, err instanceof Error ? err.message : String(err));
   }
   const parsed = FileSchema.safeParse(json);
-  if (!parsed.success) throw problem(path, describe(parsed.error, ''));
+  if (!parsed.success) throw explain(path, parsed.error, json, FileSchema);
   const file = parsed.data;
   if (file.reporters && file.reporter_type)
     throw problem(path, 'use either reporter_type + reporter_config or reporters, not both');
@@ -106,15 +109,19 @@ export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): Fil
         'PLANHUB_REDIS_CLUSTER_NODES in the environment)',
     );
   const durable = file.storage_type === 'file' || file.storage_type === 'hybrid';
+  // Every key given is passed on, as its environment variable would be: storage_path alone selects the file store
+  // and storage_config.url alone Redis (storeKindOf), and a key the chosen store cannot use is refused (checkStorage)
+  // instead of dropped, so a store the operator believes durable never turns out to be the memory store.
+  const storagePath = file.storage_path ?? (durable ? DEFAULT_STORAGE_PATH : undefined);
   return {
     reporters,
     ...(file.storage_type ? { storageType: file.storage_type } : {}),
     // Relative to the working directory, as the seed's plugin read it.
-    ...(durable ? { storagePath: resolve(cwd, file.storage_path ?? DEFAULT_STORAGE_PATH) } : {}),
-    ...(redis && storage.url ? { redisUrl: storage.url } : {}),
-    ...(redis && storage.cluster_nodes ? { redisClusterNodes: storage.cluster_nodes } : {}),
-    ...(redis && storage.wait_replicas !== undefined ? { redisWaitReplicas: storage.wait_replicas } : {}),
-    ...(file.storage_config.prefix ? { redisPrefix: file.storage_config.prefix } : {}),
+    ...(storagePath !== undefined ? { storagePath: resolve(cwd, storagePath) } : {}),
+    ...(storage.url ? { redisUrl: storage.url } : {}),
+    ...(storage.cluster_nodes ? { redisClusterNodes: storage.cluster_nodes } : {}),
+    ...(storage.wait_replicas !== undefined ? { redisWaitReplicas: storage.wait_replicas } : {}),
+    ...(storage.prefix ? { redisPrefix: storage.prefix } : {}),
   };
 };
 

@@ -20,9 +20,21 @@ export const storeKindOf = (config: StorageSettings) => {
 /** Store settings that contradict each other: refused rather than one of them silently ignored. */
 export const checkStorage = (config: StorageSettings, nameOf: (key: string) => string = (key) => key): void => {
   const kind = storeKindOf(config);
-  if (kind === 'file' && (config.redisUrl !== undefined || config.redisClusterNodes !== undefined))
+  const redisName = nameOf(config.redisUrl !== undefined ? 'redisUrl' : 'redisClusterNodes');
+  const redis = config.redisUrl !== undefined || config.redisClusterNodes !== undefined;
+  // Only an explicit storageType can select a store these settings do not fit; unset, they select the store.
+  if (kind === 'memory' && redis)
     throw new ConfigError(
-      `${nameOf(config.redisUrl !== undefined ? 'redisUrl' : 'redisClusterNodes')} is set, but ${nameOf(config.storageType === undefined ? 'storagePath' : 'storageType')} ` +
+      `${redisName} is set, but ${nameOf('storageType')} is "memory", which uses no Redis; unset one of them.`,
+    );
+  if (kind !== 'file' && config.storagePath !== undefined)
+    throw new ConfigError(
+      `${nameOf('storagePath')} is set, but ${nameOf('storageType')} is "${config.storageType}", which keeps ` +
+        'nothing on disk; unset one of them (the path alone selects the file store).',
+    );
+  if (kind === 'file' && redis)
+    throw new ConfigError(
+      `${redisName} is set, but ${nameOf(config.storageType === undefined ? 'storagePath' : 'storageType')} ` +
         `selects the file store (one node, no Redis); unset one of them.`,
     );
   if (kind === 'file' && config.storagePath === undefined)

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_TOKEN_MAX_LIFETIME_S, MAX_EVENT_BYTES, parseTtl } from '@planhub/shared';
 import { z } from 'zod';
 import { ConfigError, explainIssues } from './config-error.ts';
+import { checkHost, isHostHeader } from './config-host.ts';
 import { checkStorage } from './config-storage.ts';
 import { withConfigFile } from './config-file.ts';
 import { ReporterConfigSchema } from './reporters/reporter-config.ts';
@@ -99,6 +100,7 @@ export const ServerConfigSchema = z
     host: z
       .string()
       .regex(/^[^\s/]+$/, 'must be an address or host name')
+      .superRefine(checkHost)
       .default('127.0.0.1'),
     // ioredis would take an http:// URL and then fail on every call; the scheme is checked before anything starts.
     redisUrl: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
@@ -161,7 +163,7 @@ export const ServerConfigSchema = z
     allowedOrigins: z.array(z.url({ protocol: /^https?$/ })).default([]),
     /** Host names requests may be addressed to besides loopback ones (PLANHUB_ALLOWED_HOSTS, comma-separated). */
     // Compared with the Host header, which never carries a scheme or a path: an entry with one would match nothing.
-    allowedHosts: z.array(z.string().regex(/^[^\s/]+$/, 'must be a host name or host:port')).default([]),
+    allowedHosts: z.array(z.string().refine(isHostHeader, 'must be a Host header value')).default([]),
     /**
      * Load balancers whose X-Forwarded-For names the client (PLANHUB_TRUSTED_PROXIES, comma-separated addresses or
      * CIDR ranges). Behind one, every client's TCP peer is the balancer, so the per-address caps and budgets would

@@ -24,7 +24,8 @@ const BAD: Record<string, string[]> = {
   LOG_LEVEL: ['loud'],
   PLANHUB_APPROVAL_POLICY: ['sometimes'],
   PLANHUB_ALLOWED_ORIGINS: ['notanorigin', 'localhost:3000', 'file:///index.html'],
-  PLANHUB_ALLOWED_HOSTS: ['https://dash.example.com', 'dash.example.com/app'],
+  // Each of these would be kept and then never equal a Host header: no brackets, a wildcard, the port URL drops.
+  PLANHUB_ALLOWED_HOSTS: ['https://dash.example.com', 'dash.example.com/app', 'fd00::1', '*.example.com', 'host:80'],
   PLANHUB_TRUSTED_PROXIES: ['balancer', '10.0.0.0/33'],
   PLANHUB_TOKEN_MAX_LIFETIME: ['soon', '0'],
   PLANHUB_LIMIT_OUTBOUND_BYTES: [...NUMBER_BAD, '1024'],
@@ -77,6 +78,26 @@ describe('environment settings refused at startup', () => {
     );
   });
 
+  it('refuses brackets and a port in HOST with their own reason, not as an open-mode address', () => {
+    expect(messageOf({ HOST: '[::1]' })).toBe(
+      'HOST is "[::1]": write an IPv6 address without brackets, e.g. ::1 (the port goes in PORT).',
+    );
+    expect(messageOf({ HOST: '127.0.0.1:4000' })).toBe(
+      'HOST is "127.0.0.1:4000": the port goes in PORT; allowed is an address or host name alone, e.g. 127.0.0.1.',
+    );
+    for (const host of ['planhub:host', '[planhub]'])
+      expect(messageOf({ HOST: host })).toBe(
+        `HOST is "${host}": only an IPv6 address may contain ':', and none is written in brackets here, e.g. :: or ::1.`,
+      );
+  });
+
+  it('echoes a refused value as it was typed, masking only a password', () => {
+    expect(messageOf({ HOST: 'http://0.0.0.0' })).toMatch(/^HOST is "http:\/\/0\.0\.0\.0": allowed is /);
+    const masked = messageOf({ REDIS_URL: 'http://ops:hunter2hunter2@cache:6379' });
+    expect(masked).toMatch(/^REDIS_URL is "http:\/\/ops:\*\*\*@cache:6379\/?": allowed is /);
+    expect(masked).not.toContain('hunter2');
+  });
+
   it('answers a bad origin with an example of a good one', () => {
     expect(messageOf({ PLANHUB_ALLOWED_ORIGINS: 'https://ok.example,notanorigin' })).toMatch(
       /^PLANHUB_ALLOWED_ORIGINS is "notanorigin": allowed is origins such as https:\/\/dash\.example\.com/,
@@ -96,6 +117,11 @@ describe('environment settings refused at startup', () => {
       PLANHUB_ALLOWED_ORIGINS: 'https://dash.example.com, http://localhost:5173',
       PLANHUB_ALLOWED_HOSTS: 'dash.example.com,planhub.internal:4000',
     });
+    expect(
+      configFromEnv({ PLANHUB_CONFIG, PLANHUB_ALLOWED_HOSTS: 'Dash.Example.com,[fd00::1],[fd00::1]:4000' })
+        .allowedHosts,
+    ).toEqual(['Dash.Example.com', '[fd00::1]', '[fd00::1]:4000']);
+    expect(configFromEnv({ PLANHUB_CONFIG, HOST: 'fd00::1' }).host).toBe('fd00::1');
     expect(config.host).toBe('0.0.0.0');
     expect(config.allowedOrigins).toEqual(['https://dash.example.com', 'http://localhost:5173']);
     expect(config.allowedHosts).toEqual(['dash.example.com', 'planhub.internal:4000']);

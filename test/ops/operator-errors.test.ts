@@ -39,7 +39,7 @@ describe('configuration errors name the variable and what is allowed, and exit 1
     ],
     [
       { REDIS_URL: 'http://cache:6379' },
-      /REDIS_URL is "http:\/\/cache:6379\/": allowed is a redis:\/\/ or rediss:\/\/ URL/,
+      /REDIS_URL is "http:\/\/cache:6379": allowed is a redis:\/\/ or rediss:\/\/ URL/,
     ],
     [{ REDIS_URL: 'redis-host:6379' }, /REDIS_URL is "redis-host:6379": allowed is a redis:\/\/ or rediss:\/\/ URL/],
     [{ REDIS_PREFIX: 'a{b}' }, /REDIS_PREFIX is "a\{b\}": allowed is a non-empty key prefix without \{ or \}/],
@@ -86,7 +86,7 @@ describe('configuration errors name the variable and what is allowed, and exit 1
     const path = configFile({ storage_type: 'redis', storage_config: { url: 'http://cache:6379' } });
     expectOperatorRefusal(
       await refusedStart({ PLANHUB_CONFIG: path }),
-      new RegExp(`storage_config\\.url in ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is "http://cache:6379/"`),
+      new RegExp(`storage_config\\.url in ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is "http://cache:6379"`),
     );
   });
 
@@ -94,7 +94,7 @@ describe('configuration errors name the variable and what is allowed, and exit 1
     const path = configFile({ reporter_type: 'webhook', reporter_config: { url: 'ftp://hooks.example.com/x' } });
     expectOperatorRefusal(
       await refusedStart({ PLANHUB_CONFIG: path }),
-      /Invalid PlanHub config .*\.json: reporter_config\.url: must be an http\(s\) URL/,
+      /Invalid PlanHub config .*\.json: reporter_config\.url is "ftp:\/\/hooks\.example\.com\/x": must be an http\(s\) URL/,
     );
   });
 
