@@ -34,8 +34,13 @@ const runRootScript = (name: string, env: Record<string, string>) => {
       });
     child.once('exit', () => reject(new Error(`the node exited before listening:\n${lines.join('\n')}`)));
   });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     listening,
+    exited,
+    pid: child.pid ?? 0,
     kill: () => {
       if (child.exitCode === null && child.signalCode === null && child.pid !== undefined)
         process.kill(-child.pid, 'SIGKILL');
@@ -62,10 +67,20 @@ describe('pnpm start from the repository root', () => {
     expect(existsSync(join(dir, 'plans'))).toBe(true);
   });
 
+  it('shuts down on Ctrl-C and exits 0, so pnpm reports no failure', async () => {
+    const node = runRootScript('start', { PORT: '0' });
+    cleanups.push(node.kill);
+    await node.listening;
+    // A terminal's Ctrl-C goes to the whole foreground process group.
+    process.kill(-node.pid, 'SIGINT');
+    expect(await node.exited).toEqual({ code: 0, signal: null });
+  });
+
   it("runs the server package's own entries, from the root", () => {
     const root = scriptsOf('.');
     const server = scriptsOf('server');
-    expect(root.start).toBe(server.start?.replace('src/', 'server/src/'));
-    expect(root['start:prod']).toBe(server['start:prod']?.replace('dist/', 'server/dist/'));
+    // exec: the shell pnpm runs a script in becomes the server, so Ctrl-C reaches it alone (see below).
+    expect(root.start).toBe(`exec ${server.start?.replace('src/', 'server/src/')}`);
+    expect(root['start:prod']).toBe(`exec ${server['start:prod']?.replace('dist/', 'server/dist/')}`);
   });
 });
