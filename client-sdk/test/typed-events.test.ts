@@ -3,20 +3,7 @@ import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { EventEnvelope, EventOf, TaskEvent, ToolResult } from '../src/index.ts';
 import { createClient } from '../src/index.ts';
 import { eventReader } from '../src/event-reader.ts';
-
-const envelope = (event_type: string, payload: Record<string, unknown>) => ({
-  event_id: '1-0',
-  event_type,
-  timestamp: '2026-01-01T00:00:00.000Z',
-  workspace: 'ws',
-  source_agent: 'main',
-  source_plan_id: 'p1',
-  source_plan_title: 'P',
-  source_step_id: 'step_2',
-  source_step_description: 'merge',
-  source_step_sequence: 2,
-  payload,
-});
+import { envelope } from './support/envelope.ts';
 
 const unblocked = envelope('step_unblocked', {
   received_outputs: ['sub:step_1'],

@@ -1,20 +1,10 @@
 import { afterAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { EventOf, UnblockedBy } from '../src/index.ts';
 import { createClient, unblockedBy } from '../src/index.ts';
+import { envelope } from './support/envelope.ts';
 
-const unblocked = (payload: EventOf<'step_unblocked'>['payload']): EventOf<'step_unblocked'> => ({
-  event_id: '1-0',
-  event_type: 'step_unblocked',
-  timestamp: '2026-01-01T00:00:00.000Z',
-  workspace: 'ws',
-  source_agent: 'parent',
-  source_plan_id: 'p1',
-  source_plan_title: 'P',
-  source_step_id: 'step_2',
-  source_step_description: 'merge',
-  source_step_sequence: 2,
-  payload,
-});
+const unblocked = (payload: EventOf<'step_unblocked'>['payload']): EventOf<'step_unblocked'> =>
+  envelope('step_unblocked', payload);
 
 describe('unblockedBy(event)', () => {
   const client = createClient({ url: 'http://127.0.0.1:1', agentId: 'typed' });

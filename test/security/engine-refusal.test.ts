@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import { connect } from '@planhub/client-sdk';
 import { Manager } from 'socket.io-client';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../helpers/servers.ts';
-import { bareTransport } from './support/bare-transport.ts';
+import { describe, expect, it } from 'vitest';
+import type { startHarness } from '../helpers/servers.ts';
+import { transportSuite } from './support/bare-transport.ts';
 
 interface Answer {
   status: number;
@@ -43,21 +43,11 @@ const handshake = (url: string, transport: 'polling' | 'websocket', extra = '') 
 
 /** Transport connections beyond twice the socket caps are refused before socket.io runs (engine-caps.ts). */
 describe('a transport connection refused for a cap', () => {
-  let h: Harness | undefined;
-  const managers: Manager[] = [];
-  afterEach(async () => {
-    for (const m of managers.splice(0)) m.engine.close();
-    await h?.close();
-    h = undefined;
-  });
+  const { managers, start, open } = transportSuite();
 
   const fill = async (config: Parameters<typeof startHarness>[1], slots: number) => {
-    h = await startHarness('memory', config);
-    for (let i = 0; i < slots; i++) {
-      const { manager, opened } = await bareTransport(h.url);
-      managers.push(manager);
-      expect(opened).toBe(true);
-    }
+    const h = await start(config);
+    for (let i = 0; i < slots; i++) expect((await open(h.url)).opened).toBe(true);
     return h.url;
   };
 

@@ -1,7 +1,5 @@
-import type { Manager } from 'socket.io-client';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../helpers/servers.ts';
-import { bareTransport } from './support/bare-transport.ts';
+import { describe, expect, it } from 'vitest';
+import { bareTransport, transportSuite } from './support/bare-transport.ts';
 import { openAuth, rawClient } from './support/raw-client.ts';
 
 /**
@@ -9,17 +7,10 @@ import { openAuth, rawClient } from './support/raw-client.ts';
  * so a client that connects as it should still meets the socket cap's structured refusal first).
  */
 describe('transport connections per address', () => {
-  let h: Harness | undefined;
-  const managers: Manager[] = [];
-  afterEach(async () => {
-    for (const m of managers.splice(0)) m.engine.close();
-    await h?.close();
-    h = undefined;
-  });
+  const { managers, start } = transportSuite();
 
   it('refuses transport connections past twice the address cap, and frees their slots when they close', async () => {
-    h = await startHarness('memory', { limits: { connectionsPerAddress: 2 } });
-    const url = h.url;
+    const { url } = await start({ limits: { connectionsPerAddress: 2 } });
     const attempts = await Promise.all(Array.from({ length: 20 }, () => bareTransport(url)));
     managers.push(...attempts.map((a) => a.manager));
     expect(attempts.filter((a) => a.opened)).toHaveLength(4);
