@@ -4,7 +4,8 @@ import type { Store } from '../store/store.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import { annotateWorkspace } from './annotate.ts';
 import type { LostAgent, NodeEntry, PresenceBackend } from '../store/presence/presence-backend.ts';
-import { agentOffline, agentOnline, stepStalled } from './presence-events.ts';
+import { stepStalled } from './presence-events.ts';
+import { createPresenceTransitions } from './presence-transitions.ts';
 import type { Stall } from './stalls.ts';
 import { findStalls } from '../tools/stall-scan.ts';
 import { isoClock } from '../iso-clock.ts';
@@ -40,10 +41,12 @@ const STALL_CLAIM_MS = 7 * 24 * 3600 * 1000;
 /**
  * One node's share of presence. It counts its own sockets per agent; the first connection of an agent anywhere and
  * its last disconnection everywhere (once it has not come back within a heartbeat) become agent_online /
- * agent_offline in the workspace log (an events-only commit, no document written). Last-call times are kept in memory and flushed with the heartbeat, which also keeps the
- * node's entries alive: when a node dies its heartbeat lapses, its agents read as offline, and the first node to
- * notice reports them. Stalls are found by each node in the workspaces it serves; a shared claim per
- * (plan, step, start) makes exactly one node report each.
+ * agent_offline in the workspace log. Each is committed with the agent's presence state, read checked
+ * (presence-transitions.ts), so every change is said exactly once however many nodes report it: a connection, a
+ * grace's end, a dead node's taker and a node taken for dead that comes back all go through it. Last-call times are
+ * kept in memory and flushed with the heartbeat, which also keeps the node's entries alive: when a node dies its
+ * heartbeat lapses, its agents read as offline, and the first node to notice reports them. Stalls are found by each
+ * node in the workspaces it serves; a shared claim per (plan, step, start) makes exactly one node report each.
  */
 export const createPresenceTracker = (options: PresenceOptions) => {
   const { nodeId, backend, store, heartbeatMs, stallAfterMs } = options;
@@ -60,6 +63,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   let lastStallCheck = 0;
   /** Agents of dead nodes this node took over and has not yet reported offline. */
   const unreported: LostAgent[] = [];
+  const transitions = createPresenceTransitions(store, iso, log);
 
   /** Transitions run one at a time, so an agent's online and offline are appended in the order they happened. */
   const serial = (task: () => Promise<void>) => {
@@ -95,13 +99,12 @@ export const createPresenceTracker = (options: PresenceOptions) => {
           entry.retaken = true;
         }
   };
-  /** After its entries were written again: agents connected here and nowhere else read online again in the log. */
+  /** After its entries were written again: agents connected here read online again in the log. */
   const announceRetaken = async (workspace: string, agents: Map<string, LocalEntry>) => {
     for (const entry of agents.values()) {
       if (!entry.retaken || entry.dirty) continue;
       entry.retaken = false;
-      if (stored(entry).connections > 0 && !(await backend.online(workspace, entry.agent_id, now(), nodeId)))
-        await append(workspace, agentOnline(workspace, entry.agent_id, iso()));
+      if (stored(entry).connections > 0) await transitions.online(workspace, entry.agent_id);
     }
   };
 
@@ -125,17 +128,15 @@ export const createPresenceTracker = (options: PresenceOptions) => {
       entry.grace = undefined;
       return;
     }
-    // Each side writes its own entry before it asks about the other nodes, so of a connection here and a last
-    // disconnection on another node at once, at least one sees the other: the log never ends on offline while the
-    // agent is connected (at worst it says online twice).
+    // The entry is written before the transition commits, so a last disconnection on another node that commits
+    // after it sees the agent connected here (see presence-transitions.ts).
     void serial(async () => {
       // The entry counts only while the node's heartbeat is current; the first one may not have reached Redis yet.
       await beat();
       // Announced below, whether or not the beat found this node taken for dead.
       entry.retaken = false;
       await backend.write(nodeId, caller.workspace, [stored(entry)]);
-      if (!(await backend.online(caller.workspace, caller.agent_id, now(), nodeId)))
-        await append(caller.workspace, agentOnline(caller.workspace, caller.agent_id, iso()));
+      await transitions.online(caller.workspace, caller.agent_id);
     });
   };
 
@@ -162,8 +163,11 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     void serial(async () => {
       if (entry.connections !== 0) return;
       await backend.write(nodeId, workspace, [stored(entry)]);
-      if (!(await backend.online(workspace, entry.agent_id, now(), nodeId)))
-        await append(workspace, agentOffline(workspace, entry.agent_id, iso(), entry.last_seen_at, 'disconnected'));
+      // Also when another node has taken this one for dead meanwhile and reported the agent (node_lost): the state
+      // then says offline already, and nothing is appended.
+      await transitions.offline(workspace, entry.agent_id, entry.last_seen_at, 'disconnected', () =>
+        backend.online(workspace, entry.agent_id, now(), nodeId),
+      );
     });
   };
 
@@ -230,11 +234,9 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     unreported.push(...(await backend.takeLost(now())));
     while (unreported.length > 0) {
       const lost = unreported[0] as LostAgent;
-      if (!(await backend.online(lost.workspace, lost.agent_id, now())))
-        await append(
-          lost.workspace,
-          agentOffline(lost.workspace, lost.agent_id, iso(), lost.last_seen_at, 'node_lost'),
-        );
+      await transitions.offline(lost.workspace, lost.agent_id, lost.last_seen_at, 'node_lost', () =>
+        backend.online(lost.workspace, lost.agent_id, now()),
+      );
       unreported.shift();
     }
     await checkStalls();

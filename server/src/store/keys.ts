@@ -36,6 +36,11 @@ export const docKeys = {
    * cycle check that walks through it, so two additions that together close a cycle never both commit.
    */
   edgeClock: (node: string) => `edge-clock:${node}`,
+  /**
+   * Whether the workspace log last said the agent is online or offline: read checked by every agent_online and
+   * agent_offline, and written with it, so nodes racing to report one change append it once.
+   */
+  presence: (agentId: string) => `presence:${agentId}`,
 } as const;
 
 export const setKeys = {

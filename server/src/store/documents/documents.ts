@@ -65,6 +65,13 @@ export const documents = {
     key: docKeys.edgeClock,
     schema: z.object({ n: z.number().int() }),
   }),
+  /** Only presence transitions read and write it (presence/presence-transitions.ts). */
+  presence: defineDocument({
+    name: 'presence state',
+    version: 1,
+    key: docKeys.presence,
+    schema: z.object({ online: z.boolean(), at: z.string() }),
+  }),
   task: defineDocument({ name: 'task', version: 1, key: docKeys.task, schema: TaskViewSchema }),
   todoList: defineDocument<TodoListDoc, [string]>({
     name: 'todo list (001)',

@@ -33,9 +33,9 @@ export interface PresenceBackend {
   /** Every agent with an entry in the workspace; online when a live node holds a connection of it. */
   read(workspace: string, nowMs: number): Promise<Map<string, AgentPresence>>;
   /**
-   * Whether a live node holds a connection of the agent: what a connection or disconnection decides on. It reads the
-   * agent's entries alone, since `read` reads every agent that ever connected to the workspace. `exceptNode`: on a
-   * node other than this one (the asking node has written its own entry first).
+   * Whether a live node holds a connection of the agent: what a last disconnection, or a dead node's taker, decides
+   * agent_offline on. It reads the agent's entries alone, since `read` reads every agent that ever connected to the
+   * workspace. `exceptNode`: on a node other than this one (the asking node has written its own entry first).
    */
   online(workspace: string, agentId: string, nowMs: number, exceptNode?: string): Promise<boolean>;
   /**

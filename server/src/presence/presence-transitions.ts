@@ -1,0 +1,67 @@
+import { PlanHubError } from '@planhub/shared';
+import type { Logger } from 'pino';
+import { documents } from '../store/documents/documents.ts';
+import type { Store } from '../store/store.ts';
+import { transact } from '../store/transact.ts';
+import type { Tx } from '../store/transaction.ts';
+import { agentOffline, agentOnline } from './presence-events.ts';
+
+/**
+ * agent_online and agent_offline, each appended in one commit with the agent's presence state (`presence:<agent>`),
+ * which the commit reads checked. Whichever of several nodes reporting one change commits second re-reads the state,
+ * finds it said, and appends nothing: two last disconnections on two nodes, or a grace that ends on a node another
+ * node has just reported lost, give one agent_offline. A missing state says nothing (an agent not seen since the
+ * state was kept), so the first transition is appended whatever it is.
+ */
+export const createPresenceTransitions = (store: Store, iso: () => string, log: Logger) => {
+  const commit = async (workspace: string, body: (tx: Tx) => Promise<void>) => {
+    try {
+      await transact(store, workspace, body);
+    } catch (err) {
+      // A workspace at its byte quota refuses the event and the state alike, so they still agree. Retrying would
+      // hold up the taker's reports of every other workspace, and its stall checks, behind this one.
+      if (!(err instanceof PlanHubError && err.code === 'RESOURCE_EXHAUSTED')) throw err;
+      log.warn({ err, workspace }, 'presence change not logged: the workspace is full');
+    }
+  };
+
+  /**
+   * The agent is connected on this node, whose entry is written. Commits even when the state already says online:
+   * the version it moves makes an agent_offline decided meanwhile, on entries read before this node's, conflict and
+   * be decided again on entries that include it. So the log never ends on offline while the agent is connected.
+   */
+  const online = async (workspace: string, agentId: string) => {
+    await commit(workspace, async (tx) => {
+      const key = documents.presence.key(agentId);
+      if ((await tx.read(documents.presence, agentId))?.online === true) {
+        tx.op({ op: 'bump', key });
+        return;
+      }
+      const at = iso();
+      tx.put(key, { online: true, at });
+      tx.emit(agentOnline(workspace, agentId, at));
+    });
+  };
+
+  /**
+   * The agent's last connection on a node is gone (its entry written, or moved by the node's taker). `elsewhere`:
+   * whether a live node still holds a connection of it, asked after the state is read, so that it sees every entry
+   * written before the state's latest commit, whichever node made it.
+   */
+  const offline = async (
+    workspace: string,
+    agentId: string,
+    lastSeen: string,
+    reason: 'disconnected' | 'node_lost',
+    elsewhere: () => Promise<boolean>,
+  ) => {
+    await commit(workspace, async (tx) => {
+      if ((await tx.read(documents.presence, agentId))?.online === false || (await elsewhere())) return;
+      const at = iso();
+      tx.put(documents.presence.key(agentId), { online: false, at });
+      tx.emit(agentOffline(workspace, agentId, at, lastSeen, reason));
+    });
+  };
+
+  return { online, offline };
+};
