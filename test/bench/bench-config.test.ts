@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { benchConfigFromEnv } from './config.ts';
+
+describe('bench configuration', () => {
+  it('defaults to 5 repetitions, 1 for BENCH_QUICK=1, and takes overrides', () => {
+    expect(benchConfigFromEnv({}).repetitions).toBe(5);
+    expect(benchConfigFromEnv({ BENCH_QUICK: '1' }).repetitions).toBe(1);
+    expect(benchConfigFromEnv({ BENCH_REPS: '7', BENCH_P99_TARGET_MS: '10' })).toMatchObject({
+      repetitions: 7,
+      p99TargetMs: 10,
+    });
+    expect(() => benchConfigFromEnv({ BENCH_REPS: 'many' })).toThrow();
+  });
+
+  it('selects the frame-attack scenario alone and takes its rounds and phase length', () => {
+    const config = benchConfigFromEnv({}, [
+      '--only',
+      'frame-attack',
+      '--attack-rounds',
+      '3',
+      '--attack-phase-ms',
+      '200',
+    ]);
+    expect(config).toMatchObject({ only: 'frame-attack', frameAttack: { rounds: 3, phaseMs: 200 } });
+    expect(config.outFile).toBe('.bench/latest-frame-attack.json');
+    expect(benchConfigFromEnv({}).frameAttack).toEqual({ rounds: 8, phaseMs: 500 });
+  });
+
+  it('runs the production bundle unless told to run the sources', () => {
+    expect(benchConfigFromEnv({}).server).toBe('bundle');
+    expect(benchConfigFromEnv({ BENCH_SERVER: 'source' }).server).toBe('source');
+    expect(benchConfigFromEnv({ BENCH_SERVER: 'source' }, ['--server', 'bundle']).server).toBe('bundle');
+    expect(() => benchConfigFromEnv({ BENCH_SERVER: 'tsx' })).toThrow();
+  });
+});
