@@ -62,7 +62,9 @@ export const clientAddressOf = (trusted: readonly string[]): ClientAddressOf => 
     list.addSubnet(subnet.address, subnet.prefix, subnet.family);
   }
   const isTrusted = (address: string) => isIP(address) !== 0 && list.check(address, familyOf(address));
-  return (req) => {
+  // Asked of one request by each cap and by the call budget: its header is read once.
+  const known = new WeakMap<IncomingMessage, string>();
+  const forwarded = (req: IncomingMessage): string => {
     const peer = peerOf(req);
     // Node joins repeated X-Forwarded-For lines into one string; the header's type allows an array all the same.
     const header = req.headers['x-forwarded-for'];
@@ -75,5 +77,10 @@ export const clientAddressOf = (trusted: readonly string[]): ClientAddressOf => 
       if (!isTrusted(hop) || i === 0) return hop;
     }
     return peer;
+  };
+  return (req) => {
+    let address = known.get(req);
+    if (address === undefined) known.set(req, (address = forwarded(req)));
+    return address;
   };
 };
