@@ -5,6 +5,7 @@ import { SCAN_BUDGET, historyStart, scanCost } from '../../events/scan-log.ts';
 import { subscriptionFilter } from '../../events/subscription-views.ts';
 import type { CallContext, ConnectionHooks, ToolHandlers } from '../context.ts';
 import { loadSubscriptionsDoc, saveSubscriptions } from '../subscriptions-doc.ts';
+import { withinBudget } from '../../store/call-budget.ts';
 
 const describe = (sub: Subscription) =>
   `${sub.event_types.join(', ')} from ${sub.agent_id === '*' ? 'any agent' : sub.agent_id}` +
@@ -12,8 +13,10 @@ const describe = (sub: Subscription) =>
   (sub.step_id !== undefined ? ` for ${sub.step_id}` : '');
 
 /** Without a live connection (nothing to push to) the stream position is simply the log's newest event. */
+/** The log's newest event id, read within what is left of the call's store deadline. */
 const logHead = async (ctx: CallContext): Promise<string> =>
-  (await ctx.services.store.readEvents(ctx.caller.workspace, { count: 1 })).at(-1)?.event_id ?? '0-0';
+  (await withinBudget(ctx.budget, () => ctx.services.store.readEvents(ctx.caller.workspace, { count: 1 }))).at(-1)
+    ?.event_id ?? '0-0';
 
 /** Live events only: the caller asked for nothing from before this call. */
 const LIVE_ONLY = '$';
@@ -51,7 +54,6 @@ const replayFrom = async (ctx: CallContext, sub: Subscription, afterEvent: strin
 export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, args) => {
   const { caller, services } = ctx;
   const filter = canonicalFilter(args);
-  const head = await logHead(ctx);
   const { sub, existed } = await ctx.transact(async (tx) => {
     const doc = await loadSubscriptionsDoc(tx, caller.agent_id);
     const subs = doc.subscriptions;
@@ -68,7 +70,8 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
       subscription_id: `sub_${services.newId()}`,
       ...filter,
       created_at: services.now(),
-      created_after_event: head,
+      // Only for a new subscription: a resubscription after a reconnect (the common call) reads no log.
+      created_after_event: await logHead(ctx),
     };
     saveSubscriptions(tx, caller.agent_id, { ...doc, subscriptions: [...subs, created] });
     return { sub: created, existed: false };
