@@ -112,8 +112,12 @@ export const renderMarkdown = (report: BenchReport): string => {
       ' `BENCH_STEPS`, `BENCH_CROSS_RATE`, `BENCH_MAX_PROBES`, `BENCH_OUT`, and `BENCH_PUBLISH=1` to also write this' +
       ' file and `docs/bench-latest.json`. The fan-in scenario: `BENCH_FANIN_FLOWS` (default 100,1000),' +
       ' `BENCH_FANIN_CHILDREN`, `BENCH_FANIN_IN_FLIGHT`, `BENCH_FANIN_TIMEOUT_S`; `pnpm bench --only fanin --reps 1`' +
-      ' runs it alone (every BENCH_ONLY/REPS/OUT/FANIN_* variable has a `--` flag). The huge-frame attack:' +
+      ' runs it alone. The isolation scenario: `BENCH_ISOLATION_BUSY` (default 1,5,20),' +
+      ' `BENCH_ISOLATION_WINDOW_MS` (default 3000, 1000 in a quick run); `--only isolation` runs it alone. The' +
+      ' huge-frame attack:' +
       ' `BENCH_ATTACK_ROUNDS` (default 8), `BENCH_ATTACK_PHASE_MS` (default 500); `--only frame-attack` runs it alone.' +
+      ' Flags (the flag wins): --only, --reps, --quick, --out, --fanin-flows, --fanin-children, --fanin-in-flight,' +
+      ' --fanin-timeout, --isolation-busy, --attack-rounds, --attack-phase-ms, --server.' +
       ' The PlanHub nodes run the' +
       ' production bundle, built from the current sources at the start of the run; `BENCH_SERVER=source`' +
       ' (`--server source`) runs the TypeScript sources through tsx instead. A run is only as quiet as the' +
