@@ -1,9 +1,10 @@
 import type { ToolArgs, ToolName, ToolResult } from '@planhub/shared';
 import {
   PlanHubError,
+  PLAN_MODE_BLOCKED_TOOLS,
   TOOLS,
   fromStrictArgs,
-  isCallBlocked,
+  isBlockedCronCall,
   isToolName,
   nativeFieldsOf,
   planModeBlockedMessage,
@@ -35,8 +36,9 @@ export interface LlmMethods {
   /**
    * Seed 002: whether a host must refuse this call now. While the agent explores in plan mode that is write_file,
    * cron_create and cron_delete, and upstream's `cron` when its `action` is create or delete (pass the call's `args`,
-   * or the JSON string the model API hands over; without them a `cron` call is not blocked). Asked of the server each
-   * time: a user's decision on another connection can lift the block at any moment.
+   * or the JSON string the model API hands over; without them a `cron` call is not blocked). A call that could never
+   * be blocked is answered at once; for the others the server is asked each time, as a user's decision on another
+   * connection can lift the block at any moment.
    */
   isToolBlocked: (name: string, args?: unknown) => Promise<boolean>;
   /**
@@ -87,6 +89,12 @@ const executeWith =
     }
   };
 
+const blockedNames: readonly string[] = PLAN_MODE_BLOCKED_TOOLS;
+
+/** Whether plan mode could ever block this call: only these are worth a plan_status round trip. */
+const mayBeBlocked = (name: string, args: unknown): boolean =>
+  blockedNames.includes(name) || isBlockedCronCall(name, args);
+
 /** Upstream's hook looks at the last three tool calls to decide whether the todo tool was "used recently". */
 const RECENT_TOOLS = 3;
 
@@ -94,9 +102,11 @@ export const llmMethods = (call: CallTool): LlmMethods => {
   const recent: string[] = [];
   const execute = executeWith(call);
   const isToolBlocked = async (name: string, args?: unknown): Promise<boolean> => {
-    const { blocked_tools } = await call('plan_status', {});
+    // Hosts ask before every tool they run: most calls can be answered without a round trip.
     const parsed = parseArgs(args);
-    return isCallBlocked(blocked_tools, name, parsed.ok ? parsed.value : undefined);
+    if (!mayBeBlocked(name, parsed.ok ? parsed.value : undefined)) return false;
+    const { mode } = await call('plan_status', {});
+    return mode === 'plan';
   };
   return {
     tools: (dialect, options) => toToolCatalog(localCatalog(dialect), options),

@@ -115,10 +115,14 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   let shownView = '';
   const render = () => {
     frame = 0;
+    const view = state.route.view;
+    const showsFeed = view === 'overview' || view === 'events';
+    // Layout is read before the first write below, so the browser lays the page out once this frame. A new view has
+    // no place in the list to keep: the reader just left the one they were reading.
+    const reading = showsFeed && view === shownView ? feedList.reading() : undefined;
     renderChrome();
     notice.textContent = neutralize(state.notice?.text ?? '');
     notice.className = `notice ${state.notice?.kind ?? ''}`;
-    const view = state.route.view;
     if (view !== shownView) {
       shownView = view;
       main.className = `layout view-${view}`;
@@ -134,9 +138,10 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       graph.update();
       replaceKeepingFocus(depList, [h('summary', {}, 'As a list'), ...dependenciesView(state)]);
     }
-    if (view === 'overview' || view === 'events') {
-      feedList.update();
-      replaceKeepingFocus(footer, feedFooter(state, feedActions));
+    if (showsFeed) {
+      const visible = state.visibleFeed();
+      feedList.update(visible, reading);
+      replaceKeepingFocus(footer, feedFooter(state, visible, feedActions));
     }
     if (view === 'timeline') replaceKeepingFocus(timeline.body, timelineView(state));
     if (view === 'workspaces')

@@ -86,12 +86,9 @@ export class DashboardState {
     return true;
   }
 
+  /** Read-only, as views call it while rendering: fadeFlashes() alone forgets ended highlights. */
   flashing(planId: string, stepId: string): boolean {
-    const until = this.flashes.get(`${planId}:${stepId}`);
-    if (until === undefined) return false;
-    if (until > Date.now()) return true;
-    this.flashes.delete(`${planId}:${stepId}`);
-    return false;
+    return (this.flashes.get(`${planId}:${stepId}`) ?? 0) > Date.now();
   }
 
   get filterKey(): string {

@@ -1,17 +1,16 @@
-import type { EventOf, TaskEvent } from '@planhub/shared';
+import type { TaskEvent } from '@planhub/shared';
+import { unblockedBy } from '@planhub/shared';
 import { h, reconcile, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import { FEED_GROUPS, type DashboardState } from '../state.ts';
 
-/** `agent:step` of the step that unblocked, from the object form or the earlier string form. */
-const unblockedByText = ({ unblocked_by: by }: EventOf<'step_unblocked'>['payload']): string =>
-  typeof by === 'string' ? by : `${by.agent_id}:${by.step_id}`;
-
 /** The line of detail of an event; a type newer than this page (see connection.ts) shows its envelope only. */
 const detailOf = (e: TaskEvent): string => {
   switch (e.event_type) {
-    case 'step_unblocked':
-      return `received ${e.payload.received_outputs.length} output(s); last from ${unblockedByText(e.payload)}`;
+    case 'step_unblocked': {
+      const by = unblockedBy(e);
+      return `received ${e.payload.received_outputs.length} output(s); last from ${by.agent_id}:${by.step_id}`;
+    }
     case 'step_blocked':
       return `waits on ${e.payload.blocked_by.map((d) => `${d.agent_id}:${d.step_id}`).join(', ')}`;
     case 'step_stalled':
@@ -87,12 +86,16 @@ export const feedControls = (state: DashboardState, actions: FeedActions): HTMLE
   return h('div', { class: 'feed-controls' }, select, text);
 };
 
-/** The feed, newest first: live events and the older pages read for the current filter. */
+/**
+ * The feed, newest first: live events and the older pages read for the current filter. `visible` is
+ * state.visibleFeed(), computed once a render for the list and its footer.
+ */
 export const feedView = (
   state: DashboardState,
+  visible: readonly TaskEvent[],
   item = (e: TaskEvent) => feedItem(e, state.identity.workspace),
 ): Node[] => {
-  const events = state.visibleFeed().slice(-state.feedShown).reverse();
+  const events = visible.slice(-state.feedShown).reverse();
   if (events.length > 0) return events.map(item);
   const older = state.older?.key === state.filterKey ? state.older : undefined;
   const scanned = state.feed.length + (older?.scanned ?? 0);
@@ -109,7 +112,12 @@ export const feedView = (
 };
 
 /** Where the reader is in the list when they have scrolled away from its newest end: an event and its top. */
-const readingAt = (list: HTMLElement): { item: Element; top: number } | undefined => {
+export interface FeedReading {
+  item: Element;
+  top: number;
+}
+
+const readingAt = (list: HTMLElement): FeedReading | undefined => {
   const box = list.getBoundingClientRect();
   const ownScroll = list.scrollHeight > list.clientHeight;
   if (ownScroll ? list.scrollTop <= 0 : box.top >= 0) return undefined;
@@ -129,10 +137,14 @@ export const createFeedList = (state: DashboardState) => {
   let built = new Map<string, HTMLElement>();
   return {
     el,
-    update() {
-      const reading = readingAt(el);
+    /**
+     * Reads layout: the controller takes it before a render writes anything, so the browser lays the page out once
+     * a frame rather than again in the middle of it.
+     */
+    reading: (): FeedReading | undefined => readingAt(el),
+    update(visible: readonly TaskEvent[], reading: FeedReading | undefined) {
       const next = new Map<string, HTMLElement>();
-      const nodes = feedView(state, (e) => {
+      const nodes = feedView(state, visible, (e) => {
         const li = built.get(e.event_id) ?? feedItem(e, state.identity.workspace);
         next.set(e.event_id, li);
         return li;
@@ -149,9 +161,9 @@ export const createFeedList = (state: DashboardState) => {
 };
 
 /** "Load older": first the older events the page holds but does not show, then pages of the server's log. */
-export const feedFooter = (state: DashboardState, actions: FeedActions): Node[] => {
+export const feedFooter = (state: DashboardState, visible: readonly TaskEvent[], actions: FeedActions): Node[] => {
   const older = state.older?.key === state.filterKey ? state.older : undefined;
-  const held = state.visibleFeed().length;
+  const held = visible.length;
   const shown = Math.min(held, state.feedShown);
   const count =
     held === 0
