@@ -1,33 +1,29 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
-import { launchChromium, watchPageErrors } from './chromium.ts';
+import { browserSuite, watchPageErrors } from './chromium.ts';
 import { seriousA11yFindings } from './dashboard-checks.ts';
 
 /** Moving around the page by keyboard and by address: the skip link and hashes the router cannot read. */
 describe('dashboard navigation in Chromium', () => {
-  let browser: Browser;
+  const suite = browserSuite();
   let h: Harness;
-  const pages: Page[] = [];
   const errors: string[][] = [];
 
   beforeAll(async () => {
-    browser = await launchChromium();
     h = await startHarness('memory', { approvalPolicy: 'auto' });
   });
   afterAll(async () => {
     await h.close();
-    await browser.close();
   });
-  afterEach(async () => {
-    for (const page of pages.splice(0)) await page.close();
+  afterEach(() => {
     expect(errors.splice(0).flat()).toEqual([]);
   });
 
   const open = async (hash: string) => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    pages.push(page);
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 860 } });
+    suite.cleanups.push(() => page.close());
     errors.push(watchPageErrors(page));
     await page.goto(`${h.url}/dashboard?workspace=ws&agent=board${hash}`);
     await page.locator('#connection.live').waitFor();

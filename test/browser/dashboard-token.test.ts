@@ -1,33 +1,27 @@
 import { mintToken } from '@planhub/server';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
-import { launchChromium, watchPageErrors } from './chromium.ts';
+import { browserSuite, watchPageErrors } from './chromium.ts';
 
 const SECRET = 'dashboard-token-secret-0123456789';
 
 /** A secret-mode dashboard: the token from its link, kept for the tab across reloads and never put in a query. */
 describe('the dashboard’s token in Chromium (secret mode)', () => {
-  let browser: Browser;
+  const suite = browserSuite();
   let h: Harness;
-  const pages: Page[] = [];
 
   beforeAll(async () => {
-    browser = await launchChromium();
     h = await startHarness('memory', { secret: SECRET });
   });
   afterAll(async () => {
     await h.close();
-    await browser.close();
-  });
-  afterEach(async () => {
-    for (const page of pages.splice(0)) await page.close();
   });
 
   const newPage = async () => {
-    const page = await browser.newPage();
-    pages.push(page);
+    const page = await suite.browser.newPage();
+    suite.cleanups.push(() => page.close());
     return { page, errors: watchPageErrors(page) };
   };
   const pill = (page: Page) => page.locator('#connection');
@@ -49,8 +43,9 @@ describe('the dashboard’s token in Chromium (secret mode)', () => {
   });
 
   it('tells a person to open the link again when the token is refused, and forgets it', async () => {
-    const expired = await mintToken(SECRET, { workspace: 'ws', agent_id: 'alice', role: 'user' }, '1s');
-    await new Promise((r) => setTimeout(r, 2100));
+    // Minted an hour ago for a minute: expired well past the clock skew verification allows.
+    const anHourAgo = Math.floor(Date.now() / 1000) - 3600;
+    const expired = await mintToken(SECRET, { workspace: 'ws', agent_id: 'alice', role: 'user' }, '1m', anHourAgo);
     const { page } = await newPage();
     await page.goto(`${h.url}/dashboard#token=${expired}`);
     await poll(() => pill(page).getAttribute('class')).toBe('pill refused');

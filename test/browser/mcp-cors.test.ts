@@ -2,9 +2,9 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, mintToken, type PlanHubServer } from '@planhub/server';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './chromium.ts';
+import { browserSuite } from './chromium.ts';
 
 const SECRET = 'mcp-cors-secret-0123456789-abcdefgh';
 
@@ -99,7 +99,7 @@ const originOf = (server: Server, host: string) => `http://${host}:${(server.add
  * session id. Before, the preflight was answered 400 with no CORS headers and Chromium blocked every request.
  */
 describe('/mcp from a page of another origin, in Chromium', () => {
-  let browser: Browser;
+  const suite = browserSuite();
   let node: PlanHubServer;
   let endpoint = '';
   let token = '';
@@ -108,7 +108,6 @@ describe('/mcp from a page of another origin, in Chromium', () => {
   let other = '';
 
   beforeAll(async () => {
-    browser = await launchChromium();
     const allowedPage = await servePage('127.0.0.2');
     const otherPage = await servePage('127.0.0.3');
     pages.push(allowedPage, otherPage);
@@ -119,14 +118,15 @@ describe('/mcp from a page of another origin, in Chromium', () => {
     token = await mintToken(SECRET, { workspace: 'team', agent_id: 'web-host', role: 'agent' }, '10m');
   });
   afterAll(async () => {
-    await browser.close();
     await node.close();
-    for (const s of pages) s.close();
+    await Promise.all(pages.map((s) => new Promise((resolve) => s.close(resolve))));
   });
 
   /** Opens `origin` in a new tab, recording the status of every preflight Chromium sends from it. */
   const open = async (origin: string) => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
+    // Closed after the test however its exchange ended.
+    suite.cleanups.push(() => page.close());
     const preflights: number[] = [];
     const cdp = await page.context().newCDPSession(page);
     cdp.on('Network.responseReceived', (e) => {
@@ -140,7 +140,6 @@ describe('/mcp from a page of another origin, in Chromium', () => {
   it('lets a page of PLANHUB_ALLOWED_ORIGINS open an MCP session, list the tools, read the stream and end it', async () => {
     const { page, preflights } = await open(allowed);
     const exchange = await mcpExchange(page, endpoint, token);
-    await page.close();
     expect(exchange).toMatchObject({ ok: true, initialized: 202, stream: 200, deleted: 200 });
     if (!exchange.ok) return;
     expect(exchange.session).toMatch(/\S/);
@@ -152,7 +151,6 @@ describe('/mcp from a page of another origin, in Chromium', () => {
   it('blocks a page of an origin the node does not allow: its preflight is refused 403 and fetch rejects', async () => {
     const { page, preflights } = await open(other);
     const exchange = await mcpExchange(page, endpoint, token);
-    await page.close();
     expect(exchange).toEqual({ ok: false, error: 'TypeError', message: 'Failed to fetch' });
     expect(preflights).toEqual([403]);
   });

@@ -1,25 +1,18 @@
-import { createServer, type PlanHubServer } from '@planhub/server';
-import { io } from 'socket.io-client';
+import { createServer, mintToken, type PlanHubServer } from '@planhub/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken } from '../../server/src/auth/tokens.ts';
 import { startRedisProcess, type RedisProcess } from '../helpers/redis-process.ts';
+import { connectFrom } from '../security/support/bound-client.ts';
 
 const SECRET = 'revocation-unchecked-secret-of-enough-length';
 const DEADLINE_MS = 500;
 
 /** The connect_error data a handshake is refused with (no retries: what the node answered). */
-const handshakeRefusal = (url: string, token: string): Promise<unknown> =>
-  new Promise((resolve, reject) => {
-    const socket = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, auth: { token } });
-    socket.once('connect', () => {
-      socket.close();
-      reject(new Error('the handshake was admitted'));
-    });
-    socket.once('connect_error', (err: Error & { data?: unknown }) => {
-      socket.close();
-      resolve(err.data);
-    });
-  });
+const handshakeRefusal = async (url: string, token: string): Promise<unknown> => {
+  const attempt = await connectFrom(url, '127.0.0.1', { token });
+  if (!attempt.ok) return attempt.error.data;
+  attempt.socket.close();
+  throw new Error('the handshake was admitted');
+};
 
 /**
  * A token whose revocation cannot be looked up (Redis hung) is neither admitted nor refused as a bad token, at every

@@ -111,18 +111,9 @@ describe('waitForEvents on a Redis log a little over its retention', () => {
   });
 });
 
-const rawEvent = (event_type: 'step_started' | 'step_completed', n: number): NewEvent => ({
-  event_type,
-  timestamp: '2025-01-01T00:00:00.000Z',
-  workspace: 'ws',
-  source_agent: 'worker',
-  source_plan_id: null,
-  source_plan_title: null,
-  source_step_id: `step_${n}`,
-  source_step_description: null,
-  source_step_sequence: n,
-  payload: {},
-});
+/** A small event of the worker's, outside any plan: bigEvent without its 100 KB result. */
+const rawEvent = (event_type: 'step_started' | 'step_completed', n: number): NewEvent =>
+  bigEvent(n, { event_type, source_agent: 'worker', source_plan_id: null, source_plan_title: null, payload: {} });
 
 /** A wait's scan of the log is work the agent pays for, as getTaskEvents' is: 1 unit of its call budget per 100. */
 describe("waitForEvents' cost", () => {

@@ -1,9 +1,9 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { mintToken } from '@planhub/server';
-import { io } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { endpointOf } from '../mcp/mcp-clients.ts';
 import { initializeAnswer, initializeRequest } from '../mcp/raw-mcp.ts';
+import { connectFrom } from './support/bound-client.ts';
 import { openAuth } from './support/raw-client.ts';
 import { serverFixture } from './support/server-fixture.ts';
 
@@ -11,24 +11,12 @@ const SECRET = 'mcp-origin-secret-0123456789-abcdef';
 const DASHBOARD = 'https://dash.example.com';
 
 /** What the socket.io door answers a handshake from a page of `origin`: "connected" or the refusal's code. */
-const socketAnswer = (url: string, origin: string) =>
-  new Promise<string>((resolve) => {
-    const socket = io(url, {
-      transports: ['websocket'],
-      reconnection: false,
-      forceNew: true,
-      auth: openAuth('team', 'a'),
-      extraHeaders: { origin },
-    });
-    socket.once('connect', () => {
-      socket.disconnect();
-      resolve('connected');
-    });
-    socket.once('connect_error', (err: Error & { data?: { code?: string } }) => {
-      socket.disconnect();
-      resolve(err.data?.code ?? err.message);
-    });
-  });
+const socketAnswer = async (url: string, origin: string): Promise<string> => {
+  const attempt = await connectFrom(url, '127.0.0.1', openAuth('team', 'a'), { origin });
+  if (!attempt.ok) return (attempt.error.data as { code?: string } | undefined)?.code ?? attempt.error.message;
+  attempt.socket.disconnect();
+  return 'connected';
+};
 
 /**
  * The status and headers of one request, without waiting for its body (an event stream has no end); a JSON body is

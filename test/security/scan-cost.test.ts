@@ -2,24 +2,16 @@ import type { PlanHubServer } from '@planhub/server';
 import { createServer } from '@planhub/server';
 import type { CallAck, NewEvent } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bigEvent } from '../helpers/big-event.ts';
 import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
 
 /** 60 units per 60-second window: everything below ends well inside one window, so the count is exact. */
 const LIMITS = { callsPerSecond: 1, rateWindowSeconds: 60 } as const;
 const LOGGED = 2_500;
 
-const filler = (n: number): NewEvent => ({
-  event_type: 'step_added',
-  timestamp: new Date(1_700_000_000_000 + n).toISOString(),
-  workspace: 'ws',
-  source_agent: 'someone',
-  source_plan_id: 'plan0001',
-  source_plan_title: 'filler',
-  source_step_id: `step_${n}`,
-  source_step_description: null,
-  source_step_sequence: n,
-  payload: {},
-});
+/** A small step_added event: bigEvent without its 100 KB result. */
+const filler = (n: number): NewEvent =>
+  bigEvent(n, { event_type: 'step_added', source_agent: 'someone', source_plan_title: 'filler', payload: {} });
 
 /** A getTaskEvents filter that matches nothing looks at many log entries; that work is charged to the caller. */
 describe('scan work charged to the call budget', () => {

@@ -1,19 +1,16 @@
 import { mintToken } from '@planhub/server';
 import { describe, expect, it } from 'vitest';
+import { within } from '../helpers/within.ts';
 import { callRaw, mcpClient, textOf } from '../mcp/mcp-clients.ts';
 import { captureLog } from './support/capture-log.ts';
 import { serverFixture } from './support/server-fixture.ts';
-import { dribble, postHead, rawHttp, type RawExchange } from './support/slow-http.ts';
+import { dribble, postHead, rawHttp } from './support/slow-http.ts';
 
 const SECRET = 'slow-http-secret-0123456789-abcdef';
 /** Short limits, so a test sees them fire; Node looks for late requests every checkEveryMs. */
 const SHORT = { headersMs: 300, requestMs: 800, checkEveryMs: 100 };
 /** Limits too long to fire within a test: whatever ends a connection then is not the timeout. */
 const LONG = { headersMs: 60_000, requestMs: 60_000 };
-
-/** How long the node took to close, or 'held' if it still had not after `withinMs`. */
-const closedWithin = (exchange: RawExchange, withinMs: number) =>
-  Promise.race([exchange.closed, new Promise<'held'>((r) => setTimeout(() => r('held'), withinMs))]);
 
 /** Status line, lower-cased headers and the JSON body of a raw answer (chunked or not). */
 const answer = (text: string) => {
@@ -34,7 +31,7 @@ describe('slow HTTP clients', () => {
     const url = await node({ secret: SECRET }, { http: SHORT });
     const clients = await Promise.all(Array.from({ length: 20 }, () => rawHttp(url, postHead('/tokens/revoke', 1000))));
     for (const client of clients) dribble(client, 200);
-    const times = await Promise.all(clients.map((c) => closedWithin(c, 3000)));
+    const times = await Promise.all(clients.map((c) => within(c.closed, 3000, 'held')));
     expect(times.filter((t) => t === 'held')).toEqual([]);
   });
 
@@ -42,14 +39,14 @@ describe('slow HTTP clients', () => {
     const url = await node({}, { http: SHORT });
     const client = await rawHttp(url, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
     dribble(client, 100);
-    expect(await closedWithin(client, 2000)).not.toBe('held');
+    expect(await within(client.closed, 2000, 'held')).not.toBe('held');
   });
 
   it('ends the connection once /mcp refuses a request before reading its body', async () => {
     const url = await node({ secret: SECRET }, { http: LONG });
     const client = await rawHttp(url, `${postHead('/mcp', 1000, { Accept: 'application/json, text/event-stream' })}{`);
     dribble(client, 100);
-    expect(await closedWithin(client, 2000)).not.toBe('held');
+    expect(await within(client.closed, 2000, 'held')).not.toBe('held');
     expect(answer(client.text()).status).toBe(401);
   });
 
@@ -57,7 +54,7 @@ describe('slow HTTP clients', () => {
     const url = await node({ secret: SECRET }, { http: LONG });
     const client = await rawHttp(url, `${postHead('/healthz', 1000)}{`);
     dribble(client, 100);
-    expect(await closedWithin(client, 2000)).not.toBe('held');
+    expect(await within(client.closed, 2000, 'held')).not.toBe('held');
     const refused = answer(client.text());
     expect(refused.status).toBe(405);
     expect(refused.headers.get('connection')).toBe('close');
@@ -74,7 +71,7 @@ describe('slow HTTP clients', () => {
     );
     for (let i = 0; i < 5; i++) streamed.write(`1000\r\n${'y'.repeat(0x1000)}\r\n`);
     for (const client of [announced, streamed]) {
-      expect(await closedWithin(client, 2000)).not.toBe('held');
+      expect(await within(client.closed, 2000, 'held')).not.toBe('held');
       const refused = answer(client.text());
       expect(refused.status).toBe(413);
       expect(refused.headers.get('connection')).toBe('close');
@@ -89,8 +86,10 @@ describe('slow HTTP clients', () => {
     const { log, lines } = captureLog();
     const url = await node({ secret: SECRET }, { log, http: LONG });
     for (let i = 0; i < 5; i++) {
-      const client = await rawHttp(url, `${postHead('/tokens/revoke', 1000)}{"tok`);
-      await new Promise((r) => setTimeout(r, 50));
+      // Node answers 100 Continue as it hands the request to its route: only then has the node read the head, so
+      // leaving earlier would be a client that never made a request.
+      const client = await rawHttp(url, `${postHead('/tokens/revoke', 1000, { Expect: '100-continue' })}{"tok`);
+      await expect.poll(() => client.text()).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
       client.destroy();
     }
     await expect.poll(() => lines.filter((l) => l.msg === 'HTTP client left mid-request').length).toBe(5);
