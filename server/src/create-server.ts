@@ -94,7 +94,15 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
         ...ops.routes,
         // The one route pages from other origins (PLANHUB_ALLOWED_ORIGINS) may read: browser MCP clients.
         '/mcp': allowCors(config.allowedOrigins, MCP_CORS, mcp.route),
-        ...(config.secret !== undefined ? { '/tokens/revoke': revokeTokenRoute(config.secret, revocations) } : {}),
+        ...(config.secret !== undefined
+          ? {
+              '/tokens/revoke': onlyMethods(
+                ['POST'],
+                revokeTokenRoute(config.secret, revocations),
+                'with JSON { "token": "<the token to revoke>" }',
+              ),
+            }
+          : {}),
       },
       originPolicy,
       (err, path, clientGone) =>

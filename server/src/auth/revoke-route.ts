@@ -12,17 +12,11 @@ const reply = (res: ServerResponse, body: unknown) =>
 /**
  * POST /tokens/revoke with `{ "token": "<jwt>" }`: whoever holds a token may kill it (a leaked token, a finished
  * agent), on every node, until its expiry. Proof of possession is the only credential needed, so nothing else can be
- * revoked this way; to revoke every token at once, rotate PLANHUB_SECRET.
+ * revoked this way; to revoke every token at once, rotate PLANHUB_SECRET. Mounted behind onlyMethods(['POST']).
  */
 export const revokeTokenRoute =
   (secret: string, revocations: Revocations) =>
   async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (req.method !== 'POST') {
-      refuse(res, 405, 'INVALID_ARGUMENT', 'Use POST /tokens/revoke with JSON { "token": "<the token to revoke>" }.', {
-        allow: 'POST',
-      });
-      return;
-    }
     // A client that leaves mid-body rejects this with ClientGone, which the router logs at debug.
     const body = await readBody(req, MAX_BODY);
     if (body === undefined)

@@ -11,12 +11,6 @@ export interface HeldToken {
   digest?: string | undefined;
 }
 
-/** Revocations announced since it was taken, until stopped (see `watch`). */
-export interface RevocationWatch {
-  saw(jti: string | undefined): boolean;
-  stop(): void;
-}
-
 interface Entry {
   jti?: string | undefined;
   digest?: string | undefined;
@@ -31,15 +25,13 @@ interface Entry {
 export class TokenHolders<H> {
   private readonly byJti = new Map<string, Set<H>>();
   private readonly held = new Map<H, Entry>();
-  private readonly watches = new Set<Set<string>>();
   private readonly offRevoked: () => void;
 
   constructor(
-    revocations: Revocations,
+    private readonly revocations: Revocations,
     private readonly onEnd: (holder: H, why: 'expired' | 'revoked') => void,
   ) {
     this.offRevoked = revocations.onRevoked((jti) => {
-      for (const seen of this.watches) seen.add(jti);
       for (const holder of [...(this.byJti.get(jti) ?? [])]) this.end(holder, 'revoked');
     });
   }
@@ -56,20 +48,13 @@ export class TokenHolders<H> {
   }
 
   /**
-   * Remembers the revocations announced from now until `stop`. Taken before a token's lookup and asked before it is
-   * held: a revocation announced between the lookup's answer and the hold reaches no holder, and the holder would
-   * then never be looked up again.
+   * Makes `holder` hold `token`; false, and the holder keeps what it held, when the token's revocation has been
+   * announced already. Asked here rather than by the door: a revocation announced between a lookup's "not revoked"
+   * and this hold reaches no holder, and a held token is not looked up again. Holding the token held is a no-op.
    */
-  watch(): RevocationWatch {
-    const seen = new Set<string>();
-    this.watches.add(seen);
-    return {
-      saw: (jti) => jti !== undefined && seen.has(jti),
-      stop: () => void this.watches.delete(seen),
-    };
-  }
-
-  hold(holder: H, token: HeldToken): void {
+  hold(holder: H, token: HeldToken): boolean {
+    if (this.holds(holder, token)) return true;
+    if (token.jti !== undefined && this.revocations.announced(token.jti)) return false;
     this.release(holder);
     const entry: Entry = { jti: token.jti, digest: token.digest };
     if (token.jti !== undefined) this.byJti.set(token.jti, (this.byJti.get(token.jti) ?? new Set()).add(holder));
@@ -85,6 +70,7 @@ export class TokenHolders<H> {
       arm();
     }
     this.held.set(holder, entry);
+    return true;
   }
 
   release(holder: H): void {
@@ -100,7 +86,6 @@ export class TokenHolders<H> {
 
   stop(): void {
     this.offRevoked();
-    this.watches.clear();
     for (const holder of [...this.held.keys()]) this.release(holder);
   }
 

@@ -13,6 +13,21 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
 };
 
 /**
+ * A JSON-RPC error answered before the SDK sees the request, in the shape MCP clients read. A request whose body is
+ * left unread (a 413, an early refusal) is told its connection ends (closeIfEarly).
+ */
+export const writeJsonRpcError = (
+  res: ServerResponse,
+  status: number,
+  error: { code: number; message: string },
+  headers: Record<string, string> = {},
+): void => {
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers, ...closeIfEarly(res) })
+    .end(JSON.stringify({ jsonrpc: '2.0', error, id: null }));
+};
+
+/**
  * A refusal before any MCP session handles the request, as the JSON-RPC error body MCP clients read (they put the
  * body's text into the error they throw), with the PlanHub code in front of the message.
  */
@@ -22,17 +37,10 @@ export const refuseHttp = (res: ServerResponse, error: ErrorShape): void => {
     return;
   }
   const status = STATUS[error.code] ?? 500;
-  res
-    .writeHead(status, {
-      'content-type': 'application/json',
-      ...(status === 401 ? { 'www-authenticate': 'Bearer realm="planhub"' } : {}),
-      ...closeIfEarly(res),
-    })
-    .end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        error: { code: -32001, message: `${error.code}: ${error.message}` },
-        id: null,
-      }),
-    );
+  writeJsonRpcError(
+    res,
+    status,
+    { code: -32001, message: `${error.code}: ${error.message}` },
+    status === 401 ? { 'www-authenticate': 'Bearer realm="planhub"' } : {},
+  );
 };

@@ -11,7 +11,7 @@ import { bodyAuth } from './body-cost.ts';
 import { readJsonBody } from './request-body.ts';
 import { REVOKED, type TokenPolicy } from '../auth/token-admission.ts';
 import { identify, sameCaller } from './session-identity.ts';
-import { TokenHolders, type RevocationWatch } from '../auth/token-holders.ts';
+import { TokenHolders } from '../auth/token-holders.ts';
 import { SessionRegistry } from './session-registry.ts';
 import { parseDialects } from './tool-list.ts';
 
@@ -72,32 +72,26 @@ export const createMcpEndpoint = (
    * The session a request names. In secret mode the request proves its identity first, found session or not: a
    * session id alone is not a credential, and a token revoked since its session was closed is told so (401) rather
    * than sent to open another (404). The token the session holds is not looked up again (see identify); another
-   * one is, and replaces it once it passes, as a host renewing its token does. Revocations are watched from before
-   * that lookup: one announced before the token is held would reach no holder, and it would not be looked up again.
+   * one is, and replaces it once it passes, as a host renewing its token does. The hold refuses a token whose
+   * revocation was announced after its lookup answered, and the session keeps the token it held.
    */
   const sessionOf = async (req: IncomingMessage, id: string, query: URLSearchParams): Promise<McpSession> => {
-    const watch = sessionTokens.watch();
-    try {
-      const identified =
-        config.secret === undefined
-          ? undefined
-          : await identify(req, query, auth, (token) => sessionTokens.holds(id, token));
-      const session = registry.get(id);
-      if (!session)
-        throw new PlanHubError(
-          'NOT_FOUND',
-          'MCP session not found (it expired, was deleted, or lives on another node): initialize a new session.',
-        );
-      if (identified === undefined) return session;
-      if (!sameCaller(identified.caller, session.caller))
-        throw new PlanHubError('PERMISSION_DENIED', 'This MCP session belongs to another agent; use your own session.');
-      const { token } = identified;
-      if (token && watch.saw(token.jti)) throw new PlanHubError('UNAUTHENTICATED', REVOKED);
-      if (token && !sessionTokens.holds(id, token)) sessionTokens.hold(id, token);
-      return session;
-    } finally {
-      watch.stop();
-    }
+    const identified =
+      config.secret === undefined
+        ? undefined
+        : await identify(req, query, auth, (token) => sessionTokens.holds(id, token));
+    const session = registry.get(id);
+    if (!session)
+      throw new PlanHubError(
+        'NOT_FOUND',
+        'MCP session not found (it expired, was deleted, or lives on another node): initialize a new session.',
+      );
+    if (identified === undefined) return session;
+    if (!sameCaller(identified.caller, session.caller))
+      throw new PlanHubError('PERMISSION_DENIED', 'This MCP session belongs to another agent; use your own session.');
+    if (identified.token && !sessionTokens.hold(id, identified.token))
+      throw new PlanHubError('UNAUTHENTICATED', REVOKED);
+    return session;
   };
 
   const existing = async (req: IncomingMessage, res: ServerResponse, id: string, query: URLSearchParams) => {
@@ -117,23 +111,14 @@ export const createMcpEndpoint = (
   const opening = async (req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => {
     if (req.method !== 'POST')
       throw new PlanHubError('INVALID_ARGUMENT', 'No mcp-session-id header: open a session with an initialize POST.');
-    // From before the token's lookup until the session holds it: its body and first reads come in between.
-    const watch = sessionTokens.watch();
-    try {
-      await open(req, res, query, watch);
-    } finally {
-      watch.stop();
-    }
-  };
-
-  const open = async (req: IncomingMessage, res: ServerResponse, query: URLSearchParams, watch: RevocationWatch) => {
     const { caller, token } = await identify(req, query, auth);
-    const revokedSince = () => token !== undefined && watch.saw(token.jti);
     const dialects = parseDialects(query.get('dialects'));
     // Before the check: the check and the reservation must not be an await apart.
     const body = await readBody(req, res);
     if (!body) return;
-    if (revokedSince()) throw new PlanHubError('UNAUTHENTICATED', REVOKED);
+    // Revoked while its body came, after the lookup: refused before a session is opened for it.
+    if (token?.jti !== undefined && tokens.revocations.announced(token.jti))
+      throw new PlanHubError('UNAUTHENTICATED', REVOKED);
     const limit = Math.min(config.limits.connectionsPerAgent, MAX_SESSIONS_PER_NODE);
     if (registry.size >= MAX_SESSIONS_PER_NODE || registry.countFor(caller) >= limit)
       throw new PlanHubError(
@@ -142,13 +127,15 @@ export const createMcpEndpoint = (
       );
     // Held from the check on: the opening awaits before the session is added, and others may check meanwhile.
     const release = registry.reserve(caller);
+    let held = true;
     try {
       const session = await openMcpSession(deps, caller, dialects, {
         onOpened: (id, opened) => {
           registry.add(id, opened);
           release();
-          // Revoked while the session opened: never held, so closed below once its initialize is answered.
-          if (token && !revokedSince()) sessionTokens.hold(id, token);
+          // Revoked while the session opened: the hold refuses, and the session is closed below once its
+          // initialize is answered; its later requests are looked up again and told the token is revoked.
+          if (token) held = sessionTokens.hold(id, token);
           log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, session: id }, 'mcp session opened');
         },
         onClosed: (id) => {
@@ -158,7 +145,7 @@ export const createMcpEndpoint = (
       });
       await session.transport.handleRequest(req, res, body.parsed);
       // The first request was not initialize: the transport refused it, and there is no session to keep.
-      if (session.transport.sessionId === undefined || revokedSince()) await session.close();
+      if (session.transport.sessionId === undefined || !held) await session.close();
     } finally {
       release();
     }

@@ -1,18 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { closeIfEarly } from '../transport/early-answer.ts';
 import { ClientGone, readBodyBytes } from '../transport/read-body.ts';
+import { writeJsonRpcError } from './http-refusal.ts';
 
 export type JsonBody = { ok: true; bytes: number; parsed: unknown } | { ok: false };
 
-/**
- * A JSON-RPC error before the SDK sees the request, in the shape and with the texts the SDK's own answers have. A 413
- * leaves the body unread: closeIfEarly then says the connection ends.
- */
-const answer = (res: ServerResponse, status: number, code: number, message: string) => {
-  res
-    .writeHead(status, { 'content-type': 'application/json', ...closeIfEarly(res) })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-};
+/** In the texts the SDK's own answers have; a 413 leaves the body unread, so its connection ends. */
+const answer = (res: ServerResponse, status: number, code: number, message: string) =>
+  writeJsonRpcError(res, status, { code, message });
 
 /**
  * Reads a POST's JSON body, at most `maxBytes` of it, and answers the request itself when it cannot: 413 past the

@@ -1,4 +1,7 @@
+import { KeyedCount } from '../limits/keyed-count.ts';
 import type { McpSession } from './mcp-session.ts';
+
+const agentKey = (agent: { workspace: string; agent_id: string }) => `${agent.workspace}\u0000${agent.agent_id}`;
 
 interface Entry {
   session: McpSession;
@@ -51,37 +54,25 @@ export class SessionRegistry {
   }
 
   /** Sessions being opened, per agent: counted with the open ones, so openings at once cannot pass the limit. */
-  private readonly opening = new Map<string, number>();
-  private openingTotal = 0;
+  private readonly opening = new KeyedCount();
 
   /**
    * Holds a place for a session of `agent` while it opens (the checks before it and the session's add come an await
    * apart); the answer gives it back once the session is added or failed to open. Idempotent.
    */
   reserve(agent: { workspace: string; agent_id: string }): () => void {
-    const key = `${agent.workspace}\u0000${agent.agent_id}`;
-    this.opening.set(key, (this.opening.get(key) ?? 0) + 1);
-    this.openingTotal += 1;
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
-      this.openingTotal -= 1;
-      const left = (this.opening.get(key) ?? 1) - 1;
-      if (left > 0) this.opening.set(key, left);
-      else this.opening.delete(key);
-    };
+    return this.opening.take(agentKey(agent));
   }
 
   countFor(agent: { workspace: string; agent_id: string }): number {
-    let count = this.opening.get(`${agent.workspace}\u0000${agent.agent_id}`) ?? 0;
+    let count = this.opening.held(agentKey(agent));
     for (const { session } of this.entries.values())
       if (session.caller.workspace === agent.workspace && session.caller.agent_id === agent.agent_id) count += 1;
     return count;
   }
 
   get size(): number {
-    return this.entries.size + this.openingTotal;
+    return this.entries.size + this.opening.total;
   }
 
   /** Runs one request of session `id`; the session cannot expire while it runs. */

@@ -11,14 +11,14 @@ export const PROBE = [...READ, 'OPTIONS'];
  * a POST to a read-only route is told so instead of being answered as if it were a GET.
  */
 export const onlyMethods =
-  (methods: readonly string[], route: Route): Route =>
+  (methods: readonly string[], route: Route, what = ''): Route =>
   (req, res) => {
     if (methods.includes(req.method ?? '')) return route(req, res);
     refuse(
       res,
       405,
       'INVALID_ARGUMENT',
-      `Use ${methods.join(' or ')} ${(req.url ?? '/').split('?')[0]?.slice(0, 200)}.`,
+      `Use ${methods.join(' or ')} ${(req.url ?? '/').split('?')[0]?.slice(0, 200)}${what && ` ${what}`}.`,
       {
         allow: methods.join(', '),
       },

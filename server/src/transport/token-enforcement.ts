@@ -28,26 +28,25 @@ export const enforceTokens = (
       return;
     }
     const terms = tokenTerms(token);
-    // From before the lookup until the hold: a revocation announced in between would reach no holder.
-    const watch = holders.watch();
-    void tokenRefusal(terms, deps).then((found) => {
-      const refusal =
-        found === undefined && watch.saw(terms.jti) ? { code: 'UNAUTHENTICATED' as const, message: REVOKED } : found;
-      watch.stop();
+    void tokenRefusal(terms, deps).then((refusal) => {
+      if (refusal !== undefined) {
+        if (refusal.cause !== undefined) log.error({ err: refusal.cause }, 'revoked-token lookup failed');
+        next(handshakeRefusal(refusal.code, refusal.message));
+        return;
+      }
       // Closed during the lookup: its close has fired already, so a hold now would never be released.
-      if (refusal === undefined && socket.conn.readyState !== 'open') {
+      if (socket.conn.readyState !== 'open') {
         next(handshakeRefusal('UNAVAILABLE', 'connection closed during the handshake'));
         return;
       }
-      if (refusal === undefined) {
-        holders.hold(socket, { jti: terms.jti, exp: terms.exp });
-        // The engine connection's close also fires when a later handshake step refuses the socket.
-        socket.conn.once('close', () => holders.release(socket));
-        next();
+      // Refused when a revocation was announced after the lookup answered (see TokenHolders.hold).
+      if (!holders.hold(socket, { jti: terms.jti, exp: terms.exp })) {
+        next(handshakeRefusal('UNAUTHENTICATED', REVOKED));
         return;
       }
-      if (refusal.cause !== undefined) log.error({ err: refusal.cause }, 'revoked-token lookup failed');
-      next(handshakeRefusal(refusal.code, refusal.message));
+      // The engine connection's close also fires when a later handshake step refuses the socket.
+      socket.conn.once('close', () => holders.release(socket));
+      next();
     });
   });
 };

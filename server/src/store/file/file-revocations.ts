@@ -10,6 +10,7 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
  */
 export const createFileRevocations = (table: Table, write: (fn: () => void) => Promise<unknown>): Revocations => {
   const listeners = new Set<(jti: string) => void>();
+  const revoked = (jti: string) => Number(table.get(entryKey('revoked', jti)) ?? -1) >= nowSeconds();
   return {
     async revoke(jti, expSeconds) {
       const now = nowSeconds();
@@ -19,7 +20,8 @@ export const createFileRevocations = (table: Table, write: (fn: () => void) => P
       });
       for (const listener of listeners) listener(jti);
     },
-    isRevoked: (jti) => Promise.resolve(Number(table.get(entryKey('revoked', jti)) ?? -1) >= nowSeconds()),
+    isRevoked: (jti) => Promise.resolve(revoked(jti)),
+    announced: revoked,
     onRevoked(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);

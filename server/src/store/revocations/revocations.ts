@@ -9,6 +9,11 @@ export interface Revocations {
   /** Refuses the token with this jti from now until `expSeconds` (its exp claim), on every node. */
   revoke(jti: string, expSeconds: number): Promise<void>;
   isRevoked(jti: string): Promise<boolean>;
+  /**
+   * Whether this node has announced (or been told of) this jti's revocation and it is still live: what `onRevoked`
+   * listeners have heard, asked synchronously, so a holder taken after a lookup misses no revocation in between.
+   */
+  announced(jti: string): boolean;
   /** Told of each jti revoked on any node (on Redis within one check interval), so live connections can be closed. */
   onRevoked(listener: (jti: string) => void): () => void;
   close(): void;
@@ -48,6 +53,7 @@ export const createMemoryRevocations = (onError: (err: unknown) => void = () => 
       return Promise.resolve();
     },
     isRevoked: (jti) => Promise.resolve((until.get(jti) ?? -1) >= nowSeconds()),
+    announced: (jti) => (until.get(jti) ?? -1) >= nowSeconds(),
     onRevoked: told.add,
     close: () => until.clear(),
   };
@@ -109,6 +115,7 @@ export const createRedisRevocations = (options: {
       const exp = await redis.zscore(key, jti);
       return exp !== null && Number(exp) >= nowSeconds();
     },
+    announced: (jti) => known.has(jti),
     onRevoked: told.add,
     close: () => clearInterval(timer),
   };
