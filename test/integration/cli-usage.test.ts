@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/free-port.ts';
+import { refusingPort } from '../helpers/free-port.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 
 const run = promisify(execFile);
@@ -57,7 +57,7 @@ describe('planhub command line', () => {
   });
 
   it('exits 3 naming the URL when no node answers, instead of waiting forever', async () => {
-    const dead = `http://127.0.0.1:${await freePort()}`;
+    const dead = `http://127.0.0.1:${await refusingPort()}`;
     const outcome = await planhub('plan', '--agent', 'main', '--url', dead, '--connect-timeout', '1000');
     expect(outcome.code).toBe(3);
     expect(outcome.stderr).toContain('Could not connect to PlanHub within 1000 ms');

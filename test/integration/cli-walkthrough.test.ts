@@ -5,7 +5,7 @@ import type { PlanHubServer } from '@planhub/server';
 import { createServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
-import { freePort } from '../helpers/free-port.ts';
+import { refusingPort } from '../helpers/free-port.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 import { mcpClient } from '../mcp/mcp-clients.ts';
 import { CLI, cliEnv } from './cli-process.ts';
@@ -146,7 +146,7 @@ describe('planhub on a first walk through', () => {
   });
 
   it('names the node and the cause when planhub mcp cannot reach it, not just "fetch failed"', async () => {
-    const dead = `http://127.0.0.1:${await freePort()}`;
+    const dead = `http://127.0.0.1:${await refusingPort()}`;
     await expect(mcpClient('stdio', dead, { workspace: 'ws', agentId: 'lost' })).rejects.toThrow(
       `cannot reach the PlanHub node at ${dead}/mcp (ECONNREFUSED)`,
     );

@@ -1,7 +1,7 @@
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createMemoryStore, createServer } from '@planhub/server';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/free-port.ts';
+import { refusingPort } from '../helpers/free-port.ts';
 import { startHarness } from '../helpers/servers.ts';
 import { runFanIn } from './fan-in.ts';
 import { mcpTeam } from './mcp-team.ts';
@@ -29,7 +29,7 @@ describe('MCP through the planhub mcp stdio bridge', () => {
   });
 
   it('fails the initialize instead of hanging when no node answers at the URL', async () => {
-    const dead = `http://127.0.0.1:${await freePort()}`;
+    const dead = `http://127.0.0.1:${await refusingPort()}`;
     await expect(mcpClient('stdio', dead, { workspace: 'team', agentId: 'lost' })).rejects.toThrow(
       /fetch failed|ECONNREFUSED/,
     );

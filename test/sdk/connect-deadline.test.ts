@@ -6,7 +6,7 @@ import { mintToken } from '@planhub/server';
 import { Server } from 'socket.io';
 import { io } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/free-port.ts';
+import { refusingPort } from '../helpers/free-port.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 
 type Refusal = { code: string; message: string; retry_after_ms?: number } | undefined;
@@ -50,7 +50,7 @@ describe('connect() settles: it connects, or says why not', () => {
   });
 
   it('rejects with UNAVAILABLE naming every URL tried when nothing listens, and stops trying', async () => {
-    const dead = [`http://127.0.0.1:${await freePort()}`, `http://127.0.0.1:${await freePort()}`];
+    const dead = [`http://127.0.0.1:${await refusingPort()}`, `http://127.0.0.1:${await refusingPort()}`];
     const states: ConnectionState[] = [];
     const error = await rejection(
       connect({ url: dead, agentId: 'a', connectTimeoutMs: 1500, onState: (s) => states.push(s) }),
