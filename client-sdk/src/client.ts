@@ -147,7 +147,7 @@ export class PlanHubClientCore extends EventClient {
       const failure = attemptFailure(err, !socket.active);
       this.failures.set(url, `${failure.code}: ${failure.message}${causeOf(err)}`);
       if (failure.final) {
-        this.closedBy = new PlanHubError(failure.code, failure.message);
+        this.closedBy = new PlanHubError(failure.code, failure.message, failure.details);
         this.close(failure.message);
         return;
       }

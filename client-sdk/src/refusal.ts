@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@planhub/shared';
+import type { ConnectRefusalDetails, ErrorCode } from '@planhub/shared';
 import { ConnectRefusalSchema, FINAL_REFUSAL_CODES } from '@planhub/shared';
 
 /** Why one connection attempt failed, as the client acts on it. */
@@ -9,22 +9,30 @@ export interface AttemptFailure {
   final: boolean;
   /** The node asked not to try again before this many milliseconds. */
   retryAfterMs?: number;
+  /**
+   * The refusal's data beyond code and message, as the node sent it (`retry_after_ms`, `token_required`): the
+   * details of the error a final refusal closes the client with, so an application decides by fields, not words.
+   */
+  details?: ConnectRefusalDetails;
 }
 
 /**
- * Reads a connect_error: a node's refusal carries `{ code, message, retry_after_ms? }` in `data`. A refusal from
- * a node without codes (`data` missing, socket inactive) is taken as UNAUTHENTICATED, which it used to mean; a
- * failure of the transport itself (nothing listening, DNS, TLS, timeout) is UNAVAILABLE and retried.
+ * Reads a connect_error: a node's refusal carries `{ code, message, retry_after_ms?, token_required? }` in `data`.
+ * A refusal from a node without codes (`data` missing, socket inactive) is taken as UNAUTHENTICATED, which it used
+ * to mean; a failure of the transport itself (nothing listening, DNS, TLS, timeout) is UNAVAILABLE and retried.
  */
 export const attemptFailure = (err: Error & { data?: unknown }, refusedByServer: boolean): AttemptFailure => {
   const data = ConnectRefusalSchema.safeParse(err.data);
-  if (data.success)
+  if (data.success) {
+    const { code, message, ...details } = data.data;
     return {
-      code: data.data.code,
-      message: data.data.message,
-      final: FINAL_REFUSAL_CODES.has(data.data.code),
-      ...(data.data.retry_after_ms !== undefined ? { retryAfterMs: data.data.retry_after_ms } : {}),
+      code,
+      message,
+      final: FINAL_REFUSAL_CODES.has(code),
+      ...(details.retry_after_ms !== undefined ? { retryAfterMs: details.retry_after_ms } : {}),
+      ...(Object.keys(details).length > 0 ? { details } : {}),
     };
+  }
   if (refusedByServer) return { code: 'UNAUTHENTICATED', message: err.message, final: true };
   return { code: 'UNAVAILABLE', message: err.message, final: false };
 };

@@ -32,6 +32,20 @@ const handshake = (url: string, auth: unknown) =>
     });
   });
 
+/** The raw socket.io handshake's refusal data (connect_error's `data`), or 'connected'. */
+const refusalData = (url: string, auth: unknown) =>
+  new Promise<unknown>((resolve) => {
+    const socket = io(url, { transports: ['websocket'], reconnection: false, auth: auth as object, forceNew: true });
+    socket.once('connect', () => {
+      socket.disconnect();
+      resolve('connected');
+    });
+    socket.once('connect_error', (err: Error & { data?: unknown }) => {
+      socket.disconnect();
+      resolve(err.data);
+    });
+  });
+
 describe('token minting and verification', () => {
   it('round-trips the claims and rejects what is wrong with a reason', async () => {
     const token = await mintToken(SECRET, { workspace: 'ws', agent_id: 'a1', role: 'user' }, '1h');
@@ -92,6 +106,28 @@ describe('secret mode handshake', () => {
       message: expect.stringMatching(/Token expired/) as unknown,
     });
     expect(await server?.services.store.readEvents('ws', { count: 100 })).toEqual([]);
+  });
+
+  it('marks the refusal token_required only when no token came, and the client keeps it on its error', async () => {
+    const url = await start();
+    const expired = await mintToken(SECRET, { workspace: 'ws', agent_id: 'a1', role: 'agent' }, 1, nowS() - 3600);
+    const needsToken = { code: 'UNAUTHENTICATED', message: expect.stringMatching(/secret mode/) as unknown };
+    // No token at all: the user can be asked for one.
+    for (const auth of [undefined, {}, { workspace: 'ws', agent_id: 'a1', role: 'user' }, { token: '' }])
+      expect(await refusalData(url, auth), JSON.stringify(auth)).toEqual({ ...needsToken, token_required: true });
+    // A token that is not one, or one refused: the user has to fix that one, not be asked for a token.
+    for (const auth of [{ token: 42 }, { token: 'x'.repeat(9000) }, { token: 'garbage' }, { token: expired }]) {
+      const data = await refusalData(url, auth);
+      expect(data, JSON.stringify(auth).slice(0, 40)).toMatchObject({ code: 'UNAUTHENTICATED' });
+      expect(data, JSON.stringify(auth).slice(0, 40)).not.toHaveProperty('token_required');
+    }
+    await expect(connect({ url, agentId: 'a1', workspace: 'ws', retries: 0 })).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+      details: { token_required: true },
+    });
+    const refused = await connect({ url, agentId: 'a1', token: expired, retries: 0 }).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect((refused as { details?: unknown }).details).toBeUndefined();
   });
 
   it('takes the identity from the token, whatever else the handshake claims', async () => {

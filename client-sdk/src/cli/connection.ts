@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { NameSchema, PlanHubError } from '@planhub/shared';
+import { NameSchema, PlanHubError, tokenRequiredOf } from '@planhub/shared';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { connect, type PlanHubClient } from '../connect.ts';
@@ -59,10 +59,11 @@ export const urlOf = (value: string, schemes?: readonly string[], options?: { pa
 
 /**
  * The node's secret-mode refusal speaks to whoever codes a client (`auth: { token }`); on the command line the fix is
- * an option. The node's code is kept, so the exit code stays "refused".
+ * an option. Told by the refusal's `token_required`, not its words, which are the node's to change. The node's code
+ * is kept, so the exit code stays "refused".
  */
-const forTheCommandLine = (err: unknown, hadToken: boolean): unknown =>
-  !hadToken && err instanceof PlanHubError && err.code === 'UNAUTHENTICATED' && /secret mode/i.test(err.message)
+export const forTheCommandLine = (err: unknown, hadToken: boolean): unknown =>
+  !hadToken && err instanceof PlanHubError && err.code === 'UNAUTHENTICATED' && tokenRequiredOf(err.details)
     ? new PlanHubError(
         'UNAUTHENTICATED',
         'This node is in secret mode: pass --token <jwt> (or PLANHUB_TOKEN); ' +

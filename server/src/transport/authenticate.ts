@@ -1,4 +1,4 @@
-import type { Caller, ConnectRefusal, ErrorCode } from '@planhub/shared';
+import type { Caller, ConnectRefusal, ConnectRefusalDetails, ErrorCode } from '@planhub/shared';
 import { OpenAuthSchema, TokenAuthSchema } from '@planhub/shared';
 import { verifyToken } from '../auth/tokens.ts';
 import type { ServerConfig } from '../config.ts';
@@ -11,10 +11,11 @@ import { issuesOf } from '../errors/to-error-shape.ts';
  */
 export class HandshakeRefusal extends Error {
   readonly data: ConnectRefusal;
-  constructor(code: ErrorCode, message: string, retryAfterMs?: number) {
+  /** `details` are the refusal's optional fields as they go on the wire (`retry_after_ms`, `token_required`). */
+  constructor(code: ErrorCode, message: string, details: ConnectRefusalDetails = {}) {
     super(message);
     this.name = 'HandshakeRefusal';
-    this.data = { code, message, ...(retryAfterMs !== undefined ? { retry_after_ms: retryAfterMs } : {}) };
+    this.data = { code, message, ...details };
   }
 }
 
@@ -41,6 +42,15 @@ export const openModeAuthenticate: Authenticate = (auth) => {
   return Promise.resolve(parsed.data);
 };
 
+/**
+ * No token at all (none, null or empty), as opposed to one that is not a token (a number, too long): only then may a
+ * client ask its user for one rather than report a broken one.
+ */
+const carriesNoToken = (auth: unknown): boolean => {
+  const token = (auth as { token?: unknown } | null | undefined)?.token;
+  return token === undefined || token === null || token === '';
+};
+
 /** Secret mode: the identity comes from the signed token alone; other handshake fields are ignored. */
 export const secretModeAuthenticate =
   (secret: string): Authenticate =>
@@ -51,6 +61,7 @@ export const secretModeAuthenticate =
         'UNAUTHENTICATED',
         'This server is in secret mode: connect with auth: { token } signed with its PLANHUB_SECRET ' +
           '(mint one with: planhub token --workspace W --agent A --role agent --ttl 1h).',
+        carriesNoToken(auth) ? { token_required: true } : {},
       );
     return verifyToken(secret, parsed.data.token);
   };

@@ -26,7 +26,7 @@ export const limitConnections = (io: Server, deps: { counter: ConnectionCounter;
               'RESOURCE_EXHAUSTED',
               `Too many connections: agent ${caller.agent_id} already has ${live} open (limit ${deps.max}). ` +
                 'Close unused clients or reuse one connection.',
-              RETRY_AFTER_MS,
+              { retry_after_ms: RETRY_AFTER_MS },
             ),
           );
           return;
@@ -43,11 +43,9 @@ export const limitConnections = (io: Server, deps: { counter: ConnectionCounter;
       (err: unknown) => {
         log.error({ err }, 'connection count failed');
         next(
-          new HandshakeRefusal(
-            'UNAVAILABLE',
-            'The server could not admit the connection right now; retry shortly.',
-            RETRY_AFTER_MS,
-          ),
+          new HandshakeRefusal('UNAVAILABLE', 'The server could not admit the connection right now; retry shortly.', {
+            retry_after_ms: RETRY_AFTER_MS,
+          }),
         );
       },
     );

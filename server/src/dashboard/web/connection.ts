@@ -1,4 +1,4 @@
-import type { CallAck, Role, TaskEvent, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
+import type { CallAck, ConnectRefusal, Role, TaskEvent, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
 import { PlanHubError, TOOLS, retryAfterOf } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
 import { refusalText } from './refusal.ts';
@@ -153,7 +153,7 @@ export const openConnection = (
     // A refusal by the handshake check ends socket.io's own retries. A bad token or name is final; a full node or
     // agent (RESOURCE_EXHAUSTED, say after a node shut down and everyone moved) or one not ready (UNAVAILABLE) is
     // not: the page tries again, not before the refusal's retry_after_ms, rather than stay "refused" for good.
-    const refusal = (err as { data?: { code?: unknown } }).data;
+    const refusal = (err as { data?: Partial<ConnectRefusal> }).data;
     if (!socket.active && !closed && RETRYABLE_REFUSALS.has(String(refusal?.code))) {
       const asked = retryAfterOf(refusal);
       const backoff = REFUSED_BACKOFF_MS[Math.min(refusedInARow, REFUSED_BACKOFF_MS.length - 1)]!;
@@ -171,8 +171,7 @@ export const openConnection = (
     // A refused token would be refused again at the next reload: forget it, so that reload shows plainly that the
     // page needs its link again instead of trying the dead token first.
     if (refusal?.code === 'UNAUTHENTICATED' && identity.token) forgetToken();
-    const code = typeof refusal?.code === 'string' ? refusal.code : undefined;
-    handlers.onStatus('refused', refusalText(code, err.message, identity.token !== undefined));
+    handlers.onStatus('refused', refusalText(refusal, err.message, identity.token !== undefined));
   });
   // Taken as the typed union unchecked, like every answer: the page has no zod (see bundle.ts) and renders what the
   // node that served it sends. Every view reads a payload only in a case of its event type, so a type newer than the
