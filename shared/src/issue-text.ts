@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { pythonText } from './render/python-text.ts';
 import { TODO_LIST_ACTIONS } from './shapes/todo-list.ts';
 
 type Issue = z.core.$ZodIssue;
@@ -23,9 +24,12 @@ const fieldName = (path: Path): string => {
 };
 const itemName = (path: Path): string => fieldName(path).split('.').at(-1)!.replace(/_/g, ' ').replace(/s$/, '');
 
+/** A caller's value quoted in a sentence is cut short, so that the sentence stays readable. */
+const clipped = (text: string): string => (text.length > 60 ? `${text.slice(0, 60)}…` : text);
+
 const shown = (value: unknown): string => {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  return text === undefined ? String(value) : clipped(text);
 };
 
 /** What a wrong value is, for "(got …)": Infinity and NaN by name, as "a number (got number)" tells nobody anything. */
@@ -60,16 +64,6 @@ const faultOf = (issue: Issue, value: unknown): Fault | undefined => {
   if (issue.code === 'too_small' && Number(issue.minimum) <= 1 && !item) return 'empty';
   return undefined;
 };
-
-/** A value as upstream's Python prints it in an f-string ("Unknown action: None"). */
-const pythonText = (value: unknown): string =>
-  value === undefined || value === null
-    ? 'None'
-    : typeof value === 'boolean'
-      ? value
-        ? 'True'
-        : 'False'
-      : shown(value);
 
 interface UpstreamWording {
   tool: string;
@@ -150,7 +144,7 @@ const UPSTREAM_WORDINGS: readonly UpstreamWording[] = [
     tool: 'todo',
     field: 'action',
     faults: ['missing', 'null', 'wrong_type'],
-    text: (value) => `Unknown action: ${pythonText(value)}. Valid actions: ${TODO_LIST_ACTIONS.join(', ')}`,
+    text: (value) => `Unknown action: ${clipped(pythonText(value))}. Valid actions: ${TODO_LIST_ACTIONS.join(', ')}`,
   },
   // Upstream's Go tools read a missing taskId as "" and refuse it as a malformed id.
   ...(['TaskGet', 'TaskUpdate'] as const).map((tool) => ({

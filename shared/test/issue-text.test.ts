@@ -88,6 +88,10 @@ describe("argument refusals in the seed systems' words", () => {
       'Unknown action: False. Valid actions: create, update, list',
     ]);
     expect(sentences('todo', { action: 3 })).toEqual(['Unknown action: 3. Valid actions: create, update, list']);
+    // Python's str() of the float json.loads reads from 0.00001 (JavaScript's String() writes "0.00001").
+    expect(sentences('todo', { action: 0.00001 })).toEqual([
+      'Unknown action: 1e-05. Valid actions: create, update, list',
+    ]);
     expect(sentences('TaskGet', {})).toEqual([
       'TaskGet validate task ID failed, err: invalid format: (taskId is required)',
     ]);

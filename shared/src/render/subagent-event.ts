@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '../events.ts';
 import { neutralize } from './neutralize.ts';
 import { pythonJsonDumps } from './python-json.ts';
+import { pythonText } from './python-text.ts';
 
 /** The envelope fields the notification reads; event_type as text, so an event type newer than this code renders too. */
 export type SubagentEventInput = Pick<EventEnvelope, 'source_agent' | 'source_plan_title' | 'source_step_id'> & {
@@ -26,19 +27,8 @@ const truthy = (value: unknown): boolean => {
  */
 const safe = (text: string): string => neutralize(text).replace(/\n/g, '\n  ');
 
-/**
- * A value in an f-string: text as it is (made safe), `None`, `True` and `False` as Python prints them, numbers as
- * Python prints them; lists and objects as JSON, where Python would print their repr (no payload field read here
- * holds one).
- */
-const pythonText = (value: unknown): string => {
-  if (typeof value === 'string') return safe(value);
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  // A number prints the same through str() and json.dumps in Python.
-  return pythonJsonDumps(value);
-};
+/** A value in an f-string (pythonText), made safe: only a string can hold what safe changes. */
+const safeText = (value: unknown): string => safe(pythonText(value));
 
 const field = (value: unknown, key: string): unknown =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
@@ -46,18 +36,15 @@ const field = (value: unknown, key: string): unknown =>
 const planCreatedLines = (payload: SubagentEventInput['payload']): string[] => {
   const steps = payload.steps;
   if (!truthy(steps) || !Array.isArray(steps)) return [];
-  return [
-    'Steps:',
-    ...steps.map((s) => `  - ${pythonText(field(s, 'step_id'))}: ${pythonText(field(s, 'description'))}`),
-  ];
+  return ['Steps:', ...steps.map((s) => `  - ${safeText(field(s, 'step_id'))}: ${safeText(field(s, 'description'))}`)];
 };
 
 const stepCompletedLines = (event: SubagentEventInput): string[] => {
   const { output, result } = event.payload;
   return [
-    ...(truthy(event.source_step_id) ? [`Step: ${pythonText(event.source_step_id)}`] : []),
+    ...(truthy(event.source_step_id) ? [`Step: ${safeText(event.source_step_id)}`] : []),
     ...(truthy(output) ? [`Output: ${pythonJsonDumps(output)}`] : []),
-    ...(truthy(result) ? [`Result: ${pythonText(result)}`] : []),
+    ...(truthy(result) ? [`Result: ${safeText(result)}`] : []),
   ];
 };
 
@@ -65,10 +52,10 @@ const planEndLines = (payload: SubagentEventInput['payload']): string[] => {
   const { summary, progress } = payload;
   const count = (key: string) => {
     const value = field(progress, key);
-    return value === undefined ? '0' : pythonText(value);
+    return value === undefined ? '0' : safeText(value);
   };
   return [
-    ...(truthy(summary) ? [`Summary: ${pythonText(summary)}`] : []),
+    ...(truthy(summary) ? [`Summary: ${safeText(summary)}`] : []),
     ...(truthy(progress) ? [`Progress: ${count('completed')}/${count('total')} steps`] : []),
   ];
 };
@@ -82,8 +69,8 @@ const planEndLines = (payload: SubagentEventInput['payload']): string[] => {
  * Python's truth test leaves them out upstream. Unlike upstream, agents' texts cannot start a line (see safe).
  */
 export const formatSubagentEvent = (event: SubagentEventInput): string => {
-  const lines = [`[SUBAGENT event=${safe(event.event_type)}]`, `From: ${pythonText(event.source_agent)}`];
-  if (truthy(event.source_plan_title)) lines.push(`Plan: ${pythonText(event.source_plan_title)}`);
+  const lines = [`[SUBAGENT event=${safe(event.event_type)}]`, `From: ${safeText(event.source_agent)}`];
+  if (truthy(event.source_plan_title)) lines.push(`Plan: ${safeText(event.source_plan_title)}`);
   if (event.event_type === 'plan_created') lines.push(...planCreatedLines(event.payload));
   else if (event.event_type === 'step_completed') lines.push(...stepCompletedLines(event));
   else if (event.event_type === 'plan_completed' || event.event_type === 'plan_failed')
