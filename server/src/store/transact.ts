@@ -14,8 +14,8 @@ export interface TransactOptions {
   maxAttempts?: number;
   /** The call's admission (its call count): nothing is committed before it resolves, and not at all if it rejects. */
   admitted?: Promise<void>;
-  /** What the call may spend waiting on the store, over all its attempts (call-budget.ts). */
-  budget?: CallBudget;
+  /** What the call may spend waiting on the store, over all its attempts (call-budget.ts); unbounded when undefined. */
+  budget?: CallBudget | undefined;
 }
 
 export interface TransactResult<R> {

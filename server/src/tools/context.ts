@@ -44,7 +44,7 @@ export interface CallContext {
    */
   chargeWork?(units: number): Promise<void>;
   /** What the call may still spend on the store (store/call-budget.ts), for store operations made outside `transact`. */
-  budget?: CallBudget;
+  budget?: CallBudget | undefined;
 }
 
 /** How tools reach the caller's live connection, when there is one. */

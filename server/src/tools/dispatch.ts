@@ -82,12 +82,12 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         ...(requestId !== undefined ? { requestId } : {}),
         ...(site.connection ? { connection: site.connection } : {}),
         chargeWork: (units) => chargeWork(services.callLimiter, site.caller, units, site.budget),
-        ...(site.budget ? { budget: site.budget } : {}),
+        budget: site.budget,
         transact: async (body) =>
           (
             await transact(services.store, site.caller.workspace, withRetention(services, body), {
               admitted: admission.settled,
-              ...(site.budget ? { budget: site.budget } : {}),
+              budget: site.budget,
               ...(requestId !== undefined && !def.readOnly && !(def as ToolDefinition).behaviour?.selfIdempotent
                 ? {
                     request: {

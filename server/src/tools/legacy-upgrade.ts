@@ -71,5 +71,5 @@ export const ensureUpgraded = async (store: Store, workspace: string, budget?: C
   if (!seen) upgraded.set(store, (seen = new Set()));
   const known = seen;
   if (known.has(workspace)) return;
-  await transact(store, workspace, (tx) => upgradeGraph(tx, () => void known.add(workspace)), budget ? { budget } : {});
+  await transact(store, workspace, (tx) => upgradeGraph(tx, () => void known.add(workspace)), { budget });
 };

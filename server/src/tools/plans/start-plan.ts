@@ -64,7 +64,7 @@ const decisionOn = async (ctx: CallContext, plan: Decided): Promise<Decided> => 
       services.store,
       caller.workspace,
       (tx) => loadPlan(tx, plan.plan_id, 'brief'),
-      ctx.budget ? { budget: ctx.budget } : {},
+      { budget: ctx.budget },
     );
     if (now.status === 'rejected')
       return { ...plan, status: 'rejected', ...(now.decision ? { decision: now.decision } : {}) };

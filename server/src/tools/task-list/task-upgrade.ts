@@ -37,6 +37,6 @@ export const ensureTasksUpgraded = async (store: Store, workspace: string, budge
       if (gap > 0) tx.op({ op: 'incr', key: counterKeys.taskIds(), by: gap });
       tx.delete(docKeys.tasks());
     },
-    budget ? { budget } : {},
+    { budget },
   );
 };
