@@ -29,7 +29,9 @@ describe('planhub command line', () => {
     h = undefined;
   });
 
-  it('gives every command its own --help, with the exit codes', async () => {
+  // Ten CLI launches, each loading the SDK from source through tsx (1.4 s of CPU each on this project's 2-core
+  // machines): a loaded run needs more than the default deadline.
+  it('gives every command its own --help, with the exit codes', { timeout: 120_000 }, async () => {
     for (const command of ['plan', 'watch', 'events', 'approve', 'reject', 'token']) {
       const help = await planhub(command, '--help');
       expect(help.code).toBe(0);
