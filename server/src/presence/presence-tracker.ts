@@ -86,9 +86,10 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   };
 
   /**
-   * The heartbeat. A node whose heartbeat lapsed while it lived (a store outage longer than the ttl) finds its
-   * entries taken by another node, which reported its connected agents offline (`node_lost`): they are written again
-   * by the next sweep and announced online again, or they would read offline until their next call.
+   * The heartbeat. A node whose heartbeat lapsed while it lived (a store outage or a stall longer than the ttl) may
+   * find its entries taken by another node, which reported its connected agents offline (`node_lost`), or, not taken
+   * yet, its agents reported offline by a last disconnection elsewhere that did not count its entries: they are
+   * written again by the next sweep and announced online again, or they would read offline until their next call.
    */
   const beat = async () => {
     if (!(await backend.beat(nodeId, now(), ttlMs))) return;

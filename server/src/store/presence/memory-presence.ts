@@ -60,10 +60,11 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
       return journal && entries.length > 0 ? journal.entries(workspace, nodeId, entries) : done;
     },
     async beat(nodeId, nowMs, ttlMs) {
-      const absent = !s.liveUntil.has(nodeId);
+      // Absent (first beat, or taken for dead) or lapsed without a taker yet: either way not live until now.
+      const wasLive = (s.liveUntil.get(nodeId) ?? 0) > nowMs;
       s.liveUntil.set(nodeId, nowMs + ttlMs);
       if (journal) await journal.liveUntil(nodeId, nowMs + ttlMs);
-      return absent;
+      return !wasLive;
     },
     read(workspace, nowMs) {
       const out = new Map<string, AgentPresence>();

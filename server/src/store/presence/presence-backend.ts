@@ -26,8 +26,10 @@ export interface PresenceBackend {
   write(nodeId: string, workspace: string, entries: readonly NodeEntry[]): Promise<void>;
   /**
    * The node's heartbeat: its entries count as live until `nowMs + ttlMs`. True when the node was not in the live set:
-   * its first beat, or its first after another node took it for dead (its heartbeat lapsed, say through a store
-   * outage longer than the ttl) and moved its entries to offline ones, which the node must then write again.
+   * its first beat, or its first after its heartbeat lapsed (say through a store outage or a stall longer than the
+   * ttl), whether or not another node took it for dead meanwhile. Either way other nodes may have decided its agents
+   * offline while its entries did not count (a taker moved them to offline ones; a last disconnection elsewhere found
+   * no live node holding the agent), so the node must write them again and say its agents are online.
    */
   beat(nodeId: string, nowMs: number, ttlMs: number): Promise<boolean>;
   /** Every agent with an entry in the workspace; online when a live node holds a connection of it. */

@@ -8,6 +8,7 @@ export interface PresenceRedis {
   hgetall(key: string): Promise<Record<string, string>>;
   hmget(key: string, ...fields: string[]): Promise<Array<string | null>>;
   zadd(key: string, score: number, member: string): Promise<number | string>;
+  zscore(key: string, member: string): Promise<string | null>;
   zrangebyscore(key: string, min: string, max: string): Promise<string[]>;
   zrem(key: string, member: string): Promise<number>;
   sadd(key: string, ...members: string[]): Promise<unknown>;
@@ -68,8 +69,14 @@ export const createRedisPresence = (client: PresenceRedis, prefix: string): Pres
       await Promise.all([redis.hset(key.ws(workspace), ...pairs), redis.sadd(key.nodeWs(nodeId), workspace)]);
     },
     async beat(nodeId, nowMs, ttlMs) {
-      // ZADD counts the members it added: 1 when the node was not in the set (first beat, or taken for dead).
-      return Number(await redis.zadd(key.nodes, nowMs + ttlMs, nodeId)) === 1;
+      // Sent together, in this order, on one connection: the score read is the one the ZADD replaces. ZADD counts the
+      // members it added: 1 when the node was not in the set (first beat, or taken for dead). A score at or before
+      // now is a lapse no node has taken yet, which read, online and takeLost already count as dead.
+      const [before, added] = await Promise.all([
+        redis.zscore(key.nodes, nodeId),
+        redis.zadd(key.nodes, nowMs + ttlMs, nodeId),
+      ]);
+      return Number(added) === 1 || before === null || Number(before) <= nowMs;
     },
     async read(workspace, nowMs) {
       const [all, live] = await Promise.all([
