@@ -14,14 +14,20 @@ import { agentOffline, agentOnline } from './presence-events.ts';
  * state was kept), so the first transition is appended whatever it is.
  */
 export const createPresenceTransitions = (store: Store, iso: () => string, log: Logger) => {
-  const commit = async (workspace: string, body: (tx: Tx) => Promise<void>) => {
+  const commit = async (workspace: string, agentId: string, body: (tx: Tx) => Promise<void>) => {
     try {
       await transact(store, workspace, body);
     } catch (err) {
-      // A workspace at its byte quota refuses the event and the state alike, so they still agree. Retrying would
-      // hold up the taker's reports of every other workspace, and its stall checks, behind this one.
-      if (!(err instanceof PlanHubError && err.code === 'RESOURCE_EXHAUSTED')) throw err;
-      log.warn({ err, workspace }, 'presence change not logged: the workspace is full');
+      if (!(err instanceof PlanHubError)) throw err;
+      // Given up rather than thrown: a dead node's taker retries what throws on every heartbeat, ahead of its reports
+      // of every other agent and workspace and of its stall checks. A workspace at its byte quota refuses the event
+      // and the state alike, so they still agree.
+      if (err.code === 'RESOURCE_EXHAUSTED')
+        log.warn({ err, workspace }, 'presence change not logged: the workspace is full');
+      // INTERNAL: no retry can fix it (a corrupt presence state, named in the error, waits for an operator).
+      else if (err.code === 'INTERNAL')
+        log.error({ err, workspace, agent_id: agentId }, 'presence change not logged: the store cannot say it');
+      else throw err;
     }
   };
 
@@ -31,7 +37,7 @@ export const createPresenceTransitions = (store: Store, iso: () => string, log: 
    * be decided again on entries that include it. So the log never ends on offline while the agent is connected.
    */
   const online = async (workspace: string, agentId: string) => {
-    await commit(workspace, async (tx) => {
+    await commit(workspace, agentId, async (tx) => {
       const key = documents.presence.key(agentId);
       if ((await tx.read(documents.presence, agentId))?.online === true) {
         tx.op({ op: 'bump', key });
@@ -55,7 +61,7 @@ export const createPresenceTransitions = (store: Store, iso: () => string, log: 
     reason: 'disconnected' | 'node_lost',
     elsewhere: () => Promise<boolean>,
   ) => {
-    await commit(workspace, async (tx) => {
+    await commit(workspace, agentId, async (tx) => {
       if ((await tx.read(documents.presence, agentId))?.online === false || (await elsewhere())) return;
       const at = iso();
       tx.put(documents.presence.key(agentId), { online: false, at });
