@@ -15,7 +15,7 @@ import { planPage } from './views/plan-page.ts';
 import { staleView } from './views/stale.ts';
 import { stepPage } from './views/step-page.ts';
 import { tabView } from './views/tab.ts';
-import { timelineView } from './views/timeline.ts';
+import { createTimelineView } from './views/timeline.ts';
 import { createSync } from './sync.ts';
 import { workspacesView } from './views/workspaces.ts';
 
@@ -52,6 +52,8 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   const depList = h('details', { class: 'dep-list' }, h('summary', {}, 'As a list'));
   deps.body.append(graph.el, depList);
   const timeline = section('timeline', 'Timeline');
+  const timelineChart = createTimelineView(state);
+  timeline.body.append(timelineChart.el);
   const workspaces = section('workspaces', 'Workspaces');
   const page = h('div', { class: 'page-body' });
   const feedList = createFeedList(state);
@@ -111,7 +113,6 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     root.dataset.status = state.status;
   };
   let frame = 0;
-  let chromeFrame = 0;
   let shownView = '';
   const render = () => {
     frame = 0;
@@ -143,7 +144,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       feedList.update(visible, reading);
       replaceKeepingFocus(footer, feedFooter(state, visible, feedActions));
     }
-    if (view === 'timeline') replaceKeepingFocus(timeline.body, timelineView(state));
+    if (view === 'timeline') timelineChart.update();
     if (view === 'workspaces')
       replaceKeepingFocus(workspaces.body, workspacesView(state, workspaceNames, workspaceError));
     if (route.view === 'plan') replaceKeepingFocus(page, planPage(state, pages.get(route.planId)));
@@ -154,18 +155,28 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   const schedule = () => {
     frame ||= requestAnimationFrame(render);
   };
-  const scheduleChrome = () => {
-    if (frame) return;
-    chromeFrame ||= requestAnimationFrame(() => {
-      chromeFrame = 0;
-      renderChrome();
-    });
+  // A part drawn alone in the next frame, unless a full render (which draws it too) is already coming.
+  const between = (draw: () => void) => {
+    let partFrame = 0;
+    return () => {
+      if (frame) return;
+      partFrame ||= requestAnimationFrame(() => {
+        partFrame = 0;
+        draw();
+      });
+    };
   };
-  // Highlights of unblocked steps end and running bars grow. While disconnected only the banner's age changes: a
-  // full render every second would rebuild every section for nothing, and drop what a reader selected in them.
+  const scheduleChrome = between(renderChrome);
+  const scheduleClock = between(() => {
+    if (state.route.view === 'timeline') timelineChart.tick();
+  });
+  // Highlights of unblocked steps end; otherwise only what reads the clock changes: the banner's age while
+  // disconnected, the timeline's running bars. A full render every second would rebuild every section for nothing,
+  // and drop what a reader selected, hovered or focused in them.
   setInterval(() => {
-    if (state.fadeFlashes() || state.route.view === 'timeline') schedule();
-    else if (state.lostAt !== undefined) scheduleChrome();
+    if (state.fadeFlashes()) return schedule();
+    if (state.lostAt !== undefined) scheduleChrome();
+    if (state.route.view === 'timeline') scheduleClock();
   }, 1000);
 
   const fail = (err: unknown) => {

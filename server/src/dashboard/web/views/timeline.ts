@@ -1,97 +1,130 @@
-import { formatDuration, stepDuration } from '@planhub/shared';
-import { h, timeOf } from '../dom.ts';
+import { formatDuration, neutralize } from '@planhub/shared';
+import { domId, h, replaceKeepingFocus, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
+import {
+  placeOf,
+  timelineLanes,
+  timelineScale,
+  timelineShape,
+  tookOf,
+  type TimelineBar,
+  type TimelineLane,
+} from './timeline-model.ts';
+
+const statusOf = (bar: TimelineBar) => bar.status.replace('_', ' ');
+
+const labelOf = (bar: TimelineBar, now: number): string =>
+  bar.startedAt
+    ? `${bar.stepId} ${bar.description}: ${statusOf(bar)}, started ${timeOf(bar.startedAt)}, ${formatDuration(tookOf(bar, now))}${bar.completedAt ? '' : ' so far'}`
+    : `${bar.stepId} ${bar.description}: ${statusOf(bar)} at ${timeOf(bar.completedAt!)}, never reported in progress`;
+
+/** A drawn bar and what was last written to it, so the clock writes only what changed. */
+interface Drawn {
+  bar: TimelineBar;
+  link: HTMLElement;
+  shown: { left?: string; width?: string; label?: string };
+}
 
 /**
  * Per agent, each started step as a bar from its start to its end (or now): serial or stalled work shows at a glance.
  * A step reported ended without ever being reported in progress has an end and no start, so it is a dot at its end
  * rather than a bar that would invent a duration.
+ *
+ * Drawn anew only when its steps change. The clock alone (a running bar growing, the scale and the axis's end moving,
+ * a duration "so far") is written into the elements in place: a page left open all day would otherwise rebuild it
+ * every second, dropping what a reader hovers, focuses or selected in it.
  */
-export const timelineView = (state: DashboardState): Node[] => {
-  const snapshot = state.model.snapshot;
-  if (!snapshot) return [h('p', { class: 'muted' }, 'Loading the workspace…')];
-  const now = Date.now();
-  const nowIso = new Date(now).toISOString();
-  const rows = snapshot.agents
-    .map((agent) => ({
-      agent,
-      bars: agent.plans.flatMap((plan) =>
-        plan.steps
-          .filter((s) => s.started_at || s.completed_at)
-          .map((step) => ({ plan, step, start: Date.parse((step.started_at ?? step.completed_at)!) })),
-      ),
-    }))
-    .filter((r) => r.bars.length > 0);
-  if (rows.length === 0) return [h('p', { class: 'muted' }, 'No step has started or ended yet.')];
-  const starts = rows.flatMap((r) => r.bars.map((b) => b.start));
-  const ends = rows.flatMap((r) => r.bars.map((b) => (b.step.completed_at ? Date.parse(b.step.completed_at) : now)));
-  const from = Math.min(...starts);
-  const span = Math.max(1, Math.max(...ends) - from);
-  const ws = state.identity.workspace;
-  const points = rows.some((r) => r.bars.some((b) => !b.step.started_at));
-  return [
-    h(
-      'div',
-      { class: 'axis muted small', 'aria-hidden': 'true' },
-      h('span', {}, timeOf(new Date(from).toISOString())),
-      h('span', {}, timeOf(new Date(from + span).toISOString())),
-    ),
-    h(
-      'ul',
-      { class: 'lanes', 'aria-label': 'Steps over time, per agent' },
-      ...rows.map(({ agent, bars }) =>
-        h(
-          'li',
-          { class: 'lane', 'data-agent-id': agent.agent_id },
-          h('span', { class: 'lane-name' }, agent.agent_id),
+export const createTimelineView = (state: DashboardState) => {
+  const el = h('div', { class: 'timeline-chart' });
+  let shape: string | undefined;
+  let lanes: TimelineLane[] = [];
+  let drawn: Drawn[] = [];
+  let axis: { from: HTMLElement; to: HTMLElement } | undefined;
+
+  const draw = () => {
+    drawn = [];
+    axis = undefined;
+    if (!state.model.snapshot) return [h('p', { class: 'muted' }, 'Loading the workspace…')];
+    if (lanes.length === 0) return [h('p', { class: 'muted' }, 'No step has started or ended yet.')];
+    const ws = state.identity.workspace;
+    axis = { from: h('span'), to: h('span') };
+    const barOf = (bar: TimelineBar) => {
+      const dot = !bar.startedAt;
+      const link = h(
+        'a',
+        {
+          // An id, so a focused bar is focused again when a change to the steps redraws them all.
+          id: domId('bar', bar.planId, bar.stepId),
+          class: `bar ${dot ? 'point' : 'span'} status-${bar.status}${bar.stalled ? ' stalled' : ''}`,
+          href: href(ws, { view: 'step', planId: bar.planId, stepId: bar.stepId }),
+          'data-step-id': bar.stepId,
+        },
+        dot ? null : h('span', { class: 'bar-text', 'aria-hidden': 'true' }, bar.stepId),
+      );
+      drawn.push({ bar, link, shown: {} });
+      return h('li', {}, link);
+    };
+    return [
+      h('div', { class: 'axis muted small', 'aria-hidden': 'true' }, axis.from, axis.to),
+      h(
+        'ul',
+        { class: 'lanes', 'aria-label': 'Steps over time, per agent' },
+        ...lanes.map(({ agentId, bars }) =>
           h(
-            'ul',
-            { class: 'bars', 'aria-label': `Steps of ${agent.agent_id}` },
-            ...bars.map(({ plan, step, start }) => {
-              const left = ((start - from) / span) * 100;
-              const link = (label: string, kind: string, ...text: Node[]) =>
-                h(
-                  'a',
-                  {
-                    class: `bar ${kind} status-${step.status}${step.stalled ? ' stalled' : ''}`,
-                    href: href(ws, { view: 'step', planId: plan.plan_id, stepId: step.id }),
-                    'aria-label': label,
-                    title: label,
-                    'data-step-id': step.id,
-                  },
-                  ...text,
-                );
-              if (!step.started_at) {
-                const dot = link(
-                  `${step.id} ${step.description}: ${step.status.replace('_', ' ')} at ${timeOf(step.completed_at!)}, never reported in progress`,
-                  'point',
-                );
-                // Kept inside the lane at either end, so a dot never adds sideways scroll.
-                dot.style.left = `calc(${left}% - ${(left / 100) * 10}px)`;
-                return h('li', {}, dot);
-              }
-              const took = stepDuration(step, nowIso) ?? 0;
-              const width = Math.max(0.8, (took / span) * 100);
-              const bar = link(
-                `${step.id} ${step.description}: ${step.status.replace('_', ' ')}, started ${timeOf(step.started_at)}, ${formatDuration(took)}${step.completed_at ? '' : ' so far'}`,
-                'span',
-                h('span', { class: 'bar-text', 'aria-hidden': 'true' }, step.id),
-              );
-              bar.style.left = `${Math.min(left, 99.2)}%`;
-              bar.style.width = `${Math.min(width, 100 - Math.min(left, 99.2))}%`;
-              return h('li', {}, bar);
-            }),
+            'li',
+            { class: 'lane', 'data-agent-id': agentId },
+            h('span', { class: 'lane-name' }, agentId),
+            h('ul', { class: 'bars', 'aria-label': `Steps of ${agentId}` }, ...bars.map(barOf)),
           ),
         ),
       ),
-    ),
-    points
-      ? h(
-          'p',
-          { class: 'muted small', 'data-note': 'points' },
-          'A dot is a step reported ended without being reported in progress: the log has its end, not its start.',
-        )
-      : null,
-  ].filter((n): n is HTMLElement => n !== null);
+      lanes.some((lane) => lane.bars.some((b) => !b.startedAt))
+        ? h(
+            'p',
+            { class: 'muted small', 'data-note': 'points' },
+            'A dot is a step reported ended without being reported in progress: the log has its end, not its start.',
+          )
+        : null,
+    ].filter((n): n is HTMLElement => n !== null);
+  };
+
+  /** Writes what depends on the clock, and only where it differs from what is shown: an unchanged node is left be. */
+  const place = (now: number) => {
+    if (!axis) return;
+    const scale = timelineScale(lanes, now);
+    const text = (node: HTMLElement, value: string) => {
+      if (node.textContent !== value) node.textContent = value;
+    };
+    text(axis.from, timeOf(new Date(scale.from).toISOString()));
+    text(axis.to, timeOf(new Date(scale.from + scale.span).toISOString()));
+    for (const { bar, link, shown } of drawn) {
+      const { left, width } = placeOf(bar, scale, now);
+      if (shown.left !== left) link.style.left = shown.left = left;
+      if (width !== undefined && shown.width !== width) link.style.width = shown.width = width;
+      // A screen reader may announce a focused link's new name: it changes only when its words do.
+      const label = neutralize(labelOf(bar, now));
+      if (shown.label === label) continue;
+      shown.label = label;
+      link.setAttribute('aria-label', label);
+      link.setAttribute('title', label);
+    }
+  };
+
+  return {
+    el,
+    /** After the state changed: drawn anew if its steps did, else only moved on to now. */
+    update() {
+      const snapshot = state.model.snapshot;
+      lanes = snapshot ? timelineLanes(snapshot) : [];
+      const next = snapshot ? timelineShape(lanes) : 'loading';
+      if (next !== shape) {
+        shape = next;
+        replaceKeepingFocus(el, draw());
+      }
+      place(Date.now());
+    },
+    /** Once a second while shown: a running step's bar grows and its duration counts up, nothing else is touched. */
+    tick: () => place(Date.now()),
+  };
 };
