@@ -1,4 +1,6 @@
 import type { EventEnvelope, PlanHubClient } from '@planhub/client-sdk';
+import { expect } from 'vitest';
+import { eventually } from './eventually.ts';
 
 export interface EventLog {
   /** Every event the application saw, in order. */
@@ -57,3 +59,14 @@ export const unblocksOf = async (client: PlanHubClient, planId: string, stepId: 
       limit: 100,
     })
   ).events;
+
+/**
+ * Waits until the workspace logged `agent_online` for `count` agents. Each is committed beside an agent's first
+ * calls, not before them: a test that counts one call's reads or commits waits for these first, or a late one on a
+ * loaded machine counts as the call's.
+ */
+export const everyoneOnline = (client: PlanHubClient, count: number) =>
+  eventually(async () => {
+    const online = await client.getTaskEvents({ event_types: ['agent_online'], limit: 100 });
+    expect(new Set(online.events.map((e) => e.source_agent)).size).toBe(count);
+  });

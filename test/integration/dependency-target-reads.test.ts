@@ -1,7 +1,7 @@
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countedNode, type CountedNode } from '../helpers/counted-node.ts';
-import { startedPlan } from '../helpers/event-log.ts';
+import { everyoneOnline, startedPlan } from '../helpers/event-log.ts';
 import type { StoreFixtureKind } from '../helpers/stores.ts';
 
 const KINDS: readonly StoreFixtureKind[] = ['memory', 'redis', 'file'];
@@ -25,6 +25,8 @@ describe.each(KINDS)('a step waiting on many subagents reads them together (%s s
       targets.push({ agent_id: `child-${i}`, step_id: 'step_1', plan_id: plan.plan_id });
     }
     await startedPlan(parent, 'merge', ['plan the merge']);
+    // Counted node-wide: a late agent_online's read would count as the call's.
+    await everyoneOnline(parent, 1 + targets.length);
     const loadsOf = async (depends_on: typeof targets) => {
       const before = reads.load + reads.loadCollections;
       const answer = await parent.addDependentStep({ description: 'merge the parts', depends_on });

@@ -1,8 +1,7 @@
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countedNode, type CountedNode } from '../helpers/counted-node.ts';
-import { startedPlan } from '../helpers/event-log.ts';
-import { eventually } from '../helpers/eventually.ts';
+import { everyoneOnline, startedPlan } from '../helpers/event-log.ts';
 import type { StoreFixtureKind } from '../helpers/stores.ts';
 
 const KINDS: readonly StoreFixtureKind[] = ['memory', 'redis', 'redis-cluster', 'file'];
@@ -34,12 +33,7 @@ describe.each(KINDS)('a subagent’s step that others wait on ends in one read a
       expect(added.status).toBe('blocked');
     }
 
-    // Each agent's agent_online is committed beside its calls, not before them: counted below, a late one would
-    // look like a second commit of the completion.
-    await eventually(async () => {
-      const online = await node.client.getTaskEvents({ event_types: ['agent_online'], limit: 100 });
-      expect(new Set(online.events.map((e) => e.source_agent)).size).toBe(2 + children.length);
-    });
+    await everyoneOnline(node.client, 2 + children.length);
     for (const [i, child] of children.entries()) {
       const before = reads.calls.length;
       const answer = await child.completeStepWithOutput({
