@@ -214,7 +214,15 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     }
   };
 
+  /** Corrupt entries the backend skipped (each named once), logged here since the backend has no logger. */
+  const logCorrupt = () => {
+    for (const err of backend.takeCorrupt())
+      log.error({ err }, 'presence entry skipped: corrupt, it counts as no connection');
+  };
+
   const sweep = async () => {
+    // First, so that what reads found since the last sweep is logged even if this one fails.
+    logCorrupt();
     await beat();
     for (const [workspace, agents] of local) {
       const dirty = [...agents.values()].filter((e) => e.dirty);
@@ -233,6 +241,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     // takeLost hands each dead node's agents to exactly one node, once: they stay here until reported, so a failed
     // read or append is retried on the next beat instead of losing the agent_offline for good.
     unreported.push(...(await backend.takeLost(now())));
+    logCorrupt();
     while (unreported.length > 0) {
       const lost = unreported[0] as LostAgent;
       await transitions.offline(lost.workspace, lost.agent_id, lost.last_seen_at, 'node_lost', () =>
@@ -279,6 +288,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
       for (const [workspace, agents] of local)
         for (const entry of agents.values()) if (entry.grace !== undefined) endGrace(workspace, entry);
       await chain;
+      logCorrupt();
     },
   };
 };

@@ -1,5 +1,7 @@
+import { createCorruptEntries } from './corrupt-entries.ts';
 import type { AgentPresence, LostAgent, NodeEntry, PresenceBackend } from './presence-backend.ts';
 import { later } from './presence-backend.ts';
+import { decodeNodeEntry } from './presence-entry.ts';
 
 /** Everything a presence knows; the memory store keeps it in memory only, the file store also on disk. */
 export interface PresenceState {
@@ -49,9 +51,31 @@ export const agentsOf = (s: PresenceState, workspace: string, node: string) => {
   return agents;
 };
 
+/**
+ * Drops the entries of a loaded state that are not entries, each named in `corrupt`, so that every later use of the
+ * state can trust it: checked once when the store opens rather than on every read.
+ */
+const dropCorrupt = (s: PresenceState, corrupt: ReturnType<typeof createCorruptEntries>) => {
+  for (const [workspace, nodes] of s.entries)
+    for (const [node, agents] of nodes)
+      for (const [agent, entry] of agents) {
+        const decoded = decodeNodeEntry(entry);
+        // An entry stored under another agent would be read as that one's.
+        const detail = !decoded.ok ? decoded.detail : entry.agent_id !== agent ? 'agent_id: not its key' : undefined;
+        if (detail === undefined) continue;
+        agents.delete(agent);
+        corrupt.found(
+          `of workspace ${JSON.stringify(workspace)}, node ${JSON.stringify(node)}, agent ${JSON.stringify(agent)}`,
+          detail,
+        );
+      }
+};
+
 /** One per memory or file store: nodes in one process that share the store share its presence too. */
 export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend => {
+  const corrupt = createCorruptEntries();
   const s: PresenceState = journal?.load() ?? emptyState();
+  dropCorrupt(s, corrupt);
   const done = Promise.resolve();
   return {
     write(nodeId, workspace, entries) {
@@ -143,5 +167,6 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
     workspaces() {
       return Promise.resolve([...s.workspaces].sort());
     },
+    takeCorrupt: () => corrupt.take(),
   };
 };

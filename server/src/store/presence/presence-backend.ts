@@ -1,3 +1,5 @@
+import type { PlanHubError } from '@planhub/shared';
+
 /** Where the nodes of a deployment share who is connected; the memory and Redis versions behave the same. */
 
 export interface AgentPresence {
@@ -50,6 +52,11 @@ export interface PresenceBackend {
   /** The index of workspaces: written when a node first sees one, not on every call. */
   addWorkspace(workspace: string): Promise<void>;
   workspaces(): Promise<string[]>;
+  /**
+   * Stored entries found corrupt since the last call (INTERNAL, each naming its key), each once per backend: `read`,
+   * `online` and `takeLost` skip them (no connection) rather than throw, and the caller logs them.
+   */
+  takeCorrupt(): PlanHubError[];
 }
 
 export const later = (a: string | null, b: string | null): string | null =>

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { createCorruptEntries } from './corrupt-entries.ts';
 import type { AgentPresence, LostAgent, PresenceBackend } from './presence-backend.ts';
 import { later } from './presence-backend.ts';
+import { decodeField, decodeStored, type StoredEntry } from './presence-entry.ts';
 
 /** The few commands of an ioredis client this module uses (it never imports ioredis itself). */
 export interface PresenceRedis {
@@ -25,13 +27,6 @@ interface WithMove extends PresenceRedis {
 
 const GONE = '';
 
-interface Stored {
-  c: number;
-  at: string;
-  /** Which write of its node this is: a rewrite of an unchanged entry still differs from what a taker read. */
-  w?: number;
-}
-
 /**
  * Presence on Redis: per workspace one hash of (node, agent) → connections and last seen; a sorted set of nodes
  * scored by when their heartbeat lapses. A dead node's entries are taken by the one node whose ZREM removes it.
@@ -53,9 +48,20 @@ export const createRedisPresence = (client: PresenceRedis, prefix: string): Pres
     workspaces: `${prefix}:workspaces`,
   };
   const field = (node: string, agent: string) => JSON.stringify([node, agent]);
-  const parse = (f: string, v: string) => {
-    const [node, agent] = JSON.parse(f) as [string, string];
-    return { node, agent, ...(JSON.parse(v) as Stored) };
+  const corrupt = createCorruptEntries();
+  /** The entry's node and agent, or undefined (named once) when its field is not a [node, agent] pair. */
+  const nodeAgent = (hash: string, f: string) => {
+    const decoded = decodeField(f);
+    if (decoded.ok) return decoded.value;
+    corrupt.found(`${hash} field ${f}`, `field: ${decoded.detail}`);
+    return undefined;
+  };
+  /** The entry's value, or undefined (named once) when it is not one. */
+  const stored = (hash: string, f: string, v: string) => {
+    const decoded = decodeStored(v);
+    if (decoded.ok) return decoded.value;
+    corrupt.found(`${hash} field ${f}`, decoded.detail);
+    return undefined;
   };
   let writes = 0;
   return {
@@ -64,7 +70,7 @@ export const createRedisPresence = (client: PresenceRedis, prefix: string): Pres
       const w = ++writes;
       const pairs = entries.flatMap((e) => [
         field(nodeId, e.agent_id),
-        JSON.stringify({ c: e.connections, at: e.last_seen_at, w } satisfies Stored),
+        JSON.stringify({ c: e.connections, at: e.last_seen_at, w } satisfies StoredEntry),
       ]);
       await Promise.all([redis.hset(key.ws(workspace), ...pairs), redis.sadd(key.nodeWs(nodeId), workspace)]);
     },
@@ -79,17 +85,17 @@ export const createRedisPresence = (client: PresenceRedis, prefix: string): Pres
       return Number(added) === 1 || before === null || Number(before) <= nowMs;
     },
     async read(workspace, nowMs) {
-      const [all, live] = await Promise.all([
-        redis.hgetall(key.ws(workspace)),
-        redis.zrangebyscore(key.nodes, `(${nowMs}`, '+inf'),
-      ]);
+      const hash = key.ws(workspace);
+      const [all, live] = await Promise.all([redis.hgetall(hash), redis.zrangebyscore(key.nodes, `(${nowMs}`, '+inf')]);
       const liveNodes = new Set(live);
       const out = new Map<string, AgentPresence>();
       for (const [f, v] of Object.entries(all)) {
-        const e = parse(f, v);
-        const known = out.get(e.agent) ?? { online: false, last_seen_at: null };
-        out.set(e.agent, {
-          online: known.online || (liveNodes.has(e.node) && e.c > 0),
+        const who = nodeAgent(hash, f);
+        const e = who && stored(hash, f, v);
+        if (!who || !e) continue;
+        const known = out.get(who.agent) ?? { online: false, last_seen_at: null };
+        out.set(who.agent, {
+          online: known.online || (liveNodes.has(who.node) && e.c > 0),
           last_seen_at: later(known.last_seen_at, e.at),
         });
       }
@@ -98,23 +104,35 @@ export const createRedisPresence = (client: PresenceRedis, prefix: string): Pres
     async online(workspace, agentId, nowMs, exceptNode) {
       const live = (await redis.zrangebyscore(key.nodes, `(${nowMs}`, '+inf')).filter((node) => node !== exceptNode);
       if (live.length === 0) return false;
-      const entries = await redis.hmget(key.ws(workspace), ...live.map((node) => field(node, agentId)));
-      return entries.some((v) => v !== null && (JSON.parse(v) as Stored).c > 0);
+      const hash = key.ws(workspace);
+      const fields = live.map((node) => field(node, agentId));
+      const entries = await redis.hmget(hash, ...fields);
+      return entries.some((v, i) => v !== null && (stored(hash, fields[i] as string, v)?.c ?? 0) > 0);
     },
     async takeLost(nowMs) {
       const lost: LostAgent[] = [];
-      /** Moves a dead node's entries of one workspace to offline ones; returns the agents it had connected. */
+      /**
+       * Moves a dead node's entries of one workspace to offline ones; returns the agents it had connected. Only its
+       * own entries are decoded: another node's corrupt entry is none of this take's business. Its own corrupt ones
+       * are deleted, if unchanged since read: they cannot say whether the agent was connected (so it is not
+       * reported), and left in place they would outlive the node for good, since nothing takes it again.
+       */
       const takeWorkspace = async (node: string, workspace: string): Promise<LostAgent[]> => {
-        const all = await redis.hgetall(key.ws(workspace));
-        const mine = Object.entries(all)
-          .map(([f, v]) => ({ f, v, ...parse(f, v) }))
-          .filter((e) => e.node === node);
+        const hash = key.ws(workspace);
+        const mine: Array<{ f: string; v: string; agent: string; e: StoredEntry | undefined }> = [];
+        for (const [f, v] of Object.entries(await redis.hgetall(hash))) {
+          const who = nodeAgent(hash, f);
+          if (who?.node === node) mine.push({ f, v, agent: who.agent, e: stored(hash, f, v) });
+        }
         if (mine.length === 0) return [];
-        const args = mine.flatMap((e) => [e.f, e.v, field(GONE, e.agent), JSON.stringify({ c: 0, at: e.at })]);
-        const moved = new Set(await redis.phPresenceMove(key.ws(workspace), ...args));
-        return mine
-          .filter((e) => e.c > 0 && moved.has(e.f))
-          .map((e) => ({ workspace, agent_id: e.agent, last_seen_at: e.at }));
+        // An empty offline field tells presence-move.lua to delete the entry only.
+        const args = mine.flatMap(({ f, v, agent, e }) =>
+          e ? [f, v, field(GONE, agent), JSON.stringify({ c: 0, at: e.at })] : [f, v, '', ''],
+        );
+        const moved = new Set(await redis.phPresenceMove(hash, ...args));
+        return mine.flatMap(({ f, agent, e }) =>
+          e && e.c > 0 && moved.has(f) ? [{ workspace, agent_id: agent, last_seen_at: e.at }] : [],
+        );
       };
       for (const node of await redis.zrangebyscore(key.nodes, '-inf', String(nowMs))) {
         // The ZREM makes this caller the node's only taker.
@@ -143,5 +161,6 @@ export const createRedisPresence = (client: PresenceRedis, prefix: string): Pres
     async workspaces() {
       return (await redis.smembers(key.workspaces)).sort();
     },
+    takeCorrupt: () => corrupt.take(),
   };
 };

@@ -1,0 +1,60 @@
+import { PlanHubError } from '@planhub/shared';
+import { z } from 'zod';
+
+/**
+ * The stored presence entries, declared once. Presence is read on every getWorkspace and by every dead node's taker,
+ * so an entry that is not what it should be is skipped (no connection) and named, never thrown: one bad entry must
+ * not fail every read of its workspace, nor keep a dead node from being taken.
+ */
+
+/** A Redis presence hash's value: connections, last seen, and which write of its node it is. */
+export const StoredEntrySchema = z.object({
+  c: z.number().int().nonnegative(),
+  at: z.string(),
+  /** Which write of its node this is: a rewrite of an unchanged entry still differs from what a taker read. */
+  w: z.number().int().optional(),
+});
+export type StoredEntry = z.infer<typeof StoredEntrySchema>;
+
+/** A Redis presence hash's field: `[node, agent]`. */
+const FieldSchema = z.tuple([z.string(), z.string()]);
+
+/** A node's entry of one agent as the memory backend keeps it (and the file store's journal stores it). */
+export const NodeEntrySchema = z.object({
+  agent_id: z.string(),
+  connections: z.number().int().nonnegative(),
+  last_seen_at: z.string(),
+});
+
+export const corruptEntry = (name: string, detail: string): PlanHubError =>
+  new PlanHubError(
+    'INTERNAL',
+    `The stored presence entry ${name} is corrupt (${detail}); it is skipped, as no connection, until an operator ` +
+      'repairs or deletes it.',
+  );
+
+type Decoded<T> = { ok: true; value: T } | { ok: false; detail: string };
+
+const check = <T>(schema: z.ZodType<T>, raw: unknown): Decoded<T> => {
+  const checked = schema.safeParse(raw);
+  if (checked.success) return { ok: true, value: checked.data };
+  const issue = checked.error.issues[0];
+  return { ok: false, detail: issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid' };
+};
+
+const parse = <T>(schema: z.ZodType<T>, text: string): Decoded<T> => {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, detail: 'not JSON' };
+  }
+  return check(schema, raw);
+};
+
+export const decodeField = (text: string): Decoded<{ node: string; agent: string }> => {
+  const field = parse(FieldSchema, text);
+  return field.ok ? { ok: true, value: { node: field.value[0], agent: field.value[1] } } : field;
+};
+export const decodeStored = (text: string): Decoded<StoredEntry> => parse(StoredEntrySchema, text);
+export const decodeNodeEntry = (raw: unknown): Decoded<z.infer<typeof NodeEntrySchema>> => check(NodeEntrySchema, raw);

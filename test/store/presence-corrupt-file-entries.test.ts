@@ -1,0 +1,106 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createFileStore, type Store } from '@planhub/server';
+import { open as openLmdb } from 'lmdb';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPresenceTracker } from '../../server/src/presence/presence-tracker.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { tempStorageDir } from '../helpers/stores.ts';
+
+const BEAT_MS = 50;
+const TTL_MS = BEAT_MS * 3;
+/** The file store's presence table key of an entry (file-presence-journal.ts). */
+const entryKey = (workspace: string, node: string, agent: string) => ['e', workspace, node, agent].join('\u001f');
+
+interface LogLine {
+  level: number;
+  err?: { message?: string };
+}
+
+/**
+ * The file store keeps its presence entries on disk and reads them whole when it opens (the memory presence then
+ * serves them). An entry of the wrong shape there used to be read as an agent of its own, with no last seen time.
+ */
+describe('a corrupt presence entry on disk (file store)', () => {
+  const dirs: string[] = [];
+  const stores: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    for (const path of dirs.splice(0)) rmSync(path, { recursive: true, force: true });
+  });
+  const open = (path: string) => {
+    const store = createFileStore({ path, eventRetention: 100 });
+    stores.push(store);
+    return store;
+  };
+
+  it('is skipped and named once; its dead node is still taken and its good agents reported', async () => {
+    const path = tempStorageDir();
+    dirs.push(path);
+    const start = Date.now();
+    const seen = new Date(start - 2 * TTL_MS).toISOString();
+    const first = open(path);
+    await first.presence.beat('node-dead', start - 2 * TTL_MS, TTL_MS);
+    await first.presence.write('node-dead', 'ws', [
+      { agent_id: 'fine', connections: 1, last_seen_at: seen },
+      { agent_id: 'broken', connections: 1, last_seen_at: seen },
+    ]);
+    await stores.splice(0, 1)[0]?.close();
+
+    const raw = openLmdb({ path: join(path, 'data'), maxDbs: 16 });
+    try {
+      await raw
+        .openDB({ name: 'presence', encoding: 'string' })
+        .put(entryKey('ws', 'node-dead', 'broken'), JSON.stringify({ agent_id: 'broken', connections: 'one' }));
+    } finally {
+      await raw.close();
+    }
+
+    const store = open(path);
+    const presence = await store.presence.read('ws', Date.now());
+    expect([...presence.keys()]).toEqual(['fine']);
+    expect(presence.get('fine')).toEqual({ online: false, last_seen_at: seen });
+
+    const lines: LogLine[] = [];
+    const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+    const taker = createPresenceTracker({
+      nodeId: 'node-taker',
+      backend: store.presence,
+      store,
+      log,
+      heartbeatMs: BEAT_MS,
+      stallAfterMs: 3_600_000,
+    });
+    try {
+      taker.start();
+      await eventually(async () =>
+        expect(
+          (await store.readEvents('ws', { count: 100 })).map((e) => [
+            e.event_type,
+            e.source_agent,
+            (e.payload as { reason?: string }).reason,
+          ]),
+        ).toEqual([['agent_offline', 'fine', 'node_lost']]),
+      );
+      await new Promise((resolve) => setTimeout(resolve, BEAT_MS * 8));
+    } finally {
+      await taker.close();
+    }
+    await stores.splice(0, 1)[0]?.close();
+    const after = openLmdb({ path: join(path, 'data'), maxDbs: 16 });
+    try {
+      const keys = [...after.openDB({ name: 'presence', encoding: 'string' }).getKeys()].map(String);
+      expect(
+        keys.filter((k) => k.includes('node-dead')),
+        'the dead node taken, its corrupt entry too',
+      ).toEqual([]);
+    } finally {
+      await after.close();
+    }
+    const complaints = lines.filter((l) => l.level >= 40);
+    expect(complaints.map((l) => [l.level, l.err?.message])).toEqual([
+      [50, expect.stringContaining('The stored presence entry of workspace "ws", node "node-dead", agent "broken"')],
+    ]);
+  });
+});
