@@ -16,6 +16,7 @@ import { EventStreamGuard } from './event-stream-guard.ts';
 import { InflightCalls } from './inflight-calls.ts';
 import { SessionCursor } from './session-cursor.ts';
 import { readSessionStart } from './session-start.ts';
+import { EVENTS_LOGGER, sseFrameBytes } from './sse-frame-bytes.ts';
 import { SubscriptionChanges } from './subscription-changes.ts';
 import { mcpTools } from './tool-list.ts';
 
@@ -35,10 +36,6 @@ export interface McpSession {
   readonly stream: EventStreamGuard;
   close(): Promise<void>;
 }
-
-/** The bytes the SDK writes for a message on an SSE stream (`writeSSEEvent`; no event ids without an event store). */
-const sseFrameBytes = (message: unknown): number =>
-  Buffer.byteLength(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 
 const instructionsFor = (caller: Caller) =>
   `You are agent "${caller.agent_id}" in PlanHub workspace "${caller.workspace}", where agents share plans and ` +
@@ -107,7 +104,7 @@ export const openMcpSession = async (
   };
   const notifier = new EventNotifier(caller, services.hub, start.subscriptions, (event) => {
     server
-      .sendLoggingMessage({ level: 'info', logger: 'planhub/events', data: event }, transport.sessionId)
+      .sendLoggingMessage({ level: 'info', logger: EVENTS_LOGGER, data: event }, transport.sessionId)
       .catch((err: unknown) => deps.log.debug({ err }, 'event notification not sent'));
   });
   if (start.awaitingDecision) notifier.listen();
