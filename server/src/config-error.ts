@@ -132,7 +132,8 @@ const valueAt = (input: unknown, path: readonly PropertyKey[]): unknown =>
 
 /**
  * One line per refused setting: `PORT is "abc": allowed is a whole number from 0 to 65535 (0 picks a free port).`
- * A refinement that relates two settings marks itself `params: { explained: true }` and is shown as written.
+ * A refinement that relates two settings marks itself `params: { explained: true }` and is shown as written (one
+ * on an entry of a list: `PLANHUB_TRUSTED_PROXIES includes "0.0.0.0/0": …`).
  * `allowed` overrides the schema's description per first path segment (ALLOWED for the server's settings).
  */
 export const explainIssues = (
@@ -153,7 +154,11 @@ export const explainIssues = (
     const name = nameOf(issue.path);
     const value = valueAt(input, issue.path);
     const given = value === undefined ? 'missing' : `is ${shown(value)}`;
-    if (issue.code === 'custom' && issue.params?.explained === true) return `${name} ${given}: ${issue.message}.`;
+    if (issue.code === 'custom' && issue.params?.explained === true) {
+      // One entry of a list setting: the operator wrote the whole list, so "is" would misquote it.
+      const entry = typeof issue.path.at(-1) === 'number' && value !== undefined;
+      return `${name} ${entry ? `includes ${shown(value)}` : given}: ${issue.message}.`;
+    }
     const options = issue.code === 'invalid_union' && 'options' in issue ? (issue.options as unknown[]) : undefined;
     const accepted =
       allowed[head] ??

@@ -88,7 +88,18 @@ export const ServerConfigSchema = z
      * count the whole deployment as one client; a header from any other peer is ignored.
      */
     trustedProxies: z
-      .array(z.string().refine(isProxyEntry, 'must be an IP address or a CIDR range such as 10.0.0.0/8'))
+      .array(
+        z
+          .string()
+          .refine(isProxyEntry, 'must be an IP address or a CIDR range such as 10.0.0.0/8')
+          // In the schema, so a config handed to createServer is refused as one read from the environment is.
+          .refine((entry) => !coversAFamily(entry), {
+            message:
+              'a range that covers every address trusts every client, which could then write any X-Forwarded-For ' +
+              "and escape the per-address limits. List only the balancers' addresses or subnet",
+            params: { explained: true },
+          }),
+      )
       .default([]),
     /** Longest token accepted (exp - iat), in seconds (PLANHUB_TOKEN_MAX_LIFETIME, e.g. 30d). */
     tokenMaxLifetimeSeconds: int(DEFAULT_TOKEN_MAX_LIFETIME_S),
@@ -125,7 +136,16 @@ const listFromEnv = (value: string | undefined): string[] | undefined => {
 
 export { storeKindOf } from './config-storage.ts';
 
-export const parseConfig = (input: ServerConfigInput = {}): ServerConfig => ServerConfigSchema.parse(input);
+/** A key as written in a config object: `limits.outboundBytes`; a list's entry is quoted by the message instead. */
+const keyOf = (path: readonly PropertyKey[]) =>
+  (typeof path.at(-1) === 'number' ? path.slice(0, -1) : path).map(String).join('.');
+
+/** A config given as an object (createServer): a refusal is a ConfigError naming the key, as configFromEnv's are. */
+export const parseConfig = (input: ServerConfigInput = {}): ServerConfig => {
+  const parsed = ServerConfigSchema.safeParse(input);
+  if (!parsed.success) throw explainIssues(parsed.error, input, keyOf, ServerConfigSchema);
+  return parsed.data;
+};
 
 /** The environment variable of each setting read from it (the limits' names come from limitEnvNames). */
 export const ENV_NAMES: Readonly<Record<string, string>> = {
@@ -230,12 +250,5 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
   checkSecretStrength(env);
   const nameOf = (key: string) => fromFile(key) ?? ENV_NAMES[key] ?? key;
   checkStorage(parsed.data, nameOf);
-  const everyone = parsed.data.trustedProxies.find(coversAFamily);
-  if (everyone !== undefined)
-    throw new ConfigError(
-      `${nameOf('trustedProxies')} includes "${everyone}": a range that covers every address trusts every client, ` +
-        "which could then write any X-Forwarded-For and escape the per-address limits. List only the balancers' " +
-        'addresses or subnet.',
-    );
   return parsed.data;
 };

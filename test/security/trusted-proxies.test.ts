@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import { configFromEnv } from '@planhub/server';
+import { configFromEnv, createServer } from '@planhub/server';
 import type { Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../server/src/config-error.ts';
 import { clientAddressOf } from '../../server/src/transport/client-address.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 import { connectFrom } from './support/bound-client.ts';
@@ -73,6 +74,19 @@ describe('PLANHUB_TRUSTED_PROXIES', () => {
         `PLANHUB_TRUSTED_PROXIES includes "${value}": a range that covers every address trusts every client`,
       );
       expect(() => clientAddressOf([value])).toThrow(/may not cover every address/);
+    },
+  );
+
+  it.each(['0.0.0.0/0', '::/0'])(
+    'refuses %s in a config object given to createServer as a ConfigError naming the key',
+    (value) => {
+      const build = () => createServer({ logLevel: 'silent', trustedProxies: ['10.0.0.5', value] });
+      expect(build).toThrow(ConfigError);
+      expect(build).toThrow(
+        `trustedProxies includes "${value}": a range that covers every address trusts every client, which could ` +
+          "then write any X-Forwarded-For and escape the per-address limits. List only the balancers' addresses " +
+          'or subnet.',
+      );
     },
   );
 

@@ -58,6 +58,7 @@ export const clientAddressOf = (trusted: readonly string[]): ClientAddressOf => 
   for (const entry of trusted) {
     const subnet = subnetOf(entry);
     if (subnet === undefined) throw new Error(`not an address or CIDR range: ${entry}`);
+    // The config schema refuses these with the setting's name; this guards any other caller.
     if (coversAFamily(entry)) throw new Error(`a trusted proxy range may not cover every address: ${entry}`);
     list.addSubnet(subnet.address, subnet.prefix, subnet.family);
   }
