@@ -70,11 +70,11 @@ class PlanHub:
             self.refusal = {"code": "UNAVAILABLE", "message": f"connection refused: {message}"}
         settled.set()
 
-    def call(self, tool, args=None, mutating=True, timeout=None):
+    def call(self, tool, args=None, mutating=True, timeout=None, request_id=None):
         payload = {"tool": tool, "args": args or {}}
         if mutating:
             # The same request_id on a retry applies the change once.
-            payload["request_id"] = str(uuid.uuid4())
+            payload["request_id"] = request_id or str(uuid.uuid4())
         ack = self.sio.call("call", payload, timeout=timeout or self.timeout)
         if not ack.get("ok"):
             raise PlanHubError(ack["error"]["code"], ack["error"]["message"])
@@ -101,22 +101,15 @@ def main():
     )
     try:
         plan = hub.call("createPlan", {"title": "Python research", "steps": ["Collect the facts"]})
-        started = hub.call("startPlan", {"wait": False})
+        # Both startPlan calls carry one request_id, so the second is a retry of the first: it waits for the
+        # decision, or answers it at once if a person was quicker (a new startPlan on a started plan is refused).
+        start_id = str(uuid.uuid4())
+        started = hub.call("startPlan", {"wait": False}, request_id=start_id)
         if started["status"] == "awaiting_approval":
             # Without a word here the wait below looks like a hang: it lasts until a person decides.
             print(f"waiting for approval: planhub approve {plan['plan_id']} (or the dashboard)", file=sys.stderr)
             sys.stderr.flush()
-            # Calling startPlan again waits for the decision, or answers at once with a rejection made meanwhile.
-            try:
-                started = hub.call("startPlan", {"plan_id": plan["plan_id"]}, timeout=3600)
-            except PlanHubError as err:
-                # Approved between the two calls: the plan is started already, which is what this call waited for.
-                if err.code != "FAILED_PRECONDITION":
-                    raise
-                status = hub.call("getPlanStatus", {"plan_id": plan["plan_id"]})
-                if status.get("status") != "in_progress":
-                    raise
-                started = status
+            started = hub.call("startPlan", {"plan_id": plan["plan_id"]}, timeout=3600, request_id=start_id)
         if started["status"] != "in_progress":
             raise PlanHubError(
                 "FAILED_PRECONDITION", f"plan {plan['plan_id']} is {started['status']}: {started['message']}"

@@ -128,12 +128,13 @@ describe('a Python subagent (examples/python/subagent.py) speaking the wire prot
 
   it('goes on when a user approves at once, between its two startPlan calls', async () => {
     h = await startHarness('memory');
-    // A user who approves the moment a plan asks: the decision usually lands before the subagent's second startPlan.
+    // A user who approves the moment a plan asks (told by the node itself, a push sooner than any client's): the
+    // decision usually lands before the subagent's second startPlan.
     const user = await h.client('alice', { role: 'user' });
-    user.onEvent('plan_approval_requested', (event) => {
-      if (event.source_plan_id) void user.plan_approve({ plan_id: event.source_plan_id }).catch(() => undefined);
+    h.server.services.hub.listen('ws', (event) => {
+      if (event.event_type === 'plan_approval_requested' && event.source_plan_id)
+        void user.plan_approve({ plan_id: event.source_plan_id }).catch(() => undefined);
     });
-    await user.subscribeToTasks({ event_types: ['plan_approval_requested'] });
     for (let run = 0; run < 3; run++) {
       const finished = await runPython(
         { PLANHUB_URL: h.url, PLANHUB_WORKSPACE: 'ws', PLANHUB_AGENT: `py-quick-${run}` },
@@ -142,6 +143,10 @@ describe('a Python subagent (examples/python/subagent.py) speaking the wire prot
       expect(finished.stderr).not.toContain('Plan already started');
       expect(finished.code).toBe(0);
     }
+    // The second startPlan repeats the first one's request_id: a plan approved in between is answered, not refused.
+    const metrics = await (await fetch(`${h.url}/metrics`)).text();
+    expect(metrics).not.toMatch(/^planhub_calls_total\{[^}]*code="FAILED_PRECONDITION"/m);
+    expect(metrics).not.toMatch(/^planhub_calls_total\{[^}]*tool="getPlanStatus"/m);
   });
 
   it("reports a secret-mode node's refusal (UNAUTHENTICATED and its reason) when it connects without a token", async () => {
