@@ -14,7 +14,9 @@ const run = promisify(execFile);
 const SECRET = 'cli-exits-secret-0123456789-abcdef';
 const EXIT_REFUSED = 1;
 
-describe('planhub commands that follow a node end when following becomes impossible', () => {
+// Each test launches the CLI from source through tsx (1.4 s of CPU per launch on this project's 2-core machines):
+// a loaded run needs more than the default deadline. Nothing in them is timed.
+describe('planhub commands that follow a node end when following becomes impossible', { timeout: 120_000 }, () => {
   const stops: (() => void)[] = [];
   const clients: PlanHubClient[] = [];
   let node: PlanHubServer | undefined;

@@ -25,7 +25,9 @@ const start = (command: string, args: string[]) => {
   };
 };
 
-describe('live CLI commands', () => {
+// Each test launches the CLI from source through tsx (1.4 s of CPU per launch on this project's 2-core machines):
+// a loaded run needs more than the default deadline. Nothing in them is timed.
+describe('live CLI commands', { timeout: 120_000 }, () => {
   let h: Harness;
   const stops: (() => void)[] = [];
   afterEach(async () => {

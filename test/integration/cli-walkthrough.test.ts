@@ -26,7 +26,9 @@ const planhub = (...args: string[]): Promise<Outcome> =>
   );
 
 /** What a new user runs into on a first try, command by command. */
-describe('planhub on a first walk through', () => {
+// Each test launches the CLI from source through tsx (1.4 s of CPU per launch on this project's 2-core machines):
+// a loaded run needs more than the default deadline. Nothing in them is timed.
+describe('planhub on a first walk through', { timeout: 120_000 }, () => {
   let h: Harness | undefined;
   let secretNode: PlanHubServer | undefined;
   afterEach(async () => {
