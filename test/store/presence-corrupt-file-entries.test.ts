@@ -35,7 +35,10 @@ describe('a corrupt presence entry on disk (file store)', () => {
     return store;
   };
 
-  it('is skipped and named once; its dead node is still taken and its good agents reported', async () => {
+  it.each([
+    ['of the wrong shape', JSON.stringify({ agent_id: 'broken', connections: 'one' })],
+    ['that is not JSON', '{"agent_id": "broken", conn'],
+  ])('%s is skipped and named once; its dead node is still taken and its good agents reported', async (_, bad) => {
     const path = tempStorageDir();
     dirs.push(path);
     const start = Date.now();
@@ -50,9 +53,10 @@ describe('a corrupt presence entry on disk (file store)', () => {
 
     const raw = openLmdb({ path: join(path, 'data'), maxDbs: 16 });
     try {
-      await raw
-        .openDB({ name: 'presence', encoding: 'string' })
-        .put(entryKey('ws', 'node-dead', 'broken'), JSON.stringify({ agent_id: 'broken', connections: 'one' }));
+      const table = raw.openDB({ name: 'presence', encoding: 'string' });
+      await table.put(entryKey('ws', 'node-dead', 'broken'), bad);
+      // A stall report's claim that is not JSON either: the store opens all the same.
+      await table.put(['c', 'ws:plan:step_1:0'].join('\u001f'), bad);
     } finally {
       await raw.close();
     }

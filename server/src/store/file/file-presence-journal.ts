@@ -21,6 +21,26 @@ const key = (...parts: string[]) => parts.join(SEP);
 const claimKey = (claim: string) =>
   claim.length <= MAX_CLAIM_KEY ? claim : `#${createHash('sha256').update(claim).digest('base64url')}`;
 
+/**
+ * A stored value's JSON, or its text when it is not JSON. The store opens all the same: the memory presence's check
+ * of what was loaded names an entry that is not one, and a claim that is not one is dropped.
+ */
+const jsonOrText = (value: string): unknown => {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+};
+
+/** A claim's stored `[until ms, claim]`, or undefined when it is not one. */
+const claimOf = (value: string): [number, string] | undefined => {
+  const parsed = jsonOrText(value);
+  return Array.isArray(parsed) && typeof parsed[0] === 'number' && typeof parsed[1] === 'string'
+    ? [parsed[0], parsed[1]]
+    : undefined;
+};
+
 export const createFilePresenceJournal = (
   table: Table,
   write: (fn: () => void) => Promise<unknown>,
@@ -34,10 +54,11 @@ export const createFilePresenceJournal = (
         const [kind, ...rest] = String(raw).split(SEP);
         if (kind === ENTRY && rest.length === 3) {
           const [workspace = '', nodeId = '', agentId = ''] = rest;
-          agentsOf(state, workspace, nodeId).set(agentId, JSON.parse(value) as NodeEntry);
+          // Checked by the memory presence before any use (dropCorrupt).
+          agentsOf(state, workspace, nodeId).set(agentId, jsonOrText(value) as NodeEntry);
         } else if (kind === LIVE) state.liveUntil.set(rest.join(SEP), Number(value));
         else if (kind === CLAIM) {
-          const [until, claim] = JSON.parse(value) as [number, string];
+          const [until, claim] = claimOf(value) ?? [0, ''];
           if (until > now()) state.claims.set(claim, until);
         } else if (kind === WORKSPACE) state.workspaces.add(rest.join(SEP));
       }
@@ -64,9 +85,9 @@ export const createFilePresenceJournal = (
     },
     claim: async (claim, until) => {
       await write(() => {
-        // Expired claims go as new ones come: at most one per stall reported within the claims' lifetime remain.
+        // Expired (or unreadable) claims go as new ones come: at most one per stall reported within the claims' lifetime remain.
         for (const { key: raw, value } of [...table.getRange(prefixRange(CLAIM))])
-          if ((JSON.parse(value) as [number, string])[0] <= now()) table.remove(String(raw));
+          if ((claimOf(value)?.[0] ?? 0) <= now()) table.remove(String(raw));
         table.put(key(CLAIM, claimKey(claim)), JSON.stringify([until, claim]));
       });
     },
