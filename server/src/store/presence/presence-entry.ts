@@ -52,9 +52,38 @@ const parse = <T>(schema: z.ZodType<T>, text: string): Decoded<T> => {
   return check(schema, raw);
 };
 
+/**
+ * Every getWorkspace reads its workspace's whole presence hash: a good entry (nearly all of them) is told by plain
+ * checks, and the schema runs only on one that fails them, to say what is wrong with it.
+ */
+const isField = (raw: unknown): raw is [string, string] =>
+  Array.isArray(raw) && raw.length === 2 && typeof raw[0] === 'string' && typeof raw[1] === 'string';
+
+const isStored = (raw: unknown): raw is StoredEntry => {
+  const v = raw as Partial<StoredEntry> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Number.isInteger(v.c) &&
+    (v.c as number) >= 0 &&
+    typeof v.at === 'string' &&
+    (v.w === undefined || Number.isInteger(v.w))
+  );
+};
+
+const parseQuickly = <T>(schema: z.ZodType<T>, good: (raw: unknown) => raw is T, text: string): Decoded<T> => {
+  try {
+    const raw: unknown = JSON.parse(text);
+    if (good(raw)) return { ok: true, value: raw };
+  } catch {
+    return { ok: false, detail: 'not JSON' };
+  }
+  return parse(schema, text);
+};
+
 export const decodeField = (text: string): Decoded<{ node: string; agent: string }> => {
-  const field = parse(FieldSchema, text);
+  const field = parseQuickly(FieldSchema, isField, text);
   return field.ok ? { ok: true, value: { node: field.value[0], agent: field.value[1] } } : field;
 };
-export const decodeStored = (text: string): Decoded<StoredEntry> => parse(StoredEntrySchema, text);
+export const decodeStored = (text: string): Decoded<StoredEntry> => parseQuickly(StoredEntrySchema, isStored, text);
 export const decodeNodeEntry = (raw: unknown): Decoded<z.infer<typeof NodeEntrySchema>> => check(NodeEntrySchema, raw);

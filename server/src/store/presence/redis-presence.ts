@@ -144,8 +144,9 @@ export const createRedisPresence = (client: PresenceRedis, prefix: string): Pres
           await redis.del(key.nodeWs(node));
         } catch (err) {
           // Without this the node, gone from the set, would never be taken again and its agents never reported
-          // offline: it goes back as lapsed, so the next sweep (this node's or another's) takes what is left.
-          await redis.zadd(key.nodes, nowMs, node);
+          // offline: it goes back as lapsed, so the next sweep (this node's or another's) takes what is left. At 0,
+          // not this node's now: lapsed by every node's clock, its own included if it beats again (beat() compares).
+          await redis.zadd(key.nodes, 0, node);
           if (lost.length === 0) throw err;
           return lost;
         }
