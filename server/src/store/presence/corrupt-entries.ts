@@ -1,11 +1,14 @@
-import type { PlanHubError } from '@planhub/shared';
+import { PlanHubError } from '@planhub/shared';
 import { corruptEntry } from './presence-entry.ts';
 
 /**
- * Keys beyond which the names already reported are forgotten (and may be reported again): a store full of corrupt
- * entries must not grow this set without end.
+ * Names kept (and errors queued) at most: a store full of corrupt entries must not grow this without end. Past it
+ * the rest are skipped unnamed, with one error saying so; forgetting the names instead would name all of them
+ * again on every read.
  */
 const MAX_NAMED = 10_000;
+/** A name holds a raw hash field, which can be any length. */
+const MAX_NAME_LENGTH = 200;
 
 /**
  * The corrupt entries a presence backend skipped, each named once per backend. The backend has no logger of its own
@@ -15,12 +18,25 @@ const MAX_NAMED = 10_000;
 export const createCorruptEntries = () => {
   const named = new Set<string>();
   let pending: PlanHubError[] = [];
+  let overflowed = false;
   return {
-    found(name: string, detail: string) {
+    found(fullName: string, detail: string) {
+      const name = fullName.length > MAX_NAME_LENGTH ? `${fullName.slice(0, MAX_NAME_LENGTH - 1)}…` : fullName;
       if (named.has(name)) return;
-      if (named.size >= MAX_NAMED) named.clear();
+      if (named.size >= MAX_NAMED) {
+        if (!overflowed)
+          pending.push(
+            new PlanHubError(
+              'INTERNAL',
+              `More than ${MAX_NAMED} stored presence entries are corrupt; the rest are skipped, as no connection, ` +
+                'without being named. Repair or delete them.',
+            ),
+          );
+        overflowed = true;
+        return;
+      }
       named.add(name);
-      if (pending.length < MAX_NAMED) pending.push(corruptEntry(name, detail));
+      pending.push(corruptEntry(name, detail));
     },
     take(): PlanHubError[] {
       const out = pending;
