@@ -108,12 +108,21 @@ const allowedBySchema = (node: SchemaNode | undefined, issue: z.core.$ZodIssue):
 /** Values that must never be echoed back, even in an error (a webhook's `secret` in planhub.json too). */
 const SECRET_KEYS = new Set(['secret', 'metricsToken']);
 
+/** A config object given to createServer may hold what JSON cannot write (a function, a BigInt, a cycle). */
+const jsonOrString = (value: unknown): string => {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+};
+
 /** A value as it may appear in an error: short, and a URL without its password. */
 const shown = (value: unknown): string => {
   // A list is shown as the operator wrote it in the environment, not as the JSON it was parsed into (an empty one
   // can only come from planhub.json, and would read as nothing).
   const list = Array.isArray(value) && value.length > 0;
-  let text = typeof value === 'string' ? value : list ? value.map(String).join(',') : JSON.stringify(value);
+  let text = typeof value === 'string' ? value : list ? value.map(String).join(',') : jsonOrString(value);
   try {
     const url = new URL(text);
     // Otherwise the value stays as typed: URL's own spelling ("http://0.0.0.0/") is not what the operator wrote.
