@@ -107,4 +107,43 @@ describe('a corrupt presence entry on disk (file store)', () => {
       [50, expect.stringContaining('The stored presence entry of workspace "ws", node "node-dead", agent "broken"')],
     ]);
   });
+  it('takes a node whose heartbeat on disk is not a number, instead of keeping it for good', async () => {
+    const path = tempStorageDir();
+    dirs.push(path);
+    const seen = new Date(Date.now() - 2 * TTL_MS).toISOString();
+    const first = open(path);
+    await first.presence.beat('node-dead', Date.now() - 2 * TTL_MS, TTL_MS);
+    await first.presence.write('node-dead', 'ws', [{ agent_id: 'fine', connections: 1, last_seen_at: seen }]);
+    await stores.splice(0, 1)[0]?.close();
+    const raw = openLmdb({ path: join(path, 'data'), maxDbs: 16 });
+    try {
+      await raw.openDB({ name: 'presence', encoding: 'string' }).put(['l', 'node-dead'].join('\u001f'), 'abc');
+    } finally {
+      await raw.close();
+    }
+
+    const store = open(path);
+    const taker = createPresenceTracker({
+      nodeId: 'node-taker',
+      backend: store.presence,
+      store,
+      log: pino({ level: 'silent' }),
+      heartbeatMs: BEAT_MS,
+      stallAfterMs: 3_600_000,
+    });
+    try {
+      taker.start();
+      await eventually(async () =>
+        expect(
+          (await store.readEvents('ws', { count: 100 })).map((e) => [
+            e.event_type,
+            e.source_agent,
+            (e.payload as { reason?: string }).reason,
+          ]),
+        ).toEqual([['agent_offline', 'fine', 'node_lost']]),
+      );
+    } finally {
+      await taker.close();
+    }
+  });
 });

@@ -56,8 +56,11 @@ export const createFilePresenceJournal = (
           const [workspace = '', nodeId = '', agentId = ''] = rest;
           // Checked by the memory presence before any use (dropCorrupt).
           agentsOf(state, workspace, nodeId).set(agentId, jsonOrText(value) as NodeEntry);
-        } else if (kind === LIVE) state.liveUntil.set(rest.join(SEP), Number(value));
-        else if (kind === CLAIM) {
+        } else if (kind === LIVE) {
+          // Unreadable ("abc" is NaN, which no comparison finds lapsed): lapsed, so the node is taken, not kept for good.
+          const until = Number(value);
+          state.liveUntil.set(rest.join(SEP), Number.isFinite(until) ? until : 0);
+        } else if (kind === CLAIM) {
           const [until, claim] = claimOf(value) ?? [0, ''];
           if (until > now()) state.claims.set(claim, until);
         } else if (kind === WORKSPACE) state.workspaces.add(rest.join(SEP));
