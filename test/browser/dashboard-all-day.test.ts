@@ -1,8 +1,8 @@
-import { connect, type PlanHubClient } from '@planhub/client-sdk';
-import { createMemoryStore, createServer, type PlanHubServer, type ServerConfigInput } from '@planhub/server';
+import { createServer, type ServerConfigInput, type Store } from '@planhub/server';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
+import { dashboardAgent, dashboardNode } from './dashboard-node.ts';
 import { browserSuite, watchPageErrors } from './chromium.ts';
 import { seriousA11yFindings } from './dashboard-checks.ts';
 
@@ -11,25 +11,8 @@ describe('dashboard left open all day', () => {
   const suite = browserSuite();
   const { cleanups } = suite;
 
-  const start = async (config: ServerConfigInput = {}, store = createMemoryStore({ eventRetention: 1000 })) => {
-    const server: PlanHubServer = createServer({ port: 0, logLevel: 'silent', ...config }, { store });
-    const { url } = await server.listen();
-    let closed = false;
-    cleanups.push(() => (closed ? undefined : server.close()));
-    return {
-      url,
-      store,
-      close: async () => {
-        closed = true;
-        await server.close();
-      },
-    };
-  };
-  const agent = async (url: string, agentId: string): Promise<PlanHubClient> => {
-    const client = await connect({ url, workspace: 'ws', agentId });
-    cleanups.push(() => client.close());
-    return client;
-  };
+  const start = (config: ServerConfigInput = {}, store?: Store) => dashboardNode(cleanups, config, store);
+  const agent = (url: string, agentId: string) => dashboardAgent(cleanups, url, agentId);
   const open = async (url: string, viewport = { width: 1280, height: 860 }) => {
     const page: Page = await suite.browser.newPage({ viewport });
     cleanups.push(() => page.close());

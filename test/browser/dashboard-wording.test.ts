@@ -1,8 +1,8 @@
-import { connect, type PlanHubClient } from '@planhub/client-sdk';
-import { createMemoryStore, createServer, type ServerConfigInput } from '@planhub/server';
+import type { ServerConfigInput } from '@planhub/server';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
+import { dashboardAgent, dashboardNode } from './dashboard-node.ts';
 import { browserSuite, watchPageErrors } from './chromium.ts';
 import { seriousA11yFindings } from './dashboard-checks.ts';
 
@@ -11,20 +11,8 @@ describe('the dashboard’s wording', () => {
   const suite = browserSuite();
   const { cleanups } = suite;
 
-  const start = async (config: ServerConfigInput = {}) => {
-    const server = createServer(
-      { port: 0, logLevel: 'silent', ...config },
-      { store: createMemoryStore({ eventRetention: 1000 }) },
-    );
-    const { url } = await server.listen();
-    cleanups.push(() => server.close());
-    return url;
-  };
-  const agent = async (url: string, agentId: string): Promise<PlanHubClient> => {
-    const client = await connect({ url, workspace: 'ws', agentId });
-    cleanups.push(() => client.close());
-    return client;
-  };
+  const start = async (config: ServerConfigInput = {}) => (await dashboardNode(cleanups, config)).url;
+  const agent = (url: string, agentId: string) => dashboardAgent(cleanups, url, agentId);
   const open = async (url: string, query: string, hash = '', viewport = { width: 1280, height: 860 }) => {
     const page: Page = await suite.browser.newPage({ viewport });
     cleanups.push(() => page.close());

@@ -1,21 +1,13 @@
 import type { Caller } from '@planhub/shared';
-import type { Store } from '@planhub/server';
 import { Cluster, Redis } from 'ioredis';
-import pino from 'pino';
 import { describe, expect, inject } from 'vitest';
-import { createPresenceTracker } from '../../server/src/presence/presence-tracker.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { capturedLog, presenceEvents, presenceTaker } from '../helpers/presence-taker.ts';
 import { testClusterNodes, type StoreFixtureKind } from '../helpers/stores.ts';
 import { storeTest } from './conformance-support.ts';
 
 const BEAT_MS = 50;
 const TTL_MS = BEAT_MS * 3;
-
-interface LogLine {
-  level: number;
-  msg: string;
-  err?: { message?: string };
-}
 
 /** A raw client on the fixture's Redis, to write what no node would. */
 const rawClient = (kind: StoreFixtureKind): Redis | Cluster =>
@@ -36,11 +28,6 @@ const CORRUPT_VALUES = [
  */
 describe.each(['redis', 'redis-cluster'] as const)('corrupt presence entries (%s store)', (kind) => {
   const it = storeTest(kind);
-
-  const presenceEvents = async (store: Store) =>
-    (await store.readEvents('ws', { count: 100 }))
-      .filter((e) => e.event_type === 'agent_online' || e.event_type === 'agent_offline')
-      .map((e) => [e.event_type, e.source_agent, (e.payload as { reason?: string }).reason ?? null]);
 
   describe.each(CORRUPT_VALUES)('holding %s', (_, corrupt) => {
     it('read and online answer the good entries and name each bad one once', async ({ fixture, store }) => {
@@ -84,18 +71,10 @@ describe.each(['redis', 'redis-cluster'] as const)('corrupt presence entries (%s
     it('takes a dead node holding one, reports its good agents once, and keeps serving', async ({ fixture, store }) => {
       await store.ping();
       const raw = rawClient(kind);
-      const lines: LogLine[] = [];
-      const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+      const { log, lines } = capturedLog();
       const hash = `${fixture.prefix}:presence:ws:ws`;
       const brokenField = JSON.stringify(['node-dead', 'broken']);
-      const taker = createPresenceTracker({
-        nodeId: 'node-taker',
-        backend: store.presence,
-        store,
-        log,
-        heartbeatMs: BEAT_MS,
-        stallAfterMs: 3_600_000,
-      });
+      const taker = presenceTaker(store, log, BEAT_MS);
       try {
         // A dead node held a connection of each agent; one entry is corrupt.
         const start = Date.now();

@@ -4,19 +4,13 @@ import { createFileStore, type Store } from '@planhub/server';
 import { open as openLmdb } from 'lmdb';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPresenceTracker } from '../../server/src/presence/presence-tracker.ts';
-import { eventually } from '../helpers/eventually.ts';
+import { capturedLog, takeDeadNode } from '../helpers/presence-taker.ts';
 import { tempStorageDir } from '../helpers/stores.ts';
 
 const BEAT_MS = 50;
 const TTL_MS = BEAT_MS * 3;
 /** The file store's presence table key of an entry (file-presence-journal.ts). */
 const entryKey = (workspace: string, node: string, agent: string) => ['e', workspace, node, agent].join('\u001f');
-
-interface LogLine {
-  level: number;
-  err?: { message?: string };
-}
 
 /**
  * The file store keeps its presence entries on disk and reads them whole when it opens (the memory presence then
@@ -66,31 +60,8 @@ describe('a corrupt presence entry on disk (file store)', () => {
     expect([...presence.keys()]).toEqual(['fine']);
     expect(presence.get('fine')).toEqual({ online: false, last_seen_at: seen });
 
-    const lines: LogLine[] = [];
-    const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
-    const taker = createPresenceTracker({
-      nodeId: 'node-taker',
-      backend: store.presence,
-      store,
-      log,
-      heartbeatMs: BEAT_MS,
-      stallAfterMs: 3_600_000,
-    });
-    try {
-      taker.start();
-      await eventually(async () =>
-        expect(
-          (await store.readEvents('ws', { count: 100 })).map((e) => [
-            e.event_type,
-            e.source_agent,
-            (e.payload as { reason?: string }).reason,
-          ]),
-        ).toEqual([['agent_offline', 'fine', 'node_lost']]),
-      );
-      await new Promise((resolve) => setTimeout(resolve, BEAT_MS * 8));
-    } finally {
-      await taker.close();
-    }
+    const { log, lines } = capturedLog();
+    await takeDeadNode(store, log, BEAT_MS, 8);
     await stores.splice(0, 1)[0]?.close();
     const after = openLmdb({ path: join(path, 'data'), maxDbs: 16 });
     try {
@@ -123,27 +94,6 @@ describe('a corrupt presence entry on disk (file store)', () => {
     }
 
     const store = open(path);
-    const taker = createPresenceTracker({
-      nodeId: 'node-taker',
-      backend: store.presence,
-      store,
-      log: pino({ level: 'silent' }),
-      heartbeatMs: BEAT_MS,
-      stallAfterMs: 3_600_000,
-    });
-    try {
-      taker.start();
-      await eventually(async () =>
-        expect(
-          (await store.readEvents('ws', { count: 100 })).map((e) => [
-            e.event_type,
-            e.source_agent,
-            (e.payload as { reason?: string }).reason,
-          ]),
-        ).toEqual([['agent_offline', 'fine', 'node_lost']]),
-      );
-    } finally {
-      await taker.close();
-    }
+    await takeDeadNode(store, pino({ level: 'silent' }), BEAT_MS);
   });
 });

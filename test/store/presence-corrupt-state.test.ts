@@ -1,19 +1,10 @@
-import type { Store } from '@planhub/server';
-import pino from 'pino';
 import { describe, expect } from 'vitest';
-import { createPresenceTracker } from '../../server/src/presence/presence-tracker.ts';
-import { eventually } from '../helpers/eventually.ts';
+import { capturedLog, presenceEvents, takeDeadNode } from '../helpers/presence-taker.ts';
 import { STORE_FIXTURE_KINDS } from '../helpers/stores.ts';
 import { storeTest } from './conformance-support.ts';
 
 const BEAT_MS = 50;
 const TTL_MS = BEAT_MS * 3;
-
-interface LogLine {
-  level: number;
-  msg: string;
-  err?: { message?: string };
-}
 
 /**
  * An agent's presence state (`presence:<agent>`) that fails validation cannot say whether its change was said, and
@@ -23,16 +14,10 @@ interface LogLine {
 describe.each(STORE_FIXTURE_KINDS)('a corrupt presence state (%s store)', (kind) => {
   const it = storeTest(kind);
 
-  const presenceEvents = async (store: Store) =>
-    (await store.readEvents('ws', { count: 100 }))
-      .filter((e) => e.event_type === 'agent_online' || e.event_type === 'agent_offline')
-      .map((e) => [e.event_type, e.source_agent, (e.payload as { reason?: string }).reason ?? null]);
-
   it('is named once in an error, and the other agents of a dead node are still reported', async ({ fixture }) => {
     const store = fixture.open();
     await store.ping();
-    const lines: LogLine[] = [];
-    const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+    const { log, lines } = capturedLog();
 
     // A dead node held a connection of each agent; the first one's state is corrupt.
     const start = Date.now();
@@ -49,24 +34,8 @@ describe.each(STORE_FIXTURE_KINDS)('a corrupt presence state (%s store)', (kind)
     });
     expect(outcome.ok).toBe(true);
 
-    const taker = createPresenceTracker({
-      nodeId: 'node-taker',
-      backend: store.presence,
-      store,
-      log,
-      heartbeatMs: BEAT_MS,
-      stallAfterMs: 3_600_000,
-    });
-    try {
-      taker.start();
-      await eventually(async () =>
-        expect(await presenceEvents(store)).toEqual([['agent_offline', 'fine', 'node_lost']]),
-      );
-      // Many beats later, the corrupt state has been named once and nothing retries it.
-      await new Promise((resolve) => setTimeout(resolve, BEAT_MS * 8));
-    } finally {
-      await taker.close();
-    }
+    // Many beats later, the corrupt state has been named once and nothing retries it.
+    await takeDeadNode(store, log, BEAT_MS, 8);
     const complaints = lines.filter((l) => l.level >= 40);
     expect(complaints).toHaveLength(1);
     expect(complaints[0]).toMatchObject({

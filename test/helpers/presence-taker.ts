@@ -1,0 +1,53 @@
+import type { Store } from '@planhub/server';
+import pino, { type Logger } from 'pino';
+import { expect } from 'vitest';
+import { eventually } from './eventually.ts';
+import { createPresenceTracker, type PresenceTracker } from '../../server/src/presence/presence-tracker.ts';
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  err?: { message?: string };
+}
+
+/** A logger that keeps every line it writes, parsed: what a test says was (or was not) logged. */
+export const capturedLog = (): { log: Logger; lines: LogLine[] } => {
+  const lines: LogLine[] = [];
+  const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+  return { log, lines };
+};
+
+/** A workspace's presence events as `[type, agent, reason or null]`, oldest first. */
+export const presenceEvents = async (store: Store, workspace = 'ws') =>
+  (await store.readEvents(workspace, { count: 100 }))
+    .filter((e) => e.event_type === 'agent_online' || e.event_type === 'agent_offline')
+    .map((e) => [e.event_type, e.source_agent, (e.payload as { reason?: string }).reason ?? null]);
+
+/**
+ * A node that holds no connection and, once started, beats every `heartbeatMs`: the one that takes a dead node and
+ * reports its agents `node_lost`. Close it when done.
+ */
+export const presenceTaker = (store: Store, log: Logger, heartbeatMs: number): PresenceTracker =>
+  createPresenceTracker({
+    nodeId: 'node-taker',
+    backend: store.presence,
+    store,
+    log,
+    heartbeatMs,
+    stallAfterMs: 3_600_000,
+  });
+
+/**
+ * Runs a taker until the dead node's agent `fine` is reported `node_lost`, then `beatsAfter` more heartbeats (in which
+ * nothing may be retried or logged again), and closes it.
+ */
+export const takeDeadNode = async (store: Store, log: Logger, heartbeatMs: number, beatsAfter = 0) => {
+  const taker = presenceTaker(store, log, heartbeatMs);
+  try {
+    taker.start();
+    await eventually(async () => expect(await presenceEvents(store)).toEqual([['agent_offline', 'fine', 'node_lost']]));
+    await new Promise((resolve) => setTimeout(resolve, heartbeatMs * beatsAfter));
+  } finally {
+    await taker.close();
+  }
+};
