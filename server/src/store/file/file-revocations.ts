@@ -1,5 +1,5 @@
 import { entryKey } from './file-keys.ts';
-import type { Revocations } from '../revocations/revocations.ts';
+import { listeners, type Revocations } from '../revocations/revocations.ts';
 import type { Table } from './file-state.ts';
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -8,8 +8,13 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
  * Revoked token ids kept in the store's own file, so a revocation outlives a restart of the node as the state
  * does. Each entry lives until the token's own expiry; expired ones are dropped when another token is revoked.
  */
-export const createFileRevocations = (table: Table, write: (fn: () => void) => Promise<unknown>): Revocations => {
-  const listeners = new Set<(jti: string) => void>();
+export const createFileRevocations = (
+  table: Table,
+  write: (fn: () => void) => Promise<unknown>,
+  onError: (err: unknown) => void = () => undefined,
+): Revocations => {
+  // One that throws must neither keep the others from being told nor fail a revoke that is already written.
+  const told = listeners(onError);
   const revoked = (jti: string) => Number(table.get(entryKey('revoked', jti)) ?? -1) >= nowSeconds();
   return {
     async revoke(jti, expSeconds) {
@@ -18,14 +23,11 @@ export const createFileRevocations = (table: Table, write: (fn: () => void) => P
         for (const { key, value } of [...table.getRange({})]) if (Number(value) < now) table.remove(key as string);
         table.put(entryKey('revoked', jti), String(expSeconds));
       });
-      for (const listener of listeners) listener(jti);
+      told.tell(jti);
     },
     isRevoked: (jti) => Promise.resolve(revoked(jti)),
     announced: revoked,
-    onRevoked(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    close: () => listeners.clear(),
+    onRevoked: told.add,
+    close: () => told.clear(),
   };
 };

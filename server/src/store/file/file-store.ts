@@ -142,7 +142,8 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     limits: createMemoryLimits(),
     // On disk too: a restart still reports the agents a crash cut off, and not a stall it reported before.
     presence: createMemoryPresence(createFilePresenceJournal(presence, write)),
-    revocations: () => createFileRevocations(revoked, write),
+    revocations: ({ log }) =>
+      createFileRevocations(revoked, write, (err) => log.error({ err }, 'revocation listener failed')),
     load: (workspace, keys) => read(() => loadDocs(workspace, keys)),
     // One read of the engine's snapshot: no commit can come between them.
     loadWith: (workspace, keys, alongside) => read(() => loadFromSnapshot(snapshotReads, workspace, keys, alongside)),

@@ -23,7 +23,7 @@ const READY_WAIT_MS = 1000;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** Each listener on its own: one that throws must not keep the others, or later revocations, from being told. */
-const listeners = (onError: (err: unknown) => void) => {
+export const listeners = (onError: (err: unknown) => void) => {
   const set = new Set<(jti: string) => void>();
   return {
     add: (listener: (jti: string) => void) => {
@@ -38,6 +38,7 @@ const listeners = (onError: (err: unknown) => void) => {
           onError(err);
         }
     },
+    clear: () => set.clear(),
   };
 };
 
