@@ -17,11 +17,19 @@ export const capturedLog = (): { log: Logger; lines: LogLine[] } => {
   return { log, lines };
 };
 
+const presenceLog = async (store: Store, workspace: string) =>
+  (await store.readEvents(workspace, { count: 100 })).filter(
+    (e) => e.event_type === 'agent_online' || e.event_type === 'agent_offline',
+  );
+const reasonOf = (e: { payload: unknown }) => (e.payload as { reason?: string }).reason ?? null;
+
 /** A workspace's presence events as `[type, agent, reason or null]`, oldest first. */
 export const presenceEvents = async (store: Store, workspace = 'ws') =>
-  (await store.readEvents(workspace, { count: 100 }))
-    .filter((e) => e.event_type === 'agent_online' || e.event_type === 'agent_offline')
-    .map((e) => [e.event_type, e.source_agent, (e.payload as { reason?: string }).reason ?? null]);
+  (await presenceLog(store, workspace)).map((e) => [e.event_type, e.source_agent, reasonOf(e)]);
+
+/** The same for one agent's tests: `[type, reason or null]`. */
+export const presenceChanges = async (store: Store, workspace = 'ws') =>
+  (await presenceLog(store, workspace)).map((e) => [e.event_type, reasonOf(e)]);
 
 /**
  * A node that holds no connection and, once started, beats every `heartbeatMs`: the one that takes a dead node and

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { describe, expect } from 'vitest';
 import { createPresenceTracker, type PresenceTracker } from '../../server/src/presence/presence-tracker.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { presenceChanges } from '../helpers/presence-taker.ts';
 import { STORE_FIXTURE_KINDS } from '../helpers/stores.ts';
 import { storeTest } from './conformance-support.ts';
 
@@ -24,11 +25,6 @@ const log = pino({ level: 'silent' });
 describe.each(STORE_FIXTURE_KINDS)('presence after a lapse no node took (%s store)', (kind) => {
   const it = storeTest(kind);
 
-  const presenceEvents = async (store: Store) =>
-    (await store.readEvents('ws', { count: 100 }))
-      .filter((e) => e.event_type === 'agent_online' || e.event_type === 'agent_offline')
-      .map((e) => [e.event_type, (e.payload as { reason?: string }).reason ?? null]);
-
   it('announces the agent online again when the stalled node beats again', async ({ fixture }) => {
     // Two nodes on Redis; the memory and file stores serve one node, where two trackers share its presence.
     const first = fixture.open();
@@ -44,20 +40,20 @@ describe.each(STORE_FIXTURE_KINDS)('presence after a lapse no node took (%s stor
     const b = tracker('node-b', stores[1], IDLE_HEARTBEAT_MS);
     try {
       a.connected(worker);
-      await eventually(async () => expect(await presenceEvents(stores[1])).toEqual([['agent_online', null]]));
+      await eventually(async () => expect(await presenceChanges(stores[1])).toEqual([['agent_online', null]]));
       b.connected(worker);
       b.disconnected(worker);
       ahead = STALL_MS;
       // B's grace ends (close ends it at once, as its timer would): A's entry is lapsed, so B reports the agent.
       await b.close();
-      expect(await presenceEvents(stores[1])).toEqual([
+      expect(await presenceChanges(stores[1])).toEqual([
         ['agent_online', null],
         ['agent_offline', 'disconnected'],
       ]);
 
       a.start();
       await eventually(async () =>
-        expect(await presenceEvents(stores[1])).toEqual([
+        expect(await presenceChanges(stores[1])).toEqual([
           ['agent_online', null],
           ['agent_offline', 'disconnected'],
           ['agent_online', null],
@@ -65,7 +61,7 @@ describe.each(STORE_FIXTURE_KINDS)('presence after a lapse no node took (%s stor
       );
       // Said once: later beats find A live and say nothing more.
       await new Promise((resolve) => setTimeout(resolve, BEAT_MS * 4));
-      expect((await presenceEvents(stores[1])).length).toBe(3);
+      expect((await presenceChanges(stores[1])).length).toBe(3);
       expect((await stores[1].presence.read('ws', now())).get('worker')?.online).toBe(true);
     } finally {
       await a.close();

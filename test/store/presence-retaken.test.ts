@@ -8,6 +8,7 @@ import { uniquePrefix } from '../helpers/servers.ts';
 import { STORE_FIXTURE_KINDS, deletePrefix } from '../helpers/stores.ts';
 import { storeTest } from './conformance-support.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { presenceChanges } from '../helpers/presence-taker.ts';
 
 const TTL_MS = 1_000;
 
@@ -64,11 +65,6 @@ describe.each(STORE_FIXTURE_KINDS)('presence after a node was taken for dead (%s
   const it = storeTest(kind);
   const log = pino({ level: 'silent' });
 
-  const presenceEvents = async (store: Store) =>
-    (await store.readEvents('ws', { count: 100 }))
-      .filter((e) => e.event_type === 'agent_online' || e.event_type === 'agent_offline')
-      .map((e) => [e.event_type, (e.payload as { reason?: string }).reason ?? null]);
-
   it('writes its entries again and announces its agents online', async ({ fixture }) => {
     // Two nodes on Redis; the memory and file stores serve one node, where two trackers share its presence.
     const first = fixture.open();
@@ -91,13 +87,13 @@ describe.each(STORE_FIXTURE_KINDS)('presence after a node was taken for dead (%s
       trackers[0]!.connected({ workspace: 'ws', agent_id: 'idle', role: 'agent' } as never);
       for (const t of trackers) t.start();
       await eventually(async () => {
-        const events = await presenceEvents(stores[1]!);
+        const events = await presenceChanges(stores[1]!);
         expect(events[0]).toEqual(['agent_online', null]);
         expect(events.at(-1)).toEqual(['agent_online', null]);
       });
       // A busy machine may delay a sweep past the ttl before the jump (a real lapse, healed the same way): the
       // jump's own take is the next node_lost.
-      const lost = async () => (await presenceEvents(stores[1]!)).filter(([type]) => type === 'agent_offline').length;
+      const lost = async () => (await presenceChanges(stores[1]!)).filter(([type]) => type === 'agent_offline').length;
       const lostBefore = await lost();
 
       ahead = 60_000;
@@ -107,7 +103,7 @@ describe.each(STORE_FIXTURE_KINDS)('presence after a node was taken for dead (%s
 
       await eventually(async () => {
         expect((await stores[1]!.presence.read('ws', Date.now())).get('idle')?.online).toBe(true);
-        expect((await presenceEvents(stores[1]!)).at(-1)).toEqual(['agent_online', null]);
+        expect((await presenceChanges(stores[1]!)).at(-1)).toEqual(['agent_online', null]);
       });
     } finally {
       for (const t of trackers) await t.close();

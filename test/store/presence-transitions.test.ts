@@ -5,6 +5,7 @@ import { describe, expect } from 'vitest';
 import { createPresenceTracker, type PresenceTracker } from '../../server/src/presence/presence-tracker.ts';
 import type { PresenceBackend } from '../../server/src/store/presence/presence-backend.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { presenceChanges } from '../helpers/presence-taker.ts';
 import { STORE_FIXTURE_KINDS, type StoreFixture } from '../helpers/stores.ts';
 import { storeTest } from './conformance-support.ts';
 
@@ -19,11 +20,6 @@ const log = pino({ level: 'silent' });
  */
 describe.each(STORE_FIXTURE_KINDS)('presence transitions said once each (%s store)', (kind) => {
   const it = storeTest(kind);
-
-  const presenceEvents = async (store: Store) =>
-    (await store.readEvents('ws', { count: 100 }))
-      .filter((e) => e.event_type === 'agent_online' || e.event_type === 'agent_offline')
-      .map((e) => [e.event_type, (e.payload as { reason?: string }).reason ?? null]);
 
   /**
    * Two nodes on Redis; the memory and file stores serve one node, where two trackers share its presence. Ready
@@ -78,11 +74,11 @@ describe.each(STORE_FIXTURE_KINDS)('presence transitions said once each (%s stor
     const b = tracker('node-b', storeB, { heartbeatMs: 20, now: () => Date.now() + 4 * IDLE_HEARTBEAT_MS });
     try {
       a.connected(worker);
-      await eventually(async () => expect(await presenceEvents(storeB)).toEqual([['agent_online', null]]));
+      await eventually(async () => expect(await presenceChanges(storeB)).toEqual([['agent_online', null]]));
       a.disconnected(worker);
       b.start();
       await eventually(async () =>
-        expect(await presenceEvents(storeB)).toEqual([
+        expect(await presenceChanges(storeB)).toEqual([
           ['agent_online', null],
           ['agent_offline', 'node_lost'],
         ]),
@@ -94,7 +90,7 @@ describe.each(STORE_FIXTURE_KINDS)('presence transitions said once each (%s stor
       await b.close();
       await a.close();
     }
-    expect(await presenceEvents(storeB)).toEqual([
+    expect(await presenceChanges(storeB)).toEqual([
       ['agent_online', null],
       ['agent_offline', 'node_lost'],
     ]);
@@ -107,7 +103,7 @@ describe.each(STORE_FIXTURE_KINDS)('presence transitions said once each (%s stor
     const c = tracker('node-c', storeC);
     try {
       a.connected(worker);
-      await eventually(async () => expect(await presenceEvents(storeC)).toEqual([['agent_online', null]]));
+      await eventually(async () => expect(await presenceChanges(storeC)).toEqual([['agent_online', null]]));
       c.connected(worker);
       a.disconnected(worker);
       c.disconnected(worker);
@@ -123,7 +119,7 @@ describe.each(STORE_FIXTURE_KINDS)('presence transitions said once each (%s stor
       await a.close();
       await c.close();
     }
-    expect(await presenceEvents(storeC)).toEqual([
+    expect(await presenceChanges(storeC)).toEqual([
       ['agent_online', null],
       ['agent_offline', 'disconnected'],
     ]);
@@ -138,7 +134,7 @@ describe.each(STORE_FIXTURE_KINDS)('presence transitions said once each (%s stor
     const c = tracker('node-c', storeC);
     try {
       a.connected(worker);
-      await eventually(async () => expect(await presenceEvents(storeC)).toEqual([['agent_online', null]]));
+      await eventually(async () => expect(await presenceChanges(storeC)).toEqual([['agent_online', null]]));
       a.disconnected(worker);
       // A has found no other node holding the agent; before it reports that, the agent connects to C.
       hooks.next = async (ask) => {
@@ -154,7 +150,7 @@ describe.each(STORE_FIXTURE_KINDS)('presence transitions said once each (%s stor
       await a.close();
       await c.close();
     }
-    expect(await presenceEvents(storeC)).toEqual([['agent_online', null]]);
+    expect(await presenceChanges(storeC)).toEqual([['agent_online', null]]);
     expect((await storeC.presence.read('ws', Date.now())).get('worker')?.online).toBe(true);
   });
 });
