@@ -4,7 +4,7 @@ import {
   PLAN_MODE_BLOCKED_TOOLS,
   TOOLS,
   fromStrictArgs,
-  isBlockedCronCall,
+  isCallBlocked,
   isToolName,
   nativeFieldsOf,
   planModeBlockedMessage,
@@ -89,12 +89,6 @@ const executeWith =
     }
   };
 
-const blockedNames: readonly string[] = PLAN_MODE_BLOCKED_TOOLS;
-
-/** Whether plan mode could ever block this call: only these are worth a plan_status round trip. */
-const mayBeBlocked = (name: string, args: unknown): boolean =>
-  blockedNames.includes(name) || isBlockedCronCall(name, args);
-
 /** Upstream's hook looks at the last three tool calls to decide whether the todo tool was "used recently". */
 const RECENT_TOOLS = 3;
 
@@ -104,7 +98,8 @@ export const llmMethods = (call: CallTool): LlmMethods => {
   const isToolBlocked = async (name: string, args?: unknown): Promise<boolean> => {
     // Hosts ask before every tool they run: most calls can be answered without a round trip.
     const parsed = parseArgs(args);
-    if (!mayBeBlocked(name, parsed.ok ? parsed.value : undefined)) return false;
+    // Only a call plan mode could ever block is worth a plan_status round trip.
+    if (!isCallBlocked(PLAN_MODE_BLOCKED_TOOLS, name, parsed.ok ? parsed.value : undefined)) return false;
     const { mode } = await call('plan_status', {});
     return mode === 'plan';
   };
