@@ -220,9 +220,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
       log.error({ err }, 'presence entry skipped: corrupt, it counts as no connection');
   };
 
-  const sweep = async () => {
-    // First, so that what reads found since the last sweep is logged even if this one fails.
-    logCorrupt();
+  const sweepOnce = async () => {
     await beat();
     for (const [workspace, agents] of local) {
       const dirty = [...agents.values()].filter((e) => e.dirty);
@@ -241,7 +239,6 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     // takeLost hands each dead node's agents to exactly one node, once: they stay here until reported, so a failed
     // read or append is retried on the next beat instead of losing the agent_offline for good.
     unreported.push(...(await backend.takeLost(now())));
-    logCorrupt();
     while (unreported.length > 0) {
       const lost = unreported[0] as LostAgent;
       await transitions.offline(lost.workspace, lost.agent_id, lost.last_seen_at, 'node_lost', () =>
@@ -251,6 +248,8 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     }
     await checkStalls();
   };
+  // What reads and takes found corrupt is logged after each sweep, one that failed too.
+  const sweep = () => sweepOnce().finally(logCorrupt);
   /** One sweep at a time: on a slow store, ticks that find one still running are skipped rather than queued. */
   let sweeping = false;
   const tick = () => {
