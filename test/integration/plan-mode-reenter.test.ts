@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../helpers/eventually.ts';
 import { expectRefusal } from '../helpers/refusals.ts';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
 import { AUTH_PLAN, enterAndPresent, watch } from './plan-mode-support.ts';
@@ -40,7 +41,7 @@ describe.each(STORE_KINDS)('dialect 002: what upstream accepts (%s store)', (sto
     expect(old.status).toBe('cancelled');
     expect(old.steps.map((s) => s.status)).toEqual(['completed', 'skipped', 'skipped']);
     expect((await other.getPlanStatus({})).steps[0]?.status).toBe('pending');
-    await vi.waitFor(() =>
+    await eventually(() =>
       expect(of('mode_changed').map((e) => `${String(e.payload.from)}→${String(e.payload.to)}`)).toEqual([
         'normal→plan',
         'plan→executing',

@@ -4,6 +4,7 @@ import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfigInput } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
 import { STORE_KINDS } from '../helpers/servers.ts';
 import { watchCountedNode, type WatchCountedNode } from '../helpers/watch-counting-store.ts';
 import { callJson, mcpClient } from './mcp-clients.ts';
@@ -53,7 +54,7 @@ describe.each(STORE_KINDS)('what an MCP session listens to (%s store)', (kind) =
     await callJson(first, 'subscribeToTasks', { event_types: ['plan_created'] });
     expect(counts).toEqual({ watched: 1, open: 1 });
     await (first.transport as StreamableHTTPClientTransport).terminateSession();
-    await expect.poll(() => counts.open).toBe(0);
+    await poll(() => counts.open).toBe(0);
     // The subscription is stored with the agent: a later session of it listens as soon as it opens.
     await session('watcher');
     expect(counts).toEqual({ watched: 2, open: 1 });
@@ -70,7 +71,7 @@ describe.each(STORE_KINDS)('what an MCP session listens to (%s store)', (kind) =
     expect(counts).toEqual({ watched: 1, open: 1 });
     const user = await socket('alice', 'user');
     await user.plan_approve({ plan_id });
-    await expect.poll(() => seen.map((n) => (n.data as { event_type?: string }).event_type)).toContain('plan_approved');
+    await poll(() => seen.map((n) => (n.data as { event_type?: string }).event_type)).toContain('plan_approved');
   });
 
   it('listens from its start when its agent has a plan awaiting a decision, put up before it began', async () => {
@@ -86,6 +87,6 @@ describe.each(STORE_KINDS)('what an MCP session listens to (%s store)', (kind) =
     expect(await callJson(agent, 'getPlanStatus', { plan_id })).toMatchObject({ status: 'awaiting_approval' });
     const user = await socket('alice', 'user');
     await user.plan_approve({ plan_id });
-    await expect.poll(() => seen.map((n) => (n.data as { event_type?: string }).event_type)).toContain('plan_approved');
+    await poll(() => seen.map((n) => (n.data as { event_type?: string }).event_type)).toContain('plan_approved');
   });
 });

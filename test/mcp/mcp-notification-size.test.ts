@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type PlanHubServer } from '@planhub/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
 import { bigEvent } from '../helpers/big-event.ts';
 import { callJson, mcpClient } from './mcp-clients.ts';
 
@@ -53,11 +54,11 @@ describe('event notifications to many MCP sessions', () => {
     };
     // Notifications go only to open GET streams: the first event shows every session's is open.
     const first = await commit(1);
-    await expect.poll(() => seen.every((ids) => ids.has(first))).toBe(true);
+    await poll(() => seen.every((ids) => ids.has(first))).toBe(true);
 
     const stringify = vi.spyOn(JSON, 'stringify');
     const second = await commit(2);
-    await expect.poll(() => seen.every((ids) => ids.has(second))).toBe(true);
+    await poll(() => seen.every((ids) => ids.has(second))).toBe(true);
     const notifications = stringify.mock.calls.filter(([value]) => carries(value, second));
     expect(notifications).toHaveLength(SESSIONS);
   });

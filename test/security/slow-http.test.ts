@@ -1,5 +1,6 @@
 import { mintToken } from '@planhub/server';
 import { describe, expect, it } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
 import { within } from '../helpers/within.ts';
 import { callRaw, mcpClient, textOf } from '../mcp/mcp-clients.ts';
 import { captureLog } from './support/capture-log.ts';
@@ -89,10 +90,10 @@ describe('slow HTTP clients', () => {
       // Node answers 100 Continue as it hands the request to its route: only then has the node read the head, so
       // leaving earlier would be a client that never made a request.
       const client = await rawHttp(url, `${postHead('/tokens/revoke', 1000, { Expect: '100-continue' })}{"tok`);
-      await expect.poll(() => client.text()).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+      await poll(() => client.text()).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
       client.destroy();
     }
-    await expect.poll(() => lines.filter((l) => l.msg === 'HTTP client left mid-request').length).toBe(5);
+    await poll(() => lines.filter((l) => l.msg === 'HTTP client left mid-request').length).toBe(5);
     expect(lines.filter((l) => l.level >= 50)).toEqual([]);
   });
 
