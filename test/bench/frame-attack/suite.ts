@@ -56,7 +56,7 @@ const phaseFigures = (summaries: LatencySummary[], outcomes: ProbeOutcome[]): At
 };
 
 /**
- * One agent sends 60,000-key frames (about 630 KB each, 7 a second) that the node must refuse on their raw text;
+ * One agent sends 60,000-key frames (about 660 KB each, 7 a second) that the node must refuse on their raw text;
  * another workspace's agent polls getPlanStatus at a fixed rate. Quiet and loud phases alternate, so whatever else
  * loads the machine weighs on both alike; each kind's phases add up to one latency distribution per repetition.
  */
