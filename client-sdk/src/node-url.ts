@@ -1,5 +1,5 @@
 /** The schemes socket.io-client dials; `planhub mcp` speaks HTTP only and allows fewer. */
-export const SOCKET_SCHEMES: readonly string[] = ['http:', 'https:', 'ws:', 'wss:'];
+const SOCKET_SCHEMES: readonly string[] = ['http:', 'https:', 'ws:', 'wss:'];
 
 /**
  * Why `url` cannot be a node's address, or undefined when it can. Checked before dialing because socket.io-client

@@ -14,6 +14,12 @@ export interface DocumentKind<T, A extends unknown[]> {
   decode(key: string, raw: unknown): T | undefined;
 }
 
+/** What a failed check says first: the path and zod's message of its first issue. */
+export const issueDetail = (error: z.ZodError): string => {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid';
+};
+
 export const corruptDocument = (key: string, detail: string): PlanHubError =>
   new PlanHubError(
     'INTERNAL',
@@ -44,13 +50,7 @@ export const defineDocument = <T, A extends unknown[]>(spec: {
       if (typeof raw === 'object' && valid.has(raw)) return raw as T;
       const value = spec.migrate ? spec.migrate(raw) : raw;
       const checked = spec.schema.safeParse(value);
-      if (!checked.success) {
-        const issue = checked.error.issues[0];
-        throw corruptDocument(
-          key,
-          `${spec.name}: ${issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid'}`,
-        );
-      }
+      if (!checked.success) throw corruptDocument(key, `${spec.name}: ${issueDetail(checked.error)}`);
       if (value === raw && typeof raw === 'object' && Object.isFrozen(raw)) valid.add(raw);
       // The value as stored, not zod's copy: a field this schema does not name is kept, never silently dropped.
       return value as T;

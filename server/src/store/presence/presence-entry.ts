@@ -1,5 +1,6 @@
 import { PlanHubError } from '@planhub/shared';
 import { z } from 'zod';
+import { issueDetail } from '../documents/define.ts';
 
 /**
  * The stored presence entries, declared once. Presence is read on every getWorkspace and by every dead node's taker,
@@ -8,7 +9,7 @@ import { z } from 'zod';
  */
 
 /** A Redis presence hash's value: connections, last seen, and which write of its node it is. */
-export const StoredEntrySchema = z.object({
+const StoredEntrySchema = z.object({
   c: z.number().int().nonnegative(),
   at: z.string(),
   /** Which write of its node this is: a rewrite of an unchanged entry still differs from what a taker read. */
@@ -20,7 +21,7 @@ export type StoredEntry = z.infer<typeof StoredEntrySchema>;
 const FieldSchema = z.tuple([z.string(), z.string()]);
 
 /** A node's entry of one agent as the memory backend keeps it (and the file store's journal stores it). */
-export const NodeEntrySchema = z.object({
+const NodeEntrySchema = z.object({
   agent_id: z.string(),
   connections: z.number().int().nonnegative(),
   last_seen_at: z.string(),
@@ -37,9 +38,7 @@ type Decoded<T> = { ok: true; value: T } | { ok: false; detail: string };
 
 const check = <T>(schema: z.ZodType<T>, raw: unknown): Decoded<T> => {
   const checked = schema.safeParse(raw);
-  if (checked.success) return { ok: true, value: checked.data };
-  const issue = checked.error.issues[0];
-  return { ok: false, detail: issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid' };
+  return checked.success ? { ok: true, value: checked.data } : { ok: false, detail: issueDetail(checked.error) };
 };
 
 const parse = <T>(schema: z.ZodType<T>, text: string): Decoded<T> => {
@@ -54,7 +53,8 @@ const parse = <T>(schema: z.ZodType<T>, text: string): Decoded<T> => {
 
 /**
  * Every getWorkspace reads its workspace's whole presence hash: a good entry (nearly all of them) is told by plain
- * checks, and the schema runs only on one that fails them, to say what is wrong with it.
+ * checks, and the schema runs only on one that fails them, to say what is wrong with it. The checks say what the
+ * schemas above say: change them together.
  */
 const isField = (raw: unknown): raw is [string, string] =>
   Array.isArray(raw) && raw.length === 2 && typeof raw[0] === 'string' && typeof raw[1] === 'string';

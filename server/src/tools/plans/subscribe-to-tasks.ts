@@ -12,7 +12,6 @@ const describe = (sub: Subscription) =>
   (sub.plan_id !== undefined ? ` in plan ${sub.plan_id}` : '') +
   (sub.step_id !== undefined ? ` for ${sub.step_id}` : '');
 
-/** Without a live connection (nothing to push to) the stream position is simply the log's newest event. */
 /** The log's newest event id, read within what is left of the call's store deadline. */
 const logHead = async (ctx: CallContext): Promise<string> =>
   (await withinBudget(ctx.budget, () => ctx.services.store.readEvents(ctx.caller.workspace, { count: 1 }))).at(-1)

@@ -18,7 +18,7 @@ interface Trouble {
  * waiting for help), stalled, or in progress for an agent that is offline. Ended plans are left out: their agent
  * has said how they ended.
  */
-export const troubles = (state: DashboardState): Trouble[] => {
+const troubles = (state: DashboardState): Trouble[] => {
   const found: Trouble[] = [];
   for (const agent of state.model.snapshot?.agents ?? [])
     for (const plan of agent.plans) {

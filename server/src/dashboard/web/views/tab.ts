@@ -1,7 +1,7 @@
 import type { DashboardState } from '../state.ts';
 
 /** Plan approvals and step modifications waiting for a person, across the workspace. */
-export const decisionsWaiting = (state: DashboardState): number =>
+const decisionsWaiting = (state: DashboardState): number =>
   (state.model.snapshot?.agents ?? []).reduce(
     (n, a) => n + a.pending_approvals.length + a.pending_modifications.length,
     0,
