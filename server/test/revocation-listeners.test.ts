@@ -4,17 +4,23 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createFileStore } from '../src/store/file/file-store.ts';
-import { createMemoryRevocations } from '../src/store/revocations/revocations.ts';
+import { createMemoryRevocations, type Revocations } from '../src/store/revocations/revocations.ts';
+
+/** Two listeners, the first of which throws: what the second is told. */
+const brokenThenTold = (revocations: Revocations): string[] => {
+  const told: string[] = [];
+  revocations.onRevoked(() => {
+    throw new Error('listener broke');
+  });
+  revocations.onRevoked((jti) => told.push(jti));
+  return told;
+};
 
 describe('revocation listeners', () => {
   it('tells every listener of a revocation, though one of them throws', async () => {
     const errors: unknown[] = [];
     const revocations = createMemoryRevocations((err) => errors.push(err));
-    const told: string[] = [];
-    revocations.onRevoked(() => {
-      throw new Error('listener broke');
-    });
-    revocations.onRevoked((jti) => told.push(jti));
+    const told = brokenThenTold(revocations);
 
     await revocations.revoke('jti-1', Math.floor(Date.now() / 1000) + 60);
     expect(told).toEqual(['jti-1']);
@@ -31,11 +37,7 @@ describe('revocation listeners of the file store', () => {
     const log = pino({ level: 'error' }, { write: (line: string) => void logged.push(JSON.parse(line) as never) });
     const revocations = store.revocations({ checkMs: 1000, log });
     try {
-      const told: string[] = [];
-      revocations.onRevoked(() => {
-        throw new Error('listener broke');
-      });
-      revocations.onRevoked((jti) => told.push(jti));
+      const told = brokenThenTold(revocations);
 
       await revocations.revoke('jti-1', Math.floor(Date.now() / 1000) + 60);
       expect(told).toEqual(['jti-1']);
