@@ -57,13 +57,15 @@ describe('dashboard left open all day', () => {
     const { page, errors } = await open(url);
     const planner = await agent(url, 'planner');
     const worker = await agent(url, 'worker');
-    await planner.createPlan({ title: 'Roll out', steps: ['Canary'] });
+    const rollOut = await planner.createPlan({ title: 'Roll out', steps: ['Canary'] });
     await planner.startPlan({ wait: false });
     await worker.createPlan({ title: 'Busy', steps: ['one', 'two'] });
     await worker.startPlan({ wait: false });
     await worker.plan_approve({});
+    // The worker's card leaves once the page hears of its approval; until then two cards ask for a reason.
+    await poll(() => page.locator('.approval').count()).toBe(1);
 
-    const reason = page.locator('.approval input');
+    const reason = page.locator(`.approval[data-plan-id="${rollOut.plan_id}"] input`);
     await reason.click();
     await page.keyboard.type('too risky');
     await page.keyboard.press('Home');
