@@ -12,6 +12,12 @@ describe('bench configuration', () => {
     expect(() => benchConfigFromEnv({ BENCH_REPS: 'many' })).toThrow();
   });
 
+  it('takes --quick as a switch, and --no-quick over BENCH_QUICK=1', () => {
+    expect(benchConfigFromEnv({}, ['--quick'])).toMatchObject({ quick: true, repetitions: 1 });
+    expect(benchConfigFromEnv({ BENCH_QUICK: '1' }, ['--no-quick']).quick).toBe(false);
+    expect(benchConfigFromEnv({}, ['--only', 'floors']).quick).toBe(false);
+  });
+
   it('selects the frame-attack scenario alone and takes its rounds and phase length', () => {
     const config = benchConfigFromEnv({}, [
       '--only',

@@ -52,11 +52,18 @@ const ARGS = {
 const argsAsEnv = (argv: readonly string[]): Record<string, string> => {
   const { values } = parseArgs({
     args: argv.filter((a) => a !== '--'),
-    options: Object.fromEntries(Object.keys(ARGS).map((name) => [name, { type: 'string' as const }])),
+    // --quick is a switch, as docs/bench-method.md writes it (--no-quick overrides BENCH_QUICK=1).
+    options: Object.fromEntries(
+      Object.keys(ARGS).map((name) => [name, { type: name === 'quick' ? ('boolean' as const) : ('string' as const) }]),
+    ),
     strict: true,
+    allowNegative: true,
   });
   return Object.fromEntries(
-    Object.entries(values).map(([name, value]) => [ARGS[name as keyof typeof ARGS], String(value)]),
+    Object.entries(values).map(([name, value]) => [
+      ARGS[name as keyof typeof ARGS],
+      typeof value === 'boolean' ? (value ? '1' : '0') : String(value),
+    ]),
   );
 };
 
