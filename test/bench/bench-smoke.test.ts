@@ -25,7 +25,13 @@ const modelServer = (capacity: number) => {
   return { probe, tried };
 };
 
-const search = (capacity: number, start: number, maxProbes = 12, extraProbesUntilPass = 0) => {
+const search = (
+  capacity: number,
+  start: number,
+  maxProbes = 12,
+  extraProbesUntilPass = 0,
+  extraProbesUntilFail = 0,
+) => {
   const server = modelServer(capacity);
   return searchRate(server.probe, {
     p99TargetMs: 25,
@@ -34,6 +40,7 @@ const search = (capacity: number, start: number, maxProbes = 12, extraProbesUnti
     resolution: 1.08,
     maxProbes,
     extraProbesUntilPass,
+    extraProbesUntilFail,
     minRate: 5,
     maxRate: 1_000_000,
   }).then((result) => ({ ...result, tried: server.tried }));
@@ -79,6 +86,18 @@ describe('bench rate search', () => {
     const found = await search(100, 10_000, 3, 6);
     expect(found.rate).toBeGreaterThan(0);
     expect(found.rate).toBeLessThanOrEqual(100);
+  });
+
+  it('keeps going up past the probe budget until some rate fails, when allowed, and says whether one did', async () => {
+    // From 100 with growth 2 and 3 probes the search reaches 400 and stops there: a ceiling, not the capacity.
+    const ceiling = await search(5000, 100, 3);
+    expect(ceiling).toMatchObject({ rate: 400, bracketed: false });
+    const found = await search(5000, 100, 3, 0, 8);
+    expect(found.bracketed).toBe(true);
+    expect(found.rate).toBeLessThanOrEqual(5000);
+    // Bracketed between 3,200 and 6,400 with extra probes, then narrowed by two more.
+    expect(found.rate).toBeGreaterThan(3200);
+    expect(found.tried).toHaveLength(9);
   });
 
   it('counts a run as sustained only with no errors, every request answered and p99 in target', () => {

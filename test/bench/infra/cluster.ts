@@ -31,6 +31,9 @@ export const planhubEnv = (redisUrl: string, prefix = BENCH_PREFIX): NodeJS.Proc
   PLANHUB_SECRET: '',
   // The many-plans workspace is seeded far past the default per-workspace quota; the quota is not what is measured.
   PLANHUB_LIMIT_WORKSPACE_BYTES: String(2 ** 40),
+  // The per-agent call rate (200/s by default) is a policy, not a cost: on a fast machine 50 agents reached it before
+  // the node's capacity, and the rate search stopped at refusals. The limiter still counts every call.
+  PLANHUB_LIMIT_CALLS_PER_SECOND: '1000000',
 });
 
 /**

@@ -142,12 +142,12 @@ export const renderMarkdown = (report: BenchReport): string => {
       ' alternates two identities so that a used-up plan is rolled over (completePlan, createPlan, startPlan) in' +
       ' the background while the other identity carries the measured calls. First plans are shorter by a different' +
       ' amount per agent (from the full size down to 1 step), so the agents roll over at different times, not all at' +
-      ' once. The server’s per-agent call budget' +
-      ' (limits.callsPerSecond, 200/s by default) applies to each identity, so the "1 agent" runs are capped near' +
-      ' 2 × 200 calls/s by policy, not by capacity.',
+      ' once. The nodes run with PLANHUB_LIMIT_CALLS_PER_SECOND=1000000: the per-agent call budget (200/s by' +
+      ' default) is a policy, and on a fast machine it refused calls before the node ran out of capacity; the' +
+      ' limiter still counts every call.',
     `- Each figure is from the server processes started by the bench: ${c.server === 'source' ? '`node --import tsx server/src/main.ts` (BENCH_SERVER=source: the sources as `pnpm start` runs them)' : '`node server/.bench/dist/main.js`, the production bundle (what the image and `pnpm start:prod` run), built from the current sources at the start of the run'} with` +
-      ' REDIS_URL/REDIS_PREFIX (Redis store, nodes A and B) or without (memory store), LOG_LEVEL=warn and' +
-      ' PLANHUB_APPROVAL_POLICY=auto; the floors are test/bench/floors/*.ts. Redis runs without persistence.',
+      ' REDIS_URL/REDIS_PREFIX (Redis store, nodes A and B) or without (memory store), LOG_LEVEL=warn,' +
+      ' PLANHUB_APPROVAL_POLICY=auto and the raised call budget above; the floors are test/bench/floors/*.ts. Redis runs without persistence.',
     `- "Stored plans": ${c.storedPlans} plans seeded through the store's transaction/commit (the server's own` +
       ' savePlan), 100 per agent (99 completed, 1 in progress, 5 steps each), in the workspace the measured agents' +
       ' use. The "10 stored plans" runs use a fresh workspace seeded with 10 plans each time.',

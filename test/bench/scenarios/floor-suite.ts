@@ -74,6 +74,10 @@ export const runFloorSuite = async (
     searches[id] = samples.probes;
     if (samples.errors.length > 0)
       results.notes.push(`${id}: failing probes saw errors: ${samples.errors.join(' | ')}`);
+    if (samples.unbracketed > 0)
+      results.notes.push(
+        `${id}: in ${samples.unbracketed} of ${samples.rates.length} repetitions no rate tried failed; those figures are lower bounds.`,
+      );
   }
 
   // Floor and PlanHub latency are compared at one rate both sustain: half the lower of their throughputs.

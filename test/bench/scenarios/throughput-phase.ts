@@ -17,7 +17,12 @@ export interface ThroughputSamples {
   probes: Array<[number, number, boolean]>;
   /** Errors seen by failing probes (e.g. a limit refusing calls), for the notes. */
   errors: string[];
+  /** Repetitions whose search never saw a rate fail: their figure is a lower bound, for the notes. */
+  unbracketed: number;
 }
+
+/** Probes a search may add while every rate it tried has passed. */
+const EXTRA_PROBES_UNTIL_FAIL = 6;
 
 /**
  * The repetitions are interleaved (rep 1 of every scenario, then rep 2, …) so slow drift of a shared machine hits
@@ -32,7 +37,7 @@ export const runThroughputPhase = async (
   beforeEach: () => Promise<void>,
 ): Promise<Map<ThroughputId, ThroughputSamples>> => {
   const out = new Map<ThroughputId, ThroughputSamples>(
-    scenarios.map((s) => [s.id, { rates: [], probes: [], errors: [] }]),
+    scenarios.map((s) => [s.id, { rates: [], probes: [], errors: [], unbracketed: 0 }]),
   );
   const previous = new Map<ThroughputId, number>();
   for (let rep = 1; rep <= config.repetitions; rep++) {
@@ -49,10 +54,12 @@ export const runThroughputPhase = async (
         resolution: 1.08,
         maxProbes: prev ? config.maxProbes : config.maxProbes + 2,
         extraProbesUntilPass: 3,
+        extraProbesUntilFail: EXTRA_PROBES_UNTIL_FAIL,
         minRate: 5,
         maxRate: 200_000,
       });
       samples.rates.push(result.rate);
+      if (!result.bracketed) samples.unbracketed += 1;
       for (const p of result.probes) {
         samples.probes.push([p.rate, p.latency.p99, p.errors === 0 && p.completed === p.sent]);
         const kind = p.firstError && errorKind(p.firstError);

@@ -31,6 +31,11 @@ export interface RateSearchOptions {
   maxProbes: number;
   /** Extra probes allowed while no rate has passed yet (a noisy first probe should not end the search at 0). */
   extraProbesUntilPass?: number;
+  /**
+   * Extra probes allowed while every rate has passed (a start far below the capacity should not end the search at
+   * the highest rate it had time to try); a bracket found this way still gets probes to narrow it.
+   */
+  extraProbesUntilFail?: number;
   minRate: number;
   maxRate: number;
 }
@@ -38,6 +43,8 @@ export interface RateSearchOptions {
 export interface RateSearchResult {
   /** The highest rate that sustained the target (0 if even minRate failed). */
   rate: number;
+  /** Some rate failed: `rate` is the capacity within the resolution, not only a rate the search had time to try. */
+  bracketed: boolean;
   probes: ProbeOutcome[];
   /** The outcome at `rate`, for its latency profile. */
   best?: ProbeOutcome;
@@ -66,11 +73,15 @@ export const searchRate = async (probe: Probe, options: RateSearchOptions): Prom
   };
 
   let rate = Math.min(Math.max(options.start, options.minRate), options.maxRate);
+  let cap = options.maxProbes;
   if (await run(rate)) {
-    while (hi === Number.POSITIVE_INFINITY && probes.length < options.maxProbes && rate < options.maxRate) {
+    const growCap = options.maxProbes + (options.extraProbesUntilFail ?? 0);
+    while (hi === Number.POSITIVE_INFINITY && probes.length < growCap && rate < options.maxRate) {
       rate = Math.min(rate * options.growth, options.maxRate);
       await run(rate);
     }
+    // A bracket found with extra probes is narrowed as far as a bracket found in budget would have been at least once.
+    if (probes.length >= options.maxProbes && Number.isFinite(hi)) cap = probes.length + 2;
   } else {
     const cap = options.maxProbes + (options.extraProbesUntilPass ?? 0);
     while (lo === 0 && probes.length < cap && rate > options.minRate) {
@@ -82,12 +93,12 @@ export const searchRate = async (probe: Probe, options: RateSearchOptions): Prom
     lo > 0 &&
     Number.isFinite(hi) &&
     hi / lo > options.resolution &&
-    probes.length < options.maxProbes &&
+    probes.length < cap &&
     Math.round(Math.sqrt(lo * hi)) !== lo
   ) {
     await run(Math.sqrt(lo * hi));
   }
-  return { rate: lo, probes, ...(best ? { best } : {}) };
+  return { rate: lo, bracketed: Number.isFinite(hi), probes, ...(best ? { best } : {}) };
 };
 
 /** The same refusal for another agent or after another wait is the same note. */
