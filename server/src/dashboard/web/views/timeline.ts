@@ -14,16 +14,24 @@ import {
 
 const statusOf = (bar: TimelineBar) => bar.status.replace('_', ' ');
 
-const labelOf = (bar: TimelineBar, now: number): string =>
+/**
+ * A bar's accessible name. A running step's says when it started, not how long it has run: a screen reader may
+ * announce a focused link's name again whenever it changes, and a count of seconds would change it every second.
+ */
+const nameOf = (bar: TimelineBar, now: number): string =>
   bar.startedAt
-    ? `${bar.stepId} ${bar.description}: ${statusOf(bar)}, started ${timeOf(bar.startedAt)}, ${formatDuration(tookOf(bar, now))}${bar.completedAt ? '' : ' so far'}`
+    ? `${bar.stepId} ${bar.description}: ${statusOf(bar)}, started ${timeOf(bar.startedAt)}${bar.completedAt ? `, ${formatDuration(tookOf(bar, now))}` : ''}`
     : `${bar.stepId} ${bar.description}: ${statusOf(bar)} at ${timeOf(bar.completedAt!)}, never reported in progress`;
+
+/** A bar's tooltip: its name, and for a running step the time it has run so far. */
+const tooltipOf = (bar: TimelineBar, name: string, now: number): string =>
+  bar.startedAt && !bar.completedAt ? `${name}, ${formatDuration(tookOf(bar, now))} so far` : name;
 
 /** A drawn bar and what was last written to it, so the clock writes only what changed. */
 interface Drawn {
   bar: TimelineBar;
   link: HTMLElement;
-  shown: { left?: string; width?: string; label?: string };
+  shown: { left?: string; width?: string; name?: string; tooltip?: string };
 }
 
 /**
@@ -102,12 +110,10 @@ export const createTimelineView = (state: DashboardState) => {
       const { left, width } = placeOf(bar, scale, now);
       if (shown.left !== left) link.style.left = shown.left = left;
       if (width !== undefined && shown.width !== width) link.style.width = shown.width = width;
-      // A screen reader may announce a focused link's new name: it changes only when its words do.
-      const label = neutralize(labelOf(bar, now));
-      if (shown.label === label) continue;
-      shown.label = label;
-      link.setAttribute('aria-label', label);
-      link.setAttribute('title', label);
+      const name = neutralize(nameOf(bar, now));
+      if (shown.name !== name) link.setAttribute('aria-label', (shown.name = name));
+      const tooltip = neutralize(tooltipOf(bar, name, now));
+      if (shown.tooltip !== tooltip) link.setAttribute('title', (shown.tooltip = tooltip));
     }
   };
 
