@@ -2,6 +2,7 @@ import type { AgentSummary, TaskSummary, TodoSummary } from '@planhub/shared';
 import { domId, h, timeOf } from '../dom.ts';
 import type { DashboardState } from '../state.ts';
 import { planCard } from './plan-card.ts';
+import { statusBadge } from './status-badges.ts';
 
 const TODO_MARK: Record<string, string> = { completed: '✓', in_progress: '→', pending: '☐' };
 
@@ -26,7 +27,7 @@ export const taskLine = (t: TaskSummary): HTMLElement =>
     'li',
     { class: `task status-${t.status}`, 'data-task-id': t.id },
     h('span', { class: 'sid' }, `#${t.id}`),
-    h('span', { class: `badge status-${t.status}` }, t.status.replace('_', ' ')),
+    statusBadge(t.status),
     h('span', { class: 'desc' }, t.subject),
     t.blocked_by.length
       ? h('span', { class: 'waits' }, `blocked by ${t.blocked_by.map((b) => `#${b}`).join(', ')}`)

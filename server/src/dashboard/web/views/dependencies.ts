@@ -2,7 +2,7 @@ import type { DependencyRef, PlanSummary, StepSummary, WorkspaceSnapshot } from 
 import { sameDependency } from '@planhub/shared';
 import { h } from '../dom.ts';
 import type { DashboardState } from '../state.ts';
-import { unblockedMark } from './unblocked.ts';
+import { statusBadge, unblockedMark } from './status-badges.ts';
 
 /** The step a dependency points at, as far as the overview shows it. */
 const targetOf = (snapshot: WorkspaceSnapshot, ref: DependencyRef): StepSummary | undefined => {
@@ -57,7 +57,7 @@ export const dependenciesView = (state: DashboardState): Node[] => {
             ' ',
             h('span', { class: 'desc' }, step.description),
             ' ',
-            h('span', { class: `badge status-${step.status}` }, step.status.replace('_', ' ')),
+            statusBadge(step.status),
             unblockedMark(step),
           ),
           h(

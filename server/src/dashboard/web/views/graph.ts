@@ -5,7 +5,7 @@ import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { s } from '../svg.ts';
 import { dependencyGraph, type DependencyGraph, type GraphNode } from './graph-model.ts';
-import { isUnblocked } from './unblocked.ts';
+import { isUnblocked } from './status-badges.ts';
 
 const NODE_W = 168;
 const NODE_H = 46;

@@ -3,7 +3,7 @@ import { ENDED_STEP_STATUSES } from '@planhub/shared';
 import { domId, h } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
-import { unblockedMark } from './unblocked.ts';
+import { planBadge, statusBadge, unblockedMark } from './status-badges.ts';
 
 /** Plans longer than this fold their finished steps into one line; the plan's page lists them all. */
 const FOLD_AFTER = 12;
@@ -67,7 +67,7 @@ const stepItem = (state: DashboardState, plan: PlanSummary, step: StepSummary): 
       { class: 'desc', href: href(state.identity.workspace, { view: 'step', planId: plan.plan_id, stepId: step.id }) },
       step.description,
     ),
-    h('span', { class: `badge status-${step.status}` }, step.status.replace('_', ' ')),
+    statusBadge(step.status),
     unblockedMark(step),
     step.stalled ? h('span', { class: 'badge stalled' }, 'stalled') : null,
     waits.length > 0
@@ -114,7 +114,7 @@ export const planCard = (state: DashboardState, plan: PlanSummary, current: bool
       { id: headingId },
       h('a', { href: href(state.identity.workspace, { view: 'plan', planId: plan.plan_id }) }, plan.title),
     ),
-    h('span', { class: `badge plan-${plan.status}` }, plan.status.replace('_', ' ')),
+    planBadge(plan.status),
     h('span', { class: 'muted small' }, `${plan.plan_id} · ${plan.dialect}${current ? ' · current' : ''}`),
   );
   const finished = ['completed', 'failed', 'cancelled', 'rejected'].includes(plan.status);

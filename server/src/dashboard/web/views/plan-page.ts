@@ -4,7 +4,7 @@ import { h, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
-import { unblockedMark } from './unblocked.ts';
+import { planBadge, statusBadge, unblockedMark } from './status-badges.ts';
 
 export type PlanView = ToolResult<'getPlanStatus'>;
 
@@ -30,7 +30,7 @@ export const stepLine = (state: DashboardState, plan: PlanView, step: StepView):
       { class: 'desc', href: href(state.identity.workspace, { view: 'step', planId: plan.plan_id, stepId: step.id }) },
       step.description,
     ),
-    h('span', { class: `badge status-${step.status}` }, step.status.replace('_', ' ')),
+    statusBadge(step.status),
     unblockedMark(step),
     took !== null ? h('span', { class: 'muted small' }, formatDuration(took)) : null,
   );
@@ -58,7 +58,7 @@ export const planPage = (state: DashboardState, data: PlanPageData | undefined):
       h(
         'p',
         { class: 'muted small' },
-        h('span', { class: `badge plan-${plan.status}` }, plan.status.replace('_', ' ')),
+        planBadge(plan.status),
         ` ${plan.agent_id} · ${plan.plan_id} · ${completed}/${total} done (${percentage}%)`,
       ),
       fold

@@ -5,7 +5,7 @@ import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
 import { backLink, type PlanPageData, type PlanView } from './plan-page.ts';
-import { isUnblocked, unblockedMark } from './unblocked.ts';
+import { isUnblocked, statusBadge, unblockedMark } from './status-badges.ts';
 
 const json = (value: unknown, label: string, open: boolean) =>
   h(
@@ -66,7 +66,7 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
       h(
         'p',
         { class: 'muted small' },
-        h('span', { class: `badge status-${step.status}` }, step.status.replace('_', ' ')),
+        statusBadge(step.status),
         ' ',
         unblockedMark(step),
         isUnblocked(step) ? ' ' : null,

@@ -14,6 +14,14 @@ interface StepLike {
 export const isUnblocked = (step: StepLike): boolean =>
   step.status === 'pending' && (step.depends_on?.length ?? 0) > 0 && (step.blocked_by?.length ?? 0) === 0;
 
+/** A step's or a task's status, as a badge its status styles colour. */
+export const statusBadge = (status: string): HTMLElement =>
+  h('span', { class: `badge status-${status}` }, status.replace('_', ' '));
+
+/** A plan's status, as a badge. */
+export const planBadge = (status: string): HTMLElement =>
+  h('span', { class: `badge plan-${status}` }, status.replace('_', ' '));
+
 /** The mark beside a step's status badge, or nothing. */
 export const unblockedMark = (step: StepLike): HTMLElement | null =>
   isUnblocked(step)
