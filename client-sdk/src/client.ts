@@ -151,7 +151,7 @@ export class PlanHubClientCore extends EventClient {
         this.close(failure.message);
         return;
       }
-      this.scheduleReconnect(failure.message, failure.retryAfterMs);
+      this.scheduleReconnect(failure.message, failure.details?.retry_after_ms);
     });
     // Sent by the node right before it closes the connection itself (a slow consumer), so it precedes 'disconnect'.
     let told: PlanHubError | undefined;

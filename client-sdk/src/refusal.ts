@@ -7,11 +7,10 @@ export interface AttemptFailure {
   message: string;
   /** No retry with the same credentials can succeed (the node refused them). */
   final: boolean;
-  /** The node asked not to try again before this many milliseconds. */
-  retryAfterMs?: number;
   /**
-   * The refusal's data beyond code and message, as the node sent it (`retry_after_ms`, `token_required`): the
-   * details of the error a final refusal closes the client with, so an application decides by fields, not words.
+   * The refusal's data beyond code and message, as the node sent it (`retry_after_ms`: do not try again sooner;
+   * `token_required`): the details of the error a final refusal closes the client with, so an application decides
+   * by fields, not words.
    */
   details?: ConnectRefusalDetails;
 }
@@ -29,7 +28,6 @@ export const attemptFailure = (err: Error & { data?: unknown }, refusedByServer:
       code,
       message,
       final: FINAL_REFUSAL_CODES.has(code),
-      ...(details.retry_after_ms !== undefined ? { retryAfterMs: details.retry_after_ms } : {}),
       ...(Object.keys(details).length > 0 ? { details } : {}),
     };
   }
