@@ -83,4 +83,24 @@ describe("taking a dead node's agents on a real Redis", () => {
     ]);
     await deletePrefix(inject('redisUrl'), `${prefix}-alone`);
   });
+
+  it('gives a node back lapsed by every clock, so a node whose clock is behind the taker’s still hears it lapsed', async () => {
+    const failing: { key?: string } = {};
+    const alone = `${prefix}-skew`;
+    const presence = createRedisPresence(flaky(failing), alone);
+    const start = Date.now();
+    await presence.beat('stalled', start, HEARTBEAT_TTL_MS);
+    await presence.write('stalled', 'ws-1', [
+      { agent_id: 'a1', connections: 1, last_seen_at: new Date(start).toISOString() },
+    ]);
+    // The taker's clock runs a minute ahead of the stalled node's; its take fails before moving anything.
+    const takerNow = start + 60_000;
+    failing.key = `${alone}:presence:ws:ws-1`;
+    await expect(presence.takeLost(takerNow)).rejects.toThrow(/LOADING/);
+    expect(await redis.zscore(`${alone}:presence:nodes`, 'stalled')).toBe('0');
+    // The node resumes on its own clock (behind the taker's, past its own lapse): its beat says it had lapsed, so it
+    // announces its agents online again. Put back at the taker's now, the score would have read as a live lease.
+    expect(await presence.beat('stalled', start + HEARTBEAT_TTL_MS + 1, HEARTBEAT_TTL_MS)).toBe(true);
+    await deletePrefix(inject('redisUrl'), alone);
+  });
 });
