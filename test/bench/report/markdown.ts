@@ -131,7 +131,9 @@ export const renderMarkdown = (report: BenchReport): string => {
       ' each request’s intended send time into an HdrHistogram (hdr-histogram-js), so stalls are charged to every' +
       ` request queued behind them. Each run: ${c.warmupMs} ms warm-up (not recorded), then ${c.probeMs} ms measured.`,
     `- Throughput is the highest fixed rate whose p99 stays ≤ ${c.p99TargetMs} ms with no error and every request` +
-      ' answered, found by a geometric search (bracket, then bisect to within 8%).',
+      ' answered, found by a geometric search (bracket, then bisect to within 8%). The search grows past its probe' +
+      ' budget until some rate fails (a few probes more at most), so a figure is the capacity, not the highest rate' +
+      ' it had time to try; the notes name any repetition where no rate failed.',
     '- Latency comparisons run the floor and PlanHub at the same rate: half the lower of their two throughputs.',
     '- "CPU µs/req" is the CPU time (user + system, from /proc) that the serving processes spent per request during' +
       ' a latency run: the server(s) and, where used, Redis (both PlanHub nodes for Redis runs, since every node' +
