@@ -1,5 +1,12 @@
 import type { CallAck, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import { DisconnectReasonSchema, PlanHubError, TOOLS, longPollMs, waitsForDecision } from '@planhub/shared';
+import {
+  DisconnectReasonSchema,
+  PlanHubError,
+  TOOLS,
+  longPollMs,
+  takesRequestId,
+  waitsForDecision,
+} from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
 import { backoffDelay } from './backoff.ts';
 import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './connect-options.ts';
@@ -227,7 +234,8 @@ export class PlanHubClientCore extends EventClient {
    */
   async call<N extends ToolName>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<N>> {
     const definition = TOOLS[tool] as (typeof TOOLS)[ToolName] | undefined;
-    const requestId = definition?.readOnly ? undefined : (options.requestId ?? crypto.randomUUID());
+    const requestId =
+      definition && !takesRequestId(definition) ? undefined : (options.requestId ?? crypto.randomUUID());
     // A call that waits for a person gets no deadline; a long-poll's own wait comes on top of the usual one.
     const timeoutMs =
       options.timeoutMs ??

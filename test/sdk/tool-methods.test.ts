@@ -1,6 +1,6 @@
 import type { ReservedName } from '@planhub/client-sdk';
 import { PlanHubClientCore, attachToolMethods, createClient, llmMethods } from '@planhub/client-sdk';
-import { TOOLS, TOOL_NAMES, longPollMs, waitsForDecision } from '@planhub/shared';
+import { TOOLS, TOOL_NAMES, longPollMs, takesRequestId, waitsForDecision } from '@planhub/shared';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 
 /** Every name the client answers to on its own: its class's methods and fields, the LLM helpers, Object's. */
@@ -68,7 +68,9 @@ describe('tool behaviours come from the tool definitions', () => {
     // MCP session starts listening for its agent's decisions: clients see nothing of either.
     const serverOnly = new Set(['readsBeforeAdmission', 'requestsDecision']);
     const special = TOOL_NAMES.filter((name) => Object.keys(behaviourOf(name)).some((k) => !serverOnly.has(k)));
-    expect(special.sort()).toEqual(['getTaskEvents', 'startPlan']);
+    expect(special.sort()).toEqual(['getTaskEvents', 'startPlan', 'unsubscribe']);
+    // unsubscribe is read-only and still carries a request_id (its repeat answers the first call).
+    expect(TOOL_NAMES.filter((name) => TOOLS[name].readOnly && takesRequestId(TOOLS[name]))).toEqual(['unsubscribe']);
     const early = TOOL_NAMES.filter((name) => 'readsBeforeAdmission' in behaviourOf(name));
     expect(early.sort()).toEqual(['completeStepWithOutput', 'setStepStatus']);
     const deciding = TOOL_NAMES.filter((name) => 'requestsDecision' in behaviourOf(name));

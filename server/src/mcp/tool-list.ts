@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { DialectSchema, PlanHubError, TOOLS, isToolName, toolCatalog } from '@planhub/shared';
+import { DialectSchema, PlanHubError, TOOLS, isToolName, takesRequestId, toolCatalog } from '@planhub/shared';
 import { WAIT_FOR_EVENTS_TOOL } from './wait-for-events-tool.ts';
 
 /** What `?dialects=` may name: the seed dialects and PlanHub's own tools. */
@@ -34,12 +34,12 @@ const REQUEST_ID = {
  * An MCP tool's inputSchema must be an object schema at the top; a catalog input that is a union (anyOf of objects)
  * still is one. Mutating tools also take the call's request_id, which the socket protocol carries next to the args.
  */
-const inputSchemaOf = (schema: Record<string, unknown>, readOnly: boolean): Tool['inputSchema'] => {
+const inputSchemaOf = (schema: Record<string, unknown>, withRequestId: boolean): Tool['inputSchema'] => {
   const properties = schema.properties as Record<string, object> | undefined;
   return {
     ...schema,
     type: 'object',
-    ...(properties !== undefined && !readOnly ? { properties: { ...properties, request_id: REQUEST_ID } } : {}),
+    ...(properties !== undefined && withRequestId ? { properties: { ...properties, request_id: REQUEST_ID } } : {}),
   };
 };
 
@@ -48,11 +48,12 @@ export const mcpTools = (dialects: ReadonlySet<string>): Tool[] => [
   ...toolCatalog()
     .filter((entry) => dialects.has(entry.dialect))
     .map((entry): Tool => {
-      const readOnly = isToolName(entry.name) && TOOLS[entry.name].readOnly;
+      const known = isToolName(entry.name) ? TOOLS[entry.name] : undefined;
+      const readOnly = known?.readOnly === true;
       return {
         name: entry.name,
         description: entry.description,
-        inputSchema: inputSchemaOf(entry.input_schema as Record<string, unknown>, readOnly),
+        inputSchema: inputSchemaOf(entry.input_schema as Record<string, unknown>, !known || takesRequestId(known)),
         annotations: { readOnlyHint: readOnly },
       };
     }),

@@ -7,6 +7,7 @@ import {
   isToolName,
   parseArguments,
   plainErrorMap,
+  takesRequestId,
 } from '@planhub/shared';
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { chargeWork, isRateLimited } from '../limits/call-limiter.ts';
@@ -88,7 +89,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
             await transact(services.store, site.caller.workspace, withRetention(services, body), {
               admitted: admission.settled,
               budget: site.budget,
-              ...(requestId !== undefined && !def.readOnly && !(def as ToolDefinition).behaviour?.selfIdempotent
+              ...(requestId !== undefined && takesRequestId(def) && !(def as ToolDefinition).behaviour?.selfIdempotent
                 ? {
                     request: {
                       agent_id: site.caller.agent_id,

@@ -33,6 +33,12 @@ export interface ToolBehaviour {
    * would freeze its first, interim answer).
    */
   selfIdempotent?: boolean;
+  /**
+   * A read-only tool (allowed for dashboards: it changes none of the workspace's plans or tasks) that still changes
+   * something of the caller's own (unsubscribe drops its subscriptions): it takes a request_id, and a repeat with it
+   * answers what the first call did, not what is left after it.
+   */
+  remembersAnswer?: true;
 }
 
 /** One tool of the flat namespace: its dialect, what the model reads, and the schemas of its input and result. */
@@ -50,6 +56,10 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
 export const defineTool = <const N extends string, I extends z.ZodType, O extends z.ZodType>(
   def: ToolDefinition<I, O> & { name: N },
 ): ToolDefinition<I, O> & { name: N } => def;
+
+/** Whether a call of this tool carries a request_id: every mutating tool, and a read-only one that remembers. */
+export const takesRequestId = (def: Pick<ToolDefinition, 'readOnly' | 'behaviour'>): boolean =>
+  !def.readOnly || def.behaviour?.remembersAnswer === true;
 
 const argOf = (args: unknown, name: string): unknown =>
   typeof args === 'object' && args !== null ? (args as Record<string, unknown>)[name] : undefined;

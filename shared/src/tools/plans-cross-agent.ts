@@ -259,6 +259,7 @@ export const unsubscribe = defineTool({
   name: 'unsubscribe',
   dialect: '000',
   readOnly: true,
+  behaviour: { remembersAnswer: true },
   description: 'Remove one of your subscriptions (or all of them with all=true).',
   input: z.object({ subscription_id: IdArg.optional(), all: z.boolean().optional() }),
   output: z

@@ -1,5 +1,5 @@
 import type { CallAck, ConnectRefusal, Role, TaskEvent, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import { PlanHubError, TOOLS, retryAfterOf } from '@planhub/shared';
+import { PlanHubError, TOOLS, retryAfterOf, takesRequestId } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
 import { refusalText } from './refusal.ts';
 
@@ -180,7 +180,7 @@ export const openConnection = (
   return {
     async call(tool, args) {
       // Decisions carry a request_id, so a click retried after a dropped connection applies once.
-      const requestId = TOOLS[tool].readOnly
+      const requestId = !takesRequestId(TOOLS[tool])
         ? {}
         : { request_id: `${Date.now()}-${Math.random().toString(36).slice(2)}` };
       const ack = (await socket.timeout(15_000).emitWithAck('call', { tool, args, ...requestId })) as CallAck;
