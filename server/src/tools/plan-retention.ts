@@ -3,6 +3,7 @@ import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES } from '@planhub/shared';
 import { finishedPlansPastRetention, withoutPlans } from '../core/agents/retention.ts';
 import { pendingNode, stepNode } from '../core/dependencies/nodes.ts';
 import { assemblePlan } from '../core/plans/plan-split.ts';
+import { documents } from '../store/documents/documents.ts';
 import { planDocuments } from '../store/documents/plan-documents.ts';
 import { counterKeys, docKeys, hashKeys, setKeys, zsetKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
@@ -30,15 +31,37 @@ export const RETENTION_BATCH = 200;
  * they were): such a step may still have waiters, and may itself still wait. Its removal settles both here as its
  * end would have: its waiters resolve as skipped, its own waits are given up (it leaves the waiter lists of the
  * steps it waited on, and their counts).
+ *
+ * A plan's `awaited:` note (waits on steps it never got) goes with it. Every end of a plan releases and deletes the
+ * note (settlePlanEnd), so a finished plan has one only if an earlier version ended it without: such waits are
+ * released here as that end would have, so nothing waits on a plan that no longer exists.
  */
 export const applyRetention = async (tx: Tx, kept: number, now: string): Promise<void> => {
   for (const agentId of [...indexesWrittenBy(tx)]) await pruneAgent(tx, agentId, kept, now);
 };
 
+interface Candidate {
+  plan: Plan;
+  /** The steps named in its `awaited:` note, when it has one. */
+  awaited: readonly string[] | undefined;
+}
+
 /** The candidates as stored: a plan, `missing` (already gone) or `unreadable` (corrupt: kept for an operator). */
-const loadCandidates = async (tx: Tx, planIds: readonly string[]): Promise<Array<Plan | 'missing' | 'unreadable'>> => {
-  const raws = await tx.getMany(planIds.map(docKeys.plan));
+const loadCandidates = async (
+  tx: Tx,
+  planIds: readonly string[],
+): Promise<Array<Candidate | 'missing' | 'unreadable'>> => {
+  // Checked: the removal deletes a note that is there (and no wait is added to a finished plan's note).
+  const raws = await tx.getMany([...planIds.map(docKeys.plan), ...planIds.map(docKeys.awaitedSteps)]);
+  const notes = planIds.map((id, i) => {
+    try {
+      return { step_ids: documents.awaitedSteps.decode(docKeys.awaitedSteps(id), raws[planIds.length + i])?.step_ids };
+    } catch {
+      return 'unreadable' as const;
+    }
+  });
   const roots = planIds.map((id, i) => {
+    if (notes[i] === 'unreadable') return 'unreadable' as const;
     try {
       return planDocuments.planRoot.decode(docKeys.plan(id), raws[i]);
     } catch {
@@ -56,14 +79,16 @@ const loadCandidates = async (tx: Tx, planIds: readonly string[]): Promise<Array
   return roots.map((root, i) => {
     const keys = stepKeys[i] ?? [];
     const docs = stepRaws.slice(at, (at += keys.length));
+    const note = notes[i];
     if (root === undefined) return 'missing';
-    if (root === 'unreadable') return root;
-    if (root.layout === 'whole') return root.plan;
+    if (root === 'unreadable' || note === 'unreadable') return 'unreadable';
+    if (root.layout === 'whole') return { plan: root.plan, awaited: note?.step_ids };
     try {
-      return assemblePlan(
+      const plan = assemblePlan(
         root.header,
         docs.map((raw, j) => planDocuments.planStep.decode(keys[j] ?? '', raw) ?? undefined),
       );
+      return { plan, awaited: note?.step_ids };
     } catch {
       return 'unreadable';
     }
@@ -72,9 +97,13 @@ const loadCandidates = async (tx: Tx, planIds: readonly string[]): Promise<Array
 
 const waitsOnSomething = (step: Step) => (step.depends_on ?? []).length > 0 || (step.blocked_by ?? []).length > 0;
 
-/** Deletes everything stored for the plan alone: header, steps, briefs, waiter count, per-step dependency state. */
-const deletePlan = (tx: Tx, plan: Plan): void => {
+/**
+ * Deletes everything stored for the plan alone: header, steps, briefs, waiter count, per-step dependency state, the
+ * note of awaited steps.
+ */
+const deletePlan = (tx: Tx, { plan, awaited }: Candidate): void => {
   tx.delete(docKeys.plan(plan.plan_id));
+  if (awaited !== undefined) tx.delete(docKeys.awaitedSteps(plan.plan_id));
   for (const step of plan.steps) {
     tx.delete(docKeys.planStep(plan.plan_id, step.id));
     if (!waitsOnSomething(step)) continue;
@@ -107,27 +136,30 @@ const pruneAgent = async (tx: Tx, agentId: string, kept: number, now: string): P
   const busy = tx.changedSets();
   const touched = (node: string) =>
     busy.byOps.has(setKeys.outstanding(node)) || busy.byFanIns.has(setKeys.outstanding(node));
-  const removed = new Map<string, Plan>();
+  const removed = new Map<string, Candidate>();
   const gone = new Set<string>();
   for (const [i, planId] of candidates.entries()) {
-    const plan = stored[i];
-    if (plan === 'missing') gone.add(planId);
-    if (typeof plan !== 'object') continue;
+    const candidate = stored[i];
+    if (candidate === 'missing') gone.add(planId);
+    if (typeof candidate !== 'object') continue;
+    const { plan } = candidate;
     // The stored status decides, whatever the index says: an unfinished plan is never removed.
     if (FINISHED_PLAN_STATUSES.has(plan.status) && !plan.steps.some((s) => touched(stepNode(planId, s.id))))
-      removed.set(planId, plan);
+      removed.set(planId, candidate);
   }
   if (removed.size === 0 && gone.size === 0) return;
-  const open = [...removed.values()].flatMap((plan) =>
-    plan.steps.filter((s) => !ENDED_STEP_STATUSES.has(s.status)).map((step) => ({ plan, step })),
-  );
+  const open = [...removed.values()].flatMap(({ plan, awaited }) => [
+    ...plan.steps
+      .filter((s) => !ENDED_STEP_STATUSES.has(s.status))
+      .map((step) => ({ plan, step, skipped: { ...step, status: 'skipped' as const, result: `plan ${plan.status}` } })),
+    ...(awaited ?? []).filter((id) => !plan.steps.some((s) => s.id === id)).map((id) => neverAdded(plan, id)),
+  ]);
   const waiters = await loadWaitersOf(
     tx,
     open.map(({ plan, step }) => stepNode(plan.plan_id, step.id)),
   );
-  for (const [i, { plan, step }] of open.entries()) {
+  for (const [i, { plan, step, skipped }] of open.entries()) {
     if (waitsOnSomething(step)) await giveUpWaits(tx, plan, step);
-    const skipped = { ...step, status: 'skipped' as const, result: `plan ${plan.status}` };
     await releaseWaiters(tx, plan, skipped, waiters[i] ?? [], now, (w) => {
       const node = stepNode(w.plan_id, w.step_id);
       return !removed.has(w.plan_id) && !busy.byOps.has(setKeys.outstanding(node));
@@ -135,10 +167,16 @@ const pruneAgent = async (tx: Tx, agentId: string, kept: number, now: string): P
   }
   // The edge clocks go too, read first: a delete of a document never read is checked against its absence.
   await tx.getUnchecked(
-    [...removed.values()].flatMap((plan) =>
+    [...removed.values()].flatMap(({ plan }) =>
       plan.steps.filter(waitsOnSomething).map((step) => docKeys.edgeClock(stepNode(plan.plan_id, step.id))),
     ),
   );
-  for (const plan of removed.values()) deletePlan(tx, plan);
+  for (const candidate of removed.values()) deletePlan(tx, candidate);
   tx.put(docKeys.agent(agentId), withoutPlans(agent, new Set([...removed.keys(), ...gone])));
+};
+
+/** A step the plan never got, as its waiters are told of it (as tools/awaited-steps.ts tells them at the plan's end). */
+const neverAdded = (plan: Plan, id: string) => {
+  const step: Step = { id, step_id: id, sequence: 0, description: '', status: 'skipped' };
+  return { plan, step, skipped: { ...step, result: `plan ${plan.status} without a step ${id}` } };
 };

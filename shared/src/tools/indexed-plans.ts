@@ -55,7 +55,8 @@ export const update_plan = defineTool({
     plan_id: z.string().min(1).max(MAX_ID).describe('ID of the plan to update.'),
     step_index: z.number().int().describe('Zero-based index of the step (the first step is 0).'),
     status: IndexedStatus.default('completed').describe('pending, in_progress, completed (default) or skipped.'),
-    notes: Notes.optional().describe('Notes to record on the step.'),
+    // Upstream's notes=None: a host that sends every parameter sends null for "leave the notes as they are".
+    notes: Notes.nullish().describe('Notes to record on the step; omit (or null) to keep them, "" to clear them.'),
     working_dir: WorkingDir.optional(),
   }),
   output: z

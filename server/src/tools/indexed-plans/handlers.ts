@@ -1,5 +1,5 @@
 import type { Plan } from '@planhub/shared';
-import { fail } from '@planhub/shared';
+import { FINISHED_PLAN_STATUSES, fail } from '@planhub/shared';
 import { lastChangedPlanId } from '../../core/agents/agent-doc.ts';
 import {
   changeTimeAfter,
@@ -8,10 +8,12 @@ import {
   indexedPlanView,
   updateIndexedStep,
 } from '../../core/indexed-plans/indexed-plan.ts';
+import { requireRoomForPlan } from '../../core/indexed-plans/plan-limit.ts';
 import { readPlan } from '../live-plans.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { ToolHandlers } from '../context.ts';
 import { settleDependents } from '../dependents.ts';
+import { settlePlanEnd } from '../finish-plan.ts';
 import { loadAgent, savePlan } from '../plan-access.ts';
 import { latestInWorkingDir, recordInWorkingDir, requireUpdatable } from './working-dir.ts';
 
@@ -25,13 +27,7 @@ const create_plan: ToolHandlers['create_plan'] = (ctx, args) =>
     if (args.steps.length > limits.stepsPerPlan)
       fail('RESOURCE_EXHAUSTED', `A plan holds at most ${limits.stepsPerPlan} steps; you sent ${args.steps.length}.`);
     const agent = await loadAgent(tx, caller.agent_id);
-    const unfinished = agent.plans.filter((p) => !p.finished).length;
-    if (unfinished + 1 > limits.plansPerAgent)
-      fail(
-        'RESOURCE_EXHAUSTED',
-        `You have ${unfinished} unfinished plans (limit ${limits.plansPerAgent}). Finish old plans first: mark their ` +
-          'remaining steps completed or skipped with update_plan.',
-      );
+    requireRoomForPlan(agent, limits.plansPerAgent, caller.agent_id);
     const { plan, events } = createIndexedPlan({
       plan_id: services.newId(),
       workspace: caller.workspace,
@@ -58,11 +54,22 @@ const update_plan: ToolHandlers['update_plan'] = (ctx, args) =>
     const current = await planById(tx, args.plan_id);
     requireUpdatable(current, ctx.caller.agent_id, args.working_dir);
     const now = changeTimeAfter(ctx.services.now(), await loadAgent(tx, ctx.caller.agent_id));
-    const outcome = updateIndexedStep(current, { index: args.step_index, status: args.status, notes: args.notes }, now);
+    const notes = args.notes ?? undefined;
+    const outcome = updateIndexedStep(current, { index: args.step_index, status: args.status, notes }, now);
+    const reopened = FINISHED_PLAN_STATUSES.has(current.status) && !FINISHED_PLAN_STATUSES.has(outcome.plan.status);
+    if (reopened)
+      requireRoomForPlan(
+        await loadAgent(tx, current.agent_id),
+        ctx.services.config.limits.plansPerAgent,
+        ctx.caller.agent_id,
+      );
     if (outcome.changed) {
       tx.emit(...outcome.events);
-      // Like setStepStatus: the agents waiting on this step settle in the same atomic change.
-      if (outcome.ended) await settleDependents(tx, outcome.plan, outcome.step, now);
+      // Like setStepStatus and completePlan: the agents waiting on this step, and on steps the plan never got once
+      // this step ended it, settle in the same atomic change.
+      if (outcome.plan.status !== current.status && FINISHED_PLAN_STATUSES.has(outcome.plan.status))
+        await settlePlanEnd(tx, current, outcome.plan, now);
+      else if (outcome.ended) await settleDependents(tx, outcome.plan, outcome.step, now);
       await savePlan(tx, outcome.plan);
       recordInWorkingDir(tx, outcome.plan);
     }
