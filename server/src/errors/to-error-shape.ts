@@ -28,7 +28,8 @@ export const invalidArguments = (tool: string, error: z.ZodError, args?: unknown
   const text = sentences.join('; ') + (more > 0 ? `; and ${more} more issues` : '');
   return new PlanHubError(
     'INVALID_ARGUMENT',
-    `${text}. Check the arguments of ${tool} against its schema (listTools shows it).`,
+    // Not "listTools": an MCP session offered some dialects only has no such tool, and its host lists the schemas.
+    `${text}. Check the arguments of ${tool} against its schema (the tool list shows it).`,
     { issues },
   );
 };

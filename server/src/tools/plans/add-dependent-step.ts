@@ -169,7 +169,9 @@ const attachAndRegister = (ctx: CallContext, args: ToolParsedArgs<'addDependentS
             ? `; ${unknown.join(', ')} do not exist yet and are waited for (they resolve once created and ended, ` +
               'or as skipped if the plan named ends without them; check the ids if no such step is coming)'
             : '') +
-          '. It unblocks by itself, exactly once, when the others end: wait for its step_unblocked event, do not poll.'
+          '. It unblocks by itself, exactly once, when the others end: wait for its step_unblocked event' +
+          (ctx.connection?.noLongWaits ? ' (waitForEvents returns it)' : '') +
+          ', do not poll.'
         : `${subject}; all had already ended, so the step is ready (pending) with their outputs in received_outputs ` +
           '(step_unblocked announces it as usual).';
     // A plan read without its steps is counted from its tally and the step added (as attached: blocked or not).

@@ -101,6 +101,9 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
         ? `This connection already receives events (up to ${stream.last_event_id}), so nothing before that was ` +
           `replayed: read earlier events with getTaskEvents(after_event="${skipped}"). `
         : '') +
-      'Matching events arrive by themselves as "event" pushes: do not poll.',
+      // An MCP host hands the model no pushes: there the events come from waitForEvents, which the answer names.
+      (rewindsOneCursor(ctx.connection)
+        ? 'Receive the matching events with waitForEvents (it returns as soon as one arrives): do not poll.'
+        : 'Matching events arrive by themselves as "event" pushes: do not poll.'),
   };
 };
