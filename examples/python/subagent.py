@@ -6,6 +6,9 @@ watched), then completes the step with structured output that PlanHub hands to e
     PLANHUB_URL=http://127.0.0.1:4000 PLANHUB_WORKSPACE=default PLANHUB_AGENT=py-subagent \\
         /usr/bin/python3 examples/python/subagent.py [--wait-for-dependent]
 
+With --wait-for-dependent it waits up to PLANHUB_WAIT_SECONDS (default 300) for a step of another agent to depend
+on its step_1, then says so and exits 1 if none did.
+
 On a node with the default approval policy its plan waits until a person approves it (planhub approve <plan_id>,
 or the dashboard); it says so on stderr and waits. A node with PLANHUB_APPROVAL_POLICY=auto starts it at once.
 
@@ -18,6 +21,7 @@ import os
 import queue
 import sys
 import threading
+import time
 import uuid
 
 import socketio
@@ -80,10 +84,14 @@ class PlanHub:
             raise PlanHubError(ack["error"]["code"], ack["error"]["message"])
         return ack["result"]
 
-    def next_event(self, accept, timeout=30):
-        """The next pushed event for which accept(event) is true (others are skipped)."""
+    def next_event(self, accept, timeout, waiting_for):
+        """The next pushed event for which accept(event) is true (others are skipped), within timeout seconds."""
+        deadline = time.monotonic() + timeout
         while True:
-            event = self.events.get(timeout=timeout)
+            try:
+                event = self.events.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise PlanHubError("DEADLINE_EXCEEDED", f"no {waiting_for} within {timeout:g} s") from None
             if accept(event):
                 return event
 
@@ -131,7 +139,13 @@ def main():
                 {"agent_id": "*", "event_types": ["step_blocked"], "after_event": "0-0"},
                 mutating=False,
             )
-            hub.next_event(lambda e: any(is_mine(ref) for ref in e["payload"].get("blocked_by", [])))
+            wait_s = float(os.environ.get("PLANHUB_WAIT_SECONDS", "300"))
+            hub.next_event(
+                lambda e: any(is_mine(ref) for ref in e["payload"].get("blocked_by", [])),
+                wait_s,
+                f"step of another agent started waiting on {agent_id}'s step_1 (run the parent that depends on it,"
+                " or raise PLANHUB_WAIT_SECONDS)",
+            )
         output = {"language": "python", "facts": ["socket.io v4", "one call, one acknowledgement"]}
         done = hub.call(
             "completeStepWithOutput",

@@ -160,4 +160,20 @@ describe('a Python subagent (examples/python/subagent.py) speaking the wire prot
     expect(finished.stderr).toMatch(/^planhub: UNAUTHENTICATED: This server is in secret mode: /);
     expect(finished.stderr).toContain('planhub token');
   });
+
+  it('says what it waited for and how to go on when no step comes to depend on it, instead of a traceback', async () => {
+    h = await startHarness('memory', { approvalPolicy: 'auto' });
+    const finished = await runPython({
+      PLANHUB_URL: h.url,
+      PLANHUB_WORKSPACE: 'ws',
+      PLANHUB_AGENT: 'py-alone',
+      PLANHUB_WAIT_SECONDS: '1',
+    });
+    expect(finished.code).toBe(1);
+    expect(finished.stdout).toBe('');
+    expect(finished.stderr).toBe(
+      "planhub: DEADLINE_EXCEEDED: no step of another agent started waiting on py-alone's step_1 (run the parent " +
+        'that depends on it, or raise PLANHUB_WAIT_SECONDS) within 1 s\n',
+    );
+  });
 });
