@@ -83,9 +83,9 @@ describe('002 plan mode core', () => {
     });
   });
 
-  it('refuses duplicate ids, unknown and self dependencies, and cycles of any length', () => {
+  it('refuses unknown and self dependencies and cycles of any length, and accepts repeated ids as upstream does', () => {
     const s = (id: number, depends_on: number[] = []) => ({ id, description: 'd', depends_on });
-    expect(errorOf(() => checkPlanSteps([s(1), s(1)])).message).toMatch(/step id 1 appears more than once/);
+    expect(() => checkPlanSteps([s(1), s(1)])).not.toThrow();
     expect(errorOf(() => checkPlanSteps([s(1, [2])])).message).toMatch(/depends_on 2, which is not a step/);
     expect(errorOf(() => checkPlanSteps([s(1, [1])])).message).toMatch(/cannot depend on itself/);
     expect(errorOf(() => checkPlanSteps([s(1, [3]), s(2, [1]), s(3, [2])])).message).toMatch(/cycle \(/);
@@ -225,7 +225,7 @@ describe('002 plan mode core', () => {
     expect(text).toContain(`**Created:** ${T0}\n**Plan ID:** p1`);
     expect(text).toContain('## Summary\n\nSum');
     expect(text).toContain('## Approach\n\nHow');
-    expect(text).toContain('- [ ] **Step 10:** ten\n  Files: a.ts\n  Verify: `npm test`');
+    expect(text).toContain('- [ ] **Step 10:** ten\n  Files: a.ts\n  Depends on: —\n  Verify: `npm test`');
     expect(text).toContain('  Depends on: Step 10, Step 20');
     expect(text).toContain('## Files Affected\n\n- Create: a.ts');
     expect(text).toContain('## Risks\n\n- r');

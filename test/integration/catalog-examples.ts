@@ -155,7 +155,20 @@ export const EXAMPLES: Record<string, ToolExamples> = {
     invalid: [{}, { goal: '' }, { goal: 'x', scope: 3 }],
   },
   plan_exit: {
-    valid: [{ plan: SEED_002_PLAN }, { plan: { summary: 's', approach: 'a', steps: [{ id: 1, description: 'd' }] } }],
+    valid: [
+      { plan: SEED_002_PLAN },
+      { plan: { summary: 's', approach: 'a', steps: [{ id: 1, description: 'd' }] } },
+      // Upstream reads null lists as empty ones, and takes any number as a step id.
+      {
+        plan: {
+          summary: 's',
+          approach: 'a',
+          steps: [{ id: 1.5, description: 'd', files: null, depends_on: null, verification: null }],
+          risks: null,
+          alternatives_considered: null,
+        },
+      },
+    ],
     invalid: [
       {},
       { plan: { summary: 's', approach: 'a', steps: [] } },
@@ -167,12 +180,13 @@ export const EXAMPLES: Record<string, ToolExamples> = {
   plan_approve: { valid: [{}, { plan_id: 'abc12345' }, { modification: true }], invalid: [{ modification: 'yes' }] },
   plan_reject: { valid: [{}, { reason: 'Split it in two' }], invalid: [{ reason: 5 }] },
   plan_step_complete: {
-    valid: [{ step_id: 1, verification_result: '12 tests passed' }],
-    invalid: [
-      { step_id: 1 },
-      { step_id: 'step_1', verification_result: 'ok' },
+    // Upstream requires only a number, so 1.5 and -1 are step ids too.
+    valid: [
+      { step_id: 1, verification_result: '12 tests passed' },
       { step_id: 1.5, verification_result: 'ok' },
+      { step_id: -1, verification_result: 'ok' },
     ],
+    invalid: [{ step_id: 1 }, { step_id: 'step_1', verification_result: 'ok' }],
   },
   plan_complete: {
     valid: [{ summary: 'JWT auth shipped' }, { summary: 'Done', deviations: ['Skipped docs: moved to a follow-up'] }],

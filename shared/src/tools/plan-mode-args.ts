@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_DESCRIPTION } from '../limits.ts';
 import { DescriptionArg, IdArg, ResultArg, StepTextArg } from './common.ts';
 import { ImplementationPlanSchema, Notes, Paths, StepNumber } from './plan-mode-model.ts';
 
@@ -49,7 +50,8 @@ const Timestamp = z.string().max(64);
 
 export const TodoItemArg = z.object({
   id: IdArg.describe('Your unique id for the item; keep it stable across writes.'),
-  content: DescriptionArg.describe('What needs doing.'),
+  // Upstream only requires a non-empty string, so "  " is content too; it is stored as sent, never trimmed.
+  content: z.string().min(1).max(MAX_DESCRIPTION).describe('What needs doing.'),
   status: z.enum(['pending', 'in_progress', 'completed'], {
     error: 'status must be pending, in_progress or completed',
   }),

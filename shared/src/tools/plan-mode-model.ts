@@ -44,20 +44,33 @@ export const Note = z.union([
     .refine(fitsBytes(MAX_NOTE_BYTES), { message: `a note object may be at most ${MAX_NOTE_BYTES} bytes as JSON` }),
 ]);
 export const Notes = z.array(Note).max(MAX_ARRAY);
-export const StepNumber = z.number().int().min(0).max(1_000_000);
+/**
+ * A 002 step id: upstream requires only a number, so 1.5 and -1 are ids too (zod refuses NaN and ±Infinity, which
+ * JSON cannot carry anyway). Ids need not be unique: see findPlanModeStep for what a repeated id names.
+ */
+export const StepNumber = z.number();
+
+/**
+ * Upstream reads a missing optional list and a `null` one alike (`plan.risks ?? []`), so null is absent here: a list
+ * of the plan object becomes [] and a field of a step is left out.
+ */
+const listOrEmpty = <T extends z.ZodType>(list: T) => list.nullish().transform((value) => value ?? []);
+const absentIfNull = <T extends z.ZodType>(schema: T) =>
+  schema
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .optional();
 /** Upstream's plan object checks only that its texts are strings, so an empty (or blank) one is accepted. */
 const PlanText = StepTextArg;
 
 export const PlanModeStepSchema = z.object({
-  id: StepNumber.describe('The step number, unique within the plan (1, 2, 3, …).'),
+  id: StepNumber.describe('The step number (1, 2, 3, …); give each step its own.'),
   description: PlanText.describe('What this step does.'),
-  files: Paths.optional().describe('Files this step creates or changes.'),
-  depends_on: z
-    .array(StepNumber)
-    .max(MAX_ARRAY)
-    .optional()
-    .describe('ids of steps of this plan that must be complete before this one.'),
-  verification: ResultArg.optional().describe('How to check the step worked, e.g. the test command to run.'),
+  files: absentIfNull(Paths).describe('Files this step creates or changes.'),
+  depends_on: absentIfNull(z.array(StepNumber).max(MAX_ARRAY)).describe(
+    'ids of steps of this plan that must be complete before this one.',
+  ),
+  verification: absentIfNull(ResultArg).describe('How to check the step worked, e.g. the test command to run.'),
 });
 export type PlanModeStep = z.infer<typeof PlanModeStepSchema>;
 
@@ -72,22 +85,22 @@ export const ComplexitySchema = z
 export const ImplementationPlanSchema = z.object({
   summary: PlanText.describe('What the plan accomplishes.'),
   approach: z.string().trim().max(MAX_RESULT).describe('How it will be done.'),
-  alternatives_considered: Notes.default([]).describe('Other approaches you evaluated, and why not.'),
+  alternatives_considered: listOrEmpty(Notes).describe('Other approaches you evaluated, and why not.'),
   steps: z
     .array(PlanModeStepSchema)
     .min(1, 'a plan needs at least one step')
     .max(MAX_ARRAY)
     .describe('Ordered implementation steps.'),
-  risks: Notes.default([]).describe('Known risks and their mitigations.'),
-  files_to_create: Paths.default([]),
-  files_to_modify: Paths.default([]),
-  tests_to_write: Notes.default([]),
+  risks: listOrEmpty(Notes).describe('Known risks and their mitigations.'),
+  files_to_create: listOrEmpty(Paths),
+  files_to_modify: listOrEmpty(Paths),
+  tests_to_write: listOrEmpty(Notes),
   estimated_complexity: ComplexitySchema,
 });
 export type ImplementationPlan = z.infer<typeof ImplementationPlanSchema>;
 
 export const PlanModificationRequestSchema = z.object({
-  step_id: z.number().int(),
+  step_id: StepNumber,
   reason: z.string(),
   new_description: z.string(),
   new_files: z.array(z.string()).optional(),

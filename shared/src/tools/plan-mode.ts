@@ -31,7 +31,7 @@ import {
 const PlanModeProgress = z.object({
   total_steps: z.number().int(),
   completed_steps: z.number().int(),
-  next_step: z.number().int().nullable(),
+  next_step: z.number().nullable(),
 });
 
 export const plan_enter = defineTool({
@@ -105,7 +105,7 @@ export const plan_status = defineTool({
         .object({
           total_steps: z.number().int(),
           completed_steps: z.number().int(),
-          current_step: z.number().int().nullable(),
+          current_step: z.number().nullable(),
         })
         .optional(),
       pending_modification: PlanModificationRequestSchema.optional(),
@@ -123,7 +123,7 @@ const Decision = z
     /** A decided plan_modify: the step as it now stands, in the plan object's shape. */
     step: z
       .object({
-        id: z.number().int().nullable(),
+        id: z.number().nullable(),
         description: z.string(),
         files: z.array(z.string()),
         verification: z.string().nullable(),
@@ -171,10 +171,10 @@ export const plan_step_complete = defineTool({
     .object({
       status: z.literal('step_completed'),
       plan_id: z.string(),
-      step_id: z.number().int(),
+      step_id: z.number(),
       verification_result: z.string(),
       progress: PlanModeProgress,
-      unblocked: z.array(z.number().int()),
+      unblocked: z.array(z.number()),
       message: z.string(),
     })
     .loose(),
@@ -215,7 +215,7 @@ export const plan_modify = defineTool({
     .object({
       status: z.enum(['modification_requested', 'modification_approved']),
       plan_id: z.string(),
-      step_id: z.number().int(),
+      step_id: z.number(),
       reason: z.string(),
       new_description: z.string(),
       awaiting_approval: z.boolean(),

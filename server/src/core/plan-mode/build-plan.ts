@@ -5,16 +5,13 @@ import { addEdge, findCycle } from '../dependencies/graph.ts';
 import { newPlan } from '../plans/plan-factory.ts';
 
 /**
- * What plan_exit refuses before anything is written: duplicate step ids, dependencies on steps that do not exist or
- * on the step itself, and cycles (a plan whose steps wait on each other could never finish).
+ * What plan_exit refuses before anything is written: dependencies on steps that do not exist or on the step itself,
+ * and cycles (a plan whose steps wait on each other could never finish). Repeated ids are accepted, as upstream
+ * accepts them: `depends_on: [n]` waits for every step carrying n, so the graph over ids is exactly the graph over
+ * steps, and a cycle among ids is a cycle among steps.
  */
 export const checkPlanSteps = (steps: readonly PlanModeStep[]): void => {
-  const ids = new Set<number>();
-  for (const step of steps) {
-    if (ids.has(step.id))
-      fail('INVALID_ARGUMENT', `plan.steps: step id ${step.id} appears more than once; give every step its own id.`);
-    ids.add(step.id);
-  }
+  const ids = new Set(steps.map((s) => s.id));
   let edges: Record<string, string[]> = {};
   for (const step of steps) {
     for (const dep of step.depends_on ?? []) {
@@ -73,15 +70,17 @@ export const planFromImplementationPlan = (input: PlanModeInput): Plan => {
       },
     })),
   });
-  const byNumber = new Map(steps.map((s, i) => [s.id, plan.steps[i]!]));
+  // A repeated id names all its steps here: a step waits for every step carrying the id it depends on.
+  const byNumber = new Map<number, string[]>();
+  steps.forEach((s, i) => byNumber.set(s.id, [...(byNumber.get(s.id) ?? []), plan.steps[i]!.id]));
   steps.forEach((source, i) => {
-    const deps = [...new Set(source.depends_on ?? [])];
-    if (deps.length === 0) return;
+    const targets = [...new Set((source.depends_on ?? []).flatMap((d) => byNumber.get(d)!))];
+    if (targets.length === 0) return;
     const step = plan.steps[i]!;
-    const refs: DependencyRef[] = deps.map((d) => ({
+    const refs: DependencyRef[] = targets.map((id) => ({
       agent_id: plan.agent_id,
       plan_id: plan.plan_id,
-      step_id: byNumber.get(d)!.id,
+      step_id: id,
     }));
     step.status = 'blocked';
     step.depends_on = refs;

@@ -1,5 +1,5 @@
 import type { PlanMode, PlanModificationRequest, Plan, Step } from '@planhub/shared';
-import { PLAN_MODE_BLOCKED_TOOLS } from '@planhub/shared';
+import { ENDED_STEP_STATUSES, PLAN_MODE_BLOCKED_TOOLS } from '@planhub/shared';
 import { stateRefusal } from './state-refusal.ts';
 
 /**
@@ -40,11 +40,22 @@ export const numericStepId = (step: Step): number | undefined =>
 export const listStepIds = (plan: Plan): string =>
   plan.steps.length === 0 ? 'it has no steps' : `its steps are ${plan.steps.map(numericStepId).join(', ')}`;
 
-/** Numbers given by the plan win over the `step_N` fallback, so a step added by addStep never shadows one. */
-export const findPlanModeStep = (plan: Plan, id: number): Step =>
-  plan.steps.find((s) => s.details?.id === id) ??
-  plan.steps.find((s) => typeof s.details?.id !== 'number' && stepNumberOf(s.id) === id) ??
-  stateRefusal('NOT_FOUND', `Step ${id} not found in plan ${plan.plan_id}; ${listStepIds(plan)}.`);
+/**
+ * The step a 002 id names. Upstream never checks that ids are unique, so several steps may carry one id; it then
+ * names the first of them (in plan order) that has not ended, so plan_step_complete completes them one after another
+ * and plan_modify changes the one still to do, and once all have ended the first of them (whose refusal says it
+ * already ended). Ids given by the plan win over the `step_N` fallback, so a step added by addStep never shadows one.
+ */
+export const findPlanModeStep = (plan: Plan, id: number): Step => {
+  const given = plan.steps.filter((s) => s.details?.id === id);
+  const carrying =
+    given.length > 0 ? given : plan.steps.filter((s) => typeof s.details?.id !== 'number' && stepNumberOf(s.id) === id);
+  return (
+    carrying.find((s) => !ENDED_STEP_STATUSES.has(s.status)) ??
+    carrying[0] ??
+    stateRefusal('NOT_FOUND', `Step ${id} not found in plan ${plan.plan_id}; ${listStepIds(plan)}.`)
+  );
+};
 
 /** A step in the shape of seed 002's plan object: its number, description, files and verification command. */
 export const planModeStepView = (step: Step) => {
@@ -67,9 +78,25 @@ export const pendingModificationOf = (plan: Plan): PlanModificationRequest | und
     ? (plan.details?.pending_modification as PlanModificationRequest | undefined)
     : undefined;
 
-/** Seed 002's progress: the first step still to do (in progress first, else the first pending one). */
+/**
+ * The step the pending modification changes. plan_modify stores its internal id beside the request, because a
+ * repeated 002 id names a step only at the moment it is used (the first of its steps not ended); plans stored before
+ * that was kept fall back to the id.
+ */
+export const pendingModificationStep = (plan: Plan): Step | undefined => {
+  const pending = pendingModificationOf(plan);
+  if (!pending) return undefined;
+  const key = plan.details?.pending_modification_step;
+  return typeof key === 'string' ? plan.steps.find((s) => s.id === key) : findPlanModeStep(plan, pending.step_id);
+};
+
+/** The first step still to do: in progress first, else the first pending one. */
+export const nextPlanModeStep = (plan: Plan): Step | undefined =>
+  plan.steps.find((s) => s.status === 'in_progress') ?? plan.steps.find((s) => s.status === 'pending');
+
+/** Seed 002's progress, naming the next step by its 002 id. */
 export const planModeProgress = (plan: Plan) => {
-  const next = plan.steps.find((s) => s.status === 'in_progress') ?? plan.steps.find((s) => s.status === 'pending');
+  const next = nextPlanModeStep(plan);
   return {
     total_steps: plan.steps.length,
     completed_steps: plan.steps.filter((s) => s.status === 'completed').length,

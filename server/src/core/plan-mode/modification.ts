@@ -1,10 +1,18 @@
-import type { NewEvent, PlanModificationRequest, Plan } from '@planhub/shared';
+import type { NewEvent, PlanModificationRequest, Plan, Step } from '@planhub/shared';
 import { ENDED_STEP_STATUSES } from '@planhub/shared';
 import type { Decider } from '../plans/plan-lifecycle.ts';
 import { clonePlan } from '../plans/plan-factory.ts';
 import { planEvent } from '../plans/plan-events.ts';
-import { findPlanModeStep, pendingModificationOf } from './mode.ts';
+import { findPlanModeStep, pendingModificationOf, pendingModificationStep } from './mode.ts';
 import { stateRefusal } from './state-refusal.ts';
+
+/**
+ * Decided modifications kept on the plan (`details.modifications`), newest last. Every plan_modify and every decision
+ * reads and writes the whole plan, so an unbounded history made each later call slower (500 requests: ~600 KB per
+ * read). 50 covers any honest plan's life (a step is rarely changed more than once or twice) and bounds what a
+ * runaway loop adds; each decision is also told in full by its plan_modified event.
+ */
+export const MODIFICATION_HISTORY_KEPT = 50;
 
 export interface ModificationRequest {
   step_id: number;
@@ -57,7 +65,8 @@ export const requestModification = (
     requested_by: by,
     requested_at: now,
   };
-  plan.details = { ...plan.details, pending_modification: modification };
+  // The step is kept by its internal id: a repeated 002 id could name another step by the time it is decided.
+  plan.details = { ...plan.details, pending_modification: modification, pending_modification_step: step.id };
   plan.updated_at = now;
   const target = plan.steps.find((s) => s.id === step.id) ?? null;
   return {
@@ -81,12 +90,12 @@ export const decideModification = (
   approved: boolean,
   decider: Decider,
   now: string,
-): { plan: Plan; events: NewEvent[]; modification: PlanModificationRequest } => {
+): { plan: Plan; events: NewEvent[]; modification: PlanModificationRequest; step: Step } => {
   const pending = pendingModificationOf(current);
   if (!pending)
     return stateRefusal('FAILED_PRECONDITION', `Plan ${current.plan_id} has no modification waiting for a decision.`);
   const plan = clonePlan(current);
-  const step = findPlanModeStep(plan, pending.step_id);
+  const step = pendingModificationStep(plan) ?? findPlanModeStep(plan, pending.step_id);
   // plan_step_complete waits for the decision, but seed 000's and 004's tools can end the step meanwhile.
   if (approved && ENDED_STEP_STATUSES.has(step.status))
     stateRefusal(
@@ -102,7 +111,7 @@ export const decideModification = (
       ...(pending.new_verification !== undefined ? { verification: pending.new_verification } : {}),
     };
   }
-  const { pending_modification: _done, ...details } = plan.details ?? {};
+  const { pending_modification: _done, pending_modification_step: _step, ...details } = plan.details ?? {};
   const history = Array.isArray(details.modifications) ? (details.modifications as unknown[]) : [];
   const record = {
     ...pending,
@@ -111,11 +120,12 @@ export const decideModification = (
     decided_at: now,
     ...(decider.reason !== undefined ? { decision_reason: decider.reason } : {}),
   };
-  plan.details = { ...details, modifications: [...history, record] };
+  plan.details = { ...details, modifications: [...history, record].slice(-MODIFICATION_HISTORY_KEPT) };
   plan.updated_at = now;
   return {
     plan,
     modification: pending,
+    step,
     events: [
       planEvent(
         plan,

@@ -48,10 +48,16 @@ export const renderPlanMarkdown = (plan: Plan): string => {
   const p = details.plan ?? {};
   const steps = plan.steps.flatMap((s) => {
     const d = (s.details ?? {}) as { files?: string[]; depends_on?: number[]; verification?: string };
+    // Plan mode's own dependencies by step number; a step another dialect added may wait on other agents' steps,
+    // which the dash must not deny.
+    const waitsOn = d.depends_on?.length
+      ? d.depends_on.map((n) => `Step ${n}`)
+      : (s.depends_on ?? []).map((ref) => `${ref.agent_id}'s ${ref.step_id}`);
     return [
       `- [${STATUS_MARK[s.status] ?? ' '}] **Step ${numericStepId(s) ?? s.id}:** ${s.description}`,
       ...(d.files?.length ? [`  Files: ${d.files.join(', ')}`] : []),
-      ...(d.depends_on?.length ? [`  Depends on: ${d.depends_on.map((n) => `Step ${n}`).join(', ')}`] : []),
+      // Upstream prints the line for every step, with an em dash when the step waits on none.
+      `  Depends on: ${waitsOn.length > 0 ? waitsOn.join(', ') : '—'}`,
       ...(d.verification ? [`  Verify: \`${d.verification}\``] : []),
     ];
   });

@@ -1,6 +1,6 @@
 import type { Plan, Step } from '@planhub/shared';
 import { changeStepStatus, type StepChangeOutcome } from '../plans/step-status.ts';
-import { findPlanModeStep, numericStepId, pendingModificationOf } from './mode.ts';
+import { findPlanModeStep, numericStepId, pendingModificationStep } from './mode.ts';
 import { stateRefusal } from './state-refusal.ts';
 
 /** "step 2" for a step of this plan, "agent:step" for another agent's. */
@@ -24,7 +24,7 @@ const refusal = (plan: Plan, step: Step, id: number): string | undefined => {
       `first; step ${id} becomes ready by itself.`
     );
   }
-  if (pendingModificationOf(plan)?.step_id === id)
+  if (pendingModificationStep(plan)?.id === step.id)
     return (
       `Step ${id} has a modification waiting for the user's decision (plan_modify). Work on another step, and wait ` +
       'for the plan_modified event before completing this one.'
@@ -32,7 +32,10 @@ const refusal = (plan: Plan, step: Step, id: number): string | undefined => {
   return undefined;
 };
 
-/** plan_step_complete on an executing plan: duplicate, unknown, unready or under-modification steps are refused. */
+/**
+ * plan_step_complete on an executing plan: duplicate, unknown, unready or under-modification steps are refused. An id
+ * several steps carry completes the first of them not ended (findPlanModeStep), so each is completed in turn.
+ */
 export const completePlanModeStep = (
   plan: Plan,
   id: number,

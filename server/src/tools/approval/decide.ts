@@ -1,6 +1,6 @@
 import type { Caller, Plan } from '@planhub/shared';
 import { fail, PlanHubError } from '@planhub/shared';
-import { deriveMode, findPlanModeStep, planModeStepView } from '../../core/plan-mode/mode.ts';
+import { deriveMode, planModeStepView } from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
 import { stateRefusal } from '../../core/plan-mode/state-refusal.ts';
 import { decideModification } from '../../core/plan-mode/modification.ts';
@@ -98,7 +98,7 @@ export const decide = (ctx: CallContext, target: DecisionTarget & { reason?: str
         ...(plan.dialect === '002' ? { mode: 'executing' as const } : {}),
         step_id: step,
         // The step as it now stands, in the plan object's shape: the model executes what was decided, not its request.
-        step: planModeStepView(findPlanModeStep(decided.plan, step)),
+        step: planModeStepView(decided.step),
         message: approved
           ? `The change to step ${step} is approved and applied: "${decided.modification.new_description}".`
           : `The change to step ${step} was rejected${target.reason ? `: ${target.reason}` : ''}; the step stays as approved.`,

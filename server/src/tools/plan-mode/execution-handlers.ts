@@ -1,7 +1,7 @@
 import type { Plan } from '@planhub/shared';
 import { progressOf } from '@planhub/shared';
 import { decideModification, requestModification } from '../../core/plan-mode/modification.ts';
-import { numericStepId, pendingModificationOf, planModeProgress } from '../../core/plan-mode/mode.ts';
+import { nextPlanModeStep, numericStepId, pendingModificationOf, planModeProgress } from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
 import { stateRefusal } from '../../core/plan-mode/state-refusal.ts';
 import { completePlanModeStep, openSteps } from '../../core/plan-mode/step-complete.ts';
@@ -13,9 +13,9 @@ import { savePlan } from '../plan-access.ts';
 import { loadModeState, requireExecuting } from './mode-access.ts';
 
 const nextMessage = (plan: Plan, done: number): string => {
-  const { next_step } = planModeProgress(plan);
-  const next = next_step === null ? undefined : plan.steps.find((s) => numericStepId(s) === next_step);
-  if (next) return `Step ${done} complete. Next: step ${next_step}: ${next.description}`;
+  // The step itself, not a lookup by its id: with repeated ids the id alone may name another step.
+  const next = nextPlanModeStep(plan);
+  if (next) return `Step ${done} complete. Next: step ${numericStepId(next) ?? next.id}: ${next.description}`;
   if (openSteps(plan).length > 0)
     return `Step ${done} complete. The remaining steps wait on other agents and unblock by themselves; wait for their step_unblocked events.`;
   return `Step ${done} complete. All steps are done: call plan_complete with a summary.`;

@@ -15,7 +15,7 @@ import { recordEdges } from '../dependency-graph.ts';
 import { finishPlan } from '../finish-plan.ts';
 import { loadAgent, savePlan } from '../plan-access.ts';
 import { registerAgent } from '../planhub/agent-index.ts';
-import { loadModeState } from './mode-access.ts';
+import { loadModeState, type ModeState } from './mode-access.ts';
 
 /** Says what entering plan mode did to the plan being executed, so the model does not report its steps as done. */
 const supersededWarning = (plan: Plan): string => {
@@ -104,19 +104,27 @@ const planExitMessage = (planId: string, mode: string, markdown: string): string
     : `Plan saved and approved at once (plan_id: ${planId}; approval policy "auto"). Present it to the user in your ` +
       `response, then execute it step by step with plan_step_complete.\n\n${markdown}`;
 
+/**
+ * plan_exit outside plan mode. Upstream counts a presented or executing plan as "not in plan mode" and answers only
+ * its sentence (an "Error: …" string, as the SDK shapes argument refusals); PlanHub's guidance for where the agent
+ * really stands follows it.
+ */
+const notInPlanMode = (state: ModeState): string => {
+  const upstream = 'Not in plan mode. Call plan_enter first.';
+  const id = state.plan?.plan_id ?? '';
+  if (state.mode === 'awaiting_approval')
+    return `${upstream} Plan ${id} was already presented (mode awaiting_approval); wait for the decision.`;
+  if (state.mode === 'executing')
+    return `${upstream} Plan ${id} was already presented and approved (mode executing); change a step with plan_modify.`;
+  return upstream;
+};
+
 const plan_exit: ToolHandlers['plan_exit'] = (ctx, args) =>
   ctx.transact(async (tx) => {
     const { caller, services } = ctx;
     const now = services.now();
     const state = await loadModeState(tx, caller.agent_id);
-    if (state.mode !== 'plan' || !state.doc)
-      fail(
-        'FAILED_PRECONDITION',
-        state.mode === 'normal'
-          ? 'Not in plan mode. Call plan_enter first.'
-          : `Plan ${state.plan?.plan_id ?? ''} was already presented (mode ${state.mode}); ` +
-              (state.mode === 'executing' ? 'change a step with plan_modify.' : 'wait for the decision.'),
-      );
+    if (state.mode !== 'plan' || !state.doc) fail('FAILED_PRECONDITION', notInPlanMode(state));
     const doc = state.doc!;
     const { limits } = services.config;
     if (args.plan.steps.length > limits.stepsPerPlan)
