@@ -262,12 +262,12 @@ describe('seed 003 tasks: fields, status and deletion', () => {
     expect(errorOf(() => updateTask(out.doc, { taskId: '2', status: 'deleted' }, ctx)).code).toBe('NOT_FOUND');
   });
 
-  it('cleans up when deleting the last open task leaves only completed ones', () => {
-    let doc = update(withTasks('a', 'b'), { taskId: '1', status: 'completed' }).doc;
+  it('keeps the completed tasks when deleting the last open one, as only a completion cleans', () => {
+    const doc = update(withTasks('a', 'b'), { taskId: '1', status: 'completed' }).doc;
     const out = update(doc, { taskId: '2', status: 'deleted' });
-    expect(out.cleaned_up).toBe(true);
-    doc = out.doc;
-    expect(doc).toEqual({ high_water: 2, tasks: {} });
+    expect(out.cleaned_up).toBe(false);
+    expect(out.events.map((e) => e.event_type)).toEqual(['task_deleted']);
+    expect(sortedTasks(out.doc).map((t) => [t.id, t.status])).toEqual([['1', 'completed']]);
   });
 
   it('renders TaskGet in the seed layout', () => {

@@ -242,10 +242,16 @@ export const EXAMPLES: Record<string, ToolExamples> = {
     valid: [
       { subject: 'Analyze requirements', description: 'List what auth must do', activeForm: 'Analyzing requirements' },
       { subject: 'Write code', description: 'Implement it', metadata: { area: 'auth' } },
-      // Upstream does not check emptiness.
+      // Upstream does not check emptiness, and Go reads a missing field as "".
       { subject: '', description: 'd' },
+      { subject: 'No description' },
+      { description: 'No subject' },
     ],
-    invalid: [{ subject: 'No description' }, { description: 'No subject' }],
+    invalid: [
+      { subject: 1, description: 'd' },
+      { subject: 's', description: ['d'] },
+      { subject: 's', metadata: 'm' },
+    ],
   },
   TaskGet: { valid: [{ taskId: '1' }], invalid: [{}, { taskId: 1 }], coreChecked: [{ taskId: 'one' }] },
   TaskUpdate: {

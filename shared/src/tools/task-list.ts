@@ -8,6 +8,19 @@ const TaskIdArg = z.string().max(MAX_ID).describe('A task id such as "1" (see Ta
 const TaskIdList = z.array(TaskIdArg).max(MAX_ARRAY);
 const Metadata = z.record(z.string(), z.unknown());
 
+/**
+ * Upstream's Go tools decode the arguments into a struct, where a JSON null is the zero value, as a missing field is,
+ * never an error. So a top-level null reads as absent here; nulls inside metadata are kept (there they delete a key).
+ */
+const nullsAsAbsent = <S extends z.ZodObject>(schema: S) =>
+  z.preprocess(
+    (value: z.input<S>) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null))
+        : value,
+    schema,
+  );
+
 export const TaskCreate = defineTool({
   name: 'TaskCreate',
   dialect: '003',
@@ -18,13 +31,20 @@ export const TaskCreate = defineTool({
     '("Fix login bug"); description: what done means, enough for another agent to pick it up; activeForm: present ' +
     'continuous ("Fixing login bug"). Tasks start pending. Check TaskList first to avoid duplicates, then set ' +
     'dependencies with TaskUpdate (addBlockedBy / addBlocks).',
-  input: z.object({
-    // Upstream does not check emptiness: an empty or blank subject is stored as sent.
-    subject: z.string().max(MAX_TITLE).describe('A brief title.'),
-    description: z.string().max(MAX_DESCRIPTION).describe('A detailed description of what needs to be done.'),
-    activeForm: z.string().max(MAX_TITLE).optional().describe('Present continuous form, e.g. "Running tests".'),
-    metadata: Metadata.optional().describe('Custom data to attach.'),
-  }),
+  // Upstream checks no emptiness and Go reads a missing or null field as "": subject and description are stored as
+  // sent, "" when absent. The advertised schema marks them optional, as it must accept every call the server does.
+  input: nullsAsAbsent(
+    z.object({
+      subject: z.string().max(MAX_TITLE).default('').describe('A brief title.'),
+      description: z
+        .string()
+        .max(MAX_DESCRIPTION)
+        .default('')
+        .describe('A detailed description of what needs to be done.'),
+      activeForm: z.string().max(MAX_TITLE).optional().describe('Present continuous form, e.g. "Running tests".'),
+      metadata: Metadata.optional().describe('Custom data to attach.'),
+    }),
+  ),
   output: z.object({ result: z.string(), task: TaskViewSchema }),
 });
 
@@ -49,21 +69,24 @@ export const TaskUpdate = defineTool({
     'Completing a task frees the tasks it blocks (a task_unblocked event tells their owners; do not poll). ' +
     'addBlockedBy / addBlocks add dependencies (cycles are refused); owner claims the task; metadata merges keys ' +
     '(null deletes a key). Empty strings leave a field unchanged. When every task is completed the list is cleared.',
-  input: z.object({
-    taskId: TaskIdArg,
-    subject: z.string().max(MAX_TITLE).optional(),
-    description: z.string().max(MAX_DESCRIPTION).optional(),
-    activeForm: z.string().max(MAX_TITLE).optional(),
-    status: z
-      .string()
-      .max(32)
-      .optional()
-      .meta({ enum: [...TASK_UPDATE_STATUSES], description: 'pending | in_progress | completed | deleted' }),
-    addBlocks: TaskIdList.optional().describe('Tasks that cannot start until this one completes.'),
-    addBlockedBy: TaskIdList.optional().describe('Tasks that must complete before this one can start.'),
-    owner: z.string().max(MAX_ID).optional().describe('The agent responsible for the task.'),
-    metadata: Metadata.nullable().optional().describe('Keys to merge; a key set to null is deleted.'),
-  }),
+  // A null field is absent, so it leaves the field unchanged as an empty string does.
+  input: nullsAsAbsent(
+    z.object({
+      taskId: TaskIdArg,
+      subject: z.string().max(MAX_TITLE).optional(),
+      description: z.string().max(MAX_DESCRIPTION).optional(),
+      activeForm: z.string().max(MAX_TITLE).optional(),
+      status: z
+        .string()
+        .max(32)
+        .optional()
+        .meta({ enum: [...TASK_UPDATE_STATUSES], description: 'pending | in_progress | completed | deleted' }),
+      addBlocks: TaskIdList.optional().describe('Tasks that cannot start until this one completes.'),
+      addBlockedBy: TaskIdList.optional().describe('Tasks that must complete before this one can start.'),
+      owner: z.string().max(MAX_ID).optional().describe('The agent responsible for the task.'),
+      metadata: Metadata.nullable().optional().describe('Keys to merge; a key set to null is deleted.'),
+    }),
+  ),
   output: z.object({
     result: z.string(),
     /** The task after the update; absent when it was deleted or cleared with the rest. */

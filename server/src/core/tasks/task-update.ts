@@ -97,7 +97,10 @@ const resolveDependents = (doc: TaskDoc, blocker: Task, ctx: TaskContext) => {
 export const cleanupEvents = (tasks: readonly Task[], ctx: TaskContext): NewEvent[] =>
   [...tasks].sort(byId).map((t) => taskEvent(ctx, 'task_deleted', t, { reason: 'all_completed' }));
 
-/** Seed 003's automatic cleanup: when every task is completed the list empties; the high-water mark stays. */
+/**
+ * Seed 003's automatic cleanup, after a call that completed a task: when every task is completed the list empties;
+ * the high-water mark stays.
+ */
 const cleanIfAllCompleted = (doc: TaskDoc, ctx: TaskContext): NewEvent[] | undefined => {
   const all = sortedTasks(doc);
   if (all.length === 0 || all.some((t) => t.status !== 'completed')) return undefined;
@@ -112,18 +115,18 @@ const cleanIfAllCompleted = (doc: TaskDoc, ctx: TaskContext): NewEvent[] | undef
  */
 export type TaskScope = 'whole' | 'part';
 
-const deleteTask = (current: TaskDoc, id: string, ctx: TaskContext, view: TaskScope): TaskUpdateOutcome => {
+const deleteTask = (current: TaskDoc, id: string, ctx: TaskContext): TaskUpdateOutcome => {
   const doc = structuredClone(current);
   const task = requireTask(doc, id, `${TOOL} read Task #${id} failed, err: `);
   delete doc.tasks[id];
   const detached = detach(doc, id, ctx, 'blocker_deleted');
-  const cleaned = view === 'whole' ? cleanIfAllCompleted(doc, ctx) : undefined;
+  // No cleanup: upstream cleans only after a completion, so the completed tasks a deletion leaves stay listed.
   return {
     doc,
     result: `Updated task #${id} deleted`,
     unblocked: detached.unblocked,
-    cleaned_up: cleaned !== undefined,
-    events: [taskEvent(ctx, 'task_deleted', task, { reason: 'deleted' }), ...detached.events, ...(cleaned ?? [])],
+    cleaned_up: false,
+    events: [taskEvent(ctx, 'task_deleted', task, { reason: 'deleted' }), ...detached.events],
   };
 };
 
@@ -140,7 +143,7 @@ export const updateTask = (
   const id = parseTaskId(TOOL, input.taskId);
   const status = parseStatus(input.status ?? '');
   requireTask(current, id, `${TOOL} read Task #${id} failed, err: `);
-  if (status === 'deleted') return deleteTask(current, id, ctx, view);
+  if (status === 'deleted') return deleteTask(current, id, ctx);
 
   const blocks = unique((input.addBlocks ?? []).map((b) => parseTaskId(TOOL, b, 'blocked task')));
   const blockedBy = unique((input.addBlockedBy ?? []).map((b) => parseTaskId(TOOL, b, 'blocking task')));

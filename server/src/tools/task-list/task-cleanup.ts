@@ -11,13 +11,13 @@ import { loadTaskCounts } from './task-state.ts';
 const NEVER: DocRead = { key: docKeys.tasks(), version: -1 };
 
 /**
- * Seed 003's cleanup (every task completed: the list empties, the id counter stays) without a workspace-wide
- * document: task `id` leaves the set of open tasks through a fan-in, and only the commit that empties the set deletes
- * the list. That commit's `then` is prepared from every task, read here without a check; its reads check them when
- * it fires (and that no task was created since, by the next id; a create that drew an id before that count was read
- * is not seen by it, and is left listed rather than deleted unseen). When `id` is not the last open task as read, the
- * `then` is not prepared (a completion racing others would read every task for nothing): if it does fire, because
- * the others completed meanwhile, the commit conflicts and re-runs, and then prepares it.
+ * Seed 003's cleanup (a task completed and so is every other: the list empties, the id counter stays) without a
+ * workspace-wide document: task `id`, just completed, leaves the set of open tasks through a fan-in, and only the
+ * commit that empties the set deletes the list. That commit's `then` is prepared from every task, read here without a
+ * check; its reads check them when it fires (and that no task was created since, by the next id; a create that drew an
+ * id before that count was read is not seen by it, and is left listed rather than deleted unseen). When `id` is not the
+ * last open task as read, the `then` is not prepared (a completion racing others would read every task for nothing): if
+ * it does fire, because the others completed meanwhile, the commit conflicts and re-runs, and then prepares it.
  *
  * Returns the token the call's `cleaned_up` carries (true when the cleanup ran, null when not).
  */
@@ -27,11 +27,10 @@ export const leaveOpenTasks = async (tx: Tx, after: TaskDoc, id: string, ctx: Ta
   const then: FanIn['then'] = { reads: [NEVER], writes: [], ops: [], events: [], fills: [] };
   const fanIn: FanIn = { set: setKeys.openTasks(), member: id, then, answer: { token, value: true } };
   if (open.length === 1 && open[0] === id) {
-    const remaining = ids.filter((other) => other !== id || after.tasks[id]);
-    const unread = remaining.filter((other) => !after.tasks[other]);
+    const unread = ids.filter((other) => !after.tasks[other]);
     const loaded = await tx.peekVersions(unread.map(docKeys.task));
     const tasks = [
-      ...remaining.map((other) => after.tasks[other]).filter((t) => t !== undefined),
+      ...ids.map((other) => after.tasks[other]).filter((t) => t !== undefined),
       ...loaded
         .map((doc, i) => documents.task.decode(docKeys.task(unread[i] ?? ''), doc.value))
         .filter((t) => t !== undefined),
@@ -47,8 +46,6 @@ export const leaveOpenTasks = async (tx: Tx, after: TaskDoc, id: string, ctx: Ta
       events: cleanupEvents(tasks, ctx),
       fills: [],
     };
-    // Deleting the last task is no cleanup (nothing is left to clean).
-    if (tasks.length === 0) fanIn.answer = { token, value: false };
   }
   tx.fanIn(fanIn);
   return token;

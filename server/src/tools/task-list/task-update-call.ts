@@ -29,7 +29,7 @@ const loadView = async (tx: Tx, input: TaskUpdateInput): Promise<TaskDoc> => {
 
 /**
  * TaskUpdate on the tasks it touches: writes only the tasks that changed, keeps the set of open tasks, and hands the
- * all-completed cleanup to the fan-in on that set (`cleaned_up` is then its token).
+ * all-completed cleanup of a completion to the fan-in on that set (`cleaned_up` is then its token).
  */
 export const applyTaskUpdate = async (tx: Tx, input: TaskUpdateInput, ctx: TaskContext) => {
   const view = await loadView(tx, input);
@@ -40,7 +40,9 @@ export const applyTaskUpdate = async (tx: Tx, input: TaskUpdateInput, ctx: TaskC
   if (outcome.doc) {
     writeTaskChanges(tx, view, outcome.doc);
     const now = outcome.doc.tasks[id];
-    if (wasOpen && (!now || now.status === 'completed')) cleanedUp = await leaveOpenTasks(tx, outcome.doc, id, ctx);
+    // Only a completion cleans (upstream's rule): a deleted open task leaves the set without the fan-in.
+    if (wasOpen && !now) tx.op({ op: 'srem', key: setKeys.openTasks(), members: [id] });
+    else if (wasOpen && now?.status === 'completed') cleanedUp = await leaveOpenTasks(tx, outcome.doc, id, ctx);
     else if (!wasOpen && now && now.status !== 'completed')
       tx.op({ op: 'sadd', key: setKeys.openTasks(), members: [id] });
   }
