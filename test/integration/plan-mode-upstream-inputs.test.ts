@@ -162,4 +162,17 @@ describe.each(STORE_KINDS)('dialect 002: inputs and refusals as upstream takes t
       'INVALID_ARGUMENT',
     );
   });
+
+  it('takes a goal of spaces and an empty scope, as upstream refuses only a goal of length 0', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    expect(await agent.plan_enter({ goal: '   ', scope: '' })).toMatchObject({ status: 'entered', mode: 'plan' });
+    expect(await agent.plan_status({})).toMatchObject({ mode: 'plan', goal: '   ' });
+    await agent.plan_reject({});
+    await expectRefusal(
+      agent.plan_enter({ goal: '' }),
+      'INVALID_ARGUMENT',
+      "plan_enter requires a 'goal' argument (string).",
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_DESCRIPTION } from '../limits.ts';
-import { DescriptionArg, IdArg, ResultArg, StepTextArg } from './common.ts';
+import { IdArg, ResultArg, StepTextArg } from './common.ts';
 import { ImplementationPlanSchema, Notes, Paths, StepNumber } from './plan-mode-model.ts';
 
 /**
@@ -8,9 +8,12 @@ import { ImplementationPlanSchema, Notes, Paths, StepNumber } from './plan-mode-
  * names (no tools here: catalog.ts spreads tool files).
  */
 
+/**
+ * Upstream refuses only a goal of length 0 (one of spaces is a goal) and takes any scope: both are kept as sent.
+ */
 export const EnterArgs = {
-  goal: DescriptionArg.describe('What you are planning to build or change.'),
-  scope: DescriptionArg.optional().describe('Directories or modules to keep the exploration to.'),
+  goal: z.string().min(1).max(MAX_DESCRIPTION).describe('What you are planning to build or change.'),
+  scope: z.string().max(MAX_DESCRIPTION).optional().describe('Directories or modules to keep the exploration to.'),
 };
 
 export const ExitArgs = { plan: ImplementationPlanSchema.describe('The implementation plan.') };
