@@ -37,21 +37,20 @@ describe.each(STORE_KINDS)('dialect 002: inputs and refusals as upstream takes t
     expect(await agent.plan_status({})).toMatchObject({ mode: 'executing', plan_id });
   });
 
-  it('accepts repeated step ids: each completes in turn, a dependency on the id waits for all of them', async () => {
+  /** An agent executing an auto-approved plan of these steps. */
+  const executing = async (steps: Array<{ id: number; description: string; depends_on?: number[] }>) => {
     h = await startHarness(store, { approvalPolicy: 'auto' });
     const agent = await h.client('main');
     await agent.plan_enter({ goal: 'G' });
-    const exited = await agent.plan_exit({
-      plan: {
-        summary: 's',
-        approach: 'a',
-        steps: [
-          { id: 1, description: 'first one' },
-          { id: 1, description: 'second one' },
-          { id: 2, description: 'after both', depends_on: [1] },
-        ],
-      },
-    });
+    return { agent, exited: await agent.plan_exit({ plan: { summary: 's', approach: 'a', steps } }) };
+  };
+
+  it('accepts repeated step ids: each completes in turn, a dependency on the id waits for all of them', async () => {
+    const { agent, exited } = await executing([
+      { id: 1, description: 'first one' },
+      { id: 1, description: 'second one' },
+      { id: 2, description: 'after both', depends_on: [1] },
+    ]);
     expect(exited.mode).toBe('executing');
     expect(exited.plan.steps.map((s) => s.id)).toEqual([1, 1, 2]);
     await expectRefusal(
@@ -87,19 +86,10 @@ describe.each(STORE_KINDS)('dialect 002: inputs and refusals as upstream takes t
   });
 
   it('accepts any number as a step id and repeats it exactly in answers and the plan markdown', async () => {
-    h = await startHarness(store, { approvalPolicy: 'auto' });
-    const agent = await h.client('main');
-    await agent.plan_enter({ goal: 'G' });
-    const exited = await agent.plan_exit({
-      plan: {
-        summary: 's',
-        approach: 'a',
-        steps: [
-          { id: 1.5, description: 'half' },
-          { id: -1, description: 'negative', depends_on: [1.5] },
-        ],
-      },
-    });
+    const { agent, exited } = await executing([
+      { id: 1.5, description: 'half' },
+      { id: -1, description: 'negative', depends_on: [1.5] },
+    ]);
     expect(exited.markdown).toContain('- [ ] **Step 1.5:** half\n  Depends on: —');
     expect(exited.markdown).toContain('- [ ] **Step -1:** negative\n  Depends on: Step 1.5');
     expect(await agent.plan_status({})).toMatchObject({ active_plan_progress: { current_step: 1.5 } });
