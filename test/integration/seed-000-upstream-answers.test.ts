@@ -151,7 +151,13 @@ describe.each(STORE_KINDS)("seed 000 answers carry upstream's fields at the same
     expect(await refusal('completePlan', { status: 'completed' })).toMatch(
       /^Cannot mark plan as 'completed' - plan was never started\. Use 'cancelled' if the plan was rejected\./,
     );
+    // "the same wording with 'failed' for a failed status" (upstream refuses both; PlanHub accepted failed).
+    expect(await refusal('completePlan', { status: 'failed' })).toMatch(
+      /^Cannot mark plan as 'failed' - plan was never started\. Use 'cancelled' if the plan was rejected\./,
+    );
     await agent.completePlan({ status: 'cancelled' });
+    // completePlan cleared the current plan: startPlan has no active plan to start.
+    expect(await refusal('startPlan', {})).toMatch(/^No active plan\. Create a plan first with createPlan\./);
 
     await agent.createPlan({ title: 'Refactor auth', steps: ['a', 'b', 'c', 'd'] });
     await agent.startPlan({});

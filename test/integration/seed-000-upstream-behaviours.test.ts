@@ -124,10 +124,16 @@ describe.each(STORE_KINDS)('seed 000 accepts what upstream accepts (%s store)', 
     });
     expect(working).toMatchObject({ status: 'blocked', blocked_by: [{ agent_id: 'child', step_id: 'step_1' }] });
     expect(working.message).toMatch(/^Added 1 dependencies to existing step \(BLOCKED\); step_1 was in_progress/);
+    // Upstream counts the dependencies passed in, a repeated one (kept once) included.
     const reviewed = await parent.addDependentStep({
       step_id: 'step_2',
-      depends_on: [{ agent_id: 'child', step_id: 'step_2' }],
+      depends_on: [
+        { agent_id: 'child', step_id: 'step_2' },
+        { agent_id: 'child', step_id: 'step_2' },
+      ],
     });
+    expect(reviewed.message).toMatch(/^Added 2 dependencies to existing step \(BLOCKED\)/);
+    expect(reviewed.depends_on).toHaveLength(1);
     expect(reviewed).toMatchObject({ status: 'blocked', result: 'looked fine', step: { completed_at: null } });
 
     await child.completeStepWithOutput({ step_id: 'step_1', output: { found: 3 } });

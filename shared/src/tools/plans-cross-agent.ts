@@ -195,7 +195,12 @@ export const getTaskEvents = defineTool({
     step_id: IdArg.optional(),
     text: z.string().min(1).max(200).optional().describe('Only events mentioning this (case-insensitive).'),
     limit: z.number().int().min(1).max(500).default(20),
-    after_event: EventIdSchema.optional(),
+    // Any string, as upstream takes any: an id that is not one of this log's is read from the oldest kept event.
+    after_event: z
+      .string()
+      .max(128)
+      .optional()
+      .describe('Continue after this event id (cursor or last_event_id of an earlier read).'),
     before_event: EventIdSchema.optional().describe('Page back: the newest matching events older than this id.'),
     // Upstream reads a timeout that is not a number as 0 (a numeric string as its number) rather than refusing it.
     timeout: z
@@ -217,6 +222,8 @@ export const getTaskEvents = defineTool({
       scanned: z.number().int().optional(),
       /** Where a backward read stopped: pass it as before_event to continue; null once the oldest event was seen. */
       next_before: z.string().nullable().optional(),
+      /** Present when after_event was not an event id of this log, so the read started at the oldest kept event. */
+      warning: z.string().optional(),
     })
     .loose(),
 });

@@ -32,10 +32,12 @@ export const requestApproval = (
         'honest outcome as you go.)',
     );
   if (current.status === 'awaiting_approval' || current.status === 'rejected') return { plan: current, events: [] };
+  // Upstream's words: an ended plan is no longer the agent's active one.
   if (current.status !== 'pending')
     fail(
       'FAILED_PRECONDITION',
-      `Plan ${current.plan_id} is ${current.status}; only a pending plan can be started. Create a new plan.`,
+      `No active plan. Create a plan first with createPlan. (Plan ${current.plan_id} is ${current.status}; only a ` +
+        'pending plan can be started.)',
     );
   const plan = copyPlan(current);
   plan.updated_at = now;
@@ -138,10 +140,11 @@ export const unfinishedWarning = (plan: Plan): string | undefined => {
 export const endPlan = (current: Plan, status: PlanEnd, summary: string | undefined, now: string): PlanOutcome => {
   if (FINISHED_PLAN_STATUSES.has(current.status))
     fail('FAILED_PRECONDITION', `Plan ${current.plan_id} is already ${current.status}.`);
-  if (status === 'completed' && current.status !== 'in_progress')
+  // Upstream refuses both outcomes of work that never began; only `cancelled` drops a plan that was not started.
+  if (status !== 'cancelled' && current.status !== 'in_progress')
     fail(
       'FAILED_PRECONDITION',
-      "Cannot mark plan as 'completed' - plan was never started. Use 'cancelled' if the plan was rejected. " +
+      `Cannot mark plan as '${status}' - plan was never started. Use 'cancelled' if the plan was rejected. ` +
         `Plan ${current.plan_id} is ${current.status}; drop it with completePlan(status="cancelled").`,
     );
   const plan = copyPlan(current);

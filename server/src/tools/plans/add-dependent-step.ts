@@ -153,7 +153,8 @@ const attachAndRegister = (ctx: CallContext, args: ToolParsedArgs<'addDependentS
     const blockedBy = step.blocked_by ?? [];
     const received = step.received_outputs ?? {};
     const ended = outcome.resolvedNow.length;
-    const count = deps.length;
+    // Upstream's count is of the dependencies passed in, duplicates (dropped) included.
+    const count = args.depends_on.length;
     const unknown = targets.filter(isFuture).map((t) => `${t.agent_id}:${t.step_id}`);
     const subject =
       'description' in args ? `Step added with ${count} dependencies` : `Added ${count} dependencies to existing step`;

@@ -1,5 +1,5 @@
 import type { EventEnvelope, EventType } from '@planhub/shared';
-import { EVENT_TYPES, MAX_WAIT_SECONDS, fail, isPresenceEvent } from '@planhub/shared';
+import { EVENT_TYPES, EventIdSchema, MAX_WAIT_SECONDS, fail, isPresenceEvent } from '@planhub/shared';
 import { eventsThatFit } from '../../events/answer-bytes.ts';
 import { matchesFilter } from '../../events/match.ts';
 import { SCAN_BUDGET, scanBackward, scanCost, scanForward } from '../../events/scan-log.ts';
@@ -56,7 +56,11 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   const known = args.event_types?.filter(isEventType);
   const filter = { ...args, event_types: known !== undefined && known.length > 0 ? known : REPORTED };
   const match = (e: EventEnvelope) => matchesFilter(filter, e) && (text === undefined || mentions(e, text));
-  const backward = args.after_event === undefined;
+  // Upstream: "If the id is no longer in the window, all events are returned". An id this log never wrote (another
+  // system's, a typo) is such an id: the read starts at the oldest kept event, and the answer says so.
+  const foreign = args.after_event !== undefined && !EventIdSchema.safeParse(args.after_event).success;
+  const after = foreign ? '0-0' : args.after_event;
+  const backward = after === undefined;
   const waits = timeout > 0 && args.before_event === undefined;
   const release = waits ? ctx.services.waitSlots.take(ctx.caller) : undefined;
   // Listening starts before the read, so an event committed in between wakes the wait instead of being missed.
@@ -64,13 +68,13 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   try {
     let scan = backward
       ? await scanBackward(store, workspace, args.before_event, args.limit, match, SCAN_BUDGET)
-      : await scanForward(store, workspace, args.after_event!, args.limit, match, SCAN_BUDGET);
+      : await scanForward(store, workspace, after, args.limit, match, SCAN_BUDGET);
     let scanned = scan.scanned;
     let forward = !backward;
     // A forward scan cut by its budget returns its cursor at once: older events it has not looked at come first.
     const caughtUp = backward || scan.complete;
     if (scan.events.length === 0 && caughtUp && wait && (await wait.promise)) {
-      const from = backward ? (scan.cursor ?? '0-0') : (scan.cursor ?? args.after_event!);
+      const from = backward ? (scan.cursor ?? '0-0') : (scan.cursor ?? after);
       const next = await scanForward(store, workspace, from, args.limit, match, SCAN_BUDGET);
       scanned += next.scanned;
       scan = { ...next, nextBefore: scan.nextBefore };
@@ -94,6 +98,13 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
       cursor: scan.cursor ?? null,
       scanned,
       next_before: backward ? (scan.nextBefore ?? null) : null,
+      ...(foreign
+        ? {
+            warning:
+              `after_event "${args.after_event!.slice(0, 64)}" is not an event id of this workspace's log (they look ` +
+              'like 1700000000000-0), so the read started at the oldest event kept. Continue with cursor.',
+          }
+        : {}),
     };
   } finally {
     wait?.cancel();
