@@ -27,6 +27,20 @@ describe('MCP sessions per agent', () => {
     const other = await rawMcp(endpointOf(url, { workspace: 'team', agentId: 'other' }), initializeRequest);
     expect(other.sessionId).not.toBeNull();
   });
+
+  it('opens no more than connectionsPerAddress sessions from one address, whatever agents they name', async () => {
+    // One address naming a new agent each time used to take every session the node had (10,000 in 9 s).
+    h = await startHarness('memory', { limits: { connectionsPerAddress: 3 } });
+    const { url } = h;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        rawMcp(endpointOf(url, { workspace: `ws-${i}`, agentId: `agent-${i}` }), initializeRequest),
+      ),
+    );
+    expect(answers.filter((a) => a.sessionId !== null)).toHaveLength(3);
+    for (const refused of answers.filter((a) => a.sessionId === null))
+      expect(refused.text).toMatch(/RESOURCE_EXHAUSTED: Address \S+ already has 3 MCP sessions on this node/);
+  });
 });
 
 /** A tools/call costs the agent's budget by its size, as a socket call does: 1 plus 1 per 16 KiB of its body. */

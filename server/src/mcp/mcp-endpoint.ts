@@ -14,6 +14,7 @@ import { identify, sameCaller } from './session-identity.ts';
 import { TokenHolders } from '../auth/token-holders.ts';
 import { SessionRegistry } from './session-registry.ts';
 import { parseDialects } from './tool-list.ts';
+import { clientAddressOf } from '../transport/client-address.ts';
 
 /** An MCP host may pause a conversation for a long time; after this its session is closed and it re-initializes. */
 export const DEFAULT_MCP_IDLE_MS = 30 * 60_000;
@@ -45,6 +46,7 @@ export const createMcpEndpoint = (
   const { config } = deps.services;
   const log = deps.log.child({ module: 'mcp' });
   const auth = { secret: config.secret, tokens };
+  const addressOf = clientAddressOf(config.trustedProxies);
   const registry = new SessionRegistry({
     idleMs: options.idleMs ?? DEFAULT_MCP_IDLE_MS,
     ...(options.now ? { now: options.now } : {}),
@@ -119,19 +121,34 @@ export const createMcpEndpoint = (
     // Revoked while its body came, after the lookup: refused before a session is opened for it.
     if (token?.jti !== undefined && tokens.revocations.announced(token.jti))
       throw new PlanHubError('UNAUTHENTICATED', REVOKED);
+    // Three caps, each named in its own refusal: the node's, the client address's (as connectionsPerAddress caps its
+    // sockets, so one address cannot take every session the node has), and the agent's.
+    const address = addressOf(req);
+    if (registry.size >= MAX_SESSIONS_PER_NODE)
+      throw new PlanHubError(
+        'RESOURCE_EXHAUSTED',
+        `This node holds ${MAX_SESSIONS_PER_NODE} MCP sessions, its most: retry later, or open the session on ` +
+          'another node.',
+      );
+    const fromAddress = config.limits.connectionsPerAddress;
+    if (registry.countForAddress(address) >= fromAddress)
+      throw new PlanHubError(
+        'RESOURCE_EXHAUSTED',
+        `Address ${address} already has ${fromAddress} MCP sessions on this node: end some (DELETE) or reuse them.`,
+      );
     const limit = Math.min(config.limits.connectionsPerAgent, MAX_SESSIONS_PER_NODE);
-    if (registry.size >= MAX_SESSIONS_PER_NODE || registry.countFor(caller) >= limit)
+    if (registry.countFor(caller) >= limit)
       throw new PlanHubError(
         'RESOURCE_EXHAUSTED',
         `Agent ${caller.agent_id} already has ${limit} MCP sessions on this node: end one (DELETE) or reuse it.`,
       );
     // Held from the check on: the opening awaits before the session is added, and others may check meanwhile.
-    const release = registry.reserve(caller);
+    const release = registry.reserve(caller, address);
     let held = true;
     try {
       const session = await openMcpSession(deps, caller, dialects, {
         onOpened: (id, opened) => {
-          registry.add(id, opened);
+          registry.add(id, opened, address);
           release();
           // Revoked while the session opened: the hold refuses, and the session is closed below once its
           // initialize is answered; its later requests are looked up again and told the token is revoked.

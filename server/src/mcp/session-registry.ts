@@ -5,6 +5,8 @@ const agentKey = (agent: { workspace: string; agent_id: string }) => `${agent.wo
 
 interface Entry {
   session: McpSession;
+  /** The client address that opened it (transport/client-address.ts), for the per-address cap. */
+  address: string;
   /** Requests of the session in progress (its GET event stream is not one: see sweep). */
   active: number;
   idleSince: number;
@@ -41,8 +43,8 @@ export class SessionRegistry {
     if (this.now() - this.lastSweep >= this.sweepEveryMs) await this.sweep();
   }
 
-  add(id: string, session: McpSession): void {
-    this.entries.set(id, { session, active: 0, idleSince: this.now() });
+  add(id: string, session: McpSession, address: string): void {
+    this.entries.set(id, { session, address, active: 0, idleSince: this.now() });
   }
 
   get(id: string): McpSession | undefined {
@@ -55,13 +57,26 @@ export class SessionRegistry {
 
   /** Sessions being opened, per agent: counted with the open ones, so openings at once cannot pass the limit. */
   private readonly opening = new KeyedCount();
+  /** The same, per client address. */
+  private readonly openingFrom = new KeyedCount();
 
   /**
-   * Holds a place for a session of `agent` while it opens (the checks before it and the session's add come an await
-   * apart); the answer gives it back once the session is added or failed to open. Idempotent.
+   * Holds a place for a session of `agent` from `address` while it opens (the checks before it and the session's add
+   * come an await apart); the answer gives it back once the session is added or failed to open. Idempotent.
    */
-  reserve(agent: { workspace: string; agent_id: string }): () => void {
-    return this.opening.take(agentKey(agent));
+  reserve(agent: { workspace: string; agent_id: string }, address: string): () => void {
+    const agentHeld = this.opening.take(agentKey(agent));
+    const addressHeld = this.openingFrom.take(address);
+    return () => {
+      agentHeld();
+      addressHeld();
+    };
+  }
+
+  countForAddress(address: string): number {
+    let count = this.openingFrom.held(address);
+    for (const entry of this.entries.values()) if (entry.address === address) count += 1;
+    return count;
   }
 
   countFor(agent: { workspace: string; agent_id: string }): number {
