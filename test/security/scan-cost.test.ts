@@ -54,4 +54,55 @@ describe('scan work charged to the call budget', () => {
       expect(await reader.call('getTaskEvents', newest)).toMatchObject({ ok: true, result: { count: 10 } });
     expect(code(await reader.call('getTaskEvents', newest))).toBe('ok');
   });
+
+  it('charges a text search by the payload bytes it read, not only by the entries', async () => {
+    node = createServer({ port: 0, logLevel: 'silent', limits: LIMITS });
+    const { url } = await node.listen();
+    // 40 events of about 100 KB: 4 MB of payload text for a scan of 40 entries (under one unit by entries).
+    const outcome = await node.services.store.commit('ws', {
+      reads: [],
+      writes: [],
+      events: Array.from({ length: 40 }, (_, i) => bigEvent(i)),
+    });
+    expect(outcome.ok).toBe(true);
+    const searcher = await rawClient(url, openAuth('ws', 'searcher'));
+    clients.push(searcher);
+    const search = { text: 'no-such-word', limit: 500, after_event: '0-0' };
+    // About 4 MB read: 1 + 244 units, far past the window's 60, so the next call waits for the window.
+    expect(await searcher.call('getTaskEvents', search)).toMatchObject({ ok: true, result: { count: 0 } });
+    expect(await searcher.call('getPlanStatus', {})).toMatchObject({
+      ok: false,
+      error: { code: 'RESOURCE_EXHAUSTED', details: { limit: 60 } },
+    });
+  });
+
+  it('stops a text search at 4 MiB of payload and answers where to continue', async () => {
+    // A budget the two searches (about 257 units each) fit in: what is tested is where the first one stops.
+    node = createServer({ port: 0, logLevel: 'silent', limits: { callsPerSecond: 10_000 } });
+    const { url } = await node.listen();
+    // 60 events of about 100 KB: about 6 MB of payload text.
+    const outcome = await node.services.store.commit('ws', {
+      reads: [],
+      writes: [],
+      events: Array.from({ length: 60 }, (_, i) => bigEvent(i)),
+    });
+    expect(outcome.ok).toBe(true);
+    const searcher = await rawClient(url, openAuth('ws', 'searcher'));
+    clients.push(searcher);
+    const read = async (after: string) => {
+      const ack = await searcher.call('getTaskEvents', { text: 'step_59', limit: 500, after_event: after });
+      if (!ack.ok) throw new Error(ack.error.message);
+      return ack.result as {
+        count: number;
+        scanned: number;
+        cursor: string;
+        events: Array<{ source_step_id: string }>;
+      };
+    };
+    const first = await read('0-0');
+    // 4 MiB of 100 KB payloads: 42 of them, then the cursor.
+    expect(first).toMatchObject({ count: 0, scanned: 42 });
+    const rest = await read(first.cursor);
+    expect(rest.events.map((e) => e.source_step_id)).toEqual(['step_59']);
+  });
 });

@@ -10,6 +10,8 @@ const PAGE = 500;
  */
 export const SCAN_BUDGET = 2_000;
 
+const never = () => false;
+
 /**
  * Log entries looked at per unit of the caller's call budget (a call costs 1 unit): a scan of the whole
  * SCAN_BUDGET costs 20 more, so ten such calls weigh like two hundred cheap ones.
@@ -33,7 +35,10 @@ export interface Scan {
   complete: boolean;
 }
 
-/** Matching events after `after`, oldest first, at most `limit`; looks at no more than `budget` events. */
+/**
+ * Matching events after `after`, oldest first, at most `limit`; looks at no more than `budget` events, and stops
+ * early once `spent()` says the matching has used its share (a text search's payload bytes).
+ */
 export const scanForward = async (
   store: Store,
   workspace: string,
@@ -41,6 +46,7 @@ export const scanForward = async (
   limit: number,
   match: (e: EventEnvelope) => boolean,
   budget: number,
+  spent: () => boolean = never,
 ): Promise<Scan> => {
   const events: EventEnvelope[] = [];
   let cursor = after;
@@ -51,9 +57,8 @@ export const scanForward = async (
     for (const event of page) {
       cursor = event.event_id;
       scanned++;
-      if (!match(event)) continue;
-      events.push(event);
-      if (events.length === limit) return { events, cursor, scanned, complete: false };
+      if (match(event)) events.push(event);
+      if (events.length === limit || spent()) return { events, cursor, scanned, complete: false };
     }
     if (page.length < count) return { events, cursor, scanned, complete: true };
   }
@@ -62,8 +67,8 @@ export const scanForward = async (
 
 /**
  * The newest `limit` matching events older than `before` (or the newest of the log), oldest first, looking at no
- * more than `budget` events. The first read is small (a loose filter costs one read of about 4 × limit); later ones
- * grow to a page.
+ * more than `budget` events (and none once `spent()`, as scanForward). The first read is small (a loose filter costs one
+ * read of about 4 × limit); later ones grow to a page.
  */
 export const scanBackward = async (
   store: Store,
@@ -72,6 +77,7 @@ export const scanBackward = async (
   limit: number,
   match: (e: EventEnvelope) => boolean,
   budget: number,
+  spent: () => boolean = never,
 ): Promise<Scan> => {
   const found: EventEnvelope[] = [];
   let newest: string | undefined;
@@ -86,9 +92,8 @@ export const scanBackward = async (
       const event = page[i]!;
       oldest = event.event_id;
       scanned++;
-      if (!match(event)) continue;
-      found.push(event);
-      if (found.length === limit)
+      if (match(event)) found.push(event);
+      if (found.length === limit || spent())
         return { events: found.reverse(), cursor: newest, scanned, nextBefore: oldest, complete: false };
     }
     if (page.length < count) return { events: found.reverse(), cursor: newest, scanned, complete: true };

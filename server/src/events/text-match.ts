@@ -12,11 +12,22 @@ const payloadText = (event: EventEnvelope): string => {
   return last.text;
 };
 
+/** Payload bytes a text search reads per unit of the caller's call budget: a frame's unit (1 per 16 KiB). */
+export const SEARCHED_BYTES_PER_UNIT = 16 * 1024;
+
+/** Payload text one call's search reads at most before it answers its cursor (4 MiB: a few ms of the node). */
+export const SEARCHED_BYTES_BUDGET = 4 * 1024 * 1024;
+
+/** What the payload text a search read costs the caller, beyond the entries it looked at. */
+export const searchCost = (bytes: number): number => Math.floor(bytes / SEARCHED_BYTES_PER_UNIT);
+
 /**
  * Whether an event mentions `needle` (case-insensitive): its type, agent, plan, step or anything in its payload,
- * which is what a person means by searching the event feed for a word.
+ * which is what a person means by searching the event feed for a word. `searched` adds up the payload text read:
+ * a search costs what it reads, which grows with the payloads, not with the entries (a scan of 1,000 events of
+ * 60 KiB read 64 MiB for a charge of 11 units).
  */
-export const mentions = (event: EventEnvelope, needle: string): boolean => {
+export const mentions = (event: EventEnvelope, needle: string, searched?: { bytes: number }): boolean => {
   const wanted = needle.toLowerCase();
   const fields = [
     event.event_type,
@@ -27,5 +38,7 @@ export const mentions = (event: EventEnvelope, needle: string): boolean => {
     event.source_step_description,
   ];
   for (const field of fields) if (field?.toLowerCase().includes(wanted)) return true;
-  return payloadText(event).includes(wanted);
+  const payload = payloadText(event);
+  if (searched) searched.bytes += payload.length;
+  return payload.includes(wanted);
 };

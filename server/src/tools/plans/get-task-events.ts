@@ -3,7 +3,7 @@ import { EVENT_TYPES, EventIdSchema, MAX_WAIT_SECONDS, fail, isPresenceEvent } f
 import { eventsThatFit } from '../../events/answer-bytes.ts';
 import { matchesFilter } from '../../events/match.ts';
 import { SCAN_BUDGET, scanBackward, scanCost, scanForward } from '../../events/scan-log.ts';
-import { mentions } from '../../events/text-match.ts';
+import { SEARCHED_BYTES_BUDGET, mentions, searchCost } from '../../events/text-match.ts';
 import type { ToolHandlers } from '../context.ts';
 
 const KNOWN: ReadonlySet<string> = new Set(EVENT_TYPES);
@@ -55,7 +55,11 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   // Unknown types are dropped, as upstream does; when none is known (or none is named), every reported type matches.
   const known = args.event_types?.filter(isEventType);
   const filter = { ...args, event_types: known !== undefined && known.length > 0 ? known : REPORTED };
-  const match = (e: EventEnvelope) => matchesFilter(filter, e) && (text === undefined || mentions(e, text));
+  const searched = { bytes: 0 };
+  // A text search stops at SEARCHED_BYTES_BUDGET of payload text and answers its cursor, as a scan stops at
+  // SCAN_BUDGET entries: one call's search holds the node for milliseconds, however large the payloads.
+  const spent = () => searched.bytes >= SEARCHED_BYTES_BUDGET;
+  const match = (e: EventEnvelope) => matchesFilter(filter, e) && (text === undefined || mentions(e, text, searched));
   // Upstream: "If the id is no longer in the window, all events are returned". An id this log never wrote (another
   // system's, a typo) is such an id: the read starts at the oldest kept event, and the answer says so.
   const foreign = args.after_event !== undefined && !EventIdSchema.safeParse(args.after_event).success;
@@ -67,15 +71,15 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   const wait = waits ? hub.waitFor(workspace, match, { timeoutMs: timeout * 1000, signal: ctx.signal }) : undefined;
   try {
     let scan = backward
-      ? await scanBackward(store, workspace, args.before_event, args.limit, match, SCAN_BUDGET)
-      : await scanForward(store, workspace, after, args.limit, match, SCAN_BUDGET);
+      ? await scanBackward(store, workspace, args.before_event, args.limit, match, SCAN_BUDGET, spent)
+      : await scanForward(store, workspace, after, args.limit, match, SCAN_BUDGET, spent);
     let scanned = scan.scanned;
     let forward = !backward;
     // A forward scan cut by its budget returns its cursor at once: older events it has not looked at come first.
     const caughtUp = backward || scan.complete;
     if (scan.events.length === 0 && caughtUp && wait && (await wait.promise)) {
       const from = backward ? (scan.cursor ?? '0-0') : (scan.cursor ?? after);
-      const next = await scanForward(store, workspace, from, args.limit, match, SCAN_BUDGET);
+      const next = await scanForward(store, workspace, from, args.limit, match, SCAN_BUDGET, spent);
       scanned += next.scanned;
       scan = { ...next, nextBefore: scan.nextBefore };
       forward = true;
@@ -86,7 +90,7 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
       scan = forward
         ? { ...scan, events: scan.events.slice(0, fit), cursor: scan.events[fit - 1]?.event_id }
         : { ...scan, events: scan.events.slice(-fit), nextBefore: scan.events.at(-fit)?.event_id };
-    await ctx.chargeWork?.(scanCost(scanned));
+    await ctx.chargeWork?.(scanCost(scanned) + searchCost(searched.bytes));
     return {
       events: scan.events,
       count: scan.events.length,
