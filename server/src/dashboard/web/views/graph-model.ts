@@ -27,7 +27,13 @@ export interface DependencyGraph {
   shape: string;
 }
 
-const nodeId = (agentId: string, stepId: string) => `${agentId}\u0000${stepId}`;
+/**
+ * One node per step of a plan: an agent's plans number their steps alike (step_1, step_2…), so two plans' steps that
+ * share an id are two nodes, as they are two entries of the list view. A dependency on a step no shown plan has is
+ * keyed by the plan it names, if any.
+ */
+const nodeId = (agentId: string, planId: string | undefined, stepId: string) =>
+  `${agentId}\u0000${planId ?? ''}\u0000${stepId}`;
 
 const findTarget = (
   snapshot: WorkspaceSnapshot,
@@ -45,9 +51,15 @@ const findTarget = (
 /** The workspace's cross-agent steps: every step that waits on another's, and every step waited on. */
 export const dependencyGraph = (snapshot: WorkspaceSnapshot): DependencyGraph => {
   const nodes = new Map<string, GraphNode>();
-  const edges: GraphEdge[] = [];
-  const add = (agentId: string, plan: PlanSummary | undefined, stepId: string, step: StepSummary | undefined) => {
-    const id = nodeId(agentId, stepId);
+  const edges = new Map<string, GraphEdge>();
+  const add = (
+    agentId: string,
+    plan: PlanSummary | undefined,
+    stepId: string,
+    step: StepSummary | undefined,
+    namedPlan = plan?.plan_id,
+  ) => {
+    const id = nodeId(agentId, namedPlan, stepId);
     if (!nodes.has(id))
       nodes.set(id, { id, agentId, planId: plan?.plan_id, step, stepId, waiting: (step?.blocked_by?.length ?? 0) > 0 });
     return id;
@@ -59,12 +71,17 @@ export const dependencyGraph = (snapshot: WorkspaceSnapshot): DependencyGraph =>
         const from = add(agent.agent_id, plan, step.id, step);
         for (const ref of step.depends_on) {
           const target = findTarget(snapshot, ref);
-          const to = add(ref.agent_id, target?.plan, ref.step_id, target?.step);
+          const to = add(ref.agent_id, target?.plan, ref.step_id, target?.step, target?.plan.plan_id ?? ref.plan_id);
           const open = (step.blocked_by ?? []).some((b) => sameDependency(b, ref));
-          edges.push({ id: `${from}\u0001${to}`, from, to, open });
+          // Node ids are unique per plan step, so an edge's is too; a dependency listed twice is drawn once.
+          const id = `${from}\u0001${to}`;
+          const edge = edges.get(id);
+          if (edge) edge.open ||= open;
+          else edges.set(id, { id, from, to, open });
         }
       }
   const list = [...nodes.values()];
+  const lines = [...edges.values()];
   const agents = [...new Set(list.map((n) => n.agentId))];
-  return { agents, nodes: list, edges, shape: JSON.stringify([list.map((n) => n.id), edges.map((e) => e.id)]) };
+  return { agents, nodes: list, edges: lines, shape: JSON.stringify([list.map((n) => n.id), lines.map((e) => e.id)]) };
 };

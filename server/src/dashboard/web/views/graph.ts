@@ -123,6 +123,7 @@ export const createGraphView = (state: DashboardState) => {
             class: 'gnode',
             'data-id': node.id,
             'data-node': `${node.agentId}:${node.stepId}`,
+            'data-plan-id': node.planId,
             href: node.planId ? href(ws, { view: 'step', planId: node.planId, stepId: node.stepId }) : undefined,
           },
           s('rect', { x, y, width: NODE_W, height: NODE_H, rx: 6 }),
