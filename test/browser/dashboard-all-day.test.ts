@@ -212,7 +212,7 @@ describe('dashboard left open all day', () => {
       const before = await count.textContent();
       await button.click();
       // The button goes once the server has nothing older.
-      const done = async () => (await button.count()) === 0 || !(await button.isDisabled());
+      const done = async () => (await button.count()) === 0 || (await button.getAttribute('aria-disabled')) !== 'true';
       await poll(async () => (await count.textContent()) !== before && (await done())).toBe(true);
     }
     expect(await needle.count()).toBeGreaterThan(0);

@@ -5,16 +5,17 @@ import { createPageLoader } from './pages.ts';
 import { parseRoute } from './router.ts';
 import { DashboardState, groupTypes } from './state.ts';
 import { agentsView } from './views/agents.ts';
-import { approvalsView } from './views/approvals.ts';
+import { approvalsView, replaceApprovals } from './views/approvals.ts';
 import { attentionView } from './views/attention.ts';
 import { dependenciesView } from './views/dependencies.ts';
-import { createFeedList, feedControls, feedFooter } from './views/feed.ts';
+import { createFeedList, feedControls, feedFooter, replaceFeedFooter } from './views/feed.ts';
 import { createGraphView } from './views/graph.ts';
 import { headerView } from './views/header.ts';
 import { planPage } from './views/plan-page.ts';
 import { staleView } from './views/stale.ts';
 import { stepPage } from './views/step-page.ts';
 import { tabView } from './views/tab.ts';
+import { tickRunning } from './views/running.ts';
 import { createTimelineView } from './views/timeline.ts';
 import { createSync } from './sync.ts';
 import { workspacesView } from './views/workspaces.ts';
@@ -22,15 +23,11 @@ import { workspacesView } from './views/workspaces.ts';
 const OLDER_PAGE = 50;
 const section = (id: string, title: string, ...extra: Node[]) => {
   const body = h('div', { class: 'section-body', id: `${id}-body` });
+  const heading = h('h2', { id: `${id}-h`, tabindex: -1 }, title);
   return {
     body,
-    el: h(
-      'section',
-      { id, class: `panel ${id}`, 'aria-labelledby': `${id}-h` },
-      h('h2', { id: `${id}-h`, tabindex: -1 }, title),
-      ...extra,
-      body,
-    ),
+    heading,
+    el: h('section', { id, class: `panel ${id}`, 'aria-labelledby': `${id}-h` }, heading, ...extra, body),
   };
 };
 
@@ -132,7 +129,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     const route = state.route;
     if (view === 'overview') {
       replaceKeepingFocus(agents.body, agentsView(state));
-      replaceKeepingFocus(approvals.body, approvalsView(state, { decide }));
+      replaceApprovals(approvals.body, approvalsView(state, { decide }), approvals.heading);
       replaceKeepingFocus(attention.body, attentionView(state));
     }
     if (view === 'overview' || view === 'graph') {
@@ -142,13 +139,14 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     if (showsFeed) {
       const visible = state.visibleFeed();
       feedList.update(visible, reading);
-      replaceKeepingFocus(footer, feedFooter(state, visible, feedActions));
+      replaceFeedFooter(footer, feedFooter(state, visible, feedActions));
     }
     if (view === 'timeline') timelineChart.update();
     if (view === 'workspaces')
       replaceKeepingFocus(workspaces.body, workspacesView(state, workspaceNames, workspaceError));
     if (route.view === 'plan') replaceKeepingFocus(page, planPage(state, pages.get(route.planId)));
     if (route.view === 'step') replaceKeepingFocus(page, stepPage(state, pages.get(route.planId), route.stepId));
+    if (headingWanted) focusHeading();
     root.dataset.view = view;
     root.dataset.lastEvent = state.model.lastEventId ?? '';
   };
@@ -167,16 +165,18 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     };
   };
   const scheduleChrome = between(renderChrome);
+  const clocked = new Set(['timeline', 'plan', 'step']);
   const scheduleClock = between(() => {
     if (state.route.view === 'timeline') timelineChart.tick();
+    if (state.route.view === 'plan' || state.route.view === 'step') tickRunning(page, Date.now());
   });
   // Highlights of unblocked steps end; otherwise only what reads the clock changes: the banner's age while
-  // disconnected, the timeline's running bars. A full render every second would rebuild every section for nothing,
-  // and drop what a reader selected, hovered or focused in them.
+  // disconnected, the timeline's running bars, the running durations of a plan or step page. A full render every
+  // second would rebuild every section for nothing, and drop what a reader selected, hovered or focused in them.
   setInterval(() => {
     if (state.fadeFlashes()) return schedule();
     if (state.lostAt !== undefined) scheduleChrome();
-    if (state.route.view === 'timeline') scheduleClock();
+    if (clocked.has(state.route.view)) scheduleClock();
   }, 1000);
 
   const fail = (err: unknown) => {
@@ -184,6 +184,18 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     state.notice = notice;
     schedule();
     return notice;
+  };
+
+  // A plan or step page not loaded yet shows "Loading…" first, without its heading: the render that draws the heading
+  // focuses it, unless the reader has put the focus somewhere since (the link they followed is gone, so until then
+  // it is on the body).
+  let headingWanted = false;
+  const focusHeading = () => {
+    const heading = document.getElementById('page-h');
+    if (!heading) return;
+    headingWanted = false;
+    const active = document.activeElement;
+    if (!active || active === document.body) heading.focus();
   };
 
   const onRoute = () => {
@@ -199,8 +211,10 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
         .finally(schedule);
     schedule();
     // A new page takes the focus to its heading, so keyboard and screen reader users start at its top.
-    if (before.view !== route.view || JSON.stringify(before) !== JSON.stringify(route))
+    if (before.view !== route.view || JSON.stringify(before) !== JSON.stringify(route)) {
+      headingWanted = route.view === 'plan' || route.view === 'step';
       requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById('page-h')?.focus()));
+    }
   };
   window.addEventListener('hashchange', onRoute);
 

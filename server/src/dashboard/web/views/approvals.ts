@@ -1,4 +1,4 @@
-import { domId, h, timeOf } from '../dom.ts';
+import { domId, h, replaceKeepingFocus, timeOf } from '../dom.ts';
 import type { DashboardState } from '../state.ts';
 
 export interface DecisionActions {
@@ -74,8 +74,12 @@ const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HT
   const base = domId(c.kind, c.planId);
   const reasonId = `${base}--reason`;
   const busy = state.deciding.has(c.planId);
+  // Marked, not disabled, while the decision is in flight: a disabled button cannot hold the focus, and the keyboard
+  // user who pressed it would be dropped to the top of the page.
   const what = c.kind === 'approval' ? 'plan' : 'modification of plan';
   const decide = (approve: boolean) => () => {
+    // Read when pressed: the card a press reaches may be older than the render that marked the decision in flight.
+    if (state.deciding.has(c.planId)) return;
     const input = document.getElementById(reasonId) as HTMLInputElement | null;
     actions.decide(c.planId, approve, input?.value.trim() ?? '', c.kind === 'modification');
   };
@@ -101,7 +105,7 @@ const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HT
                 id: `${base}--approve`,
                 class: 'approve',
                 type: 'button',
-                disabled: busy,
+                'aria-disabled': busy ? 'true' : undefined,
                 'aria-label': `Approve ${what} "${c.title}" of ${c.agentId}`,
                 onclick: decide(true),
               },
@@ -113,7 +117,7 @@ const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HT
                 id: `${base}--reject`,
                 class: 'reject',
                 type: 'button',
-                disabled: busy,
+                'aria-disabled': busy ? 'true' : undefined,
                 'aria-label': `Reject ${what} "${c.title}" of ${c.agentId}`,
                 onclick: decide(false),
               },
@@ -123,4 +127,20 @@ const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HT
         )
       : h('p', { class: 'muted small read-only', 'data-hint': 'read-only' }, ...readOnlyHint(state)),
   );
+};
+
+/**
+ * Renders the cards into `container`, keeping the focus in the section: when the card holding it leaves (decided
+ * here or by someone else), the focus moves to the card now in its place (the last one if it was last), or to the
+ * section's heading when no card is left, rather than dropping to the top of the page.
+ */
+export const replaceApprovals = (container: HTMLElement, nodes: Node[], heading: HTMLElement): void => {
+  const active = document.activeElement;
+  const from = active instanceof HTMLElement && container.contains(active) ? active.closest('article.approval') : null;
+  const index = from ? Array.from(container.querySelectorAll('article.approval')).indexOf(from) : -1;
+  replaceKeepingFocus(container, nodes);
+  if (index < 0 || container.contains(document.activeElement)) return;
+  const cards = container.querySelectorAll<HTMLElement>('article.approval');
+  const next = cards[Math.min(index, cards.length - 1)];
+  (next?.querySelector<HTMLElement>('button.approve') ?? heading).focus();
 };

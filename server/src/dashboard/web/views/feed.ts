@@ -1,6 +1,6 @@
 import type { TaskEvent } from '@planhub/shared';
 import { unblockedBy } from '@planhub/shared';
-import { h, reconcile, timeOf } from '../dom.ts';
+import { h, reconcile, replaceKeepingFocus, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import { FEED_GROUPS, type DashboardState } from '../state.ts';
 
@@ -178,14 +178,34 @@ export const feedFooter = (state: DashboardState, visible: readonly TaskEvent[],
           ),
         ];
   if (older?.nextBefore === null && shown === held)
-    return [...count, h('p', { class: 'muted small' }, 'Reached the oldest event the server keeps.')];
+    return [
+      ...count,
+      h('p', { id: 'feed-end', class: 'muted small', tabindex: -1 }, 'Reached the oldest event the server keeps.'),
+    ];
   return [
     ...count,
+    // Marked, not disabled, while a page loads: a disabled button cannot hold the focus of the reader who pressed it.
+    // loadOlder ignores a press while one is loading.
     h(
       'button',
-      { id: 'feed-older', type: 'button', disabled: older?.loading === true, onclick: () => actions.loadOlder() },
+      {
+        id: 'feed-older',
+        type: 'button',
+        'aria-disabled': older?.loading ? 'true' : undefined,
+        onclick: () => actions.loadOlder(),
+      },
       older?.loading ? 'Loading…' : 'Load older',
     ),
     ...(older ? [h('span', { class: 'muted small' }, ` ${older.scanned} older events scanned on the server`)] : []),
   ];
+};
+
+/**
+ * Renders the footer keeping the focus of a reader who pressed "Load older": on the button while it loads and after,
+ * or on the note that takes its place once the server has nothing older.
+ */
+export const replaceFeedFooter = (footer: HTMLElement, nodes: Node[]): void => {
+  const pressed = document.activeElement?.id === 'feed-older' && footer.contains(document.activeElement);
+  replaceKeepingFocus(footer, nodes);
+  if (pressed && !footer.contains(document.activeElement)) footer.querySelector<HTMLElement>('#feed-end')?.focus();
 };

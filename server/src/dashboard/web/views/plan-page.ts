@@ -4,6 +4,7 @@ import { h, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
+import { runningDuration } from './running.ts';
 import { planBadge, statusBadge, unblockedMark } from './status-badges.ts';
 
 export type PlanView = ToolResult<'getPlanStatus'>;
@@ -20,7 +21,8 @@ export interface PlanPageData {
 const FOLD_AFTER = 12;
 
 export const stepLine = (state: DashboardState, plan: PlanView, step: StepView): HTMLElement => {
-  const took = stepDuration(step, new Date().toISOString());
+  const now = Date.now();
+  const took = stepDuration(step, new Date(now).toISOString());
   return h(
     'li',
     { class: `step status-${step.status}`, 'data-step-id': step.id, 'data-status': step.status },
@@ -32,7 +34,11 @@ export const stepLine = (state: DashboardState, plan: PlanView, step: StepView):
     ),
     statusBadge(step.status),
     unblockedMark(step),
-    took !== null ? h('span', { class: 'muted small' }, formatDuration(took)) : null,
+    took === null
+      ? null
+      : step.started_at && !step.completed_at
+        ? runningDuration(step.started_at, now, { class: 'muted small' })
+        : h('span', { class: 'muted small' }, formatDuration(took)),
   );
 };
 

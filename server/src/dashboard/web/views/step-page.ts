@@ -4,6 +4,7 @@ import { h, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
+import { runningDuration } from './running.ts';
 import { backLink, type PlanPageData, type PlanView } from './plan-page.ts';
 import { isUnblocked, statusBadge, unblockedMark } from './status-badges.ts';
 
@@ -78,7 +79,14 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
         { class: 'facts' },
         row('Started', step.started_at ? timeOf(step.started_at) : '—'),
         row('Ended', step.completed_at ? timeOf(step.completed_at) : '—'),
-        row('Took', took === null ? '—' : formatDuration(took)),
+        row(
+          'Took',
+          took === null
+            ? '—'
+            : step.started_at && !step.completed_at
+              ? runningDuration(step.started_at, Date.parse(now))
+              : formatDuration(took),
+        ),
         step.result ? row('Result', step.result) : null,
         step.error ? row('Error', h('span', { class: 'error' }, step.error)) : null,
         step.provides ? row('Provides', step.provides) : null,
@@ -94,9 +102,11 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
                 { 'data-status': p.status },
                 h('time', { datetime: p.from }, timeOf(p.from)),
                 ` ${p.status.replace('_', ' ')}`,
-                p.ms !== null
-                  ? h('span', { class: 'muted small' }, ` for ${formatDuration(p.ms)}${p.until ? '' : ' so far'}`)
-                  : null,
+                p.ms === null
+                  ? null
+                  : p.until
+                    ? h('span', { class: 'muted small' }, ` for ${formatDuration(p.ms)}`)
+                    : h('span', { class: 'muted small' }, ' for ', runningDuration(p.from, Date.parse(now)), ' so far'),
               ),
             ),
           )
