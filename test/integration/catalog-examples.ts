@@ -131,9 +131,14 @@ export const EXAMPLES: Record<string, ToolExamples> = {
   },
   getBlockedSteps: { valid: [{}, { plan_id: 'abc12345' }], invalid: [{ plan_id: ['x'] }] },
   getTaskEvents: {
-    valid: [{}, { agent_id: 'implementer', event_types: ['step_completed'], limit: 20 }],
+    // Any string is an after_event, as upstream takes any: one this log never wrote reads from its oldest event.
+    valid: [
+      {},
+      { agent_id: 'implementer', event_types: ['step_completed'], limit: 20 },
+      { after_event: '3f1c1b9e-8a1e-4d7b-9d5c-1a2b3c4d5e6f' },
+    ],
     // A timeout that is not a number reads as 0, as upstream reads it: zod takes { timeout: 'soon' }.
-    invalid: [{ limit: 0 }, { limit: 'twenty' }, { after_event: 'yesterday' }],
+    invalid: [{ limit: 0 }, { limit: 'twenty' }, { after_event: 7 }],
   },
   listSubscriptions: { valid: [{}], invalid: [] },
   unsubscribe: { valid: [{ subscription_id: 'sub_1' }, { all: true }], invalid: [{ all: 'yes' }] },
