@@ -1,4 +1,4 @@
-import type { PlanHubServer } from '@planhub/server';
+import type { PlanHubServer, ServerConfigInput } from '@planhub/server';
 import { createServer } from '@planhub/server';
 import type { CallAck, NewEvent } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,18 +55,24 @@ describe('scan work charged to the call budget', () => {
     expect(code(await reader.call('getTaskEvents', newest))).toBe('ok');
   });
 
-  it('charges a text search by the payload bytes it read, not only by the entries', async () => {
-    node = createServer({ port: 0, logLevel: 'silent', limits: LIMITS });
+  /** A node whose workspace 'ws' holds `count` events of about 100 KB, and an agent there to search them. */
+  const searcherOver = async (count: number, limits: ServerConfigInput['limits']) => {
+    node = createServer({ port: 0, logLevel: 'silent', limits });
     const { url } = await node.listen();
-    // 40 events of about 100 KB: 4 MB of payload text for a scan of 40 entries (under one unit by entries).
     const outcome = await node.services.store.commit('ws', {
       reads: [],
       writes: [],
-      events: Array.from({ length: 40 }, (_, i) => bigEvent(i)),
+      events: Array.from({ length: count }, (_, i) => bigEvent(i)),
     });
     expect(outcome.ok).toBe(true);
     const searcher = await rawClient(url, openAuth('ws', 'searcher'));
     clients.push(searcher);
+    return searcher;
+  };
+
+  it('charges a text search by the payload bytes it read, not only by the entries', async () => {
+    // 40 events of about 100 KB: 4 MB of payload text for a scan of 40 entries (under one unit by entries).
+    const searcher = await searcherOver(40, LIMITS);
     const search = { text: 'no-such-word', limit: 500, after_event: '0-0' };
     // About 4 MB read: 1 + 244 units, far past the window's 60, so the next call waits for the window.
     expect(await searcher.call('getTaskEvents', search)).toMatchObject({ ok: true, result: { count: 0 } });
@@ -77,18 +83,9 @@ describe('scan work charged to the call budget', () => {
   });
 
   it('stops a text search at 4 MiB of payload and answers where to continue', async () => {
-    // A budget the two searches (about 257 units each) fit in: what is tested is where the first one stops.
-    node = createServer({ port: 0, logLevel: 'silent', limits: { callsPerSecond: 10_000 } });
-    const { url } = await node.listen();
-    // 60 events of about 100 KB: about 6 MB of payload text.
-    const outcome = await node.services.store.commit('ws', {
-      reads: [],
-      writes: [],
-      events: Array.from({ length: 60 }, (_, i) => bigEvent(i)),
-    });
-    expect(outcome.ok).toBe(true);
-    const searcher = await rawClient(url, openAuth('ws', 'searcher'));
-    clients.push(searcher);
+    // About 6 MB of payload text, and a budget the two searches (about 257 units each) fit in: what is tested is
+    // where the first one stops.
+    const searcher = await searcherOver(60, { callsPerSecond: 10_000 });
     const read = async (after: string) => {
       const ack = await searcher.call('getTaskEvents', { text: 'step_59', limit: 500, after_event: after });
       if (!ack.ok) throw new Error(ack.error.message);
