@@ -273,9 +273,11 @@ export const EXAMPLES: Record<string, ToolExamples> = {
   TaskList: { valid: [{}], invalid: [] },
   // 004
   create_plan: {
-    valid: [SEED_004_DEPLOY, SEED_004_REVIEW],
+    // Upstream's title and step description are plain strings: empty ones are accepted.
+    valid: [SEED_004_DEPLOY, SEED_004_REVIEW, { title: '', steps: [{ description: '' }] }],
     invalid: [
       { title: 'T' },
+      { title: 7, steps: [] },
       { title: 'T', steps: [{ status: 'pending' }] },
       { title: 'T', steps: [{ description: 'd', status: 'done' }] },
     ],

@@ -26,4 +26,19 @@ describe.each(STORE_KINDS)('update_plan notes (%s store)', (store) => {
     await agent.update_plan({ plan_id, step_index: 0, status: 'in_progress', notes: '' });
     expect((await agent.get_plan({ plan_id })).steps[0]).toMatchObject({ status: 'in_progress', notes: '' });
   });
+
+  it('takes an empty title and an empty step description, as upstream’s plain strings do', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const created = await agent.create_plan({ title: '', steps: [{ description: '' }, { description: 'b' }] });
+    expect(created).toMatchObject({ ok: true, title: '', steps_count: 2 });
+    const read = await agent.get_plan({ plan_id: created.plan_id });
+    expect(read).toMatchObject({
+      title: '',
+      steps: [
+        { index: 0, description: '' },
+        { index: 1, description: 'b' },
+      ],
+    });
+  });
 });

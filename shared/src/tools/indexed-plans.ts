@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { MAX_ARRAY, MAX_ID, MAX_RESULT } from '../limits.ts';
+import { MAX_ARRAY, MAX_ID, MAX_RESULT, MAX_TITLE } from '../limits.ts';
 import { PlanStatusSchema } from '../model.ts';
 import { INDEXED_PLAN_STATUSES } from '../shapes/indexed-plan.ts';
-import { DescriptionArg, TitleArg } from './common.ts';
+import { StepTextArg } from './common.ts';
 import { defineTool } from './define.ts';
 
 const IndexedStatus = z.enum(INDEXED_PLAN_STATUSES, {
@@ -25,11 +25,13 @@ export const create_plan = defineTool({
     'at once (no approval step). Steps may carry a status (pending by default; in_progress, completed, skipped) and ' +
     'notes. Keep the returned plan_id and mark steps with update_plan as you go; never recreate a plan to change it.',
   input: z.object({
-    title: TitleArg.describe('Title of the plan.'),
+    // Upstream's title and descriptions are plain `str`: an empty one is accepted, as the other dialects accept
+    // an empty step text.
+    title: z.string().trim().max(MAX_TITLE).describe('Title of the plan.'),
     steps: z
       .array(
         z.object({
-          description: DescriptionArg.describe('Description of this step.'),
+          description: StepTextArg.describe('Description of this step.'),
           status: IndexedStatus.optional().describe('pending (default), in_progress, completed or skipped.'),
           notes: Notes.optional().describe('Optional notes for this step.'),
         }),
