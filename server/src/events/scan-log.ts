@@ -1,7 +1,20 @@
 import type { EventEnvelope } from '@planhub/shared';
+import { readBytesOf } from '../store/read-bytes.ts';
 import type { Store } from '../store/store.ts';
 
 const PAGE = 500;
+/** A scan's first read: a store parses a whole page before the scan sees its sizes (32 entries of 512 KiB: 16 MiB). */
+const FIRST_PAGE = 32;
+
+/**
+ * The next read's size: small at first, then as many entries as fit in what is left of SCAN_BYTES at the sizes seen
+ * so far, so a log of large entries is not parsed a page of 500 at a time past the bound.
+ */
+const nextPage = (scanned: number, bytes: number, wanted: number): number => {
+  if (scanned === 0) return Math.max(1, Math.min(FIRST_PAGE, wanted));
+  const fit = bytes > 0 ? Math.ceil(((SCAN_BYTES - bytes) * scanned) / bytes) : PAGE;
+  return Math.max(1, Math.min(PAGE, wanted, fit));
+};
 
 /**
  * How many log entries one call may look at. A filter that matches nothing would otherwise walk the whole retained
@@ -20,6 +33,17 @@ export const SCAN_ENTRIES_PER_UNIT = 100;
 
 export const scanCost = (scanned: number): number => Math.floor(scanned / SCAN_ENTRIES_PER_UNIT);
 
+/**
+ * Text a scan may make the store parse (readBytesOf) before it answers its cursor, and how much of it is one unit
+ * of the caller's budget. Entries alone did not bound a scan: 984 entries of 60 KiB on Redis took 165 ms per call for
+ * 10 units, and another workspace's p99 rose to 140–154 ms.
+ */
+export const SCAN_BYTES = 8 * 1024 * 1024;
+export const READ_BYTES_PER_UNIT = 64 * 1024;
+
+/** What a scan's parsing costs the caller, beyond the entries it looked at. */
+export const readCost = (bytes: number): number => Math.floor(bytes / READ_BYTES_PER_UNIT);
+
 export interface Scan {
   /** Matching events, oldest first. */
   events: EventEnvelope[];
@@ -28,6 +52,8 @@ export interface Scan {
   cursor: string | undefined;
   /** Log entries looked at. */
   scanned: number;
+  /** Text the store parsed for them (store/read-bytes.ts): 0 on a store that keeps objects. */
+  bytes: number;
   /** Backward only: continue with before_event set to it to look at older events; undefined when the scan reached
    * the oldest retained event. */
   nextBefore?: string | undefined;
@@ -37,7 +63,8 @@ export interface Scan {
 
 /**
  * Matching events after `after`, oldest first, at most `limit`; looks at no more than `budget` events, and stops
- * early once `spent()` says the matching has used its share (a text search's payload bytes).
+ * early once `spent()` says the matching has used its share (a text search's payload bytes) or SCAN_BYTES of entries
+ * were parsed.
  */
 export const scanForward = async (
   store: Store,
@@ -51,24 +78,27 @@ export const scanForward = async (
   const events: EventEnvelope[] = [];
   let cursor = after;
   let scanned = 0;
+  let bytes = 0;
   while (scanned < budget) {
-    const count = Math.min(PAGE, budget - scanned);
+    const count = nextPage(scanned, bytes, budget - scanned);
     const page = await store.readEvents(workspace, { after: cursor, count });
     for (const event of page) {
       cursor = event.event_id;
       scanned++;
+      bytes += readBytesOf(event);
       if (match(event)) events.push(event);
-      if (events.length === limit || spent()) return { events, cursor, scanned, complete: false };
+      if (events.length === limit || spent() || bytes >= SCAN_BYTES)
+        return { events, cursor, scanned, bytes, complete: false };
     }
-    if (page.length < count) return { events, cursor, scanned, complete: true };
+    if (page.length < count) return { events, cursor, scanned, bytes, complete: true };
   }
-  return { events, cursor, scanned, complete: false };
+  return { events, cursor, scanned, bytes, complete: false };
 };
 
 /**
  * The newest `limit` matching events older than `before` (or the newest of the log), oldest first, looking at no
- * more than `budget` events (and none once `spent()`, as scanForward). The first read is small (a loose filter costs one
- * read of about 4 × limit); later ones grow to a page.
+ * more than `budget` events (and none more once `spent()` or SCAN_BYTES parsed, as scanForward). Reads are sized by
+ * nextPage: the first is small (a loose filter costs one short read), later ones grow to a page.
  */
 export const scanBackward = async (
   store: Store,
@@ -83,23 +113,23 @@ export const scanBackward = async (
   let newest: string | undefined;
   let oldest = before;
   let scanned = 0;
-  let count = Math.min(PAGE, Math.max(100, limit * 4));
+  let bytes = 0;
   while (scanned < budget) {
-    count = Math.min(count, budget - scanned);
+    const count = nextPage(scanned, bytes, budget - scanned);
     const page = await store.readEvents(workspace, oldest === undefined ? { count } : { before: oldest, count });
     newest ??= page.at(-1)?.event_id;
     for (let i = page.length - 1; i >= 0; i--) {
       const event = page[i]!;
       oldest = event.event_id;
       scanned++;
+      bytes += readBytesOf(event);
       if (match(event)) found.push(event);
-      if (found.length === limit || spent())
-        return { events: found.reverse(), cursor: newest, scanned, nextBefore: oldest, complete: false };
+      if (found.length === limit || spent() || bytes >= SCAN_BYTES)
+        return { events: found.reverse(), cursor: newest, scanned, bytes, nextBefore: oldest, complete: false };
     }
-    if (page.length < count) return { events: found.reverse(), cursor: newest, scanned, complete: true };
-    count = PAGE;
+    if (page.length < count) return { events: found.reverse(), cursor: newest, scanned, bytes, complete: true };
   }
-  return { events: found.reverse(), cursor: newest, scanned, nextBefore: oldest, complete: false };
+  return { events: found.reverse(), cursor: newest, scanned, bytes, nextBefore: oldest, complete: false };
 };
 
 /** The id just before `id` in log order: replaying "after" it includes `id` itself. */

@@ -3,12 +3,13 @@ import { compareEventIds } from '@planhub/shared';
 import type { EventRange } from '../store.ts';
 import { eventKey, parseEventId, prefixRange } from './file-keys.ts';
 import type { Table } from './file-state.ts';
+import { noteReadBytes } from '../read-bytes.ts';
 
 const take = (entries: Iterable<{ value: string }>, keep: (e: EventEnvelope) => boolean, count: number) => {
   const out: EventEnvelope[] = [];
   if (count <= 0) return out;
   for (const { value } of entries) {
-    const event = JSON.parse(value) as EventEnvelope;
+    const event = noteReadBytes(JSON.parse(value) as EventEnvelope, value.length);
     if (!keep(event)) continue;
     out.push(event);
     if (out.length >= count) break;

@@ -3,6 +3,7 @@ import { withEventId } from '@planhub/shared';
 import { corruptDocument } from '../documents/define.ts';
 import { followedHash } from '../follow-read.ts';
 import { parseStoredJson } from '../parsed-json.ts';
+import { noteReadBytes } from '../read-bytes.ts';
 import type { FollowedDoc, FollowRead, LoadedDoc, RangeRead, RangeSlice, ScoreRange } from '../store.ts';
 
 /** What the store's Redis replies mean: load.lua's documents, hashes and ranges, and the workspace log's stream entries. */
@@ -18,8 +19,10 @@ const parseStored = (docKey: string, json: string, where: string): unknown => {
   }
 };
 
-export const toEnvelope = ([id, fields]: StreamEntry): EventEnvelope =>
-  withEventId(id, JSON.parse(fields[fields.indexOf('e') + 1] ?? '{}') as NewEvent);
+export const toEnvelope = ([id, fields]: StreamEntry): EventEnvelope => {
+  const text = fields[fields.indexOf('e') + 1] ?? '{}';
+  return noteReadBytes(withEventId(id, JSON.parse(text) as NewEvent), text.length);
+};
 
 /** load.lua's documents: version and JSON of each, in the order asked. */
 /** One entry of load.lua's reply: a document's version or JSON, a hash, or one range of a sorted set. */

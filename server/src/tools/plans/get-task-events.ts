@@ -2,7 +2,7 @@ import type { EventEnvelope, EventType } from '@planhub/shared';
 import { EVENT_TYPES, EventIdSchema, MAX_WAIT_SECONDS, fail, isPresenceEvent } from '@planhub/shared';
 import { eventsThatFit } from '../../events/answer-bytes.ts';
 import { matchesFilter } from '../../events/match.ts';
-import { SCAN_BUDGET, scanBackward, scanCost, scanForward } from '../../events/scan-log.ts';
+import { SCAN_BUDGET, readCost, scanBackward, scanCost, scanForward } from '../../events/scan-log.ts';
 import { SEARCHED_BYTES_BUDGET, mentions, searchCost } from '../../events/text-match.ts';
 import type { ToolHandlers } from '../context.ts';
 
@@ -74,6 +74,7 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
       ? await scanBackward(store, workspace, args.before_event, args.limit, match, SCAN_BUDGET, spent)
       : await scanForward(store, workspace, after, args.limit, match, SCAN_BUDGET, spent);
     let scanned = scan.scanned;
+    let parsed = scan.bytes;
     let forward = !backward;
     // A forward scan cut by its budget returns its cursor at once: older events it has not looked at come first.
     const caughtUp = backward || scan.complete;
@@ -81,6 +82,7 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
       const from = backward ? (scan.cursor ?? '0-0') : (scan.cursor ?? after);
       const next = await scanForward(store, workspace, from, args.limit, match, SCAN_BUDGET, spent);
       scanned += next.scanned;
+      parsed += next.bytes;
       scan = { ...next, nextBefore: scan.nextBefore };
       forward = true;
     }
@@ -90,7 +92,7 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
       scan = forward
         ? { ...scan, events: scan.events.slice(0, fit), cursor: scan.events[fit - 1]?.event_id }
         : { ...scan, events: scan.events.slice(-fit), nextBefore: scan.events.at(-fit)?.event_id };
-    await ctx.chargeWork?.(scanCost(scanned) + searchCost(searched.bytes));
+    await ctx.chargeWork?.(scanCost(scanned) + readCost(parsed) + searchCost(searched.bytes));
     return {
       events: scan.events,
       count: scan.events.length,
