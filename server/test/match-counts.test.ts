@@ -72,7 +72,7 @@ describe("counting a subscription's matches from the event log", () => {
     const { store, read } = await storeWith(Array.from({ length: 1_000 }, (_, i) => event(i, 'worker')));
     const { counts, scanned } = await countSubscriptionMatches(store, 'ws', [sub('s', 950)], 2_000);
     expect(counts.get('s')).toEqual({ count: 50, complete: true });
-    // 50 matching events plus the one before them that ends the scan; the first page is 100 entries.
+    // 50 matching events plus the one before them that ends the scan; reads of 32 and 64 entries.
     expect(scanned).toBe(51);
     expect(read()).toBeLessThanOrEqual(100);
   });

@@ -7,13 +7,13 @@ const PAGE = 500;
 const FIRST_PAGE = 32;
 
 /**
- * The next read's size: small at first, then as many entries as fit in what is left of SCAN_BYTES at the sizes seen
- * so far, so a log of large entries is not parsed a page of 500 at a time past the bound.
+ * The next read's size: small at first and doubling up to a page, so a scan that ends early reads little past its
+ * end; and never more entries than fit in what is left of SCAN_BYTES at the sizes seen so far, so a log of large
+ * entries is not parsed a page at a time past the bound.
  */
-const nextPage = (scanned: number, bytes: number, wanted: number): number => {
-  if (scanned === 0) return Math.max(1, Math.min(FIRST_PAGE, wanted));
+const nextPage = (previous: number, scanned: number, bytes: number, wanted: number): number => {
   const fit = bytes > 0 ? Math.ceil(((SCAN_BYTES - bytes) * scanned) / bytes) : PAGE;
-  return Math.max(1, Math.min(PAGE, wanted, fit));
+  return Math.max(1, Math.min(previous === 0 ? FIRST_PAGE : 2 * previous, PAGE, wanted, fit));
 };
 
 /**
@@ -79,8 +79,9 @@ export const scanForward = async (
   let cursor = after;
   let scanned = 0;
   let bytes = 0;
+  let count = 0;
   while (scanned < budget) {
-    const count = nextPage(scanned, bytes, budget - scanned);
+    count = nextPage(count, scanned, bytes, budget - scanned);
     const page = await store.readEvents(workspace, { after: cursor, count });
     for (const event of page) {
       cursor = event.event_id;
@@ -114,8 +115,9 @@ export const scanBackward = async (
   let oldest = before;
   let scanned = 0;
   let bytes = 0;
+  let count = 0;
   while (scanned < budget) {
-    const count = nextPage(scanned, bytes, budget - scanned);
+    count = nextPage(count, scanned, bytes, budget - scanned);
     const page = await store.readEvents(workspace, oldest === undefined ? { count } : { before: oldest, count });
     newest ??= page.at(-1)?.event_id;
     for (let i = page.length - 1; i >= 0; i--) {
