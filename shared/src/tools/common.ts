@@ -8,6 +8,15 @@ export const DescriptionArg = z.string().trim().min(1).max(MAX_DESCRIPTION);
 /** A step of createPlan's list: upstream takes any string there, an empty one too. */
 export const StepTextArg = z.string().trim().max(MAX_DESCRIPTION);
 export const ResultArg = z.string().max(MAX_RESULT);
+/**
+ * An optional argument a host may send as `null` for "not given" (Python's None, Go's zero value): read as absent,
+ * as upstream reads it, rather than refused as the wrong type.
+ */
+export const absentIfNull = <T extends z.ZodType>(schema: T) =>
+  schema
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .optional();
 export const PlanIdArg = IdArg.describe('The plan to act on; defaults to your current (most recent unfinished) plan.');
 
 /**

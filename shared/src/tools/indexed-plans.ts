@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_ARRAY, MAX_ID, MAX_RESULT, MAX_TITLE } from '../limits.ts';
 import { PlanStatusSchema } from '../model.ts';
 import { INDEXED_PLAN_STATUSES } from '../shapes/indexed-plan.ts';
-import { StepTextArg } from './common.ts';
+import { StepTextArg, absentIfNull } from './common.ts';
 import { defineTool } from './define.ts';
 
 const IndexedStatus = z.enum(INDEXED_PLAN_STATUSES, {
@@ -58,7 +58,7 @@ export const update_plan = defineTool({
     step_index: z.number().int().describe('Zero-based index of the step (the first step is 0).'),
     status: IndexedStatus.default('completed').describe('pending, in_progress, completed (default) or skipped.'),
     // Upstream's notes=None: a host that sends every parameter sends null for "leave the notes as they are".
-    notes: Notes.nullish().describe('Notes to record on the step; omit (or null) to keep them, "" to clear them.'),
+    notes: absentIfNull(Notes).describe('Notes to record on the step; omit (or null) to keep them, "" to clear them.'),
     working_dir: WorkingDir.optional(),
   }),
   output: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_ARRAY, MAX_DESCRIPTION, MAX_ID, MAX_NOTE_BYTES, MAX_RESULT, fitsBytes } from '../limits.ts';
-import { ResultArg, StepTextArg } from './common.ts';
+import { ResultArg, StepTextArg, absentIfNull } from './common.ts';
 
 /** Seed 002's data shapes, shared by its tools, the server and the SDK (no tools here: catalog.ts spreads tool files). */
 
@@ -55,11 +55,6 @@ export const StepNumber = z.number();
  * of the plan object becomes [] and a field of a step is left out.
  */
 const listOrEmpty = <T extends z.ZodType>(list: T) => list.nullish().transform((value) => value ?? []);
-const absentIfNull = <T extends z.ZodType>(schema: T) =>
-  schema
-    .nullish()
-    .transform((value) => value ?? undefined)
-    .optional();
 /** Upstream's plan object checks only that its texts are strings, so an empty (or blank) one is accepted. */
 const PlanText = StepTextArg;
 

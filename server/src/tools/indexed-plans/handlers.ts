@@ -54,8 +54,7 @@ const update_plan: ToolHandlers['update_plan'] = (ctx, args) =>
     const current = await planById(tx, args.plan_id);
     requireUpdatable(current, ctx.caller.agent_id, args.working_dir);
     const now = changeTimeAfter(ctx.services.now(), await loadAgent(tx, ctx.caller.agent_id));
-    const notes = args.notes ?? undefined;
-    const outcome = updateIndexedStep(current, { index: args.step_index, status: args.status, notes }, now);
+    const outcome = updateIndexedStep(current, { index: args.step_index, status: args.status, notes: args.notes }, now);
     const reopened = FINISHED_PLAN_STATUSES.has(current.status) && !FINISHED_PLAN_STATUSES.has(outcome.plan.status);
     if (reopened)
       requireRoomForPlan(
