@@ -1,10 +1,10 @@
 import type { StepView, TaskEvent, ToolResult } from '@planhub/shared';
-import { ENDED_STEP_STATUSES, formatDuration, stepDuration } from '@planhub/shared';
+import { ENDED_STEP_STATUSES } from '@planhub/shared';
 import { h, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
-import { runningDuration } from './running.ts';
+import { stepTook } from './running.ts';
 import { planBadge, statusBadge, unblockedMark } from './status-badges.ts';
 
 export type PlanView = ToolResult<'getPlanStatus'>;
@@ -21,8 +21,6 @@ export interface PlanPageData {
 const FOLD_AFTER = 12;
 
 export const stepLine = (state: DashboardState, plan: PlanView, step: StepView): HTMLElement => {
-  const now = Date.now();
-  const took = stepDuration(step, new Date(now).toISOString());
   return h(
     'li',
     { class: `step status-${step.status}`, 'data-step-id': step.id, 'data-status': step.status },
@@ -34,11 +32,7 @@ export const stepLine = (state: DashboardState, plan: PlanView, step: StepView):
     ),
     statusBadge(step.status),
     unblockedMark(step),
-    took === null
-      ? null
-      : step.started_at && !step.completed_at
-        ? runningDuration(step.started_at, now, { class: 'muted small' })
-        : h('span', { class: 'muted small' }, formatDuration(took)),
+    stepTook(step, Date.now(), { class: 'muted small' }),
   );
 };
 

@@ -1,4 +1,4 @@
-import { formatDuration } from '@planhub/shared';
+import { formatDuration, stepDuration } from '@planhub/shared';
 import { h } from '../dom.ts';
 
 const msSince = (since: string, now: number): number => Math.max(0, now - Date.parse(since));
@@ -10,6 +10,22 @@ const msSince = (since: string, now: number): number => Math.max(0, now - Date.p
  */
 export const runningDuration = (since: string, now: number, attrs: Record<string, string> = {}): HTMLElement =>
   h('span', { ...attrs, 'data-running-since': since }, formatDuration(msSince(since, now)));
+
+/**
+ * How long a step took, or has taken so far (a running duration, moved on by tickRunning); null when it never
+ * started.
+ */
+export const stepTook = (
+  step: { started_at?: string | null; completed_at?: string | null },
+  now: number,
+  attrs: Record<string, string> = {},
+): HTMLElement | null => {
+  const took = stepDuration(step, new Date(now).toISOString());
+  if (took === null) return null;
+  return step.started_at && !step.completed_at
+    ? runningDuration(step.started_at, now, attrs)
+    : h('span', attrs, formatDuration(took));
+};
 
 /**
  * Moves every running duration under `root` on to `now`, writing only a text that changed, and into its existing

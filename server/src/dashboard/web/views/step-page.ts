@@ -1,10 +1,10 @@
 import type { DependencyRef, StepView } from '@planhub/shared';
-import { formatDuration, sameDependency, statusHistory, stepDuration } from '@planhub/shared';
+import { formatDuration, sameDependency, statusHistory } from '@planhub/shared';
 import { h, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
-import { runningDuration } from './running.ts';
+import { runningDuration, stepTook } from './running.ts';
 import { backLink, type PlanPageData, type PlanView } from './plan-page.ts';
 import { isUnblocked, statusBadge, unblockedMark } from './status-badges.ts';
 
@@ -48,7 +48,6 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
   const ws = state.identity.workspace;
   const now = new Date().toISOString();
   const history = statusHistory(data?.events ?? [], plan.plan_id, step.id, now);
-  const took = stepDuration(step, now);
   const me = { agent_id: plan.agent_id, step_id: step.id, plan_id: plan.plan_id };
   const dependents = (state.model.snapshot?.agents ?? []).flatMap((a) =>
     a.plans.flatMap((p) =>
@@ -79,14 +78,7 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
         { class: 'facts' },
         row('Started', step.started_at ? timeOf(step.started_at) : '—'),
         row('Ended', step.completed_at ? timeOf(step.completed_at) : '—'),
-        row(
-          'Took',
-          took === null
-            ? '—'
-            : step.started_at && !step.completed_at
-              ? runningDuration(step.started_at, Date.parse(now))
-              : formatDuration(took),
-        ),
+        row('Took', stepTook(step, Date.parse(now)) ?? '—'),
         step.result ? row('Result', step.result) : null,
         step.error ? row('Error', h('span', { class: 'error' }, step.error)) : null,
         step.provides ? row('Provides', step.provides) : null,
