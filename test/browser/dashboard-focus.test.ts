@@ -2,8 +2,8 @@ import type { ServerConfigInput } from '@planhub/server';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
-import { dashboardAgent, dashboardNode } from './dashboard-node.ts';
-import { browserSuite, watchPageErrors } from './chromium.ts';
+import { dashboardAgent, dashboardNode, openDashboard } from './dashboard-node.ts';
+import { browserSuite } from './chromium.ts';
 import { seriousA11yFindings } from './dashboard-checks.ts';
 
 /** Where the keyboard focus is: the focused element's id, or its tag when it has none ("body" once it is lost). */
@@ -20,14 +20,7 @@ describe('the dashboard’s keyboard focus', () => {
 
   const start = async (config: ServerConfigInput = {}) => (await dashboardNode(cleanups, config)).url;
   const agent = (url: string, agentId: string) => dashboardAgent(cleanups, url, agentId);
-  const open = async (url: string, hash = '') => {
-    const page: Page = await suite.browser.newPage({ viewport: { width: 1280, height: 860 } });
-    cleanups.push(() => page.close());
-    const errors = watchPageErrors(page);
-    await page.goto(`${url}/dashboard?workspace=ws&agent=alice&role=user${hash}`);
-    await page.locator('#connection.live').waitFor();
-    return { page, errors };
-  };
+  const open = (url: string, hash = '') => openDashboard(suite.browser, cleanups, url, { hash });
 
   it('moves to the next card’s Approve after a decision from the keyboard, and to the heading after the last', async () => {
     const url = await start();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
-import { dashboardAgent, dashboardNode } from './dashboard-node.ts';
-import { browserSuite, watchPageErrors } from './chromium.ts';
+import { dashboardAgent, dashboardNode, openDashboard } from './dashboard-node.ts';
+import { browserSuite } from './chromium.ts';
 import { seriousA11yFindings } from './dashboard-checks.ts';
 
 /** The dependency graph beside its list: the same steps, each drawn once. */
@@ -29,11 +29,7 @@ describe('the dashboard’s dependency graph', () => {
       depends_on: [{ agent_id: 'impl', step_id: 'step_2' }],
     });
 
-    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 860 } });
-    cleanups.push(() => page.close());
-    const errors = watchPageErrors(page);
-    await page.goto(`${url}/dashboard?workspace=ws&agent=alice&role=user#/ws/ws/graph`);
-    await page.locator('#connection.live').waitFor();
+    const { page, errors } = await openDashboard(suite.browser, cleanups, url, { hash: '#/ws/ws/graph' });
     await poll(() => page.locator('.graph').getAttribute('data-shape')).toBe('4');
 
     const mains = page.locator('a.gnode[data-node="main:step_2"]');

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
-import { dashboardAgent, dashboardNode } from './dashboard-node.ts';
-import { browserSuite, watchPageErrors } from './chromium.ts';
+import { dashboardAgent, dashboardNode, openDashboard } from './dashboard-node.ts';
+import { browserSuite } from './chromium.ts';
 import { horizontalOverflow } from './dashboard-checks.ts';
 
 /** Text agents write with no place to break it: an id, a title, a path, a URL. */
@@ -43,11 +43,7 @@ describe('the dashboard with long unbroken texts', () => {
     await builder.setStepStatus({ step_id: 'step_1', status: 'completed', result: LONG_RESULT });
 
     for (const width of [1280, 375]) {
-      const page = await suite.browser.newPage({ viewport: { width, height: 860 } });
-      cleanups.push(() => page.close());
-      const errors = watchPageErrors(page);
-      await page.goto(`${url}/dashboard?workspace=ws&agent=alice&role=user`);
-      await page.locator('#connection.live').waitFor();
+      const { page, errors } = await openDashboard(suite.browser, cleanups, url, { width });
       await page.locator(`.approval[data-plan-id="${waiting.plan_id}"] blockquote`).waitFor();
       await poll(() => page.locator('.feed [data-type="step_completed"]').count()).toBe(1);
       expect(await horizontalOverflow(page), `overview at ${width}`).toBe(0);

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
-import { dashboardAgent, dashboardNode } from './dashboard-node.ts';
-import { browserSuite, watchPageErrors } from './chromium.ts';
+import { dashboardAgent, dashboardNode, openDashboard } from './dashboard-node.ts';
+import { browserSuite } from './chromium.ts';
 import { seriousA11yFindings } from './dashboard-checks.ts';
 
 /** What a reader holds on the page, as it reports it; a rebuild of the page loses all of it. */
@@ -37,14 +37,7 @@ describe('the dashboard’s step page clock', () => {
     await worker.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
     return { url, plan_id };
   };
-  const open = async (url: string, hash: string) => {
-    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 860 } });
-    cleanups.push(() => page.close());
-    const errors = watchPageErrors(page);
-    await page.goto(`${url}/dashboard?workspace=ws&agent=alice&role=user${hash}`);
-    await page.locator('#connection.live').waitFor();
-    return { page, errors };
-  };
+  const open = (url: string, hash: string) => openDashboard(suite.browser, cleanups, url, { hash });
 
   it('counts a running step’s “Took” and “so far” up each second, in place, with no name changing', async () => {
     const { url, plan_id } = await running();
