@@ -64,6 +64,15 @@ export const LimitsSchema = z.object({
     .int()
     .min(2 * MAX_EVENT_BYTES)
     .default(8 * 1024 * 1024),
+  /**
+   * Bytes queued for all the connections of one client address on one node: past it, the ones holding the most are
+   * cut as slow consumers. Without it an address bounded only by connectionsPerAddress × outboundBytes (about 8 GiB).
+   */
+  outboundBytesPerAddress: z.coerce
+    .number()
+    .int()
+    .min(2 * MAX_EVENT_BYTES)
+    .default(256 * 1024 * 1024),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 

@@ -28,6 +28,7 @@ import { createMemoryRevocations } from './store/revocations/revocations.ts';
 import { revokeTokenRoute } from './auth/revoke-route.ts';
 import { enforceTokens } from './transport/token-enforcement.ts';
 import { createNodeOps } from './ops/node-ops.ts';
+import { createAddressOutbound } from './transport/address-outbound.ts';
 import { createMcpEndpoint } from './mcp/mcp-endpoint.ts';
 import type { McpEndpointOptions } from './mcp/mcp-endpoint.ts';
 import { createPresence } from './presence/create-presence.ts';
@@ -82,7 +83,13 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const tokens = { revocations, maxLifetimeSeconds: config.tokenMaxLifetimeSeconds };
   // One policy for every door (plain HTTP, /mcp, socket.io), so they cannot disagree about a page or a host name.
   const originPolicy = createOriginPolicy(config);
-  const mcp = createMcpEndpoint({ services, dispatch, log, outbound: ops.metrics.outbound }, tokens, deps.mcp);
+  // One total per client address for its sockets and its MCP event streams together.
+  const addressOutbound = createAddressOutbound(config.limits.outboundBytesPerAddress);
+  const mcp = createMcpEndpoint(
+    { services, dispatch, log, outbound: ops.metrics.outbound, addressOutbound },
+    tokens,
+    deps.mcp,
+  );
   const http = createHttpServer(
     httpServerOptions(deps.http),
     createHttpHandler(
@@ -124,6 +131,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     hub,
     store,
     outbound: ops.metrics.outbound,
+    addressOutbound,
   });
   const connections = store.limits.connectionCounter({ log });
   if (config.secret !== undefined) enforceTokens(io, { ...tokens, log });

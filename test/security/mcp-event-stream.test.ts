@@ -70,10 +70,10 @@ describe('an MCP event stream its client does not read', () => {
     await server?.close();
   });
 
-  const start = async (outboundBytes: number, now?: () => number) => {
+  const start = async (outboundBytes: number, now?: () => number, outboundBytesPerAddress?: number) => {
     const capture = captureLog();
     server = createServer(
-      { port: 0, limits: { outboundBytes } },
+      { port: 0, limits: { outboundBytes, ...(outboundBytesPerAddress ? { outboundBytesPerAddress } : {}) } },
       { log: capture.log, ...(now ? { mcp: { idleMs: 60_000, now } } : {}) },
     );
     const { url } = await server.listen();
@@ -117,6 +117,29 @@ describe('an MCP event stream its client does not read', () => {
     await eventually(() => expect(reader.seen.size).toBe(committed.length));
     expect(cut()).toHaveLength(1);
     expect((await reader.client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
+  it('is closed once its address holds more than outboundBytesPerAddress, each stream under its own limit', async () => {
+    // Only the address's total (2 MiB) can cut: each stream may hold 64 MiB.
+    const { url, capture, commitEvents } = await start(64 * MIB, undefined, 2 * MIB);
+    const stalled = [];
+    for (let i = 0; i < 4; i++) stalled.push(await stalledSession(url));
+    const reader = await readingSession(url);
+    clients.push(reader.client);
+
+    const committed = await commitEvents(100);
+
+    const cut = () => capture.lines.filter((l) => /GET event stream was closed/.test(l.msg));
+    await eventually(() => expect(cut().length).toBeGreaterThanOrEqual(3));
+    for (const line of cut())
+      expect(line.msg).toMatch(/past the limit of 2097152 for one address \(outboundBytesPerAddress\)/);
+    // The reading session, from the same address, holds next to nothing: it was not cut and got every event.
+    await eventually(() => expect(reader.seen.size).toBe(committed.length));
+    expect(cut().length).toBeLessThanOrEqual(4);
+    expect((await reader.client.listTools()).tools.length).toBeGreaterThan(0);
+    // A cut stream's session lives on: its calls are answered.
+    const listTools = { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} };
+    expect((await stalled[0]!.post(listTools)).status).toBe(200);
   });
 
   it('no longer keeps its session alive once it stalls; a stream that is read still does', async () => {

@@ -73,10 +73,7 @@ export class EventStreamGuard {
     if (!res) return true;
     const queued = this.queued();
     if (queued > this.options.maxBytes) {
-      this.res = undefined;
-      cut();
-      // Destroying the response makes the SDK's stream cancel, which drops what was waiting in it.
-      res.destroy();
+      this.drop(cut);
       this.options.onCut(queued);
       return false;
     }
@@ -84,6 +81,21 @@ export class EventStreamGuard {
     this.offered += size;
     this.peakBytes = Math.max(this.peakBytes, queued + size);
     return true;
+  }
+
+  /**
+   * Cuts the open stream (closed through `cut`, which must end the response) and drops what waited for it; answers
+   * how much that was (0 with no stream open).
+   */
+  drop(cut: () => void): number {
+    const res = this.res;
+    if (!res) return 0;
+    const queued = this.queued();
+    this.res = undefined;
+    cut();
+    // Destroying the response makes the SDK's stream cancel, which drops what was waiting in it.
+    res.destroy();
+    return queued;
   }
 
   /** Ends the stream with its session: what waits in the SDK's stream is dropped rather than held for the client. */

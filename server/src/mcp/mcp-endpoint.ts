@@ -146,7 +146,7 @@ export const createMcpEndpoint = (
     const release = registry.reserve(caller, address);
     let held = true;
     try {
-      const session = await openMcpSession(deps, caller, dialects, {
+      const session = await openMcpSession(deps, caller, dialects, address, {
         onOpened: (id, opened) => {
           registry.add(id, opened, address);
           release();

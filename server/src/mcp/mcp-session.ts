@@ -7,6 +7,7 @@ import { PROTOCOL_VERSION } from '@planhub/shared';
 import type { Logger } from 'pino';
 import type { Services } from '../tools/context.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
+import type { AddressOutbound, AddressShare } from '../transport/address-outbound.ts';
 import type { OutboundObserver } from '../transport/socket-server.ts';
 import { slowConsumerReason } from '../transport/slow-consumer.ts';
 import { costOfBody } from './body-cost.ts';
@@ -26,6 +27,8 @@ export interface McpSessionDeps {
   log: Logger;
   /** Slow consumers cut and the largest queue, counted with the socket ones (metrics). */
   outbound?: OutboundObserver;
+  /** What the node queues per client address, sockets and event streams together. */
+  addressOutbound?: AddressOutbound;
 }
 
 /** One MCP session: one agent, its event cursor and notifications, and the SDK server and transport serving it. */
@@ -50,6 +53,7 @@ export const openMcpSession = async (
   deps: McpSessionDeps,
   caller: Caller,
   dialects: ReadonlySet<string>,
+  address: string,
   hooks: { onOpened: (id: string, session: McpSession) => void; onClosed: (id: string) => void },
 ): Promise<McpSession> => {
   const { services } = deps;
@@ -77,20 +81,32 @@ export const openMcpSession = async (
     onsessioninitialized: (id) => hooks.onOpened(id, session),
   });
   const maxBytes = services.config.limits.outboundBytes;
-  const stream = new EventStreamGuard({
-    maxBytes,
-    onCut: (queued) => {
-      const reason = slowConsumerReason({
-        closed: "This MCP session's GET event stream",
-        unread: 'its notifications',
-        queuedBytes: queued,
-        limitBytes: maxBytes,
-        recover: 'Open the stream again; waitForEvents still returns every event.',
-      });
-      deps.log.warn({ agent_id: caller.agent_id, session: transport.sessionId, queued_bytes: queued }, reason.message);
-      deps.outbound?.cut(reason);
-    },
-  });
+  const reportCut = (queued: number, address?: { bytes: number; limit: number }) => {
+    const reason = slowConsumerReason({
+      closed: "This MCP session's GET event stream",
+      unread: 'its notifications',
+      queuedBytes: queued,
+      limitBytes: address?.limit ?? maxBytes,
+      ...(address ? { addressBytes: address.bytes } : {}),
+      recover: 'Open the stream again; waitForEvents still returns every event.',
+    });
+    deps.log.warn({ agent_id: caller.agent_id, session: transport.sessionId, queued_bytes: queued }, reason.message);
+    deps.outbound?.cut(reason);
+  };
+  const stream = new EventStreamGuard({ maxBytes, onCut: (queued) => reportCut(queued) });
+  // A cut stream may be opened again by its session, so a cut joins the address's total anew.
+  const joinAddress = (): AddressShare | undefined =>
+    deps.addressOutbound?.join(address, {
+      queued: () => stream.queued(),
+      cutForAddress: (bytes, limit) => {
+        reportCut(
+          stream.drop(() => transport.closeStandaloneSSEStream()),
+          { bytes, limit },
+        );
+        share = joinAddress();
+      },
+    });
+  let share = joinAddress();
   // Messages without a request to answer go to the GET stream: each is measured against its limit before it is queued.
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
@@ -99,6 +115,8 @@ export const openMcpSession = async (
       const size = () => sseFrameBytes(message);
       if (!stream.admit(size, () => transport.closeStandaloneSSEStream())) return Promise.resolve();
       deps.outbound?.peak(stream.peak);
+      share?.grew();
+      if (deps.addressOutbound) deps.outbound?.addressPeak(deps.addressOutbound.peak);
     }
     return send(message, options);
   };
@@ -148,6 +166,7 @@ export const openMcpSession = async (
       closed = true;
       abort.abort();
       notifier.close();
+      share?.leave();
       if (transport.sessionId !== undefined) hooks.onClosed(transport.sessionId);
       await inflight.settled();
       await server.close();

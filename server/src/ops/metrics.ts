@@ -87,7 +87,9 @@ export const createMetrics = () => {
 
   const slowConsumers = new Counter({
     name: 'planhub_slow_consumers_cut_total',
-    help: 'Connections cut because they stopped reading and their queue passed outboundBytes.',
+    help:
+      'Connections cut because they stopped reading and their queue passed outboundBytes, or their address ' +
+      'passed outboundBytesPerAddress and they held the most of it.',
     registers: [registry],
   });
   let outboundPeak = 0;
@@ -100,11 +102,26 @@ export const createMetrics = () => {
     },
   });
 
+  let addressPeak = 0;
+  new Gauge({
+    name: 'planhub_outbound_address_peak_bytes',
+    help:
+      'The most bytes ever counted queued for the connections of one client address on this node (bounded by ' +
+      'outboundBytesPerAddress plus one event).',
+    registers: [registry],
+    collect() {
+      this.set(addressPeak);
+    },
+  });
+
   return {
     registry,
     outbound: {
       peak(bytes: number) {
         if (bytes > outboundPeak) outboundPeak = bytes;
+      },
+      addressPeak(bytes: number) {
+        if (bytes > addressPeak) addressPeak = bytes;
       },
       cut() {
         slowConsumers.inc();

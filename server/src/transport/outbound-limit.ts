@@ -1,5 +1,6 @@
 import type { DisconnectReason } from '@planhub/shared';
 import type { Socket } from 'socket.io';
+import type { AddressShare, OutboundMember } from './address-outbound.ts';
 import { slowConsumerReason } from './slow-consumer.ts';
 
 /** The parts of engine.io's transport this module reads: 'drain' comes when a write reached the kernel. */
@@ -56,7 +57,13 @@ const sizeOf = (data: unknown): number =>
  */
 export const guardOutbound = (
   socket: Socket,
-  options: { maxBytes: number; graceMs?: number; onCut: (reason: DisconnectReason) => void },
+  options: {
+    maxBytes: number;
+    graceMs?: number;
+    onCut: (reason: DisconnectReason) => void;
+    /** Counts this connection in its address's total (address-outbound.ts), which may cut it. */
+    join?: (member: OutboundMember) => AddressShare;
+  },
 ): OutboundGuard => {
   const conn = socket.conn as unknown as EngineConnection;
   let pending = 0;
@@ -69,14 +76,17 @@ export const guardOutbound = (
   const lowWater = options.maxBytes / 4;
   let waiting: { promise: Promise<void>; release: () => void } | undefined;
   const release = () => waiting?.release();
+  let share: AddressShare | undefined;
   conn.on('close', () => {
     closed = true;
     release();
+    share?.leave();
   });
 
-  const cutNow = (bytes: number) => {
+  const cutNow = (bytes: number, address?: { bytes: number; limit: number }) => {
     cut = true;
     release();
+    share?.leave();
     // Packets not yet handed to the transport are plain heap: dropped at once (the client resumes from the log).
     conn.writeBuffer.length = 0;
     if (conn.packetsFn) conn.packetsFn.length = 0;
@@ -85,7 +95,8 @@ export const guardOutbound = (
       closed: 'This connection',
       unread: "its events (or its calls' answers)",
       queuedBytes: bytes,
-      limitBytes: options.maxBytes,
+      limitBytes: address?.limit ?? options.maxBytes,
+      ...(address ? { addressBytes: address.bytes } : {}),
       recover:
         'Reconnect and resubscribe with the last event id you handled; the events you missed are replayed from the log.',
     });
@@ -102,6 +113,13 @@ export const guardOutbound = (
     conn.on('close', () => clearTimeout(timer));
   };
 
+  share = options.join?.({
+    queued,
+    cutForAddress: (bytes, limit) => {
+      if (!cut && !closed) cutNow(queued(), { bytes, limit });
+    },
+  });
+
   return {
     queued,
     get peak() {
@@ -113,6 +131,7 @@ export const guardOutbound = (
       const bytes = queued();
       peak = Math.max(peak, bytes);
       if (bytes > options.maxBytes) cutNow(bytes);
+      else share?.grew();
       return !cut;
     },
     answer(emit) {
@@ -124,7 +143,8 @@ export const guardOutbound = (
       }
       emit();
       peak = Math.max(peak, queued());
-      return true;
+      share?.grew();
+      return !cut;
     },
     drained() {
       if (cut || closed || queued() <= lowWater) return undefined;

@@ -8,17 +8,28 @@ export interface SlowConsumer {
   unread: string;
   queuedBytes: number;
   limitBytes: number;
+  /** Set when the cut is for the total of all the connections of the client's address (limitBytes is that limit). */
+  addressBytes?: number;
   /** How the client gets back what it missed. */
   recover: string;
 }
 
-/** The reason sent to, and logged for, a client cut for letting more than outboundBytes queue for it. */
+const overLimit = (cut: SlowConsumer): string =>
+  cut.addressBytes === undefined
+    ? `past the limit of ${cut.limitBytes} (outboundBytes)`
+    : `the most of any connection from its address, whose connections had ${cut.addressBytes} bytes queued, past ` +
+      `the limit of ${cut.limitBytes} for one address (outboundBytesPerAddress)`;
+
+/**
+ * The reason sent to, and logged for, a client cut for letting more than outboundBytes queue for it, or for
+ * holding the most of its address's total when that passed outboundBytesPerAddress.
+ */
 export const slowConsumerReason = (cut: SlowConsumer): DisconnectReason => ({
   code: 'RESOURCE_EXHAUSTED',
   reason: 'slow_consumer',
   message:
     `${cut.closed} was closed because it did not read ${cut.unread}: ${cut.queuedBytes} bytes were queued for it, ` +
-    `past the limit of ${cut.limitBytes} (outboundBytes). ${cut.recover}`,
+    `${overLimit(cut)}. ${cut.recover}`,
   queued_bytes: cut.queuedBytes,
   limit_bytes: cut.limitBytes,
 });

@@ -16,6 +16,7 @@ import { capConnections } from './connection-caps.ts';
 import { capEngineConnections } from './engine-caps.ts';
 import { callArgument, guardedParser } from './frame-guard.ts';
 import type { OriginCheck } from './origin-policy.ts';
+import type { AddressOutbound } from './address-outbound.ts';
 import { guardOutbound } from './outbound-limit.ts';
 
 /** How long a transport connection may stay open without connecting a socket (it holds a slot meanwhile). */
@@ -24,6 +25,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** What the node's operations learn of outbound queues (metrics). */
 export interface OutboundObserver {
   peak(bytes: number): void;
+  addressPeak(bytes: number): void;
   cut(reason: DisconnectReason): void;
 }
 
@@ -48,6 +50,8 @@ export const attachSocketServer = (
     hub: EventHub;
     store: Store;
     outbound?: OutboundObserver;
+    /** What the node queues per client address (shared with the MCP event streams). */
+    addressOutbound: AddressOutbound;
   },
 ) => {
   const log = deps.log.child({ module: 'socket' });
@@ -64,6 +68,7 @@ export const attachSocketServer = (
   // Behind a trusted balancer, the client it forwards for; every per-address count and log uses this one answer.
   const addressOf = clientAddressOf(deps.config.trustedProxies);
   capEngineConnections(io, caps, { log, addressOf });
+  const { addressOutbound } = deps;
 
   io.use(originGuard(deps.originPolicy, log));
   io.use(capConnections(caps, { log, addressOf }));
@@ -87,6 +92,7 @@ export const attachSocketServer = (
     const outbound = guardOutbound(socket, {
       maxBytes: deps.config.limits.outboundBytes,
       graceMs: deps.config.slowConsumerGraceMs,
+      join: (member) => addressOutbound.join(address, member),
       onCut: (reason) => {
         log.warn({ agent_id: caller.agent_id, socket: socket.id, queued_bytes: reason.queued_bytes }, reason.message);
         deps.outbound?.cut(reason);
@@ -99,6 +105,7 @@ export const attachSocketServer = (
       send: (event) => {
         outbound.send(() => socket.emit('event', event));
         deps.outbound?.peak(outbound.peak);
+        deps.outbound?.addressPeak(addressOutbound.peak);
       },
       loadSubscriptions: () => readSubscriptions(deps.store, caller.workspace, caller.agent_id),
       pace: () => outbound.drained(),
