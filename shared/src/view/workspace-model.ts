@@ -174,13 +174,18 @@ export const sameDependency = (a: DependencyRef, b: DependencyRef): boolean =>
   a.step_id === b.step_id &&
   (a.plan_id === undefined || b.plan_id === undefined || a.plan_id === b.plan_id);
 
-/** Mirrors the server's resolution: an ended step drops out of every blocked_by naming it. */
+/**
+ * Mirrors the server's resolution: an ended step drops out of every blocked_by naming it, except an ended waiter's.
+ * A step that ended first gave its waits up, and the server keeps its blocked_by as it was then; stripping it here
+ * made a live view call such a wait resolved where a reload (the server's data) showed it still listed.
+ */
 const resolveWaiters = (snapshot: WorkspaceSnapshot, plan: PlanSummary, ended: StepSummary): void => {
   const ref = { agent_id: plan.agent_id, step_id: ended.id, plan_id: plan.plan_id };
   for (const agent of snapshot.agents)
     for (const waiting of agent.plans)
       for (const step of waiting.steps)
-        if (step.blocked_by?.length) step.blocked_by = step.blocked_by.filter((d) => !sameDependency(d, ref));
+        if (step.blocked_by?.length && !ENDED_STEP_STATUSES.has(step.status))
+          step.blocked_by = step.blocked_by.filter((d) => !sameDependency(d, ref));
 };
 
 const applyPlanStatus = (snapshot: WorkspaceSnapshot, event: PlanStatusEvent): boolean => {

@@ -1,19 +1,10 @@
-import type { DependencyRef, PlanSummary, StepSummary, WorkspaceSnapshot } from '@planhub/shared';
-import { sameDependency } from '@planhub/shared';
+import type { PlanSummary, StepSummary } from '@planhub/shared';
 import { h } from '../dom.ts';
 import type { DashboardState } from '../state.ts';
+import { dependencyState, dependencyStateText, findTarget } from './dependency-state.ts';
 import { statusBadge, unblockedMark } from './status-badges.ts';
 
-/** The step a dependency points at, as far as the overview shows it. */
-const targetOf = (snapshot: WorkspaceSnapshot, ref: DependencyRef): StepSummary | undefined => {
-  const agent = snapshot.agents.find((a) => a.agent_id === ref.agent_id);
-  const plans = agent?.plans.filter((p) => !ref.plan_id || p.plan_id === ref.plan_id) ?? [];
-  for (const plan of plans) {
-    const step = plan.steps.find((s) => s.id === ref.step_id);
-    if (step) return step;
-  }
-  return undefined;
-};
+const DEP_MARK = { open: '… ', resolved: '✓ ', 'given-up': '– ' } as const;
 
 interface Edge {
   agentId: string;
@@ -64,19 +55,15 @@ export const dependenciesView = (state: DashboardState): Node[] => {
             'ul',
             { class: 'deps', 'aria-label': `${step.id} of ${agentId} waits on` },
             ...(step.depends_on ?? []).map((ref) => {
-              const open = (step.blocked_by ?? []).some((b) => sameDependency(b, ref));
-              const target = targetOf(snapshot, ref);
+              const target = findTarget(snapshot, ref)?.step;
+              const dependency = dependencyState(step, ref);
               return h(
                 'li',
-                { class: `dep ${open ? 'open' : 'resolved'}`, 'data-dep': `${ref.agent_id}:${ref.step_id}` },
-                h('span', { 'aria-hidden': 'true' }, open ? '… ' : '✓ '),
+                { class: `dep ${dependency}`, 'data-dep': `${ref.agent_id}:${ref.step_id}` },
+                h('span', { 'aria-hidden': 'true' }, DEP_MARK[dependency]),
                 `${ref.agent_id}:${ref.step_id}`,
                 target ? h('span', { class: 'muted small' }, ` ${target.description}`) : null,
-                h(
-                  'span',
-                  { class: 'small' },
-                  ` — ${open ? `waiting (${target?.status ?? 'not started'})` : 'resolved'}`,
-                ),
+                h('span', { class: 'small' }, ` — ${dependencyStateText(dependency, step, target)}`),
               );
             }),
           ),

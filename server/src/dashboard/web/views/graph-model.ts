@@ -1,5 +1,5 @@
-import type { DependencyRef, PlanSummary, StepSummary, WorkspaceSnapshot } from '@planhub/shared';
-import { sameDependency } from '@planhub/shared';
+import type { PlanSummary, StepSummary, WorkspaceSnapshot } from '@planhub/shared';
+import { dependencyState, findTarget, openDependencies } from './dependency-state.ts';
 
 export interface GraphNode {
   id: string;
@@ -17,6 +17,8 @@ export interface GraphEdge {
   to: string;
   /** The dependency has not ended yet. */
   open: boolean;
+  /** The waiting step ended first: the server no longer waits for this dependency (never open). */
+  givenUp: boolean;
 }
 
 export interface DependencyGraph {
@@ -35,19 +37,6 @@ export interface DependencyGraph {
 const nodeId = (agentId: string, planId: string | undefined, stepId: string) =>
   `${agentId}\u0000${planId ?? ''}\u0000${stepId}`;
 
-const findTarget = (
-  snapshot: WorkspaceSnapshot,
-  ref: DependencyRef,
-): { plan: PlanSummary; step: StepSummary } | undefined => {
-  const agent = snapshot.agents.find((a) => a.agent_id === ref.agent_id);
-  for (const plan of agent?.plans ?? []) {
-    if (ref.plan_id && plan.plan_id !== ref.plan_id) continue;
-    const step = plan.steps.find((s) => s.id === ref.step_id);
-    if (step) return { plan, step };
-  }
-  return undefined;
-};
-
 /** The workspace's cross-agent steps: every step that waits on another's, and every step waited on. */
 export const dependencyGraph = (snapshot: WorkspaceSnapshot): DependencyGraph => {
   const nodes = new Map<string, GraphNode>();
@@ -61,7 +50,14 @@ export const dependencyGraph = (snapshot: WorkspaceSnapshot): DependencyGraph =>
   ) => {
     const id = nodeId(agentId, namedPlan, stepId);
     if (!nodes.has(id))
-      nodes.set(id, { id, agentId, planId: plan?.plan_id, step, stepId, waiting: (step?.blocked_by?.length ?? 0) > 0 });
+      nodes.set(id, {
+        id,
+        agentId,
+        planId: plan?.plan_id,
+        step,
+        stepId,
+        waiting: !!step && openDependencies(step).length > 0,
+      });
     return id;
   };
   for (const agent of snapshot.agents)
@@ -72,12 +68,16 @@ export const dependencyGraph = (snapshot: WorkspaceSnapshot): DependencyGraph =>
         for (const ref of step.depends_on) {
           const target = findTarget(snapshot, ref);
           const to = add(ref.agent_id, target?.plan, ref.step_id, target?.step, target?.plan.plan_id ?? ref.plan_id);
-          const open = (step.blocked_by ?? []).some((b) => sameDependency(b, ref));
+          const state = dependencyState(step, ref);
+          const open = state === 'open';
+          const givenUp = state === 'given-up';
           // Node ids are unique per plan step, so an edge's is too; a dependency listed twice is drawn once.
           const id = `${from}\u0001${to}`;
           const edge = edges.get(id);
-          if (edge) edge.open ||= open;
-          else edges.set(id, { id, from, to, open });
+          if (edge) {
+            edge.open ||= open;
+            edge.givenUp ||= givenUp;
+          } else edges.set(id, { id, from, to, open, givenUp });
         }
       }
   const list = [...nodes.values()];

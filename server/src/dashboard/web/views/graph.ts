@@ -66,9 +66,9 @@ export const createGraphView = (state: DashboardState) => {
       const badge = a.querySelector('.gstatus');
       if (badge) badge.textContent = statusText(node);
     });
-    const open = new Map(graph.edges.map((e) => [e.id, e.open]));
+    const edgeState = new Map(graph.edges.map((e) => [e.id, e.open ? 'open' : e.givenUp ? 'given-up' : 'resolved']));
     el.querySelectorAll<SVGPathElement>('path.gedge').forEach((p) =>
-      p.setAttribute('class', `gedge ${open.get(p.dataset.id ?? '') ? 'open' : 'resolved'}`),
+      p.setAttribute('class', `gedge ${edgeState.get(p.dataset.id ?? '') ?? 'resolved'}`),
     );
   };
 

@@ -3,6 +3,7 @@ import { ENDED_STEP_STATUSES } from '@planhub/shared';
 import { domId, h } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
+import { openDependencies } from './dependency-state.ts';
 import { planBadge, statusBadge, unblockedMark } from './status-badges.ts';
 
 /** Plans longer than this fold their finished steps into one line; the plan's page lists them all. */
@@ -52,7 +53,7 @@ export const progressBar = (plan: PlanSummary): HTMLElement => {
 
 const stepItem = (state: DashboardState, plan: PlanSummary, step: StepSummary): HTMLElement => {
   const flash = state.flashing(plan.plan_id, step.id);
-  const waits = step.blocked_by ?? [];
+  const waits = openDependencies(step);
   return h(
     'li',
     {

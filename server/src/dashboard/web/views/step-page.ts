@@ -5,6 +5,7 @@ import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
 import { runningDuration, stepTook } from './running.ts';
+import { dependencyState, dependencyStateText, type DependencyState } from './dependency-state.ts';
 import { backLink, type PlanPageData, type PlanView } from './plan-page.ts';
 import { isUnblocked, statusBadge, unblockedMark } from './status-badges.ts';
 
@@ -35,6 +36,13 @@ const deliveredBy = (step: StepView, key: string): DependencyRef | undefined => 
   return step.depends_on?.find(
     (d) => (d.agent_id === agent && d.step_id === stepId) || key === `${d.agent_id}:${d.step_id}`,
   );
+};
+
+/** How a dependency reads under "Waits on"; a step that ended first gave it up, and says how it ended. */
+const STEP_PAGE_DEPENDENCY: Record<DependencyState, (step: StepView) => string> = {
+  open: () => 'waiting',
+  resolved: () => 'ended',
+  'given-up': (step) => dependencyStateText('given-up', step, undefined),
 };
 
 const row = (label: string, value: Node | string) => h('div', { class: 'kv' }, h('dt', {}, label), h('dd', {}, value));
@@ -127,12 +135,12 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
             'ul',
             { class: 'deps' },
             ...step.depends_on.map((d) => {
-              const open = (step.blocked_by ?? []).some((b) => sameDependency(b, d));
+              const dependency = dependencyState(step, d);
               return h(
                 'li',
-                { class: open ? 'open' : 'resolved' },
+                { class: dependency },
                 depLink(state, d, `${d.agent_id} · ${d.step_id}`),
-                open ? ' — waiting' : ' — ended',
+                ` — ${STEP_PAGE_DEPENDENCY[dependency](step)}`,
               );
             }),
           )
