@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { urlOf } from './connection.ts';
 import { UsageError } from './exit-codes.ts';
+import { SessionEventCursor } from './mcp-event-cursor.ts';
 import { PendingRequests } from './mcp-pending-requests.ts';
 import { fetchWatchingStreams, type BrokenStreamListener } from './mcp-stream-watch.ts';
 
@@ -83,7 +84,9 @@ const lostConnection = (reason: string) =>
 const bridge = (local: StdioServerTransport, open: (onBroken: BrokenStreamListener) => Upstream): Promise<number> =>
   new Promise((resolve) => {
     let ended = false;
+    const events = new SessionEventCursor();
     const pending = new PendingRequests((id, message) => {
+      events.forget(id);
       if (ended) return;
       local.send({ jsonrpc: '2.0', id, error: { code: -32000, message } }).catch(() => undefined);
     });
@@ -117,6 +120,8 @@ const bridge = (local: StdioServerTransport, open: (onBroken: BrokenStreamListen
           // Answered by the bridge already (the stream broke, the deadline passed): the host has its answer.
           if (message.id !== undefined && !pending.settle(message.id)) return;
           if (message.id === initialize?.id) adopt(transport, message);
+          // Only the session in use: a late answer of the one replaced says nothing of the new one's cursor.
+          if (transport === upstream) events.answered(message);
         }
         local.send(message).catch((err: unknown) => warn(reasonOf(err)));
       };
@@ -161,19 +166,26 @@ const bridge = (local: StdioServerTransport, open: (onBroken: BrokenStreamListen
       const previous = upstream;
       upstream = transport;
       await previous.close().catch(() => undefined);
-      warn('the node had ended the MCP session; opened a new one (resume events with waitForEvents after_event).');
+      const resumesAfter = events.reopened();
+      warn(
+        'the node had ended the MCP session; opened a new one' +
+          (resumesAfter === undefined
+            ? ' (no waitForEvents or subscribeToTasks had answered: its events start at the end of the log).'
+            : `; its next waitForEvents continues after event ${resumesAfter}, where the old one stopped.`),
+      );
     };
     const forward = async (message: JSONRPCMessage) => {
       if (reopening) await reopening;
       const used = upstream;
       try {
-        await used.send(message);
+        await used.send(events.outgoing(message));
       } catch (err) {
         const gone = err instanceof StreamableHTTPError && err.code === 404;
         if (!gone || initialize === undefined || message === initialize) throw err;
         if (upstream === used) reopening ??= reopen(initialize).finally(() => (reopening = undefined));
         await reopening;
-        await upstream.send(message);
+        // Again through the cursor: after the reopen, a wait is to continue where the old session stopped.
+        await upstream.send(events.outgoing(message));
       }
     };
     const end = (code: number) => {
