@@ -68,16 +68,19 @@ describe.each(KINDS)('waits given up before their target ends (%s store)', (kind
     expect(await waitersOf(target.plan_id)).toEqual({ steps: [], count: 0 });
   });
 
-  it('frees them when retention removes a plan completed with the waiting step open', async () => {
+  it('frees them when a plan completes with the waiting step open, and its removal later finds none', async () => {
     h = await startHarness(kind, { approvalPolicy: 'auto', finishedPlansKept: 1 });
     const owner = await h.client('owner');
     const waiter = await h.client('waiter');
     const target = await startedPlan(owner, 'target', ['long work']);
     const waiting = await startedPlan(waiter, 'waiting plan', ['prepare']);
     await waitOnTarget(waiter, target.plan_id);
-    // Completed leaves the blocked step as it is; the next finished plan pushes this one past the one kept.
-    await waiter.completePlan({ status: 'completed' });
     expect(await waitersOf(target.plan_id)).toMatchObject({ count: 1 });
+    // Completed leaves the blocked step as it is, but a finished plan's steps can no longer change: its wait is
+    // given up with the plan's end (until round 23 only when retention removed the plan).
+    await waiter.completePlan({ status: 'completed' });
+    expect(await waitersOf(target.plan_id)).toEqual({ steps: [], count: 0 });
+    // The next finished plan pushes this one past the one kept.
     await startedPlan(waiter, 'next plan', ['other work']);
     await waiter.completePlan({ status: 'completed' });
     await expect(waiter.getPlanStatus({ plan_id: waiting.plan_id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
