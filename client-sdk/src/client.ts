@@ -17,6 +17,15 @@ import { attemptFailure, causeOf } from './refusal.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The error a call gives up with, naming its request_id when it may have applied (a retryable error): the caller can
+ * retry with `{ requestId }` and apply the change at most once. A refusal applied nothing and is thrown as it came.
+ */
+const withRequestId = (error: PlanHubError, requestId: string | undefined): PlanHubError =>
+  !error.retryable || requestId === undefined || error.requestId !== undefined
+    ? error
+    : new PlanHubError(error.code, error.message, error.details, requestId);
+
 /** `value`, or a rejection once `ms` pass: a source that never answers must not stall the client. */
 const withinMs = <T>(value: T | Promise<T>, ms: number, what: string): Promise<T> =>
   new Promise<T>((resolve, reject) => {
@@ -230,7 +239,7 @@ export class PlanHubClientCore extends EventClient {
 
   /**
    * One tool call. Mutating calls carry a request_id, so retrying after a lost connection or a timeout applies
-   * the change once; the typed error carries `code` and `retryable`.
+   * the change once; the typed error carries `code` and `retryable`, and a retryable one its `requestId`.
    */
   async call<N extends ToolName>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<N>> {
     const definition = TOOLS[tool] as (typeof TOOLS)[ToolName] | undefined;
@@ -260,7 +269,7 @@ export class PlanHubClientCore extends EventClient {
         throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
       } catch (err) {
         const error = err instanceof PlanHubError ? err : new PlanHubError('INTERNAL', String(err));
-        if (!error.retryable || attempt >= retries || this.state === 'closed') throw error;
+        if (!error.retryable || attempt >= retries || this.state === 'closed') throw withRequestId(error, requestId);
         await sleep(backoffDelay(attempt, this.options.backoff ?? { baseMs: 100, maxMs: 2000 }));
       }
     }

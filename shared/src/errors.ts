@@ -32,11 +32,17 @@ export const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set(['UNAVAILABLE', '
 export class PlanHubError extends Error {
   readonly code: ErrorCode;
   readonly details: unknown;
-  constructor(code: ErrorCode, message: string, details?: unknown) {
+  /**
+   * The request_id a client's call carried, on an error the client gave up retrying: an UNAVAILABLE after a store
+   * deadline may still have applied, and a retry with the same request_id applies it at most once.
+   */
+  readonly requestId: string | undefined;
+  constructor(code: ErrorCode, message: string, details?: unknown, requestId?: string) {
     super(message);
     this.name = 'PlanHubError';
     this.code = code;
     this.details = details;
+    this.requestId = requestId;
   }
   get retryable(): boolean {
     return RETRYABLE_CODES.has(this.code);

@@ -1,4 +1,4 @@
-import type { PlanHubClient } from '@planhub/client-sdk';
+import type { PlanHubClient, PlanHubError } from '@planhub/client-sdk';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisProcess } from '../helpers/redis-process.ts';
@@ -29,12 +29,13 @@ describe('a slow Redis (CLIENT PAUSE, over and over)', () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
+    let err: unknown;
     try {
       await new Promise((resolve) => setTimeout(resolve, 50));
       const started = performance.now();
       // addStep without plan_id: its count, the owner's index, the plan and the commit, one after another. Each
       // waits less than a deadline, so a timeout per command would let the call through after all four.
-      const err = await failure(agent.call('addStep', { description: 'added while slow' }, { requestId: 'slow-1' }));
+      err = await failure(agent.call('addStep', { description: 'added while slow' }));
       const elapsed = performance.now() - started;
       expect(err).toMatchObject({ code: 'UNAVAILABLE', retryable: true });
       expect((err as Error).message).toContain('deadline');
@@ -46,8 +47,11 @@ describe('a slow Redis (CLIENT PAUSE, over and over)', () => {
       await pauser.call('CLIENT', 'UNPAUSE');
       pauser.disconnect();
     }
-    // The retry with the same request_id applies the step once, whether or not the timed-out commit had applied.
-    const retried = await agent.call('addStep', { description: 'added while slow' }, { requestId: 'slow-1' });
+    // The error names the request_id the SDK made for the call: a retry with it applies the step once, whether or
+    // not the timed-out commit had applied.
+    const { requestId } = err as PlanHubError;
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const retried = await agent.call('addStep', { description: 'added while slow' }, { requestId });
     expect(retried).toMatchObject({ description: 'added while slow' });
     const status = await agent.getPlanStatus({});
     expect(status.steps.filter((s) => s.description === 'added while slow')).toHaveLength(1);
