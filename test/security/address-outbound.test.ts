@@ -36,7 +36,7 @@ const pausedSubscriber = async (url: string, agent: string, sockets: Socket[]) =
     socket.once('connect', resolve);
     socket.once('connect_error', reject);
   });
-  const ack = await socket
+  const ack: unknown = await socket
     .timeout(10_000)
     .emitWithAck('call', { tool: 'subscribeToTasks', args: { event_types: ['todos_updated'], after_event: '$' } });
   expect(ack).toMatchObject({ ok: true });

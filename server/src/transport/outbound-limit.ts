@@ -76,7 +76,6 @@ export const guardOutbound = (
   const lowWater = options.maxBytes / 4;
   let waiting: { promise: Promise<void>; release: () => void } | undefined;
   const release = () => waiting?.release();
-  let share: AddressShare | undefined;
   conn.on('close', () => {
     closed = true;
     release();
@@ -113,7 +112,7 @@ export const guardOutbound = (
     conn.on('close', () => clearTimeout(timer));
   };
 
-  share = options.join?.({
+  const share: AddressShare | undefined = options.join?.({
     queued,
     cutForAddress: (bytes, limit) => {
       if (!cut && !closed) cutNow(queued(), { bytes, limit });
