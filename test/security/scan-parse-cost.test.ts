@@ -40,4 +40,38 @@ describe.each(['redis', 'file'] as const)('what a scan parses, bounded and charg
       error: { code: 'RESOURCE_EXHAUSTED', details: { limit: 60 } },
     });
   });
+
+  /** 120 events of about 100 KB committed at once: 12 MB of log. */
+  const bigLog = async () => {
+    const outcome = await h!.server.services.store.commit('ws', {
+      reads: [],
+      writes: [],
+      events: Array.from({ length: 120 }, (_, i) => bigEvent(i)),
+    });
+    expect(outcome.ok).toBe(true);
+  };
+  const refused = { ok: false, error: { code: 'RESOURCE_EXHAUSTED', details: { limit: 60 } } };
+
+  it('charges what listSubscriptions parses to count matches, as a getTaskEvents scan', async () => {
+    h = await startHarness(store, { limits: { callsPerSecond: 1, rateWindowSeconds: 60 } });
+    const lister = await rawClient(h.url, openAuth('ws', 'lister'));
+    clients.push(lister);
+    // Live only: subscribing reads no history.
+    const live = { event_types: ['plan_completed'], after_event: '$' };
+    expect(await lister.call('subscribeToTasks', live)).toMatchObject({ ok: true });
+    await bigLog();
+    // Counting reads back to the subscription's creation: every one of the 120 (8 MiB of them, about 128 units).
+    expect(await lister.call('listSubscriptions', {})).toMatchObject({ ok: true, result: { count: 1 } });
+    expect(await lister.call('getPlanStatus', {})).toMatchObject(refused);
+  });
+
+  it("charges what a subscription's history replay parses, twice (found, then replayed)", async () => {
+    h = await startHarness(store, { limits: { callsPerSecond: 1, rateWindowSeconds: 60 } });
+    await bigLog();
+    const subscriber = await rawClient(h.url, openAuth('ws', 'subscriber'));
+    clients.push(subscriber);
+    // No after_event: the recent matching history is looked for (none matches) within the scan's bounds.
+    expect(await subscriber.call('subscribeToTasks', { event_types: ['plan_completed'] })).toMatchObject({ ok: true });
+    expect(await subscriber.call('getPlanStatus', {})).toMatchObject(refused);
+  });
 });

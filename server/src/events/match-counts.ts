@@ -35,8 +35,8 @@ export const countSubscriptionMatches = async (
   workspace: string,
   subs: readonly Subscription[],
   budget: number,
-): Promise<{ counts: Map<string, MatchCount>; scanned: number }> => {
-  if (subs.length === 0) return { counts: new Map(), scanned: 0 };
+): Promise<{ counts: Map<string, MatchCount>; scanned: number; bytes: number }> => {
+  if (subs.length === 0) return { counts: new Map(), scanned: 0, bytes: 0 };
   const counts = new Map(subs.map((s) => [s.subscription_id, 0]));
   const reached = new Set<string>();
   // The scan's one "match" is the first event older than every subscription, which ends it; the events on the way
@@ -56,6 +56,7 @@ export const countSubscriptionMatches = async (
   const scan = await scanBackward(store, workspace, undefined, 1, olderThanAll, budget);
   return {
     scanned: scan.scanned,
+    bytes: scan.bytes,
     counts: new Map(
       subs.map((s) => [
         s.subscription_id,

@@ -44,6 +44,10 @@ export const READ_BYTES_PER_UNIT = 64 * 1024;
 /** What a scan's parsing costs the caller, beyond the entries it looked at. */
 export const readCost = (bytes: number): number => Math.floor(bytes / READ_BYTES_PER_UNIT);
 
+/** What a scan costs the caller in all: the entries it looked at and the text the store parsed for them. */
+export const scanWork = (scan: { scanned: number; bytes: number }): number =>
+  scanCost(scan.scanned) + readCost(scan.bytes);
+
 export interface Scan {
   /** Matching events, oldest first. */
   events: EventEnvelope[];
@@ -154,8 +158,9 @@ export const historyStart = async (
   workspace: string,
   match: (e: EventEnvelope) => boolean,
   budget: number,
-): Promise<{ after: string; scanned: number }> => {
+): Promise<{ after: string; scanned: number; bytes: number }> => {
   const scan = await scanBackward(store, workspace, undefined, budget, match, budget);
   const oldest = scan.events[0];
-  return { after: oldest ? precedingId(oldest.event_id) : (scan.cursor ?? '0-0'), scanned: scan.scanned };
+  const after = oldest ? precedingId(oldest.event_id) : (scan.cursor ?? '0-0');
+  return { after, scanned: scan.scanned, bytes: scan.bytes };
 };

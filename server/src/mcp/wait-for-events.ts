@@ -1,6 +1,6 @@
 import type { Caller, EventEnvelope, Subscription } from '@planhub/shared';
 import { eventsThatFit } from '../events/answer-bytes.ts';
-import { scanCost, scanForward, type Scan } from '../events/scan-log.ts';
+import { scanForward, scanWork, type Scan } from '../events/scan-log.ts';
 import { chargeWork } from '../limits/call-limiter.ts';
 import type { Services } from '../tools/context.ts';
 import { readSubscriptions } from '../tools/subscriptions-doc.ts';
@@ -39,11 +39,11 @@ const messageOf = (found: Scan, timeout: number, subscriptions: number): string 
 };
 
 /**
- * Charges the log entries this call looked at to the agent's call budget, as getTaskEvents' scans are: 1 unit per
- * 100, once the answer is made.
+ * Charges the log entries this call looked at, and the text parsed for them, to the agent's call budget, as
+ * getTaskEvents' scans are (scanWork), once the answer is made.
  */
-const chargeScan = (services: Services, caller: Caller, scanned: number): Promise<void> =>
-  chargeWork(services.callLimiter, caller, scanCost(scanned));
+const chargeScan = (services: Services, caller: Caller, work: { scanned: number; bytes: number }): Promise<void> =>
+  chargeWork(services.callLimiter, caller, scanWork(work));
 
 const sameSubscriptions = (a: readonly Subscription[], b: readonly Subscription[]): boolean =>
   a.length === b.length && a.every((sub, i) => sub.subscription_id === b[i]?.subscription_id);
@@ -73,7 +73,7 @@ export const waitForEvents = async (
   if (args.after_event !== undefined) cursor.moveTo(args.after_event);
   const from = cursor.position;
   let after = from;
-  let scanned = 0;
+  const work = { scanned: 0, bytes: 0 };
   for (let rescans = 0; ;) {
     const match = sessionMatcher(caller, subscriptions);
     const scan = async (start: string): Promise<Scan> => {
@@ -87,9 +87,10 @@ export const waitForEvents = async (
           match,
           config.eventRetention,
         );
-        found = { ...next, scanned: found.scanned + next.scanned };
+        found = { ...next, scanned: found.scanned + next.scanned, bytes: found.bytes + next.bytes };
       }
-      scanned += found.scanned;
+      work.scanned += found.scanned;
+      work.bytes += found.bytes;
       return found;
     };
     const left = deadline - performance.now();
@@ -116,7 +117,7 @@ export const waitForEvents = async (
         continue;
       }
       // Still changing: answer nothing and keep the cursor, rather than pass over what the new ones match.
-      await chargeScan(services, caller, scanned);
+      await chargeScan(services, caller, work);
       return {
         events: [],
         count: 0,
@@ -136,7 +137,7 @@ export const waitForEvents = async (
     const to = found.cursor ?? after;
     // Charged before the cursor moves: a charge that fails (the limiter's store down) fails the call with the cursor
     // where it was, so no event is passed over.
-    await chargeScan(services, caller, scanned);
+    await chargeScan(services, caller, work);
     cursor.advance(from, to);
     return {
       events: found.events,

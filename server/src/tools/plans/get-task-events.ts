@@ -2,7 +2,7 @@ import type { EventEnvelope, EventType } from '@planhub/shared';
 import { EVENT_TYPES, EventIdSchema, MAX_WAIT_SECONDS, fail, isPresenceEvent } from '@planhub/shared';
 import { eventsThatFit } from '../../events/answer-bytes.ts';
 import { matchesFilter } from '../../events/match.ts';
-import { SCAN_BUDGET, readCost, scanBackward, scanCost, scanForward } from '../../events/scan-log.ts';
+import { SCAN_BUDGET, scanBackward, scanForward, scanWork } from '../../events/scan-log.ts';
 import { SEARCHED_BYTES_BUDGET, mentions, searchCost } from '../../events/text-match.ts';
 import type { ToolHandlers } from '../context.ts';
 
@@ -92,7 +92,7 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
       scan = forward
         ? { ...scan, events: scan.events.slice(0, fit), cursor: scan.events[fit - 1]?.event_id }
         : { ...scan, events: scan.events.slice(-fit), nextBefore: scan.events.at(-fit)?.event_id };
-    await ctx.chargeWork?.(scanCost(scanned) + readCost(parsed) + searchCost(searched.bytes));
+    await ctx.chargeWork?.(scanWork({ scanned, bytes: parsed }) + searchCost(searched.bytes));
     return {
       events: scan.events,
       count: scan.events.length,

@@ -1,7 +1,7 @@
 import type { Subscription } from '@planhub/shared';
 import { compareEventIds, fail } from '@planhub/shared';
 import { canonicalFilter, isEcho, matchesFilter, sameFilter } from '../../events/match.ts';
-import { SCAN_BUDGET, historyStart, scanCost } from '../../events/scan-log.ts';
+import { SCAN_BUDGET, historyStart, scanWork } from '../../events/scan-log.ts';
 import { subscriptionFilter } from '../../events/subscription-views.ts';
 import type { CallContext, ConnectionHooks, ToolHandlers } from '../context.ts';
 import { loadSubscriptionsDoc, saveSubscriptions } from '../subscriptions-doc.ts';
@@ -41,7 +41,7 @@ const replayFrom = async (ctx: CallContext, sub: Subscription, afterEvent: strin
     SCAN_BUDGET,
   );
   // The stream reads the same window again while replaying it.
-  await ctx.chargeWork?.(scanCost(2 * start.scanned));
+  await ctx.chargeWork?.(2 * scanWork(start));
   return start.after;
 };
 
