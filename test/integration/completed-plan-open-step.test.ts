@@ -1,4 +1,5 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
+import { compareEventIds } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startedPlan, unblocksOf } from '../helpers/event-log.ts';
 import { poll } from '../helpers/eventually.ts';
@@ -77,6 +78,45 @@ describe.each(KINDS)('waits on a step left open by a completed plan (%s store)',
       waitersOn: [0, 0],
       waiters: {},
     });
+  });
+
+  it("raced with its target's end, an open step is unblocked before the plan ends or never", async () => {
+    h = await startHarness(kind, { approvalPolicy: 'auto' });
+    for (let round = 0; round < ROUNDS * 4; round++) {
+      const workspace = `target-race-${round}`;
+      const owner = await h.client('owner', { workspace });
+      const third = await h.client('third', { workspace });
+      await startedPlan(third, 'upstream', ['feed']);
+      const target = await startedPlan(owner, 'target', ['a']);
+      const owned = await owner.addDependentStep({
+        description: 'wait on third',
+        depends_on: [{ agent_id: 'third', step_id: 'step_1' }],
+      });
+      await owner.setStepStatus({ step_id: 'step_1', status: 'completed' });
+      // The target ends somewhere around the plan's end: a few ms after it, the end has read the waiting step's
+      // state and the target's end has read its waiters, and both commit.
+      const delay = Math.random() * 20;
+      await Promise.all([
+        owner.completePlan({ status: 'completed' }),
+        new Promise((resolve) => setTimeout(resolve, delay)).then(() =>
+          third.completeStepWithOutput({ step_id: 'step_1', output: { round } }),
+        ),
+      ]);
+      const log = await owner.getTaskEvents({ plan_id: target.plan_id, after_event: '0-0', limit: 100 });
+      const ended = log.events.find((e) => e.event_type === 'plan_completed');
+      const unblocks = log.events.filter(
+        (e) => e.event_type === 'step_unblocked' && e.source_step_id === owned.step_id,
+      );
+      expect(ended).toBeDefined();
+      expect(unblocks.length).toBeLessThanOrEqual(1);
+      // An unblock after the end would rewrite a finished plan's step.
+      for (const e of unblocks) expect(compareEventIds(e.event_id, ended!.event_id)).toBeLessThan(0);
+      const status = (await stepOf(owner, target.plan_id, owned.step_id))?.status;
+      // Unblocked before the end: pending. Otherwise blocked, or pending when the target's end committed just after
+      // the plan's (its output recorded, never announced: the plan had ended).
+      if (unblocks.length === 1) expect(status).toBe('pending');
+      else expect(['blocked', 'pending']).toContain(status);
+    }
   });
 
   it('raced with the end, each wait resolves exactly once, registered before or after it', async () => {

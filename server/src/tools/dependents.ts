@@ -1,4 +1,5 @@
 import type { Plan, Step, Waiter } from '@planhub/shared';
+import { FINISHED_PLAN_STATUSES } from '@planhub/shared';
 import { stepNode } from '../core/dependencies/attach.ts';
 import { dependencyNode, pendingNode } from '../core/dependencies/nodes.ts';
 import { decideFanIn, isSamePlan } from '../core/dependencies/fan-in.ts';
@@ -132,14 +133,13 @@ const settleSamePlan = async (tx: Tx, target: Plan, step: Step, now: string): Pr
  */
 export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: string): Promise<Settled> => {
   const self = stepNode(target.plan_id, step.id);
-  if ((step.depends_on ?? []).length > 0 || (step.blocked_by ?? []).length > 0) {
+  if (waitsOnSomething(step)) {
+    // The ended step was read live and is written whole: what it received is in its document now.
     tx.op(
       { op: 'del', kind: 'set', key: setKeys.outstanding(self) },
-      { op: 'del', kind: 'set', key: setKeys.edges(self) },
       { op: 'del', kind: 'hash', key: hashKeys.received(self) },
-      { op: 'srem', key: setKeys.edges(pendingNode(target.agent_id, step.id)), members: [self] },
     );
-    await giveUpWaits(tx, target, step);
+    await endOwnWaits(tx, target, step);
   }
   const same = await settleSamePlan(tx, target, step, now);
   // Waits named by plan, and waits by agent and step id registered before any plan of this agent had the step.
@@ -163,6 +163,30 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
     if (pending) same.pending.push(pending);
   }
   return same;
+};
+
+export const waitsOnSomething = (step: Step): boolean =>
+  (step.depends_on ?? []).length > 0 || (step.blocked_by ?? []).length > 0;
+
+/** Kept in the outstanding set of a step its finished plan left blocked: the set never empties (see below). */
+const PLAN_ENDED = 'plan-ended';
+
+/**
+ * A step that will never be unblocked (it ended, or its plan did) drops its edges and gives its waits on other
+ * plans up. Its outstanding set is the caller's: an ended step's goes (settleDependents); a blocked step of a
+ * finished plan keeps its set, as it tells which waits were still open, with PLAN_ENDED added, so a target's end that
+ * read the waiter list before the give-up and commits after it cannot empty the set, and the fan-in's "last one
+ * unblocks" never fires for a plan that already ended.
+ */
+export const endOwnWaits = async (tx: Tx, plan: Plan, step: Step): Promise<void> => {
+  const self = stepNode(plan.plan_id, step.id);
+  tx.op(
+    { op: 'del', kind: 'set', key: setKeys.edges(self) },
+    { op: 'srem', key: setKeys.edges(pendingNode(plan.agent_id, step.id)), members: [self] },
+  );
+  if (step.status === 'blocked' && FINISHED_PLAN_STATUSES.has(plan.status))
+    tx.op({ op: 'sadd', key: setKeys.outstanding(self), members: [PLAN_ENDED] });
+  await giveUpWaits(tx, plan, step);
 };
 
 /**

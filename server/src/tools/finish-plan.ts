@@ -6,7 +6,7 @@ import { endPlan, type PlanEnd } from '../core/plans/plan-lifecycle.ts';
 import { docKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
 import { releaseAwaited } from './awaited-steps.ts';
-import { giveUpWaits, releaseWaiters, settleDependents } from './dependents.ts';
+import { endOwnWaits, releaseWaiters, settleDependents, waitsOnSomething } from './dependents.ts';
 import { savePlan } from './plan-access.ts';
 import { decodeStep } from './plan-repository.ts';
 import { loadWaitersOf, releaseWaiterCounts, waiterSet } from './step-waiters.ts';
@@ -51,7 +51,7 @@ const withDependencies = async (tx: Tx, planId: string, steps: readonly Step[]):
 /**
  * A plan completed with steps still open leaves them as they were (honest status), but a finished plan's steps can
  * no longer change: other plans' steps waiting on them receive `skipped` now, the outcome a wait registered after
- * the end gets at once (endedOutcome), and their own waits are given up. Until round 23 such waiters stayed blocked
+ * the end gets at once (endedOutcome), and their own waits end (endOwnWaits). Until round 23 such waiters stayed blocked
  * until retention removed the plan, which a one-shot subagent's plan never reaches. The plan's own steps end with it.
  */
 const releaseOpenSteps = async (tx: Tx, plan: Plan, now: string): Promise<void> => {
@@ -61,7 +61,7 @@ const releaseOpenSteps = async (tx: Tx, plan: Plan, now: string): Promise<void> 
   const nodes = open.map((s) => stepNode(plan.plan_id, s.id));
   const waiters = await loadWaitersOf(tx, nodes);
   for (const [i, step] of open.entries()) {
-    if ((step.blocked_by ?? []).length > 0) await giveUpWaits(tx, plan, step);
+    if (waitsOnSomething(step)) await endOwnWaits(tx, plan, step);
     const list = waiters[i] ?? [];
     releaseWaiterCounts(tx, { node: nodes[i]!, set: waiterSet(plan.plan_id) }, list);
     const skipped = endedOutcome(plan, step) ?? step;
