@@ -114,4 +114,38 @@ describe('the dashboard after a plan with dependencies is cancelled', () => {
     expect(await card.locator('.waits').count()).toBe(0);
     expect(errors).toEqual([]);
   });
+
+  it('shows the waits of a step its completed plan left open as given up, live and after a reload', async () => {
+    const { url } = await dashboardNode(cleanups, { approvalPolicy: 'auto' });
+    const impl = await dashboardAgent(cleanups, url, 'impl');
+    const main = await dashboardAgent(cleanups, url, 'main');
+    await impl.createPlan({ title: 'Impl', steps: ['Write'] });
+    await impl.startPlan({});
+    await main.createPlan({ title: 'Main', steps: ['Prep'] });
+    const { plan_id: mainPlan } = await main.startPlan({});
+    await main.addDependentStep({ description: 'Review write', depends_on: [{ agent_id: 'impl', step_id: 'step_1' }] });
+    await main.setStepStatus({ step_id: 'step_1', status: 'completed' });
+
+    const { page, errors } = await openDashboard(suite.browser, cleanups, url, { hash: '#/ws/ws/graph' });
+    await page.locator('details.dep-list summary').click();
+    await poll(() => drawnEdges(page)).toEqual(['main:step_2 -> impl:step_1: gedge open']);
+    // Completed with step_2 still blocked: it stays blocked, and waits for nothing any more.
+    await main.completePlan({ status: 'completed' });
+    const givenUp = [
+      'main:step_2 -> impl:step_1: dep given-up – impl:step_1 Write — given up (its plan was completed first)',
+    ];
+    await poll(() => listedDependencies(page)).toEqual(givenUp);
+    await poll(() => drawnEdges(page)).toEqual(['main:step_2 -> impl:step_1: gedge given-up']);
+    // Its target ends later: nothing is delivered, and the page does not call the wait resolved.
+    await impl.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    await poll(() => page.locator('a.gnode[data-node="impl:step_1"]').getAttribute('data-status')).toBe('completed');
+    const { events } = await main.getTaskEvents({ plan_id: mainPlan });
+    expect(events.filter((e) => e.event_type === 'step_unblocked')).toEqual([]);
+    expect(await listedDependencies(page)).toEqual(givenUp);
+    await page.reload();
+    await page.locator('#connection.live').waitFor();
+    await page.locator('details.dep-list summary').click();
+    await poll(() => listedDependencies(page)).toEqual(givenUp);
+    expect(errors).toEqual([]);
+  });
 });

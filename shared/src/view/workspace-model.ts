@@ -175,16 +175,21 @@ export const sameDependency = (a: DependencyRef, b: DependencyRef): boolean =>
   (a.plan_id === undefined || b.plan_id === undefined || a.plan_id === b.plan_id);
 
 /**
- * Mirrors the server's resolution: an ended step drops out of every blocked_by naming it, except an ended waiter's.
- * A step that ended first gave its waits up, and the server keeps its blocked_by as it was then; stripping it here
- * made a live view call such a wait resolved where a reload (the server's data) showed it still listed.
+ * Mirrors the server's resolution: an ended step drops out of every blocked_by naming it, except that of a waiter
+ * that ended, or whose plan did (a completed plan leaves steps open). Such a step gave its waits up, and the server
+ * keeps its blocked_by as it was then; stripping it here made a live view call such a wait resolved where a reload
+ * (the server's data) showed it still listed.
  */
 const resolveWaiters = (snapshot: WorkspaceSnapshot, plan: PlanSummary, ended: StepSummary): void => {
   const ref = { agent_id: plan.agent_id, step_id: ended.id, plan_id: plan.plan_id };
   for (const agent of snapshot.agents)
     for (const waiting of agent.plans)
       for (const step of waiting.steps)
-        if (step.blocked_by?.length && !ENDED_STEP_STATUSES.has(step.status))
+        if (
+          step.blocked_by?.length &&
+          !ENDED_STEP_STATUSES.has(step.status) &&
+          !FINISHED_PLAN_STATUSES.has(waiting.status)
+        )
           step.blocked_by = step.blocked_by.filter((d) => !sameDependency(d, ref));
 };
 

@@ -56,14 +56,14 @@ export const dependenciesView = (state: DashboardState): Node[] => {
             { class: 'deps', 'aria-label': `${step.id} of ${agentId} waits on` },
             ...(step.depends_on ?? []).map((ref) => {
               const target = findTarget(snapshot, ref)?.step;
-              const dependency = dependencyState(step, ref);
+              const dependency = dependencyState(step, plan, ref);
               return h(
                 'li',
                 { class: `dep ${dependency}`, 'data-dep': `${ref.agent_id}:${ref.step_id}` },
                 h('span', { 'aria-hidden': 'true' }, DEP_MARK[dependency]),
                 `${ref.agent_id}:${ref.step_id}`,
                 target ? h('span', { class: 'muted small' }, ` ${target.description}`) : null,
-                h('span', { class: 'small' }, ` — ${dependencyStateText(dependency, step, target)}`),
+                h('span', { class: 'small' }, ` — ${dependencyStateText(dependency, step, plan, target)}`),
               );
             }),
           ),

@@ -1,5 +1,12 @@
-import type { DependencyRef, PlanSummary, StepStatus, StepSummary, WorkspaceSnapshot } from '@planhub/shared';
-import { ENDED_STEP_STATUSES, sameDependency } from '@planhub/shared';
+import type {
+  DependencyRef,
+  PlanStatus,
+  PlanSummary,
+  StepStatus,
+  StepSummary,
+  WorkspaceSnapshot,
+} from '@planhub/shared';
+import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES, sameDependency } from '@planhub/shared';
 
 interface WaitingStep {
   status: StepStatus;
@@ -8,8 +15,9 @@ interface WaitingStep {
 
 /**
  * Where a step stands with one dependency: `open` (still waited for), `resolved` (it ended and was delivered), or
- * `given-up`: the step ended first (skipped with its cancelled or failed plan, or ended by its owner), and the server
- * gave its waits up then (tools/dependents.ts `giveUpWaits`), so nothing will ever be delivered to it.
+ * `given-up`: the step, or its plan, ended first (skipped with its cancelled or failed plan, ended by its owner, or
+ * left open by a completed plan), and the server gave its waits up then (tools/dependents.ts `endOwnWaits`), so
+ * nothing will ever be delivered to it.
  */
 export type DependencyState = 'open' | 'resolved' | 'given-up';
 
@@ -27,30 +35,42 @@ export const findTarget = (
   return undefined;
 };
 
-const hasEnded = (step: WaitingStep): boolean => ENDED_STEP_STATUSES.has(step.status);
+/** The plan a step belongs to, as far as its waits go: a finished plan's steps wait for nothing any more. */
+interface OwningPlan {
+  status: PlanStatus;
+}
+
+/** Whether the step waits for nothing any more: it ended, or its plan did (a completed plan leaves steps open). */
+const stoppedWaiting = (step: WaitingStep, plan: OwningPlan): boolean =>
+  ENDED_STEP_STATUSES.has(step.status) || FINISHED_PLAN_STATUSES.has(plan.status);
 
 /**
- * The server keeps an ended step's `blocked_by` as it was when the step ended (and so does the live model,
- * WorkspaceModel): what it still lists then was given up.
+ * The server keeps the `blocked_by` of a step that stopped waiting as it was then (and so does the live model,
+ * WorkspaceModel): what it still lists was given up.
  */
-export const dependencyState = (step: WaitingStep, ref: DependencyRef): DependencyState => {
+export const dependencyState = (step: WaitingStep, plan: OwningPlan, ref: DependencyRef): DependencyState => {
   const outstanding = (step.blocked_by ?? []).some((b) => sameDependency(b, ref));
   if (!outstanding) return 'resolved';
-  return hasEnded(step) ? 'given-up' : 'open';
+  return stoppedWaiting(step, plan) ? 'given-up' : 'open';
 };
 
-/** The dependencies a step still waits on: none once it has ended, whatever its stored `blocked_by` still lists. */
-export const openDependencies = (step: WaitingStep): DependencyRef[] => (hasEnded(step) ? [] : (step.blocked_by ?? []));
+/** The dependencies a step still waits on: none once it or its plan ended, whatever its `blocked_by` still lists. */
+export const openDependencies = (step: WaitingStep, plan: OwningPlan): DependencyRef[] =>
+  stoppedWaiting(step, plan) ? [] : (step.blocked_by ?? []);
 
 /** How a dependency's state reads after its name: "waiting (in progress)", "given up (skipped before it ended)"… */
 export const dependencyStateText = (
   state: DependencyState,
   step: WaitingStep,
+  plan: OwningPlan,
   target: { status: StepStatus } | undefined,
 ): string => {
   const targetStatus = target?.status.replace('_', ' ');
   if (state === 'open') return `waiting (${targetStatus ?? 'not started'})`;
-  if (state === 'given-up') return `given up (${step.status} before it ended)`;
+  if (state === 'given-up')
+    return ENDED_STEP_STATUSES.has(step.status)
+      ? `given up (${step.status} before it ended)`
+      : `given up (its plan was ${plan.status} first)`;
   // A skipped or failed target resolves its waiters too (they receive its outcome): say which.
   return target && target.status !== 'completed' ? `resolved (${targetStatus})` : 'resolved';
 };

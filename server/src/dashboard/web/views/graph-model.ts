@@ -56,7 +56,7 @@ export const dependencyGraph = (snapshot: WorkspaceSnapshot): DependencyGraph =>
         planId: plan?.plan_id,
         step,
         stepId,
-        waiting: !!step && openDependencies(step).length > 0,
+        waiting: !!step && !!plan && openDependencies(step, plan).length > 0,
       });
     return id;
   };
@@ -68,7 +68,7 @@ export const dependencyGraph = (snapshot: WorkspaceSnapshot): DependencyGraph =>
         for (const ref of step.depends_on) {
           const target = findTarget(snapshot, ref);
           const to = add(ref.agent_id, target?.plan, ref.step_id, target?.step, target?.plan.plan_id ?? ref.plan_id);
-          const state = dependencyState(step, ref);
+          const state = dependencyState(step, plan, ref);
           const open = state === 'open';
           const givenUp = state === 'given-up';
           // Node ids are unique per plan step, so an edge's is too; a dependency listed twice is drawn once.

@@ -53,7 +53,7 @@ export const progressBar = (plan: PlanSummary): HTMLElement => {
 
 const stepItem = (state: DashboardState, plan: PlanSummary, step: StepSummary): HTMLElement => {
   const flash = state.flashing(plan.plan_id, step.id);
-  const waits = openDependencies(step);
+  const waits = openDependencies(step, plan);
   return h(
     'li',
     {

@@ -38,11 +38,11 @@ const deliveredBy = (step: StepView, key: string): DependencyRef | undefined => 
   );
 };
 
-/** How a dependency reads under "Waits on"; a step that ended first gave it up, and says how it ended. */
-const STEP_PAGE_DEPENDENCY: Record<DependencyState, (step: StepView) => string> = {
+/** How a dependency reads under "Waits on"; a step (or plan) that ended first gave it up, and says how it ended. */
+const STEP_PAGE_DEPENDENCY: Record<DependencyState, (step: StepView, plan: PlanView) => string> = {
   open: () => 'waiting',
   resolved: () => 'ended',
-  'given-up': (step) => dependencyStateText('given-up', step, undefined),
+  'given-up': (step, plan) => dependencyStateText('given-up', step, plan, undefined),
 };
 
 const row = (label: string, value: Node | string) => h('div', { class: 'kv' }, h('dt', {}, label), h('dd', {}, value));
@@ -135,12 +135,12 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
             'ul',
             { class: 'deps' },
             ...step.depends_on.map((d) => {
-              const dependency = dependencyState(step, d);
+              const dependency = dependencyState(step, plan, d);
               return h(
                 'li',
                 { class: dependency },
                 depLink(state, d, `${d.agent_id} · ${d.step_id}`),
-                ` — ${STEP_PAGE_DEPENDENCY[dependency](step)}`,
+                ` — ${STEP_PAGE_DEPENDENCY[dependency](step, plan)}`,
               );
             }),
           )
