@@ -27,10 +27,17 @@ describe('the total queued for one client address', () => {
     // 135 queued: b (60) goes first and leaves 75, under the limit.
     expect(b.cuts).toEqual([[135, 100]]);
     expect([a.cuts, c.cuts]).toEqual([[], []]);
-    // A cut connection no longer counts, whatever its transport still holds.
-    a.member.bytes = 50;
+    // A cut connection no longer counts, whatever its transport still holds: b keeps its 60 while a and c grow to
+    // 105, past the limit; a (the larger) goes, and b is not cut a second time.
+    a.member.bytes = 60;
     shares[0]!.grew();
-    expect([a.cuts, c.cuts]).toEqual([[], []]);
+    expect([a.cuts, b.cuts, c.cuts]).toEqual([[[105, 100]], [[135, 100]], []]);
+    // A share that left is not measured again either.
+    shares[2]!.leave();
+    c.member.bytes = 500;
+    a.member.bytes = 0;
+    shares[0]!.grew();
+    expect(c.cuts).toEqual([]);
   });
 
   it('measures the others again before cutting: a queue that drained unnoticed does not count', () => {

@@ -87,7 +87,7 @@ describe("counting a subscription's matches from the event log", () => {
 
   it('reads nothing for an agent without subscriptions', async () => {
     const { store, read } = await storeWith([event(1, 'worker')]);
-    expect(await countSubscriptionMatches(store, 'ws', [], 2_000)).toEqual({ counts: new Map(), scanned: 0 });
+    expect(await countSubscriptionMatches(store, 'ws', [], 2_000)).toEqual({ counts: new Map(), scanned: 0, bytes: 0 });
     expect(read()).toBe(0);
   });
 });

@@ -81,6 +81,8 @@ export const guardOutbound = (
     release();
     share?.leave();
   });
+  // A socket may leave while its connection stays open (a namespace disconnect): it no longer counts then.
+  socket.on('disconnect', () => share?.leave());
 
   const cutNow = (bytes: number, address?: { bytes: number; limit: number }) => {
     cut = true;
