@@ -39,13 +39,7 @@ try {
   await server.close();
   refuse(failure);
 }
-// A wildcard bind is not an address a browser can open; the dashboard link points at this machine instead.
-const dashboard = `${url.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost')}/dashboard`;
-log.info(
-  { url, dashboard, store: server.services.store.kind, mode: config.secret ? 'secret' : 'open (loopback only)' },
-  `PlanHub listening on ${url}; dashboard at ${dashboard}`,
-);
-
+// Before the line that says the node listens: a supervisor (or a test) may signal it as soon as it reads that line.
 const shutdown = (signal: string) => {
   log.info({ signal }, 'shutting down');
   server.close().then(
@@ -58,3 +52,10 @@ const shutdown = (signal: string) => {
 };
 process.once('SIGINT', () => shutdown('SIGINT'));
 process.once('SIGTERM', () => shutdown('SIGTERM'));
+
+// A wildcard bind is not an address a browser can open; the dashboard link points at this machine instead.
+const dashboard = `${url.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost')}/dashboard`;
+log.info(
+  { url, dashboard, store: server.services.store.kind, mode: config.secret ? 'secret' : 'open (loopback only)' },
+  `PlanHub listening on ${url}; dashboard at ${dashboard}`,
+);
