@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
 import { createServer, type PlanHubServer } from '@planhub/server';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
+import { metric } from '../helpers/metrics.ts';
+import { bigTodos, stalledSubscriber } from '../helpers/stalled-subscriber.ts';
 import { rounds } from '../helpers/stress.ts';
 import type { SubscriberReport } from './support/sdk-subscriber.ts';
 
@@ -13,49 +14,6 @@ const LIMIT = 1024 * 1024;
 const STALLED = 3;
 /** Each write carries a todo list of ~200 KB, pushed to every subscriber: far past the kernel's socket buffers. */
 const WRITES = rounds(80);
-const ITEMS = 50;
-
-const metric = async (url: string, name: string) => {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 'NaN');
-};
-
-/** A raw socket.io client (no SDK) that subscribes, then stops reading its TCP socket. */
-const stalledClient = async (url: string, agent: string) => {
-  const socket: Socket = io(url, {
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-    auth: { workspace: 'ws', agent_id: agent, role: 'agent' },
-  });
-  const reasons: unknown[] = [];
-  socket.on('disconnect_reason', (reason: unknown) => reasons.push(reason));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  const ack = (await socket.timeout(10_000).emitWithAck('call', {
-    tool: 'subscribeToTasks',
-    args: { event_types: ['todos_updated'] },
-  })) as {
-    ok: boolean;
-  };
-  expect(JSON.stringify(ack)).toMatch(/"ok":true/);
-  // engine.io-client's websocket transport wraps a `ws` WebSocket; its net.Socket is what stops reading.
-  const tcp = (socket.io.engine.transport as unknown as { ws: { _socket: { pause(): void; resume(): void } } }).ws
-    ._socket;
-  tcp.pause();
-  return { socket, reasons, resume: () => tcp.resume() };
-};
-
-/** A todo list of ~200 KB: a few dozen fill the kernel's socket buffers. */
-const bigTodos = (round: number) =>
-  Array.from({ length: ITEMS }, (_, i) => ({
-    id: `t${i}`,
-    content: `${round}:${'x'.repeat(3900)}`,
-    status: 'pending' as const,
-    priority: 'low' as const,
-  }));
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SUBSCRIBER = fileURLToPath(new URL('./support/sdk-subscriber.ts', import.meta.url));
@@ -121,7 +79,9 @@ describe('stalled consumers', () => {
   });
 
   it('cut a connection that stops reading once its queue passes the limit; the heap never holds more', async () => {
-    const stalled = await Promise.all(Array.from({ length: STALLED }, (_, i) => stalledClient(url, `stalled-${i}`)));
+    const stalled = await Promise.all(
+      Array.from({ length: STALLED }, (_, i) => stalledSubscriber(url, `stalled-${i}`)),
+    );
     const reader = await connect({ url, workspace: 'ws', agentId: 'reader' });
     let delivered = 0;
     reader.on('event', (e) => void (e.event_type === 'todos_updated' && (delivered += 1)));

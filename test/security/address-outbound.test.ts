@@ -1,9 +1,10 @@
 import type { EventEnvelope } from '@planhub/shared';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
 import { metric } from '../helpers/metrics.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
+import { bigTodos, stalledSubscriber } from '../helpers/stalled-subscriber.ts';
 
 const MIB = 1024 * 1024;
 /** Far above what any one subscriber here queues: only the address's total can cut them. */
@@ -11,40 +12,6 @@ const PER_CONNECTION = 64 * MIB;
 const PER_ADDRESS = 4 * MIB;
 const PAUSED = 10;
 const WRITES = 40;
-
-/** A todo list of about 200 KB, pushed to every subscriber of todos_updated. */
-const bigTodos = (round: number) =>
-  Array.from({ length: 50 }, (_, i) => ({
-    id: `t${i}`,
-    content: `${round}:${'x'.repeat(3900)}`,
-    status: 'pending' as const,
-    priority: 'low' as const,
-  }));
-
-/** A raw socket.io client that subscribes to todos_updated, then stops reading its TCP socket. */
-const pausedSubscriber = async (url: string, agent: string, sockets: Socket[]) => {
-  const socket: Socket = io(url, {
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-    auth: { workspace: 'ws', agent_id: agent, role: 'agent' },
-  });
-  sockets.push(socket);
-  const reasons: { message?: string }[] = [];
-  socket.on('disconnect_reason', (reason: { message?: string }) => reasons.push(reason));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  const ack: unknown = await socket
-    .timeout(10_000)
-    .emitWithAck('call', { tool: 'subscribeToTasks', args: { event_types: ['todos_updated'], after_event: '$' } });
-  expect(ack).toMatchObject({ ok: true });
-  const tcp = (socket.io.engine.transport as unknown as { ws: { _socket: { pause(): void; resume(): void } } }).ws
-    ._socket;
-  tcp.pause();
-  return { reasons, resume: () => tcp.resume() };
-};
 
 /**
  * One address holding many connections that stopped reading: each stays under its own outboundBytes, so until
@@ -69,8 +36,12 @@ describe('what a node queues for one client address', () => {
       },
     });
     const { url } = h;
-    const paused: Awaited<ReturnType<typeof pausedSubscriber>>[] = [];
-    for (let i = 0; i < PAUSED; i++) paused.push(await pausedSubscriber(url, `paused-${i}`, sockets));
+    const paused: Awaited<ReturnType<typeof stalledSubscriber>>[] = [];
+    for (let i = 0; i < PAUSED; i++) {
+      const subscriber = await stalledSubscriber(url, `paused-${i}`, { afterEvent: '$' });
+      sockets.push(subscriber.socket);
+      paused.push(subscriber);
+    }
     // A subscriber from the same address that reads everything it is sent.
     const reader = await h.client('reader');
     const seen: EventEnvelope[] = [];
