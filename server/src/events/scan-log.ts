@@ -31,7 +31,7 @@ const never = () => false;
  */
 export const SCAN_ENTRIES_PER_UNIT = 100;
 
-export const scanCost = (scanned: number): number => Math.floor(scanned / SCAN_ENTRIES_PER_UNIT);
+const scanCost = (scanned: number): number => Math.floor(scanned / SCAN_ENTRIES_PER_UNIT);
 
 /**
  * Text a scan may make the store parse (readBytesOf) before it answers its cursor, and how much of it is one unit
@@ -42,7 +42,7 @@ export const SCAN_BYTES = 8 * 1024 * 1024;
 export const READ_BYTES_PER_UNIT = 64 * 1024;
 
 /** What a scan's parsing costs the caller, beyond the entries it looked at. */
-export const readCost = (bytes: number): number => Math.floor(bytes / READ_BYTES_PER_UNIT);
+const readCost = (bytes: number): number => Math.floor(bytes / READ_BYTES_PER_UNIT);
 
 /** What a scan costs the caller in all: the entries it looked at and the text the store parsed for them. */
 export const scanWork = (scan: { scanned: number; bytes: number }): number =>

@@ -9,7 +9,7 @@ import type { Services } from '../tools/context.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import type { AddressOutbound, AddressShare } from '../transport/address-outbound.ts';
 import type { OutboundObserver } from '../transport/socket-server.ts';
-import { slowConsumerReason } from '../transport/slow-consumer.ts';
+import { slowConsumerReason, type AddressCut } from '../transport/slow-consumer.ts';
 import { costOfBody } from './body-cost.ts';
 import { callTool } from './call-tool.ts';
 import { EventNotifier } from './event-notifier.ts';
@@ -81,13 +81,13 @@ export const openMcpSession = async (
     onsessioninitialized: (id) => hooks.onOpened(id, session),
   });
   const maxBytes = services.config.limits.outboundBytes;
-  const reportCut = (queued: number, address?: { bytes: number; limit: number }) => {
+  const reportCut = (queued: number, address?: AddressCut) => {
     const reason = slowConsumerReason({
       closed: "This MCP session's GET event stream",
       unread: 'its notifications',
       queuedBytes: queued,
-      limitBytes: address?.limit ?? maxBytes,
-      ...(address ? { addressBytes: address.bytes } : {}),
+      limitBytes: maxBytes,
+      address,
       recover: 'Open the stream again; waitForEvents still returns every event.',
     });
     deps.log.warn({ agent_id: caller.agent_id, session: transport.sessionId, queued_bytes: queued }, reason.message);

@@ -1,7 +1,7 @@
 import type { DisconnectReason } from '@planhub/shared';
 import type { Socket } from 'socket.io';
 import type { AddressShare, OutboundMember } from './address-outbound.ts';
-import { slowConsumerReason } from './slow-consumer.ts';
+import { slowConsumerReason, type AddressCut } from './slow-consumer.ts';
 
 /** The parts of engine.io's transport this module reads: 'drain' comes when a write reached the kernel. */
 interface EngineTransport {
@@ -84,7 +84,7 @@ export const guardOutbound = (
   // A socket may leave while its connection stays open (a namespace disconnect): it no longer counts then.
   socket.on('disconnect', () => share?.leave());
 
-  const cutNow = (bytes: number, address?: { bytes: number; limit: number }) => {
+  const cutNow = (bytes: number, address?: AddressCut) => {
     cut = true;
     release();
     share?.leave();
@@ -96,8 +96,8 @@ export const guardOutbound = (
       closed: 'This connection',
       unread: "its events (or its calls' answers)",
       queuedBytes: bytes,
-      limitBytes: address?.limit ?? options.maxBytes,
-      ...(address ? { addressBytes: address.bytes } : {}),
+      limitBytes: options.maxBytes,
+      address,
       recover:
         'Reconnect and resubscribe with the last event id you handled; the events you missed are replayed from the log.',
     });

@@ -7,18 +7,25 @@ export interface SlowConsumer {
   /** What it left unread ("its events"). */
   unread: string;
   queuedBytes: number;
+  /** The connection's own limit (outboundBytes). */
   limitBytes: number;
-  /** Set when the cut is for the total of all the connections of the client's address (limitBytes is that limit). */
-  addressBytes?: number;
+  /** Set when the cut is for the total of all the connections of the client's address instead. */
+  address?: AddressCut | undefined;
   /** How the client gets back what it missed. */
   recover: string;
 }
 
-const overLimit = (cut: SlowConsumer): string =>
-  cut.addressBytes === undefined
-    ? `past the limit of ${cut.limitBytes} (outboundBytes)`
-    : `the most of any connection from its address, whose connections had ${cut.addressBytes} bytes queued, past ` +
-      `the limit of ${cut.limitBytes} for one address (outboundBytesPerAddress)`;
+/** What an address's connections held together when one of them was cut for it, and that total's limit. */
+export interface AddressCut {
+  bytes: number;
+  limit: number;
+}
+
+const overLimit = ({ limitBytes, address }: SlowConsumer): string =>
+  address === undefined
+    ? `past the limit of ${limitBytes} (outboundBytes)`
+    : `the most of any connection from its address, whose connections had ${address.bytes} bytes queued, past ` +
+      `the limit of ${address.limit} for one address (outboundBytesPerAddress)`;
 
 /**
  * The reason sent to, and logged for, a client cut for letting more than outboundBytes queue for it, or for
@@ -31,5 +38,5 @@ export const slowConsumerReason = (cut: SlowConsumer): DisconnectReason => ({
     `${cut.closed} was closed because it did not read ${cut.unread}: ${cut.queuedBytes} bytes were queued for it, ` +
     `${overLimit(cut)}. ${cut.recover}`,
   queued_bytes: cut.queuedBytes,
-  limit_bytes: cut.limitBytes,
+  limit_bytes: cut.address?.limit ?? cut.limitBytes,
 });

@@ -40,7 +40,7 @@ const UNNARROWED_WAIT =
  * upstream), `cursor` where the read stopped, to continue from. With before_event: the newest matching events older than it (paging back through history); next_before is
  * the cursor for the page before. Each call looks at no more than SCAN_BUDGET log entries, so a filter that matches
  * little returns fewer events with a cursor to continue instead of walking the whole log, and what it looked at is
- * charged to the caller's call budget (scanCost). With a timeout and nothing
+ * charged to the caller's call budget (scanWork). With a timeout and nothing
  * to return, the call waits (up to 30 s) for the next matching event from any node.
  */
 export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) => {
