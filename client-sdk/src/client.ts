@@ -10,6 +10,7 @@ import {
 import { io, type Socket } from 'socket.io-client';
 import { backoffDelay } from './backoff.ts';
 import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './connect-options.ts';
+import { CloseWatch } from './close-watch.ts';
 import { emitCall } from './emit-call.ts';
 import { EventClient } from './event-client.ts';
 import { nodeUrlProblem } from './node-url.ts';
@@ -61,6 +62,7 @@ export class PlanHubClientCore extends EventClient {
   private closedBy: PlanHubError | undefined;
   /** Aborted by close(), with the error every call still in flight or made later ends with. */
   private readonly closing = new AbortController();
+  private readonly closeWatch = new CloseWatch(this.closing.signal);
   private readonly urls: readonly string[];
   constructor(readonly options: ConnectOptions) {
     super(options.renewalBackoff);
@@ -234,7 +236,7 @@ export class PlanHubClientCore extends EventClient {
   private async callOnce(payload: () => object, timeoutMs: number | undefined): Promise<CallAck> {
     const deadline = timeoutMs === undefined ? Number.MAX_SAFE_INTEGER : Date.now() + timeoutMs;
     const socket = await this.waitConnected(Math.min(deadline, Date.now() + (this.options.timeoutMs ?? 15_000)));
-    return emitCall(socket, payload(), timeoutMs, deadline, this.closing.signal);
+    return emitCall(socket, payload(), timeoutMs, deadline, this.closeWatch);
   }
 
   /**

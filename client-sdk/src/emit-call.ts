@@ -1,6 +1,7 @@
 import type { CallAck } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import type { Socket } from 'socket.io-client';
+import type { CloseWatch } from './close-watch.ts';
 
 /**
  * One "call" on one socket: its acknowledgement, or a retryable error when the connection drops first or (with a
@@ -12,14 +13,10 @@ export const emitCall = (
   payload: object,
   timeoutMs: number | undefined,
   deadline: number,
-  closed: AbortSignal,
+  closed: CloseWatch,
 ): Promise<CallAck> =>
   new Promise<CallAck>((resolve, reject) => {
-    if (closed.aborted) return reject(closed.reason as Error);
-    const onClosed = () => {
-      cleanup();
-      reject(closed.reason as Error);
-    };
+    if (closed.signal.aborted) return reject(closed.signal.reason as Error);
     const onDisconnect = () => {
       cleanup();
       reject(new PlanHubError('UNAVAILABLE', 'connection lost during the call'));
@@ -37,10 +34,13 @@ export const emitCall = (
     const cleanup = () => {
       if (timer) clearTimeout(timer);
       socket.off('disconnect', onDisconnect);
-      closed.removeEventListener('abort', onClosed);
+      unwatch();
     };
+    const unwatch = closed.watch((reason) => {
+      cleanup();
+      reject(reason);
+    });
     socket.once('disconnect', onDisconnect);
-    closed.addEventListener('abort', onClosed, { once: true });
     socket.emit('call', payload, (ack: CallAck) => {
       cleanup();
       resolve(ack);

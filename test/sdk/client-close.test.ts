@@ -46,6 +46,26 @@ describe('an SDK client that closes or cannot get a token', () => {
     expect(await settledWithin(pending, 3000)).toMatchObject({ code: 'UNAVAILABLE' });
   });
 
+  it('ends each of many calls in flight when it is closed, with no warning of leaked listeners', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    cleanups.push(() => process.off('warning', onWarning));
+    const node = await scriptedNode(() => {
+      // Never answers.
+    });
+    cleanups.push(node.close);
+    const client = await connect({ url: node.url, agentId: 'a', timeoutMs: 60_000 });
+    const pending = Array.from({ length: 25 }, () => client.getPlanStatus({}));
+    await eventually(() => expect(node.calls).toHaveLength(25));
+    client.close();
+    const ended = await Promise.all(pending.map((call) => settledWithin(call, 3000)));
+    expect(ended.map((e) => (e as PlanHubError).code)).toEqual(Array(25).fill('UNAVAILABLE'));
+    // A warning is emitted on the next tick after the listener that passes the limit.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
   it('dials again when a token fetch never answers', async () => {
     const node = await scriptedNode((_call, ack, socket) => {
       ack({ ok: true, result: {} });
