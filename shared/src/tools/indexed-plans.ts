@@ -4,6 +4,7 @@ import { PlanStatusSchema } from '../model.ts';
 import { INDEXED_PLAN_STATUSES } from '../shapes/indexed-plan.ts';
 import { StepTextArg, absentIfNull } from './common.ts';
 import { defineTool } from './define.ts';
+import { laxInt } from './lax-int.ts';
 
 const IndexedStatus = z.enum(INDEXED_PLAN_STATUSES, {
   error: (issue) =>
@@ -55,7 +56,8 @@ export const update_plan = defineTool({
     'notes for results, durations and issues. When every step is completed or skipped the plan is completed.',
   input: z.object({
     plan_id: z.string().min(1).max(MAX_ID).describe('ID of the plan to update.'),
-    step_index: z.number().int().describe('Zero-based index of the step (the first step is 0).'),
+    // Upstream's pydantic `int` also takes "0" and true: a model that quotes the index is served there.
+    step_index: laxInt().describe('Zero-based index of the step (the first step is 0).'),
     status: IndexedStatus.default('completed').describe('pending, in_progress, completed (default) or skipped.'),
     // Upstream's notes=None: a host that sends every parameter sends null for "leave the notes as they are".
     notes: absentIfNull(Notes).describe('Notes to record on the step; omit (or null) to keep them, "" to clear them.'),
