@@ -3,6 +3,13 @@ import { ErrorShapeSchema } from './errors.ts';
 
 export const PROTOCOL_VERSION = 1;
 
+/**
+ * The HTTP header of the answer that opens an MCP session: the event id its waitForEvents continues after. A client
+ * that opens a new session for the same host (the node ended the old one) passes it as `after_event`, so that the
+ * events committed since the old session opened still come out, even when no wait of the old one had answered.
+ */
+export const MCP_EVENT_CURSOR_HEADER = 'planhub-event-cursor';
+
 export const RoleSchema = z.enum(['agent', 'user', 'dashboard']);
 export type Role = z.infer<typeof RoleSchema>;
 

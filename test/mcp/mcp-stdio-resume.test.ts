@@ -123,4 +123,20 @@ describe('planhub mcp: events across a session the bridge re-opened', () => {
     const after = await callJson<Waited>(parent, 'waitForEvents', { timeout: 5 });
     expect(described(after)).toEqual([expect.stringMatching(/^plan_approved /), `step_unblocked parent:${merge}`]);
   });
+
+  it('continues from where the old session opened when no wait or subscription of it had answered', async () => {
+    const { parent, stderr } = await scene.start();
+    const merge = await fanIn(parent);
+
+    await scene.restart();
+    await scene.subagent(async (sub) => {
+      await sub.completeStepWithOutput({ step_id: 'step_1', output: {} });
+      await sub.completeStepWithOutput({ step_id: 'step_2', output: { report: 'done' } });
+    });
+
+    await callJson(parent, 'subscribeToTasks', { event_types: ['step_unblocked'] });
+    const after = await callJson<Waited>(parent, 'waitForEvents', { timeout: 5 });
+    expect(described(after)).toEqual([expect.stringMatching(/^plan_approved /), `step_unblocked parent:${merge}`]);
+    expect(stderr()).toMatch(/its next waitForEvents continues after event \S+, where the old one stopped/);
+  });
 });

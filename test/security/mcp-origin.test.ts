@@ -159,7 +159,7 @@ describe('/mcp CORS for the pages of PLANHUB_ALLOWED_ORIGINS', () => {
       'access-control-allow-methods': 'GET, POST, DELETE',
       'access-control-allow-headers':
         'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-      'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+      'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, planhub-event-cursor',
       'access-control-max-age': '7200',
     });
     expect(answer.headers.vary).toBe('Origin');
@@ -186,7 +186,7 @@ describe('/mcp CORS for the pages of PLANHUB_ALLOWED_ORIGINS', () => {
     const token = await mintToken(SECRET, { workspace: 'team', agent_id: 'a', role: 'agent' }, '10m');
     const readable = {
       'access-control-allow-origin': DASHBOARD,
-      'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+      'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, planhub-event-cursor',
     };
 
     const opened = await headersOf(

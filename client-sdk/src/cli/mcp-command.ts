@@ -16,6 +16,7 @@ import {
 import { urlOf } from './connection.ts';
 import { UsageError } from './exit-codes.ts';
 import { SessionEventCursor } from './mcp-event-cursor.ts';
+import { fetchNotingSessionStart } from './mcp-session-start.ts';
 import { PendingRequests } from './mcp-pending-requests.ts';
 import { fetchWatchingStreams, type BrokenStreamListener } from './mcp-stream-watch.ts';
 
@@ -81,7 +82,13 @@ const lostConnection = (reason: string) =>
  * A request whose answer cannot come any more (the stream carrying it broke: the node died) or does not come in time
  * is answered with an error too, so the host can call again.
  */
-const bridge = (local: StdioServerTransport, open: (onBroken: BrokenStreamListener) => Upstream): Promise<number> =>
+/** What the bridge hears of a transport's fetches: which requests' stream broke, and where a new session starts. */
+interface UpstreamListeners {
+  onBroken: BrokenStreamListener;
+  onOpened: (after: string) => void;
+}
+
+const bridge = (local: StdioServerTransport, open: (listeners: UpstreamListeners) => Upstream): Promise<number> =>
   new Promise((resolve) => {
     let ended = false;
     const events = new SessionEventCursor();
@@ -99,7 +106,8 @@ const bridge = (local: StdioServerTransport, open: (onBroken: BrokenStreamListen
         else pending.fail(id, lostConnection(reason));
       }
     };
-    let upstream = open(onBroken);
+    const listeners: UpstreamListeners = { onBroken, onOpened: (after) => events.opened(after) };
+    let upstream = open(listeners);
     let initialize: JSONRPCRequest | undefined;
     let initialized: JSONRPCNotification | undefined;
     let reopening: Promise<void> | undefined;
@@ -140,7 +148,7 @@ const bridge = (local: StdioServerTransport, open: (onBroken: BrokenStreamListen
       if (initialized) await transport.send(initialized);
     };
     const reopen = async (init: JSONRPCRequest) => {
-      const transport = open(onBroken);
+      const transport = open(listeners);
       wire(transport);
       await transport.start();
       const id = `planhub-bridge-${++reopened}`;
@@ -170,7 +178,7 @@ const bridge = (local: StdioServerTransport, open: (onBroken: BrokenStreamListen
       warn(
         'the node had ended the MCP session; opened a new one' +
           (resumesAfter === undefined
-            ? ' (no waitForEvents or subscribeToTasks had answered: its events start at the end of the log).'
+            ? ' (the node did not say where the old one started: its events start at the end of the log).'
             : `; its next waitForEvents continues after event ${resumesAfter}, where the old one stopped.`),
       );
     };
@@ -245,10 +253,10 @@ export const mcpCommand = async (argv: readonly string[], env: NodeJS.ProcessEnv
   }
   return bridge(
     new StdioServerTransport(),
-    (onBroken) =>
+    ({ onBroken, onOpened }) =>
       new StreamableHTTPClientTransport(endpoint, {
         requestInit: { headers },
-        fetch: fetchWatchingStreams(onBroken),
+        fetch: fetchNotingSessionStart(fetchWatchingStreams(onBroken), onOpened),
       }),
   );
 };

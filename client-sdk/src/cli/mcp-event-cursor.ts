@@ -55,7 +55,10 @@ const earlier = (a: string, b: string) => (compareEventIds(a, b) <= 0 ? a : b);
  * `after_event` (unless the host named one), which is exact: the node continues right after it.
  */
 export class SessionEventCursor {
-  /** The session's cursor as the node's latest answer named it; unknown until a wait or a subscription answers. */
+  /**
+   * The session's cursor as the node's latest answer named it, or where the session opened until one did (unknown
+   * when the node did not say).
+   */
   private position: string | undefined;
   /** Set by a reopen: where the new session's waits continue, until one of them has answered. */
   private carried: string | undefined;
@@ -91,6 +94,14 @@ export class SessionEventCursor {
     if (this.carried !== undefined && kind === 'subscribe') return;
     this.carried = undefined;
     this.position = position;
+  }
+
+  /**
+   * A session opened after `after` (the node's header on its initialize answer). Only the host's first session's
+   * start is its position: a session the bridge opened again continues where the old one stopped, not where it opens.
+   */
+  opened(after: string): void {
+    if (this.position === undefined && this.carried === undefined) this.position = after;
   }
 
   /** The bridge answered the request itself: a late answer of the node's is dropped, the host never sees it. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { PlanHubError } from '@planhub/shared';
+import { MCP_EVENT_CURSOR_HEADER, PlanHubError } from '@planhub/shared';
 import { clippedShape, toPlanHubError } from '../errors/to-error-shape.ts';
 import type { Route } from '../transport/http-routes.ts';
 import { refuseHttp } from './http-refusal.ts';
@@ -160,6 +160,7 @@ export const createMcpEndpoint = (
           sessionTokens.release(id);
         },
       });
+      res.setHeader(MCP_EVENT_CURSOR_HEADER, session.opensAfter);
       await session.transport.handleRequest(req, res, body.parsed);
       // The first request was not initialize: the transport refused it, and there is no session to keep.
       if (session.transport.sessionId === undefined || !held) await session.close();

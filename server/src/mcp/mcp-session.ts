@@ -37,6 +37,8 @@ export interface McpSession {
   readonly transport: StreamableHTTPServerTransport;
   /** The session's GET event stream: the endpoint hands it the GET's response. */
   readonly stream: EventStreamGuard;
+  /** The event id the session's waitForEvents starts after: the end of the log when it opened. */
+  readonly opensAfter: string;
   close(): Promise<void>;
 }
 
@@ -160,6 +162,7 @@ export const openMcpSession = async (
     caller,
     transport,
     stream,
+    opensAfter: cursor.position,
     // Closing the server closes the transport, whose onclose lands here again: the flag is set before that.
     async close() {
       if (closed) return;

@@ -1,3 +1,4 @@
+import { MCP_EVENT_CURSOR_HEADER } from '@planhub/shared';
 import type { Route } from './http-routes.ts';
 import { normalizeOrigin } from './origin-policy.ts';
 
@@ -16,7 +17,7 @@ export interface CorsRules {
 export const MCP_CORS: CorsRules = {
   methods: ['GET', 'POST', 'DELETE'],
   headers: ['content-type', 'accept', 'authorization', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'],
-  exposed: ['mcp-session-id', 'mcp-protocol-version'],
+  exposed: ['mcp-session-id', 'mcp-protocol-version', MCP_EVENT_CURSOR_HEADER],
 };
 
 /** Chromium caps a cached preflight at two hours; removing an origin does not wait for it (see allowCors). */
