@@ -24,8 +24,16 @@ describe('pythonText: a value as Python prints it in an f-string', () => {
     expect(pythonText(66.7)).toBe('66.7');
   });
 
-  it("prints lists and objects as json.dumps writes them (its stated limit: Python's repr would use ' quotes)", () => {
-    expect(pythonText([1, 'a'])).toBe('[1, "a"]');
-    expect(pythonText({ k: 'é' })).toBe('{"k": "\\u00e9"}');
+  it("prints lists and objects as Python's repr writes them", () => {
+    expect(pythonText([1, 'a'])).toBe("[1, 'a']");
+    expect(pythonText({ k: 'é' })).toBe("{'k': 'é'}");
+    expect(pythonText([null, true, false, 1.5, 1e-5])).toBe('[None, True, False, 1.5, 1e-05]');
+    expect(pythonText(["it's"])).toBe(`["it's"]`);
+    expect(pythonText(['both \' and "'])).toBe(`['both \\' and "']`);
+    expect(pythonText(['tab\tnl\nbs\\'])).toBe("['tab\\tnl\\nbs\\\\']");
+    expect(pythonText(['\u0000\u007f\u0085\u00a0 \u2028\u{1f600}\u200b'])).toBe(
+      "['\\x00\\x7f\\x85\\xa0 \\u2028\u{1f600}\\u200b']",
+    );
+    expect(pythonText({ "k'": [{}] })).toBe(`{"k'": [{}]}`);
   });
 });

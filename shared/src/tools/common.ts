@@ -18,6 +18,17 @@ export const absentIfNull = <T extends z.ZodType>(schema: T) =>
     .transform((value) => value ?? undefined)
     .optional();
 export const PlanIdArg = IdArg.describe('The plan to act on; defaults to your current (most recent unfinished) plan.');
+/**
+ * An optional plan id where upstream tests `if plan_id:`: an empty one reads as left out (the current plan), as
+ * there, rather than refused.
+ */
+export const OptionalPlanIdArg = z
+  .string()
+  .max(MAX_ID)
+  .optional()
+  .transform((id) => (id === '' ? undefined : id))
+  .optional()
+  .describe('The plan to act on; defaults to your current (most recent unfinished) plan.');
 
 /**
  * A step as tools return it: the stored step without dialect internals (`details`), with both `id` and `step_id`.

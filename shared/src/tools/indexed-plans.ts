@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_ARRAY, MAX_ID, MAX_RESULT, MAX_TITLE } from '../limits.ts';
 import { PlanStatusSchema } from '../model.ts';
 import { INDEXED_PLAN_STATUSES } from '../shapes/indexed-plan.ts';
-import { StepTextArg, absentIfNull } from './common.ts';
+import { OptionalPlanIdArg, StepTextArg, absentIfNull } from './common.ts';
 import { defineTool } from './define.ts';
 import { laxInt } from './lax-int.ts';
 
@@ -82,7 +82,8 @@ export const get_plan = defineTool({
     'Read a plan by plan_id, or without it your most recently changed plan (within working_dir when given): every ' +
     'step with its index, status and notes, and how many are completed.',
   input: z.object({
-    plan_id: z.string().min(1).max(MAX_ID).optional().describe('ID of the plan; omit for your most recent plan.'),
+    // Upstream tests `if input.plan_id:`, so "" (and None) read as no id there too.
+    plan_id: OptionalPlanIdArg.describe('ID of the plan; omit for your most recent plan.'),
     working_dir: WorkingDir.optional(),
   }),
   output: z

@@ -4,7 +4,7 @@ import { ProgressSchema } from '../model.ts';
 import {
   DescriptionArg,
   IdArg,
-  PlanIdArg,
+  OptionalPlanIdArg,
   PlanViewSchema,
   ResultArg,
   StepAnswerShape,
@@ -52,7 +52,7 @@ export const startPlan = defineTool({
     'and step updates are refused. Pass wait=false to return at once and learn the decision from events.',
   input: z.object({
     message: ResultArg.optional().describe('What you want the user to know when deciding.'),
-    plan_id: PlanIdArg.optional(),
+    plan_id: OptionalPlanIdArg,
     wait: z.boolean().default(true).describe('Wait for the decision (default) or return at once.'),
   }),
   output: z
@@ -86,7 +86,7 @@ export const setStepStatus = defineTool({
       .describe('pending and blocked change nothing (accepted for compatibility).'),
     result: ResultArg.optional().describe('What was achieved (completed/skipped).'),
     error: ResultArg.optional().describe('What went wrong (failed).'),
-    plan_id: PlanIdArg.optional(),
+    plan_id: OptionalPlanIdArg,
   }),
   output: z.object({ plan_id: z.string(), ...StepAnswerShape, step: StepViewSchema, ...Instructed }).loose(),
 });
@@ -100,7 +100,7 @@ export const getPlanStatus = defineTool({
     'you depend on. Defaults to your current plan; a plan that ended is read by its plan_id. Prefer events to ' +
     'repeated calls.',
   input: z.object({
-    plan_id: PlanIdArg.optional(),
+    plan_id: OptionalPlanIdArg,
     agent_id: IdArg.optional().describe(
       'Another agent of your workspace whose current plan (or, once all ended, its most recent one) you want to read.',
     ),
@@ -118,7 +118,7 @@ export const completePlan = defineTool({
   input: z.object({
     status: z.enum(['completed', 'failed', 'cancelled']),
     summary: ResultArg.optional(),
-    plan_id: PlanIdArg.optional(),
+    plan_id: OptionalPlanIdArg,
   }),
   output: z
     .object({
@@ -149,7 +149,7 @@ export const addStep = defineTool({
   input: z.object({
     description: DescriptionArg,
     after_step_id: IdArg.optional(),
-    plan_id: PlanIdArg.optional(),
+    plan_id: OptionalPlanIdArg,
   }),
   output: z.object({ plan_id: z.string(), ...StepAnswerShape, step: StepViewSchema, ...Instructed }).loose(),
 });

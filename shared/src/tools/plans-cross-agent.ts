@@ -6,7 +6,7 @@ import {
   DescriptionArg,
   IdArg,
   MAX_WAIT_SECONDS,
-  PlanIdArg,
+  OptionalPlanIdArg,
   ResultArg,
   StepAnswerShape,
   StepViewSchema,
@@ -89,13 +89,13 @@ const NewDependentStep = z.object({
   depends_on: DependsOnArg,
   after_step_id: IdArg.optional(),
   provides: ProvidesArg.optional(),
-  plan_id: PlanIdArg.optional(),
+  plan_id: OptionalPlanIdArg,
 });
 const AttachDependencies = z.object({
   step_id: IdArg.describe('An existing step of yours that should wait.'),
   depends_on: DependsOnArg,
   provides: ProvidesArg.optional(),
-  plan_id: PlanIdArg.optional(),
+  plan_id: OptionalPlanIdArg,
 });
 
 export const addDependentStep = defineTool({
@@ -133,7 +133,7 @@ export const completeStepWithOutput = defineTool({
     output: OutputArg,
     result: ResultArg.optional(),
     provides: ProvidesArg.optional().describe('A second name under which dependents receive this output.'),
-    plan_id: PlanIdArg.optional(),
+    plan_id: OptionalPlanIdArg,
   }),
   output: z
     .object({
@@ -152,7 +152,7 @@ export const getBlockedSteps = defineTool({
   dialect: '000',
   readOnly: true,
   description: 'List your steps that are still waiting on other agents, with what they wait for.',
-  input: z.object({ plan_id: PlanIdArg.optional() }),
+  input: z.object({ plan_id: OptionalPlanIdArg }),
   output: z
     .object({
       blocked_steps: z.array(

@@ -6,6 +6,7 @@ import {
   TODO_LIST_STATUSES,
   fail,
   fitsBytes,
+  pythonText,
 } from '@planhub/shared';
 import { agentEvent } from '../plans/plan-events.ts';
 
@@ -49,11 +50,8 @@ export const validateTodos = (raw: readonly unknown[]): TodoListItem[] =>
     const item = isRecord(value) ? value : {};
     if (!REQUIRED.every((k) => Object.hasOwn(item, k)))
       fail('INVALID_ARGUMENT', `Todo ${i} missing required fields (content, status, activeForm)`);
-    if (!isStatus(item.status))
-      fail(
-        'INVALID_ARGUMENT',
-        `Todo ${i} has invalid status: ${typeof item.status === 'string' ? item.status : JSON.stringify(item.status)}`,
-      );
+    // Upstream formats the value with Python's f-string: None, True, {'a': 1}, as pythonText prints them.
+    if (!isStatus(item.status)) fail('INVALID_ARGUMENT', `Todo ${i} has invalid status: ${pythonText(item.status)}`);
     const texts = { content: asText(item.content), activeForm: asText(item.activeForm) };
     for (const field of ['content', 'activeForm'] as const)
       if (texts[field].length > MAX_DESCRIPTION)
