@@ -251,6 +251,26 @@ describe.each(STORE_KINDS)('malformed calls on the %s store', (kind) => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('answers an event other than "call" that asks for an answer, saying which event to send', async () => {
+    const before = await snapshot();
+    for (const event of ['bogus', 'createPlan', 'calls'])
+      expect(
+        await socket.timeout(5000).emitWithAck(event, { tool: 'addStep', args: { description: 'wrong event' } }),
+      ).toEqual({
+        ok: false,
+        error: {
+          code: 'INVALID_ARGUMENT',
+          message: expect.stringMatching(
+            new RegExp(`^Unknown event "${event}": this node answers only "call" events`),
+          ) as string,
+        },
+      });
+    // Without an acknowledgement it is dropped, as an unacknowledged call is.
+    socket.emit('bogus', { tool: 'addStep', args: { description: 'wrong event' } });
+    expect(await send(socket, { tool: 'getPlanStatus', args: {} })).toMatchObject({ ok: true });
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('drops a frame over the payload limit by closing that connection only, and keeps serving', async () => {
     const big = await rawSocket(h.url, 'main');
     const closed = new Promise<string>((resolve) => big.once('disconnect', resolve));

@@ -29,4 +29,20 @@ describe.each(STORE_KINDS)('getTaskEvents after an id this log never wrote (%s s
     expect(after).toMatchObject({ count: 1, events: [{ event_id: all.events[1]!.event_id }] });
     expect(after.warning).toBeUndefined();
   });
+
+  it('reads "$" as subscribeToTasks does: no history, only what comes after the newest event', async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    const other = await h.client('other');
+    await agent.createPlan({ title: 'P', steps: ['a', 'b'] });
+    await agent.startPlan({});
+    const newest = (await agent.getTaskEvents({ limit: 1 })).events[0]!.event_id;
+    const now = await agent.getTaskEvents({ after_event: '$' });
+    expect(now).toMatchObject({ count: 0, events: [], cursor: newest });
+    expect(now.warning).toBeUndefined();
+
+    await other.createPlan({ title: 'Q', steps: ['c'] });
+    const next = await agent.getTaskEvents({ after_event: now.cursor!, agent_id: 'other' });
+    expect(next.events.map((e) => [e.event_type, e.source_agent])).toEqual([['plan_created', 'other']]);
+  });
 });

@@ -200,7 +200,7 @@ export const getTaskEvents = defineTool({
       .string()
       .max(128)
       .optional()
-      .describe('Continue after this event id (cursor or last_event_id of an earlier read).'),
+      .describe('Continue after this event id (cursor or last_event_id of an earlier read); "$" for new events only.'),
     before_event: EventIdSchema.optional().describe('Page back: the newest matching events older than this id.'),
     // Upstream reads a timeout that is not a number as 0 (a numeric string as its number) rather than refusing it.
     timeout: z

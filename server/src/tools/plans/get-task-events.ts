@@ -7,6 +7,7 @@ import { SEARCHED_BYTES_BUDGET, mentions, searchCost } from '../../events/text-m
 import type { ToolHandlers } from '../context.ts';
 
 const KNOWN: ReadonlySet<string> = new Set(EVENT_TYPES);
+const LIVE_ONLY = '$';
 const isEventType = (type: string): type is EventType => KNOWN.has(type);
 
 /**
@@ -62,14 +63,20 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   const match = (e: EventEnvelope) => matchesFilter(filter, e) && (text === undefined || mentions(e, text, searched));
   // Upstream: "If the id is no longer in the window, all events are returned". An id this log never wrote (another
   // system's, a typo) is such an id: the read starts at the oldest kept event, and the answer says so.
-  const foreign = args.after_event !== undefined && !EventIdSchema.safeParse(args.after_event).success;
-  const after = foreign ? '0-0' : args.after_event;
-  const backward = after === undefined;
+  // "$" is subscribeToTasks's "live events only": here, what comes after the newest event now.
+  const live = args.after_event === LIVE_ONLY;
+  const foreign = args.after_event !== undefined && !live && !EventIdSchema.safeParse(args.after_event).success;
+  const backward = args.after_event === undefined;
   const waits = timeout > 0 && args.before_event === undefined;
   const release = waits ? ctx.services.waitSlots.take(ctx.caller) : undefined;
   // Listening starts before the read, so an event committed in between wakes the wait instead of being missed.
   const wait = waits ? hub.waitFor(workspace, match, { timeoutMs: timeout * 1000, signal: ctx.signal }) : undefined;
   try {
+    const after = foreign
+      ? '0-0'
+      : live
+        ? ((await store.readEvents(workspace, { count: 1 }))[0]?.event_id ?? '0-0')
+        : (args.after_event ?? '0-0');
     let scan = backward
       ? await scanBackward(store, workspace, args.before_event, args.limit, match, SCAN_BUDGET, spent)
       : await scanForward(store, workspace, after, args.limit, match, SCAN_BUDGET, spent);
