@@ -152,8 +152,25 @@ describe('connect() settles: it connects, or says why not', () => {
     const refused = await new Promise<Error & { data?: unknown }>((resolve) => socket.once('connect_error', resolve));
     expect(refused.data).toMatchObject({
       code: 'UNAUTHENTICATED',
-      message: expect.stringMatching(/agent_id/) as string,
+      message: 'Handshake auth must be { workspace?, agent_id, role? } in open mode: agent_id is required',
     });
     expect(refused.message).toBe((refused.data as { message: string }).message);
+  });
+
+  it("words a refused handshake's fields in plain sentences, each field named once", async () => {
+    h = await startHarness('memory');
+    const refusal = async (auth: object) => {
+      const socket = io(h.url, { transports: ['websocket'], reconnection: false, auth });
+      cleanups.push(() => socket.close());
+      return (await new Promise<Error>((resolve) => socket.once('connect_error', resolve))).message;
+    };
+    const open = 'Handshake auth must be { workspace?, agent_id, role? } in open mode: ';
+    expect(await refusal({ agent_id: 5 })).toBe(`${open}agent_id must be a string (got number)`);
+    expect(await refusal({ agent_id: 'a', workspace: 'bad ws!' })).toBe(
+      `${open}workspace: use letters, digits and . _ : @ - (start with a letter or digit)`,
+    );
+    expect(await refusal({ agent_id: 'a', role: 'god' })).toBe(
+      `${open}Invalid role: god. Must be one of: agent, user, dashboard`,
+    );
   });
 });

@@ -58,7 +58,7 @@ describe('token minting and verification', () => {
     const noExp = await forge({ workspace: 'ws', agent_id: 'a1', role: 'agent' });
     await expect(verifyToken(SECRET, noExp)).rejects.toThrow(/no expiry/);
     const badRole = await forge({ workspace: 'ws', agent_id: 'a1', role: 'admin', exp: nowS() + 60 });
-    await expect(verifyToken(SECRET, badRole)).rejects.toThrow(/claims are invalid: role/);
+    await expect(verifyToken(SECRET, badRole)).rejects.toThrow(/claims are invalid: Invalid role/);
     const noAgent = await forge({ workspace: 'ws', role: 'agent', exp: nowS() + 60 });
     await expect(verifyToken(SECRET, noAgent)).rejects.toThrow(/claims are invalid: agent_id/);
     const badName = await forge({ workspace: 'w s', agent_id: 'a1', role: 'agent', exp: nowS() + 60 });
@@ -97,7 +97,7 @@ describe('secret mode handshake', () => {
       [{ token: 'x'.repeat(9000) }, /secret mode/],
       [{ token: expired }, /Token expired at/],
       [{ token: forged }, /signature does not verify/],
-      [{ token: wrongClaims }, /claims are invalid: role/],
+      [{ token: wrongClaims }, /claims are invalid: Invalid role/],
       [{ token: 'garbage' }, /malformed/],
     ];
     for (const [auth, reason] of cases) expect(await handshake(url, auth)).toMatch(reason);

@@ -2,7 +2,7 @@ import type { Caller, TokenClaims } from '@planhub/shared';
 import { TokenClaimsSchema, parseTtl } from '@planhub/shared';
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, errors, jwtVerify } from 'jose';
-import { issuesOf } from '../errors/to-error-shape.ts';
+import { refusalSentences } from '../errors/to-error-shape.ts';
 
 /** HS256 only: accepting any other algorithm (or "none") would let a client choose how it is checked. */
 const ALGORITHM = 'HS256';
@@ -74,12 +74,10 @@ export const verifyToken = async (secret: string, token: string, now?: Date): Pr
       `Token is issued in the future (iat ${new Date(iat * 1000).toISOString()}); check the clock of the machine ` +
         'that minted it, then mint a new one.',
     );
-  const claims = TokenClaimsSchema.safeParse(payload);
-  if (!claims.success)
+  const claims = refusalSentences(TokenClaimsSchema, payload);
+  if (!claims.ok)
     throw new TokenError(
-      `Token claims are invalid: ${issuesOf(claims.error)
-        .map((i) => `${i.path || 'claims'}: ${i.message}`)
-        .join('; ')}. A token names workspace, agent_id and role (agent | user | dashboard).`,
+      `Token claims are invalid: ${claims.text}. A token names workspace, agent_id and role (agent | user | dashboard).`,
     );
   return claims.data;
 };

@@ -1,5 +1,5 @@
 import type { ErrorShape } from '@planhub/shared';
-import { PlanHubError, plainIssues } from '@planhub/shared';
+import { PlanHubError, parseArguments, plainErrorMap, plainIssues } from '@planhub/shared';
 import { z } from 'zod';
 
 /** Hostile input must not come back at its own size: issue texts and their number are capped. */
@@ -14,6 +14,20 @@ export const issuesOf = (error: z.ZodError, args?: unknown, tool?: string) =>
     path: clip(issue.path, MAX_ISSUE_TEXT),
     message: clip(issue.message, MAX_ISSUE_TEXT),
   }));
+
+/**
+ * A value that is not a tool's arguments (a handshake, a token's claims, an endpoint's query), checked against
+ * `schema`: its refusal in plain sentences that each name their field ("agent_id is required"), said once each,
+ * never zod's own wording. Undefined when the value is accepted.
+ */
+export const refusalSentences = <S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+): { ok: true; data: z.output<S> } | { ok: false; text: string } => {
+  const parsed = parseArguments(schema, value, plainErrorMap);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  return { ok: false, text: [...new Set(issuesOf(parsed.error, value).map((i) => i.message))].join('; ') };
+};
 
 /**
  * A refused call's message starts with the plain sentences (upstream's wording where it has one, e.g. "title is

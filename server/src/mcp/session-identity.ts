@@ -4,7 +4,7 @@ import type { Caller } from '@planhub/shared';
 import { OpenAuthSchema, PlanHubError } from '@planhub/shared';
 import { lifetimeRefusal, tokenRefusal, type TokenPolicy } from '../auth/token-admission.ts';
 import { tokenTerms, verifyToken } from '../auth/tokens.ts';
-import { issuesOf } from '../errors/to-error-shape.ts';
+import { refusalSentences } from '../errors/to-error-shape.ts';
 import type { HeldToken } from '../auth/token-holders.ts';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -15,18 +15,14 @@ const bearerOf = (req: IncomingMessage): string | undefined => {
 };
 
 const openModeCaller = (query: URLSearchParams): Caller => {
-  const parsed = OpenAuthSchema.safeParse({
+  const parsed = refusalSentences(OpenAuthSchema, {
     workspace: query.get('workspace') ?? undefined,
     agent_id: query.get('agent_id') ?? undefined,
   });
-  if (!parsed.success)
+  if (!parsed.ok)
     throw new PlanHubError(
       'UNAUTHENTICATED',
-      'Name the agent in the endpoint URL: /mcp?workspace=<workspace>&agent_id=<agent id> (' +
-        issuesOf(parsed.error)
-          .map((i) => `${i.path}: ${i.message}`)
-          .join('; ') +
-        ').',
+      `Name the agent in the endpoint URL: /mcp?workspace=<workspace>&agent_id=<agent id> (${parsed.text}).`,
     );
   // An MCP session speaks for a model, never for a person: users approve from the dashboard or the CLI.
   return { ...parsed.data, role: 'agent' };

@@ -2,7 +2,7 @@ import type { Caller, ConnectRefusal, ConnectRefusalDetails, ErrorCode } from '@
 import { OpenAuthSchema, TokenAuthSchema } from '@planhub/shared';
 import { verifyToken } from '../auth/tokens.ts';
 import type { ServerConfig } from '../config.ts';
-import { issuesOf } from '../errors/to-error-shape.ts';
+import { refusalSentences } from '../errors/to-error-shape.ts';
 
 /**
  * A refused handshake. socket.io sends `message` and `data` to the client as its connect_error; `data.code` tells
@@ -29,14 +29,12 @@ export const toConnectError = (err: unknown): HandshakeRefusal =>
 export type Authenticate = (auth: unknown) => Promise<Caller>;
 
 export const openModeAuthenticate: Authenticate = (auth) => {
-  const parsed = OpenAuthSchema.safeParse(auth ?? {});
-  if (!parsed.success)
+  const parsed = refusalSentences(OpenAuthSchema, auth ?? {});
+  if (!parsed.ok)
     return Promise.reject(
       new HandshakeRefusal(
         'UNAUTHENTICATED',
-        `Handshake auth must be { workspace?, agent_id, role? } in open mode: ${issuesOf(parsed.error)
-          .map((i) => `${i.path || 'auth'}: ${i.message}`)
-          .join('; ')}`,
+        `Handshake auth must be { workspace?, agent_id, role? } in open mode: ${parsed.text}`,
       ),
     );
   return Promise.resolve(parsed.data);
