@@ -159,8 +159,9 @@ describe('connect() settles: it connects, or says why not', () => {
 
   it("words a refused handshake's fields in plain sentences, each field named once", async () => {
     h = await startHarness('memory');
+    const { url } = h;
     const refusal = async (auth: object) => {
-      const socket = io(h.url, { transports: ['websocket'], reconnection: false, auth });
+      const socket = io(url, { transports: ['websocket'], reconnection: false, auth });
       cleanups.push(() => socket.close());
       return (await new Promise<Error>((resolve) => socket.once('connect_error', resolve))).message;
     };
