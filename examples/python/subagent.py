@@ -10,7 +10,8 @@ With --wait-for-dependent it waits up to PLANHUB_WAIT_SECONDS (default 300) for 
 on its step_1, then says so and exits 1 if none did.
 
 On a node with the default approval policy its plan waits until a person approves it (planhub approve <plan_id>,
-or the dashboard); it says so on stderr and waits. A node with PLANHUB_APPROVAL_POLICY=auto starts it at once.
+or the dashboard); it says so on stderr, with the command for its workspace and node (-w, and --url when
+PLANHUB_URL is not the default), and waits. A node with PLANHUB_APPROVAL_POLICY=auto starts it at once.
 
 Needs python-socketio 5 with websocket-client (Debian: apt-get install python3-socketio python3-websocket).
 In secret mode set PLANHUB_TOKEN (mint one with: planhub token --agent py-subagent).
@@ -19,6 +20,7 @@ In secret mode set PLANHUB_TOKEN (mint one with: planhub token --agent py-subage
 import json
 import os
 import queue
+import shlex
 import sys
 import threading
 import time
@@ -99,14 +101,26 @@ class PlanHub:
         self.sio.disconnect()
 
 
+DEFAULT_URL = "http://127.0.0.1:4000"
+
+
+def approve_command(plan_id, url, workspace, token):
+    """The `planhub approve` command line that decides this plan on the node and in the workspace used here."""
+    words = ["planhub", "approve", plan_id]
+    if not token:
+        # In secret mode the CLI takes the workspace from its own token; in open mode it must be named.
+        words += ["-w", workspace]
+    if url != DEFAULT_URL:
+        words += ["--url", url]
+    return " ".join(shlex.quote(word) for word in words)
+
+
 def main():
     agent_id = os.environ.get("PLANHUB_AGENT", "py-subagent")
-    hub = PlanHub(
-        os.environ.get("PLANHUB_URL", "http://127.0.0.1:4000"),
-        os.environ.get("PLANHUB_WORKSPACE", "default"),
-        agent_id,
-        token=os.environ.get("PLANHUB_TOKEN") or None,
-    )
+    url = os.environ.get("PLANHUB_URL", DEFAULT_URL)
+    workspace = os.environ.get("PLANHUB_WORKSPACE", "default")
+    token = os.environ.get("PLANHUB_TOKEN") or None
+    hub = PlanHub(url, workspace, agent_id, token=token)
     try:
         plan = hub.call("createPlan", {"title": "Python research", "steps": ["Collect the facts"]})
         # Both startPlan calls carry one request_id, so the second is a retry of the first: it waits for the
@@ -115,7 +129,10 @@ def main():
         started = hub.call("startPlan", {"wait": False}, request_id=start_id)
         if started["status"] == "awaiting_approval":
             # Without a word here the wait below looks like a hang: it lasts until a person decides.
-            print(f"waiting for approval: planhub approve {plan['plan_id']} (or the dashboard)", file=sys.stderr)
+            command = approve_command(plan["plan_id"], url, workspace, token)
+            # In secret mode the person runs it with a token of role user (PLANHUB_TOKEN or --token).
+            how = " with a user token in PLANHUB_TOKEN" if token else ""
+            print(f"waiting for approval: {command}{how} (or the dashboard)", file=sys.stderr)
             sys.stderr.flush()
             started = hub.call("startPlan", {"plan_id": plan["plan_id"]}, timeout=3600, request_id=start_id)
         if started["status"] != "in_progress":
