@@ -11,7 +11,9 @@ import { io, type Socket } from 'socket.io-client';
 import { backoffDelay } from './backoff.ts';
 import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './connect-options.ts';
 import { CloseWatch } from './close-watch.ts';
+import { clientClosedError } from './closed-client.ts';
 import { emitCall } from './emit-call.ts';
+import { gaveUpAfter } from './gave-up.ts';
 import { EventClient } from './event-client.ts';
 import { nodeUrlProblem } from './node-url.ts';
 import { attemptFailure, causeOf } from './refusal.ts';
@@ -83,7 +85,7 @@ export class PlanHubClientCore extends EventClient {
   open(): Promise<void> {
     const timeoutMs = this.options.connectTimeoutMs ?? 10_000;
     if (this.state === 'connected') return Promise.resolve();
-    if (this.state === 'closed') return Promise.reject(new PlanHubError('UNAVAILABLE', 'the client is closed'));
+    if (this.state === 'closed') return Promise.reject(this.closedError());
     const dialing = this.opened;
     this.opened = true;
     return new Promise((resolve, reject) => {
@@ -98,10 +100,10 @@ export class PlanHubClientCore extends EventClient {
         settle(error);
         this.close(error.message);
       }, timeoutMs);
-      const offState = this.on('state', (state, info) => {
+      const offState = this.on('state', (state) => {
         if (state === 'connected') settle();
-        else if (state === 'closed')
-          settle(this.closedBy ?? new PlanHubError('UNAVAILABLE', info.reason ?? 'connection closed'));
+        // Closed while dialing: by the application (nothing will dial again, so not retryable) or a final refusal.
+        else if (state === 'closed') settle(this.closedError());
       });
       if (dialing) return;
       this.setState('connecting', { url: this.urls[0] as string });
@@ -254,6 +256,7 @@ export class PlanHubClientCore extends EventClient {
         ? undefined
         : (this.options.timeoutMs ?? 15_000) + (definition ? longPollMs(definition, args) : 0));
     const retries = options.retries ?? this.options.retries ?? 5;
+    const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       try {
         const ack = await this.callOnce(
@@ -271,23 +274,24 @@ export class PlanHubClientCore extends EventClient {
         throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
       } catch (err) {
         const error = err instanceof PlanHubError ? err : new PlanHubError('INTERNAL', String(err));
-        if (!error.retryable || attempt >= retries || this.state === 'closed') throw withRequestId(error, requestId);
+        if (!error.retryable || this.state === 'closed') throw withRequestId(error, requestId);
+        if (attempt >= retries) throw withRequestId(gaveUpAfter(error, attempt + 1, Date.now() - started), requestId);
         await sleep(backoffDelay(attempt, this.options.backoff ?? { baseMs: 100, maxMs: 2000 }));
       }
     }
   }
 
-  /** What a call on a closed client ends with: the node's refusal that closed it, or UNAVAILABLE. */
+  /** What a call on a closed client ends with: the node's refusal that closed it, or a non-retryable "closed". */
   private closedError(): PlanHubError {
     return this.closing.signal.aborted
       ? (this.closing.signal.reason as PlanHubError)
-      : (this.closedBy ?? new PlanHubError('UNAVAILABLE', 'the client is closed'));
+      : (this.closedBy ?? clientClosedError());
   }
 
   /** Ends every call still waiting (a startPlan waiting for a person included) with the reason, then the connection. */
   close(reason = 'closed by the application'): void {
     if (this.state === 'closed') return;
-    this.closing.abort(this.closedBy ?? new PlanHubError('UNAVAILABLE', `the client is closed: ${reason}`));
+    this.closing.abort(this.closedBy ?? clientClosedError(reason));
     this.renewal?.stop();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;

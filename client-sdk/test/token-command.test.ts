@@ -1,6 +1,7 @@
 import { DEFAULT_TOKEN_MAX_LIFETIME_S } from '@planhub/shared';
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../src/cli/exit-codes.ts';
 import { mintCliToken } from '../src/cli/token-command.ts';
 
 const flags = { agent: 'a', workspace: 'ws', role: 'agent', secret: 'a-secret-of-16-chars-or-more' };
@@ -27,5 +28,17 @@ describe('planhub token against the default token lifetime', () => {
     expect(warnings).toEqual([
       expect.stringContaining(`longer than the ${DEFAULT_TOKEN_MAX_LIFETIME_S / 86_400} days`),
     ]);
+  });
+});
+
+describe('planhub token with a secret the node refuses', () => {
+  it('refuses, as a usage error, a secret long enough but of fewer than 8 different characters', async () => {
+    const minting = mintCliToken({ ...flags, secret: 'abcdefg'.repeat(3), ttl: '1h' });
+    await expect(minting).rejects.toBeInstanceOf(UsageError);
+    await expect(minting).rejects.toThrow(/only 7 different characters/);
+  });
+
+  it('mints with a secret of exactly 8 different characters', async () => {
+    expect(decodeJwt(await mintCliToken({ ...flags, secret: 'abcdefgh'.repeat(2), ttl: '1h' })).agent_id).toBe('a');
   });
 });

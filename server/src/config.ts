@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { DEFAULT_TOKEN_MAX_LIFETIME_S, parseTtl } from '@planhub/shared';
+import {
+  DEFAULT_TOKEN_MAX_LIFETIME_S,
+  SECRET_MIN_LENGTH,
+  SECRET_VARIETY,
+  parseTtl,
+  secretVariety,
+} from '@planhub/shared';
 import { z } from 'zod';
 import { ConfigError, explainIssues } from './config-error.ts';
 import { checkHost, isHostHeader } from './config-host.ts';
@@ -44,13 +50,13 @@ export const ServerConfigSchema = z
       .default('ph'),
     secret: z
       .string()
-      .min(16)
+      .min(SECRET_MIN_LENGTH)
       .refine((s) => s.trim() !== '', 'must not be only whitespace')
       .optional(),
     /** A static bearer token for /metrics (see ops/metrics-auth.ts); unset: role user or dashboard tokens. */
     metricsToken: z
       .string()
-      .min(16)
+      .min(SECRET_MIN_LENGTH)
       .refine((s) => s.trim() !== '', 'must not be only whitespace')
       .optional(),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -187,15 +193,14 @@ const lifetimeFromEnv = (value: string | undefined): number | undefined => {
 };
 
 /** Distinct characters an operator's secret needs: "aaaaaaaaaaaaaaaa" is 16 characters and no secret at all. */
-const SECRET_VARIETY = 8;
-
 /** Refuses secrets that pass the length rule but are trivially guessable (one repeated character, "1212…"). */
 const checkSecretStrength = (env: NodeJS.ProcessEnv) => {
   for (const name of ['PLANHUB_SECRET', 'PLANHUB_METRICS_TOKEN']) {
     const value = env[name];
-    if (value && value.trim() !== '' && value.length >= 16 && new Set(value).size < SECRET_VARIETY)
+    if (value && value.trim() !== '' && value.length >= SECRET_MIN_LENGTH && secretVariety(value) < SECRET_VARIETY)
       throw new ConfigError(
-        `${name} is too weak: it uses only ${new Set(value).size} different characters; use at least 16 ` +
+        `${name} is too weak: it uses only ${secretVariety(value)} different characters; use at least ` +
+          `${SECRET_MIN_LENGTH} ` +
           `characters with at least ${SECRET_VARIETY} different ones, e.g. the output of: openssl rand -base64 32.`,
       );
   }

@@ -2,6 +2,7 @@ export * from './errors.ts';
 export * from './connect-refusal.ts';
 export * from './disconnect-reason.ts';
 export * from './protocol.ts';
+export * from './secret-rule.ts';
 export * from './events.ts';
 export * from './model.ts';
 export * from './limits.ts';

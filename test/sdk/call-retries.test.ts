@@ -68,6 +68,29 @@ describe('SDK calls and resumption against a scripted node', () => {
     expect(node.calls.filter((x) => x.tool === 'setStepStatus')).toHaveLength(1);
   });
 
+  it('says how many attempts it made and over how long when it gives up after retrying', async () => {
+    const node = await scriptedNode(() => {
+      // Never answers: every attempt runs to its deadline.
+    });
+    cleanups.push(node.close);
+    const c = await client(node.url);
+    const started = Date.now();
+    const error = await c.getPlanStatus({}, { timeoutMs: 150, retries: 2 }).catch((err: unknown) => err);
+    const elapsedS = (Date.now() - started) / 1000;
+    expect(error).toMatchObject({ code: 'DEADLINE_EXCEEDED', retryable: true });
+    const message = (error as Error).message;
+    expect(message).toMatch(/^no answer within 150 ms, 3 attempts over \d+\.\d s$/);
+    expect(node.calls).toHaveLength(3);
+    const saidS = Number(/over (\S+) s$/.exec(message)?.[1]);
+    expect(saidS).toBeGreaterThanOrEqual(0.4);
+    expect(Math.abs(saidS - elapsedS)).toBeLessThanOrEqual(0.25);
+    // One attempt, no retry: its own deadline is the whole story.
+    await expect(c.getPlanStatus({}, { timeoutMs: 150, retries: 0 })).rejects.toMatchObject({
+      code: 'DEADLINE_EXCEEDED',
+      message: 'no answer within 150 ms',
+    });
+  });
+
   it('gives startPlan with wait=false a deadline (only a waiting startPlan waits without one)', async () => {
     let attempt = 0;
     const node = await scriptedNode((_call, ack) => {
@@ -119,7 +142,10 @@ describe('SDK calls and resumption against a scripted node', () => {
     core.close();
     release('t');
     await fetched;
-    expect(await opening).toMatchObject({ message: 'closed by the application' });
+    expect(await opening).toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      message: 'the client is closed: closed by the application',
+    });
     await new Promise((resolve) => setImmediate(resolve));
     expect(core.state).toBe('closed');
   });

@@ -1,9 +1,10 @@
 import type { PlanHubClient } from '@planhub/client-sdk';
-import { PlanHubError, connect } from '@planhub/client-sdk';
+import { PlanHubError, connect, createClient } from '@planhub/client-sdk';
 import type { PlanHubServer } from '@planhub/server';
 import { createServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
+import { refusingPort } from '../helpers/free-port.ts';
 import { scriptedNode } from '../helpers/scripted-node.ts';
 import { settledWithin } from '../helpers/within.ts';
 
@@ -30,8 +31,18 @@ describe('an SDK client that closes or cannot get a token', () => {
     agent.close();
     const ended = await settledWithin(waiting, 3000);
     expect(ended).toBeInstanceOf(PlanHubError);
-    expect(ended).toMatchObject({ code: 'UNAVAILABLE', message: 'the client is closed: closed by the application' });
-    await expect(agent.getPlanStatus({ plan_id })).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    // Not retryable: retrying, as the docs advise for a retryable error, would never end on a client that is closed.
+    expect(ended).toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      message: 'the client is closed: closed by the application',
+      retryable: false,
+    });
+    await expect(agent.getPlanStatus({ plan_id })).rejects.toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      message: 'the client is closed: closed by the application',
+      retryable: false,
+    });
+    await expect(agent.open()).rejects.toMatchObject({ code: 'FAILED_PRECONDITION', retryable: false });
   });
 
   it('ends a call whose answer never comes at once when it is closed, not at its deadline', async () => {
@@ -43,7 +54,7 @@ describe('an SDK client that closes or cannot get a token', () => {
     const pending = client.getPlanStatus({});
     await eventually(() => expect(node.calls).toHaveLength(1));
     client.close();
-    expect(await settledWithin(pending, 3000)).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(await settledWithin(pending, 3000)).toMatchObject({ code: 'FAILED_PRECONDITION', retryable: false });
   });
 
   it('ends each of many calls in flight when it is closed, with no warning of leaked listeners', async () => {
@@ -60,10 +71,51 @@ describe('an SDK client that closes or cannot get a token', () => {
     await eventually(() => expect(node.calls).toHaveLength(25));
     client.close();
     const ended = await Promise.all(pending.map((call) => settledWithin(call, 3000)));
-    expect(ended.map((e) => (e as PlanHubError).code)).toEqual(Array(25).fill('UNAVAILABLE'));
+    expect(ended.map((e) => (e as PlanHubError).code)).toEqual(Array(25).fill('FAILED_PRECONDITION'));
     // A warning is emitted on the next tick after the listener that passes the limit.
     await new Promise((resolve) => setImmediate(resolve));
     expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
+  it('ends an open() still dialing, not retryably, when the application closes the client', async () => {
+    const client = createClient({
+      url: `http://127.0.0.1:${await refusingPort()}`,
+      agentId: 'a',
+      connectTimeoutMs: 60_000,
+    });
+    const opening = client.open();
+    client.close();
+    expect(await settledWithin(opening, 3000)).toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      message: 'the client is closed: closed by the application',
+      retryable: false,
+    });
+  });
+
+  it("ends calls with the node's own refusal when that refusal closed it, not as closed by the application", async () => {
+    const node = await scriptedNode(() => {
+      // Never answers.
+    });
+    cleanups.push(node.close);
+    // The first handshake is admitted; every later one is refused for good, as an expired token is on a reconnect.
+    let handshakes = 0;
+    node.io.use((_socket, next) =>
+      next(
+        ++handshakes === 1
+          ? undefined
+          : Object.assign(new Error('The token expired.'), {
+              data: { code: 'UNAUTHENTICATED', message: 'The token expired.' },
+            }),
+      ),
+    );
+    const client = await connect({ url: node.url, agentId: 'a', backoff: { baseMs: 10, maxMs: 20 } });
+    cleanups.push(() => client.close());
+    node.io.disconnectSockets(true);
+    await eventually(() => expect(client.state).toBe('closed'));
+    await expect(client.getPlanStatus({})).rejects.toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'The token expired.',
+    });
   });
 
   it('dials again when a token fetch never answers', async () => {

@@ -8,6 +8,7 @@ import { tokenCommand } from './token-command.ts';
 import { VERSION } from './version.ts';
 import { watchCommand } from './watch-command.ts';
 import { mcpCommand } from './mcp-command.ts';
+import { mcpHelpCommand } from './mcp-help.ts';
 
 // `planhub events --follow | head -1`: once the reader of the pipe is gone nobody is left to print for. End quietly,
 // as Unix tools do, instead of dying on an unhandled EPIPE 'error' event with a stack trace.
@@ -27,14 +28,12 @@ const program = new Command('planhub')
 // One line per command; each file defines its options, help and action.
 for (const define of [planCommand, watchCommand, eventsCommand, approveCommand, rejectCommand, tokenCommand])
   define(program).exitOverride().addHelpText('after', `\n${EXIT_CODES_HELP}\n`);
-// Listed for --help only: `planhub mcp` owns stdin/stdout as an MCP server and parses its own options (run() below).
-program
-  .command('mcp')
-  .description("an MCP server on stdio that forwards to a node's /mcp as one agent (planhub mcp --help)");
+// Defined for its help only: `planhub mcp` owns stdin/stdout as an MCP server and parses its own options (run() below).
+const mcp = mcpHelpCommand(program).exitOverride();
 
 const run = async (): Promise<number> => {
   try {
-    if (process.argv[2] === 'mcp') return await mcpCommand(process.argv.slice(3), process.env);
+    if (process.argv[2] === 'mcp') return await mcpCommand(process.argv.slice(3), process.env, () => mcp.outputHelp());
     await program.parseAsync(process.argv);
     return EXIT.ok;
   } catch (err) {

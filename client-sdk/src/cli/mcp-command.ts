@@ -16,29 +16,18 @@ import {
 import { urlOf } from './connection.ts';
 import { UsageError } from './exit-codes.ts';
 import { SessionEventCursor } from './mcp-event-cursor.ts';
+import { MCP_DEFAULTS } from './mcp-help.ts';
 import { fetchNotingSessionStart } from './mcp-session-start.ts';
 import { PendingRequests } from './mcp-pending-requests.ts';
 import { fetchWatchingStreams, type BrokenStreamListener } from './mcp-stream-watch.ts';
-
-export const MCP_USAGE = `planhub mcp [options]
-
-An MCP server on stdin/stdout for hosts that only spawn processes: it forwards every MCP message to a PlanHub
-node's /mcp endpoint, as one agent. Configure one process per agent (parent, each subagent).
-
-Options:
-  --url <url>          PlanHub node (env PLANHUB_URL, default http://127.0.0.1:4000)
-  --workspace, -w <w>  workspace, open mode (env PLANHUB_WORKSPACE, default "default")
-  --agent, -a <id>     agent id, open mode (env PLANHUB_AGENT; required without a token)
-  --token <jwt>        token for a server in secret mode; names the agent itself (env PLANHUB_TOKEN)
-  --dialects <list>    tool dialects, e.g. 000,004 (env PLANHUB_DIALECTS, default all)`;
 
 const parse = (argv: readonly string[], env: NodeJS.ProcessEnv) =>
   parseArgs({
     args: [...argv],
     strict: true,
     options: {
-      url: { type: 'string', default: env.PLANHUB_URL ?? 'http://127.0.0.1:4000' },
-      workspace: { type: 'string', short: 'w', default: env.PLANHUB_WORKSPACE ?? 'default' },
+      url: { type: 'string', default: env.PLANHUB_URL ?? MCP_DEFAULTS.url },
+      workspace: { type: 'string', short: 'w', default: env.PLANHUB_WORKSPACE ?? MCP_DEFAULTS.workspace },
       agent: { type: 'string', short: 'a', ...(env.PLANHUB_AGENT ? { default: env.PLANHUB_AGENT } : {}) },
       token: { type: 'string', ...(env.PLANHUB_TOKEN ? { default: env.PLANHUB_TOKEN } : {}) },
       dialects: { type: 'string', ...(env.PLANHUB_DIALECTS ? { default: env.PLANHUB_DIALECTS } : {}) },
@@ -224,17 +213,24 @@ const bridge = (local: StdioServerTransport, open: (listeners: UpstreamListeners
     });
   });
 
-/** `planhub mcp`: runs until the host closes stdin. Exit codes: 0 done, 1 the bridge failed, 2 usage error. */
-export const mcpCommand = async (argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> => {
+/**
+ * `planhub mcp`: runs until the host closes stdin; exit codes as in mcp-help.ts. `printHelp` prints the help every
+ * command prints (on stdout, as a help asked for is the output).
+ */
+export const mcpCommand = async (
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  printHelp: () => void,
+): Promise<number> => {
   let options: ReturnType<typeof parse>;
   try {
     options = parse(argv, env);
   } catch (err) {
-    warn(`${err instanceof Error ? err.message : String(err)}\n\n${MCP_USAGE}`);
+    warn(`${err instanceof Error ? err.message : String(err)}\n(run with --help for usage)`);
     return 2;
   }
   if (options.help) {
-    process.stderr.write(`${MCP_USAGE}\n`);
+    printHelp();
     return 0;
   }
   if (options.token === undefined && options.agent === undefined) {

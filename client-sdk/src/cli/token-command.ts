@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import { SignJWT } from 'jose';
 import { UsageError } from './exit-codes.ts';
+import { secretProblem } from './secret-rule.ts';
 
 interface TokenFlags {
   agent?: string;
@@ -24,7 +25,8 @@ const warn = (text: string) => process.stderr.write(`planhub: warning: ${text}\n
 export const mintCliToken = async (flags: TokenFlags): Promise<string> => {
   const secret = flags.secret;
   if (!secret) throw new UsageError('planhub token needs the server secret: set PLANHUB_SECRET or pass --secret.');
-  if (secret.length < 16) throw new UsageError('The secret is shorter than 16 characters; the server would refuse it.');
+  const problem = secretProblem(secret);
+  if (problem !== undefined) throw new UsageError(problem);
   if (flags.agent === undefined) throw new UsageError('Name the agent: planhub token --agent <agent_id> ...');
   const role = RoleSchema.safeParse(flags.role);
   if (!role.success) throw new UsageError(`--role must be agent, user or dashboard, not "${flags.role}".`);
