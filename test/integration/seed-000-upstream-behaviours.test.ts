@@ -172,9 +172,14 @@ describe.each(STORE_KINDS)('seed 000 accepts what upstream accepts (%s store)', 
     const refused = (await agent.execute('setStepStatus', { step_id: 'step_2', status: 'completed' })) as {
       error: string;
     };
-    expect(refused.error).toMatch(
-      /^This is a validation step \(validation_required=true\)\. It cannot be marked completed without subagent evidence\..*status='skipped'/,
-    );
+    // jaato's todo plugin (setStepStatus's gate), to the letter.
+    const upstream =
+      'This is a validation step (validation_required=true). It cannot be marked completed without subagent ' +
+      'evidence.\n\nTo complete this step:\n1. Spawn a validator subagent\n2. Use addDependentStep to link this step ' +
+      "to the subagent's output\n3. The subagent calls completeStepWithOutput with its results\n4. This step " +
+      "auto-unblocks and can then be completed\n\nIf validation is genuinely not needed, use setStepStatus(status='skipped') " +
+      'instead.';
+    expect(refused.error.startsWith(upstream)).toBe(true);
     // Upstream's gate answer carries these beside the error; execute() keeps them.
     expect(refused).toEqual({
       error: refused.error,

@@ -81,10 +81,15 @@ const validationGate = (step: Step, status: SettableStatus, output?: unknown): v
   if (Object.keys(step.received_outputs ?? {}).length > 0) return;
   throw new PlanHubError(
     'FAILED_PRECONDITION',
-    'This is a validation step (validation_required=true). It cannot be marked completed without subagent evidence. ' +
-      'Run the validation through subagents and wait for their outputs (they arrive in received_outputs), or complete ' +
-      'it with completeStepWithOutput carrying the validation result. If validation is genuinely not needed, use ' +
-      "setStepStatus(status='skipped') instead.",
+    // Upstream's text to the letter (its line breaks included), then what PlanHub also takes as evidence.
+    'This is a validation step (validation_required=true). It cannot be marked completed without subagent evidence.\n\n' +
+      'To complete this step:\n' +
+      '1. Spawn a validator subagent\n' +
+      "2. Use addDependentStep to link this step to the subagent's output\n" +
+      '3. The subagent calls completeStepWithOutput with its results\n' +
+      '4. This step auto-unblocks and can then be completed\n\n' +
+      "If validation is genuinely not needed, use setStepStatus(status='skipped') instead. Completing it with " +
+      'completeStepWithOutput, carrying the validation result, also counts as evidence.',
     { native: { step_id: step.id, validation_required: true, has_received_outputs: false } },
   );
 };
