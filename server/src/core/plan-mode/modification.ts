@@ -1,5 +1,4 @@
 import type { NewEvent, PlanModificationRequest, Plan, Step } from '@planhub/shared';
-import { ENDED_STEP_STATUSES } from '@planhub/shared';
 import type { Decider } from '../plans/plan-lifecycle.ts';
 import { clonePlan } from '../plans/plan-factory.ts';
 import { planEvent } from '../plans/plan-events.ts';
@@ -41,13 +40,9 @@ export const requestModification = (
   by: string,
   now: string,
 ): { plan: Plan; events: NewEvent[] } => {
+  // A step that ended may be changed too, as upstream changes any step it finds: its status stays as it is, and the
+  // text says what was done (a model that corrects the record after the fact is served).
   const step = findPlanModeStep(current, request.step_id);
-  if (ENDED_STEP_STATUSES.has(step.status))
-    stateRefusal(
-      'FAILED_PRECONDITION',
-      `Step ${request.step_id} already ended as ${step.status}; only steps not done yet can be changed. ` +
-        "Record what changed in plan_complete's deviations instead.",
-    );
   const pending = pendingModificationOf(current);
   if (pending)
     stateRefusal(
@@ -96,13 +91,6 @@ export const decideModification = (
     return stateRefusal('FAILED_PRECONDITION', `Plan ${current.plan_id} has no modification waiting for a decision.`);
   const plan = clonePlan(current);
   const step = pendingModificationStep(plan) ?? findPlanModeStep(plan, pending.step_id);
-  // plan_step_complete waits for the decision, but seed 000's and 004's tools can end the step meanwhile.
-  if (approved && ENDED_STEP_STATUSES.has(step.status))
-    stateRefusal(
-      'FAILED_PRECONDITION',
-      `Step ${pending.step_id} already ended as ${step.status} while the change waited; approving it now would ` +
-        'rewrite finished work. Reject the modification (plan_reject with modification: true) instead.',
-    );
   if (approved) {
     step.description = pending.new_description;
     step.details = {
