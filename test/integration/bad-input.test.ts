@@ -52,9 +52,10 @@ const CASES: Case[] = [
   },
   {
     name: 'a number where a string belongs',
-    payload: { tool: 'setStepStatus', args: { step_id: 2, status: 'completed' } },
+    // Not seed 000's tools: jaato's Python uses such a value as its text (optional-nulls.test.ts).
+    payload: { tool: 'update_plan', args: { plan_id: 2, step_index: 0 } },
     code: 'INVALID_ARGUMENT',
-    message: /^step_id must be a string \(got number\)/,
+    message: /^plan_id must be a string \(got number\)/,
   },
   {
     name: 'a string where an array belongs',

@@ -143,3 +143,44 @@ describe('seed 001: a todo with a status that is not one', () => {
       );
   });
 });
+
+/**
+ * jaato's tools use a text argument as given (`args.get(name)`, printed by f-strings) and refuse a required one only
+ * when `not value`: a number, list or object where text goes is served there, and a falsy one is "missing".
+ */
+describe('seed 000: a value that is not text where text goes, as upstream’s Python uses it', () => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it('keeps it as the text Python prints, and reads a falsy one as left out', async () => {
+    h = await startHarness('memory', { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    const raw = (tool: string, args: object) => agent.call(tool as never, args as never);
+    expect(await raw('createPlan', { title: 5, steps: ['a', 'b', 'c'] })).toMatchObject({ title: '5' });
+    await agent.startPlan({});
+    expect(
+      await raw('setStepStatus', { step_id: 'step_1', status: 'completed', result: { files: 2, ok: true } }),
+    ).toMatchObject({ status: 'completed', result: "{'files': 2, 'ok': True}" });
+    expect(await raw('setStepStatus', { step_id: 'step_2', status: 'failed', error: ['boom'] })).toMatchObject({
+      error: "['boom']",
+    });
+    // Falsy, as Python's `if not value` reads it: missing, in upstream's words.
+    for (const title of [0, false, []])
+      await expectRefusal(raw('createPlan', { title, steps: ['x'] }), 'INVALID_ARGUMENT', /^title is required\./);
+    await expectRefusal(
+      raw('setStepStatus', { step_id: 0, status: 'completed' }),
+      'INVALID_ARGUMENT',
+      /^step_id is required\./,
+    );
+    await expectRefusal(
+      raw('setStepStatus', { step_id: 'step_3', status: false }),
+      'INVALID_ARGUMENT',
+      /^status is required\./,
+    );
+    // A number names a step as its text does: not found, as upstream answers.
+    await expectRefusal(raw('setStepStatus', { step_id: 3, status: 'completed' }), undefined, 'Step not found: 3');
+    expect(await raw('completePlan', { status: 'completed', summary: { shipped: 1 } })).toMatchObject({
+      summary: "{'shipped': 1}",
+    });
+  });
+});

@@ -71,8 +71,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
           'PERMISSION_DENIED',
           `Dashboards are read-only; ${tool} changes state. Connect as an agent or user.`,
         );
-      const args = parseToolArgs(tool, request.data.args);
-      if (!args.success) throw invalidArguments(tool, args.error, request.data.args);
+      const args = { data: parseToolArgs(tool, request.data.args) };
       // Only a tool whose effects are its commit may run before its count answers (the commit waits for it).
       if (!(def as ToolDefinition).behaviour?.readsBeforeAdmission) await admission.settled;
       const requestId = request.data.request_id;

@@ -1,10 +1,14 @@
 import type { ToolName } from '@planhub/shared';
+import type { z } from 'zod';
+import { invalidArguments } from '../errors/to-error-shape.ts';
 import {
   TOOLS,
   TOOL_NAMES,
   argumentErrorMap,
   optionalNullsOf,
   parseArguments,
+  pythonTextArgs,
+  textFieldsOf,
   withoutOptionalNulls,
 } from '@planhub/shared';
 
@@ -20,14 +24,22 @@ const NULL_PLANS = Object.fromEntries(TOOL_NAMES.map((name) => [name, optionalNu
   ReturnType<typeof optionalNullsOf>
 >;
 
+/** Seed 000's text fields, which its Python upstream takes any value for (python-args.ts); none for the others. */
+const PYTHON_TEXT = Object.fromEntries(
+  TOOL_NAMES.map((name) => [name, TOOLS[name].dialect === '000' ? textFieldsOf(TOOLS[name].input) : new Set()]),
+) as Record<ToolName, ReadonlySet<string>>;
+
 /**
- * A tool's arguments parsed by its schema, refused in that tool's own words (dispatch, and plan_manage's actions). A
- * null in an optional field reads as left out, as upstream reads it; it is looked for only when the arguments as
- * sent are refused, so a valid call pays nothing for it.
+ * A tool's arguments parsed by its schema, or INVALID_ARGUMENT in that tool's own words (`refusedAs` names the tool
+ * the caller called: plan_manage for its actions). What upstream reads more loosely (a null in an optional field as
+ * left out; for seed 000 a number or object where text goes, as Python uses it) is looked for only when the arguments
+ * as sent are refused, so a valid call pays nothing for it; a refusal then quotes the arguments as loosened.
  */
-export const parseToolArgs = (tool: ToolName, args: unknown) => {
+export const parseToolArgs = <N extends ToolName>(tool: N, args: unknown, refusedAs: string = tool) => {
   const parsed = parseArguments(TOOLS[tool].input, args, ERROR_MAPS[tool]);
-  if (parsed.success) return parsed;
-  const stripped = withoutOptionalNulls(args, NULL_PLANS[tool]);
-  return stripped === args ? parsed : parseArguments(TOOLS[tool].input, stripped, ERROR_MAPS[tool]);
+  if (parsed.success) return parsed.data as z.output<(typeof TOOLS)[N]['input']>;
+  const loosened = pythonTextArgs(withoutOptionalNulls(args, NULL_PLANS[tool]), PYTHON_TEXT[tool]);
+  const again = loosened === args ? parsed : parseArguments(TOOLS[tool].input, loosened, ERROR_MAPS[tool]);
+  if (again.success) return again.data as z.output<(typeof TOOLS)[N]['input']>;
+  throw invalidArguments(refusedAs, again.error, loosened);
 };

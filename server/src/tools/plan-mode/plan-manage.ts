@@ -1,5 +1,4 @@
 import type { ToolName, ToolParsedArgs } from '@planhub/shared';
-import { invalidArguments } from '../../errors/to-error-shape.ts';
 import { parseToolArgs } from '../tool-args.ts';
 import { approvalHandlers } from '../approval/handlers.ts';
 import type { ToolHandlers } from '../context.ts';
@@ -10,11 +9,8 @@ import { planModeHandlers } from './plan-mode-handlers.ts';
  * An action's arguments as the seed tool it stands for takes them: validated by that tool's schema, so plan_manage
  * accepts and refuses exactly what the tool does (plan_manage's own schema already worded what upstream refuses).
  */
-const argsOf = <N extends ToolName>(tool: N, args: Record<string, unknown>): ToolParsedArgs<N> => {
-  const parsed = parseToolArgs(tool, args);
-  if (!parsed.success) throw invalidArguments('plan_manage', parsed.error, args);
-  return parsed.data as ToolParsedArgs<N>;
-};
+const argsOf = <N extends ToolName>(tool: N, args: Record<string, unknown>): ToolParsedArgs<N> =>
+  parseToolArgs(tool, args, 'plan_manage');
 
 /** Upstream's plan_manage(action): each action runs the seed tool it stands for, in the same call and commit. */
 const plan_manage: ToolHandlers['plan_manage'] = (ctx, args) => {
