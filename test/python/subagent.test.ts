@@ -112,7 +112,9 @@ describe('a Python subagent (examples/python/subagent.py) speaking the wire prot
     stopPython = python.stop;
     const planId = await vi.waitFor(
       () => {
-        const line = /^waiting for approval: planhub approve (\S+) -w ws --url \S+ \(or the dashboard\)$/m.exec(python.stderr());
+        const line = /^waiting for approval: planhub approve (\S+) -w ws --url \S+ \(or the dashboard\)$/m.exec(
+          python.stderr(),
+        );
         if (!line?.[1]) throw new Error(`not waiting yet; stderr so far: ${python.stderr()}`);
         return line[1];
       },
