@@ -13,6 +13,7 @@ export * from './tools/catalog.ts';
 export * from './tools/json-catalog.ts';
 export * from './tools/optional-nulls.ts';
 export * from './tools/python-args.ts';
+export * from './tools/wrong-type-optionals.ts';
 export * from './tools/workspace-summary.ts';
 export * from './view/workspace-model.ts';
 export * from './view/coalesce.ts';

@@ -184,3 +184,40 @@ describe('seed 000: a value that is not text where text goes, as upstream’s Py
     });
   });
 });
+
+/**
+ * Triggerfish reads an optional field of the wrong type as absent (`typeof input.scope === "string" ? … : undefined`,
+ * `Array.isArray(x) ? x : []`), so such a call is served there.
+ */
+describe('seed 002: an optional argument of the wrong type reads as left out', () => {
+  let h: Harness;
+  afterEach(async () => h.close());
+
+  it('serves plan_enter, plan_exit, plan_modify and plan_complete with wrong-typed optional fields', async () => {
+    h = await startHarness('memory', { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    const raw = (tool: string, args: object) => agent.call(tool as never, args as never);
+    expect(await raw('plan_enter', { goal: 'G', scope: 5 })).toMatchObject({ status: 'entered' });
+    const exited = (await raw('plan_exit', {
+      plan: {
+        summary: 's',
+        approach: 'a',
+        steps: [{ id: 1, description: 'd', files: 'src/a.ts', verification: 7 }],
+        risks: 'none',
+        files_to_create: 'src/a.ts',
+      },
+    })) as { plan: { risks: unknown[]; files_to_create: unknown[]; steps: object[] } };
+    expect(exited.plan).toMatchObject({ risks: [], files_to_create: [] });
+    expect(Object.keys(exited.plan.steps[0]!)).toEqual(['id', 'description']);
+    expect(
+      await raw('plan_modify', { step_id: 1, reason: 'r', new_description: 'd2', new_files: 'x.ts' }),
+    ).toMatchObject({ step_id: 1 });
+    await raw('plan_step_complete', { step_id: 1, verification_result: 'ok' });
+    expect(await raw('plan_complete', { summary: 'Done', deviations: 'none' })).toMatchObject({
+      status: 'plan_completed',
+      deviations: [],
+    });
+    // A required field of the wrong type is still refused, in upstream's words.
+    await expectRefusal(raw('plan_enter', { goal: 5 }), 'INVALID_ARGUMENT');
+  });
+});

@@ -10,6 +10,7 @@ import {
   pythonTextArgs,
   textFieldsOf,
   withoutOptionalNulls,
+  withoutWrongTypedOptionals,
 } from '@planhub/shared';
 
 /** Each tool's error map, made once rather than on every call. */
@@ -32,8 +33,9 @@ const PYTHON_TEXT = Object.fromEntries(
 /**
  * A tool's arguments parsed by its schema, or INVALID_ARGUMENT in that tool's own words (`refusedAs` names the tool
  * the caller called: plan_manage for its actions). What upstream reads more loosely (a null in an optional field as
- * left out; for seed 000 a number or object where text goes, as Python uses it) is looked for only when the arguments
- * as sent are refused, so a valid call pays nothing for it; a refusal then quotes the arguments as loosened.
+ * left out; for seed 000 a number or object where text goes, as Python uses it; for seed 002 an optional field of the
+ * wrong type as left out) is looked for only when the arguments as sent are refused, so a valid call pays nothing
+ * for it; a refusal then quotes the arguments as loosened.
  */
 export const parseToolArgs = <N extends ToolName>(tool: N, args: unknown, refusedAs: string = tool) => {
   const parsed = parseArguments(TOOLS[tool].input, args, ERROR_MAPS[tool]);
@@ -41,5 +43,11 @@ export const parseToolArgs = <N extends ToolName>(tool: N, args: unknown, refuse
   const loosened = pythonTextArgs(withoutOptionalNulls(args, NULL_PLANS[tool]), PYTHON_TEXT[tool]);
   const again = loosened === args ? parsed : parseArguments(TOOLS[tool].input, loosened, ERROR_MAPS[tool]);
   if (again.success) return again.data as z.output<(typeof TOOLS)[N]['input']>;
-  throw invalidArguments(refusedAs, again.error, loosened);
+  const kept =
+    TOOLS[tool].dialect === '002'
+      ? withoutWrongTypedOptionals(loosened, NULL_PLANS[tool], again.error.issues)
+      : loosened;
+  const last = kept === loosened ? again : parseArguments(TOOLS[tool].input, kept, ERROR_MAPS[tool]);
+  if (last.success) return last.data as z.output<(typeof TOOLS)[N]['input']>;
+  throw invalidArguments(refusedAs, last.error, kept);
 };

@@ -6,7 +6,7 @@ import type { z } from 'zod';
  * `Optional[...] = None`, TypeScript's `typeof x === "string" ? x : undefined`, Go's zero values), and hosts send it:
  * a strict function-calling mode has the model fill every parameter, an optional one with null.
  */
-interface NullPlan {
+export interface NullPlan {
   /** Fields whose schema takes undefined (optional or defaulted): a null there is dropped. */
   optional: ReadonlySet<string>;
   /** Fields holding objects, or lists of them, in which to look further. */
