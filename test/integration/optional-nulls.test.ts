@@ -220,4 +220,20 @@ describe('seed 002: an optional argument of the wrong type reads as left out', (
     // A required field of the wrong type is still refused, in upstream's words.
     await expectRefusal(raw('plan_enter', { goal: 5 }), 'INVALID_ARGUMENT');
   });
+
+  it('refuses, never drops, a wrong-typed field of PlanHub’s own that chooses what a decision acts on', async () => {
+    h = await startHarness('memory');
+    const agent = await h.client('main');
+    const raw = (tool: string, args: object) => agent.call(tool as never, args as never);
+    await agent.plan_enter({ goal: 'G' });
+    await agent.plan_exit({ plan: { summary: 's', approach: 'a', steps: [{ id: 1, description: 'd' }] } });
+    await agent.plan_approve({});
+    await agent.plan_modify({ step_id: 1, reason: 'r', new_description: 'changed' });
+    // Read as absent, "false" would approve the waiting modification: the opposite of what was asked.
+    await expectRefusal(raw('plan_approve', { modification: 'false' }), 'INVALID_ARGUMENT', /modification/);
+    await expectRefusal(raw('plan_approve', { plan_id: 123 }), 'INVALID_ARGUMENT', /plan_id/);
+    await expectRefusal(raw('plan_reject', { agent_id: 7, reason: 'no' }), 'INVALID_ARGUMENT', /agent_id/);
+    expect(await agent.plan_status({})).toMatchObject({ mode: 'executing', pending_modification: { step_id: 1 } });
+    expect((await agent.getPlanStatus({})).steps[0]?.description).toBe('d');
+  });
 });

@@ -48,4 +48,16 @@ describe('what a call costs its address', () => {
     for (const answer of answers.slice(0, 2)) expect(answer).toMatch(/^INVALID_ARGUMENT: /);
     expect(answers[2]).toMatch(/^RESOURCE_EXHAUSTED: Too many calls from /);
   });
+
+  it('charges an event other than "call" by its frame too, though it is only refused', async () => {
+    const c = await client();
+    const answers = await codes(
+      () =>
+        new Promise((resolve) =>
+          c.socket.emit('bogus', { tool: 'getPlanStatus', args: { note: 'x'.repeat(BIG) } }, resolve),
+        ),
+    );
+    for (const answer of answers.slice(0, 2)) expect(answer).toMatch(/^INVALID_ARGUMENT: Unknown event "bogus"/);
+    expect(answers[2]).toMatch(/^RESOURCE_EXHAUSTED: Too many calls from /);
+  });
 });

@@ -102,8 +102,9 @@ export const guardedParser = (limits: FrameLimits) => {
       if (refusal === undefined) {
         const packet = decodeString.call(this, text);
         const data: unknown[] | undefined = Array.isArray(packet.data) ? (packet.data as unknown[]) : undefined;
-        // Only "call" has a handler; the parser puts the attachments back inside the holder's value.
-        if (data !== undefined && data[0] === 'call' && data.length > 1) {
+        // Every event's first argument is measured: "call" is served, any other event is answered with a refusal, and
+        // both are charged by the frame's size. The parser puts the attachments back inside the holder's value.
+        if (data !== undefined && typeof data[0] === 'string' && data.length > 1) {
           const framed = new FramedCall(data[1], text.length);
           data[1] = framed;
           if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = framed;

@@ -3,7 +3,8 @@ import { pythonJsonDumps } from './python-json.ts';
 /**
  * A value as upstream's Python prints it in an f-string (its str()), for texts models were shown by Python hosts and
  * servers: text as it is, `None`, `True` and `False` by name, numbers as Python prints them (`1e-05`, not JS's
- * `0.00001`), lists and objects as their repr (`['a', None]`). A value read from JSON cannot tell 1.0 from 1.
+ * `0.00001`), lists and objects as their repr (`['a', None]`). A value read from JSON cannot tell 1.0 from 1, and an
+object's integer-like keys come first (`{'2': 2, 'b': 1}` where Python kept the order sent): JSON.parse orders them.
  *
  * A string prints as it is, and repr keeps the printable characters outside ASCII (`'é'`), so a caller that makes text
  * safe or short applies that to the result.

@@ -67,16 +67,14 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   const live = args.after_event === LIVE_ONLY;
   const foreign = args.after_event !== undefined && !live && !EventIdSchema.safeParse(args.after_event).success;
   const backward = args.after_event === undefined;
+  // Read before listening starts: an event committed after this read is after the head, so the scan finds it.
+  const head = live ? ((await store.readEvents(workspace, { count: 1 }))[0]?.event_id ?? '0-0') : undefined;
   const waits = timeout > 0 && args.before_event === undefined;
   const release = waits ? ctx.services.waitSlots.take(ctx.caller) : undefined;
   // Listening starts before the read, so an event committed in between wakes the wait instead of being missed.
   const wait = waits ? hub.waitFor(workspace, match, { timeoutMs: timeout * 1000, signal: ctx.signal }) : undefined;
   try {
-    const after = foreign
-      ? '0-0'
-      : live
-        ? ((await store.readEvents(workspace, { count: 1 }))[0]?.event_id ?? '0-0')
-        : (args.after_event ?? '0-0');
+    const after = foreign ? '0-0' : (head ?? args.after_event ?? '0-0');
     let scan = backward
       ? await scanBackward(store, workspace, args.before_event, args.limit, match, SCAN_BUDGET, spent)
       : await scanForward(store, workspace, after, args.limit, match, SCAN_BUDGET, spent);
