@@ -127,8 +127,14 @@ describe("execute(): each dialect's native answers", () => {
     const task = await agent.execute('TaskGet', { taskId: '99' });
     expect(typeof task).toBe('string');
     expect(task).toMatch(/99/);
+    // Upstream's GetPlanOutput dumped with what it did not set, as supypowers serializes it.
     expect(await agent.execute('get_plan', { plan_id: 'nope1234' })).toEqual({
       ok: false,
+      plan_id: null,
+      title: null,
+      steps: [],
+      completed_count: 0,
+      total_count: 0,
       error: 'Plan not found: nope1234',
     });
     expect(await agent.execute('getWorkspace', { plans_per_agent: 0 })).toMatchObject({
@@ -142,7 +148,7 @@ describe("execute(): each dialect's native answers", () => {
       'create_plan',
       JSON.stringify({ title: 'Deploy to production', steps: [{ description: 'Run test suite' }] }),
     );
-    expect(created).toMatchObject({ ok: true, title: 'Deploy to production', steps_count: 1 });
+    expect(created).toMatchObject({ ok: true, title: 'Deploy to production', steps_count: 1, error: null });
     expect(await agent.execute('plan_enter', { goal: 'Add auth' })).toMatchObject({ status: 'entered', mode: 'plan' });
     expect(await agent.execute('TaskCreate', { subject: 'Analyze', description: 'd' })).toMatchObject({
       result: expect.stringMatching(/^Task #\d+ created successfully: Analyze$/) as string,

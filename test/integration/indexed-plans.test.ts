@@ -48,6 +48,7 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
       plan_id,
       step_description: 'Run test suite',
       new_status: 'completed',
+      error: null,
       plan_status: 'in_progress',
       step_index: 0,
     });
@@ -156,9 +157,15 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
     });
     expect(await agent.execute('update_plan', { plan_id, step_index: -1 })).toEqual({
       ok: false,
+      plan_id: null,
+      step_description: null,
+      new_status: null,
       error: 'Step index -1 out of range (0-1)',
     });
-    expect((await agent.get_plan({ plan_id })).steps.map((s) => s.status)).toEqual(['pending', 'pending']);
+    // On success too, upstream's models carry error: null.
+    expect(await agent.update_plan({ plan_id, step_index: 0, status: 'in_progress' })).toMatchObject({ error: null });
+    expect(await agent.get_plan({ plan_id })).toMatchObject({ ok: true, error: null });
+    expect((await agent.get_plan({ plan_id })).steps.map((s) => s.status)).toEqual(['in_progress', 'pending']);
   });
 
   it('finds the most recently changed plan, within working_dir when given', async () => {

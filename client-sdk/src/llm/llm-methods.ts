@@ -79,12 +79,14 @@ const executeWith =
       return nativeError(
         dialect,
         `The arguments of ${name} are not valid JSON (${parsed.reason}); send a JSON object.`,
+        undefined,
+        name,
       );
     try {
       // The server checks the name and the arguments and answers in words the model can act on.
       return await (call as (tool: string, args: unknown) => Promise<unknown>)(name, fromStrict(name, parsed.value));
     } catch (err) {
-      if (err instanceof PlanHubError) return nativeError(dialect, err.message, nativeFieldsOf(err.details));
+      if (err instanceof PlanHubError) return nativeError(dialect, err.message, nativeFieldsOf(err.details), name);
       throw err;
     }
   };

@@ -1,4 +1,5 @@
 import type { Dialect } from '@planhub/shared';
+import { INDEXED_PLAN_FAILURE_FIELDS } from '@planhub/shared';
 
 /**
  * A failure the way each seed's own tools report it to the model (docs/dialects.md, "Errors, per dialect"): 000 (and PlanHub's own
@@ -14,6 +15,7 @@ export const nativeError = (
   dialect: Dialect | 'planhub' | undefined,
   message: string,
   native?: Readonly<Record<string, unknown>>,
+  tool?: string,
 ): NativeError => {
   // The message goes first, as upstream orders it, and the shape's own keys are never overwritten by a field.
   switch (dialect) {
@@ -26,7 +28,14 @@ export const nativeError = (
     case '003':
       return message;
     case '004':
-      return Object.assign({ ok: false as const, error: message }, native, { ok: false as const, error: message });
+      // Upstream's output model, dumped: its unset fields (plan_id: null, steps_count: 0, …) before the error.
+      return Object.assign(
+        { ok: false as const },
+        tool === undefined ? undefined : INDEXED_PLAN_FAILURE_FIELDS[tool],
+        { error: message },
+        native,
+        { ok: false as const, error: message },
+      );
     default:
       return Object.assign({ error: message }, native, { error: message });
   }

@@ -42,7 +42,13 @@ export const create_plan = defineTool({
     working_dir: WorkingDir.optional(),
   }),
   output: z
-    .object({ ok: z.literal(true), plan_id: z.string(), title: z.string(), steps_count: z.number().int() })
+    .object({
+      ok: z.literal(true),
+      plan_id: z.string(),
+      title: z.string(),
+      steps_count: z.number().int(),
+      error: z.null(),
+    })
     .loose(),
 });
 
@@ -69,6 +75,7 @@ export const update_plan = defineTool({
       plan_id: z.string(),
       step_description: z.string(),
       new_status: z.string(),
+      error: z.null(),
       plan_status: PlanStatusSchema,
     })
     .loose(),
@@ -97,6 +104,7 @@ export const get_plan = defineTool({
       ),
       completed_count: z.number().int(),
       total_count: z.number().int(),
+      error: z.null(),
     })
     .loose(),
 });

@@ -178,6 +178,8 @@ export const indexedPlanView = (plan: Plan) => ({
   })),
   completed_count: plan.steps.filter((s) => s.status === 'completed').length,
   total_count: plan.steps.length,
+  // Upstream's output model dumps its unset error as null on success.
+  error: null,
   progress: progressOf(plan.steps),
   dialect: plan.dialect,
   ...(plan.working_dir !== undefined ? { working_dir: plan.working_dir } : {}),

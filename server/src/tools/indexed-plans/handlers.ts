@@ -45,6 +45,8 @@ const create_plan: ToolHandlers['create_plan'] = (ctx, args) =>
       plan_id: plan.plan_id,
       title: plan.title,
       steps_count: plan.steps.length,
+      // Upstream's output models dump their unset error as null on success (supypowers: model_dump).
+      error: null,
       status: plan.status,
     };
   });
@@ -77,6 +79,7 @@ const update_plan: ToolHandlers['update_plan'] = (ctx, args) =>
       plan_id: outcome.plan.plan_id,
       step_description: outcome.step.description,
       new_status: args.status,
+      error: null,
       plan_status: outcome.plan.status,
       step_index: args.step_index,
     };
