@@ -30,9 +30,7 @@ export const nativeError = (
     case '004':
       // Upstream's output model, dumped: its unset fields (plan_id: null, steps_count: 0, …) before the error.
       return Object.assign(
-        { ok: false as const },
-        tool === undefined ? undefined : INDEXED_PLAN_FAILURE_FIELDS[tool],
-        { error: message },
+        { ok: false as const, ...(tool === undefined ? {} : INDEXED_PLAN_FAILURE_FIELDS[tool]), error: message },
         native,
         { ok: false as const, error: message },
       );
