@@ -87,4 +87,16 @@ describe('planhub command line', () => {
     expect(completed).toContain('result=Saw it');
     expect(lines.every((l) => !l.startsWith('{'))).toBe(true);
   });
+
+  it('says on stderr when --after names no event of the log, and prints from the oldest kept event', async () => {
+    h = await startHarness('memory', { approvalPolicy: 'auto' });
+    const agent = await h.client('main');
+    await agent.createPlan({ title: 'Readable', steps: ['Look'] });
+    const outcome = await planhub('events', '--url', h.url, '-w', 'ws', '--after', 'garbage');
+    expect(outcome.code).toBe(0);
+    expect(outcome.stderr).toMatch(
+      /^planhub: warning: after_event "garbage" is not an event id of this workspace's log/m,
+    );
+    expect(outcome.stdout).toContain('plan_created');
+  });
 });

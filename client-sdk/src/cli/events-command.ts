@@ -74,6 +74,8 @@ export const eventsCommand = (program: Command): Command =>
           limit,
           ...(flags.after !== undefined ? { after_event: flags.after } : {}),
         });
+        // The node's word that --after named no event of its log (a typo): the events start at the oldest kept one.
+        if (recent.warning !== undefined) process.stderr.write(`planhub: warning: ${recent.warning}\n`);
         for (const event of recent.events) print(event);
         // On stderr: stdout holds only events, for whatever reads the pipe; JSON lines stay empty for a program.
         if (recent.events.length === 0 && !flags.json) process.stderr.write(`${nothingYet(flags)}\n`);
