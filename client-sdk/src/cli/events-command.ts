@@ -8,6 +8,9 @@ import { UsageError } from './exit-codes.ts';
 import { unsubscribeBriefly } from './unsubscribe-briefly.ts';
 import { untilInterrupted } from './until-interrupted.ts';
 
+/** How long `--follow` lets its node be gone before it says so: a blip the client rides out is not news. */
+const LOST_AFTER_MS = 2000;
+
 type EventsFlags = ConnectionFlags & {
   follow: boolean;
   json: boolean;
@@ -81,6 +84,26 @@ export const eventsCommand = (program: Command): Command =>
         if (recent.events.length === 0 && !flags.json) process.stderr.write(`${nothingYet(flags)}\n`);
         if (!flags.follow) return;
         const off = client.on('event', print);
+        // On stderr, as the other notes: a follower whose node is gone for more than a blip says so, and says when it
+        // is back (the client's subscription resumes after the last event printed, so what came meanwhile follows).
+        // A blip, or a refusal that ends the command at once (an expired token), adds no line.
+        let lost = false;
+        let lostTimer: ReturnType<typeof setTimeout> | undefined;
+        const offState = client.on('state', (state) => {
+          if (state === 'disconnected' && !lost && lostTimer === undefined) {
+            lostTimer = setTimeout(() => {
+              lost = true;
+              process.stderr.write('planhub: lost the node; reconnecting…\n');
+            }, LOST_AFTER_MS);
+            lostTimer.unref();
+          } else if (state === 'connected' || state === 'closed') {
+            clearTimeout(lostTimer);
+            lostTimer = undefined;
+            if (state === 'connected' && lost)
+              process.stderr.write('planhub: reconnected; the events since the last one printed follow.\n');
+            lost = false;
+          }
+        });
         const { subscription_id } = await client.subscribeToTasks({
           agent_id: flags.agent ?? '*',
           event_types: types ?? [...EVENT_TYPES],
@@ -88,6 +111,8 @@ export const eventsCommand = (program: Command): Command =>
           after_event: recent.cursor ?? recent.last_event_id ?? flags.after ?? '0-0',
         });
         await untilInterrupted(closed);
+        clearTimeout(lostTimer);
+        offState();
         off();
         await unsubscribeBriefly(client, subscription_id);
       },
