@@ -12,4 +12,4 @@ export { createLogger } from './logger.ts';
 export { mintToken, verifyToken, TokenError } from './auth/tokens.ts';
 export { newPlan } from './core/plans/plan-factory.ts';
 export { transact } from './store/transact.ts';
-export { savePlan } from './tools/plan-access.ts';
+export { loadPlan, savePlan } from './tools/plan-access.ts';

@@ -1,5 +1,5 @@
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
-import { createServer, type PlanHubServer, type Store } from '@planhub/server';
+import { createServer, loadPlan, savePlan, transact, type PlanHubServer, type Store } from '@planhub/server';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startedPlan } from '../helpers/event-log.ts';
@@ -179,6 +179,37 @@ describe.each(KINDS)('retention of finished plans (%s store)', (kind) => {
     const unblocked = await b.getTaskEvents({ plan_id: waiting.plan_id, event_types: ['step_unblocked'] });
     expect(unblocked.events).toHaveLength(1);
     // b's step is no longer counted as a waiter anywhere, and its own wait state is gone.
+    expect(await storedParts(store, waiting.plan_id, 1)).toMatchObject({ sets: 0, counters: 0 });
+  });
+
+  it('releases, at removal, the waiters of a step an earlier version left open when it completed the plan', async () => {
+    fixture = storeFixture(kind);
+    const node = await open(2);
+    const { store } = node.server.services;
+    const a = await node.client('a');
+    const b = await node.client('b');
+    const left = await startedPlan(a, 'Left open', ['done', 'left open']);
+    const waiting = await startedPlan(b, 'Waiting', ['needs a']);
+    await b.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'a', step_id: 'step_2' }] });
+    await a.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    // Completed as versions before round 23 completed it: the plan ends, its open step keeps its waiters.
+    await transact(store, WS, async (tx) => {
+      const plan = await loadPlan(tx, left.plan_id);
+      await savePlan(tx, { ...plan, status: 'completed', completed_at: new Date().toISOString() });
+    });
+    expect((await b.getPlanStatus({})).steps[0]).toMatchObject({ status: 'blocked' });
+
+    await finishedPlan(a, 'Next 1');
+    await finishedPlan(a, 'Next 2');
+
+    expect(await storedParts(store, left.plan_id)).toEqual(NOTHING);
+    expect((await b.getPlanStatus({})).steps[0]).toMatchObject({
+      status: 'pending',
+      blocked_by: [],
+      received_outputs: { 'a:step_2': { status: 'skipped' } },
+    });
+    const unblocked = await b.getTaskEvents({ plan_id: waiting.plan_id, event_types: ['step_unblocked'] });
+    expect(unblocked.events).toHaveLength(1);
     expect(await storedParts(store, waiting.plan_id, 1)).toMatchObject({ sets: 0, counters: 0 });
   });
 
