@@ -150,16 +150,21 @@ describe.each(KINDS)('retention of finished plans (%s store)', (kind) => {
     expect(history.events.map((e) => e.event_type)).toContain('plan_completed');
   });
 
-  it('resolves as skipped a wait on a step left open by a completed plan, and its removal delivers nothing again', async () => {
+  /** Agent b's step waiting on a's step_2, which a's plan (keeping 2 finished plans) still has open. */
+  const leftOpenWait = async () => {
     fixture = storeFixture(kind);
     const node = await open(2);
-    const { store } = node.server.services;
     const a = await node.client('a');
     const b = await node.client('b');
     const left = await startedPlan(a, 'Left open', ['done', 'left open']);
     const waiting = await startedPlan(b, 'Waiting', ['needs a']);
     await b.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'a', step_id: 'step_2' }] });
     await a.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    return { store: node.server.services.store, a, b, left, waiting };
+  };
+
+  it('resolves as skipped a wait on a step left open by a completed plan, and its removal delivers nothing again', async () => {
+    const { store, a, b, left, waiting } = await leftOpenWait();
     expect((await b.getPlanStatus({})).steps[0]?.status).toBe('blocked');
     // Allowed with a warning: step_2 stays pending, and can no longer change, so b's wait on it ends with the plan
     // (until round 23 only when retention removed the plan).
@@ -183,15 +188,7 @@ describe.each(KINDS)('retention of finished plans (%s store)', (kind) => {
   });
 
   it('releases, at removal, the waiters of a step an earlier version left open when it completed the plan', async () => {
-    fixture = storeFixture(kind);
-    const node = await open(2);
-    const { store } = node.server.services;
-    const a = await node.client('a');
-    const b = await node.client('b');
-    const left = await startedPlan(a, 'Left open', ['done', 'left open']);
-    const waiting = await startedPlan(b, 'Waiting', ['needs a']);
-    await b.addDependentStep({ step_id: 'step_1', depends_on: [{ agent_id: 'a', step_id: 'step_2' }] });
-    await a.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    const { store, a, b, left, waiting } = await leftOpenWait();
     // Completed as versions before round 23 completed it: the plan ends, its open step keeps its waiters.
     await transact(store, WS, async (tx) => {
       const plan = await loadPlan(tx, left.plan_id);
