@@ -1,49 +1,16 @@
 import type { CallAck, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import {
-  DisconnectReasonSchema,
-  PlanHubError,
-  TOOLS,
-  longPollMs,
-  takesRequestId,
-  waitsForDecision,
-} from '@planhub/shared';
+import { DisconnectReasonSchema, PlanHubError } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
 import { backoffDelay } from './backoff.ts';
 import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './connect-options.ts';
 import { CloseWatch } from './close-watch.ts';
 import { clientClosedError } from './closed-client.ts';
 import { emitCall } from './emit-call.ts';
-import { gaveUpAfter } from './gave-up.ts';
+import { callTerms, withRetries } from './call-retry.ts';
+import { withinMs } from './within-ms.ts';
 import { EventClient } from './event-client.ts';
 import { nodeUrlProblem } from './node-url.ts';
 import { attemptFailure, causeOf } from './refusal.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * The error a call gives up with, naming its request_id when it may have applied (a retryable error): the caller can
- * retry with `{ requestId }` and apply the change at most once. A refusal applied nothing and is thrown as it came.
- */
-const withRequestId = (error: PlanHubError, requestId: string | undefined): PlanHubError =>
-  !error.retryable || requestId === undefined || error.requestId !== undefined
-    ? error
-    : new PlanHubError(error.code, error.message, error.details, requestId);
-
-/** `value`, or a rejection once `ms` pass: a source that never answers must not stall the client. */
-const withinMs = <T>(value: T | Promise<T>, ms: number, what: string): Promise<T> =>
-  new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} ${ms} ms`)), ms);
-    Promise.resolve(value).then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
 
 /**
  * The connection: a small state machine over socket.io-client with its own reconnection (so it can rotate
@@ -246,39 +213,26 @@ export class PlanHubClientCore extends EventClient {
    * the change once; the typed error carries `code` and `retryable`, and a retryable one its `requestId`.
    */
   async call<N extends ToolName>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<N>> {
-    const definition = TOOLS[tool] as (typeof TOOLS)[ToolName] | undefined;
-    const requestId =
-      definition && !takesRequestId(definition) ? undefined : (options.requestId ?? crypto.randomUUID());
-    // A call that waits for a person gets no deadline; a long-poll's own wait comes on top of the usual one.
-    const timeoutMs =
-      options.timeoutMs ??
-      (definition && waitsForDecision(definition, args)
-        ? undefined
-        : (this.options.timeoutMs ?? 15_000) + (definition ? longPollMs(definition, args) : 0));
-    const retries = options.retries ?? this.options.retries ?? 5;
-    const started = Date.now();
-    for (let attempt = 0; ; attempt++) {
-      try {
+    const terms = callTerms(tool, args, options, this.options);
+    const { requestId } = terms;
+    return withRetries(
+      async () => {
         const ack = await this.callOnce(
           () => ({
             tool,
             args: tool === 'subscribeToTasks' ? this.subscriptions.resuming(args, this.lastEventId) : args,
             ...(requestId ? { request_id: requestId } : {}),
           }),
-          timeoutMs,
+          terms.timeoutMs,
         );
-        if (ack.ok) {
-          this.observe(tool, args, ack.result);
-          return this.readResult(tool, ack.result) as ToolResult<N>;
-        }
-        throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
-      } catch (err) {
-        const error = err instanceof PlanHubError ? err : new PlanHubError('INTERNAL', String(err));
-        if (!error.retryable || this.state === 'closed') throw withRequestId(error, requestId);
-        if (attempt >= retries) throw withRequestId(gaveUpAfter(error, attempt + 1, Date.now() - started), requestId);
-        await sleep(backoffDelay(attempt, this.options.backoff ?? { baseMs: 100, maxMs: 2000 }));
-      }
-    }
+        if (!ack.ok) throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
+        this.observe(tool, args, ack.result);
+        return this.readResult(tool, ack.result) as ToolResult<N>;
+      },
+      terms,
+      this.options.backoff ?? { baseMs: 100, maxMs: 2000 },
+      () => this.state === 'closed',
+    );
   }
 
   /** What a call on a closed client ends with: the node's refusal that closed it, or a non-retryable "closed". */

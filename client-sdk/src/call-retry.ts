@@ -1,0 +1,67 @@
+import type { ToolArgs, ToolName } from '@planhub/shared';
+import { PlanHubError, TOOLS, longPollMs, takesRequestId, waitsForDecision } from '@planhub/shared';
+import { backoffDelay, type BackoffOptions } from './backoff.ts';
+import type { CallOptions, ConnectOptions } from './connect-options.ts';
+import { gaveUpAfter } from './gave-up.ts';
+
+/** How one tool call is sent: the request_id it carries, its deadline, and how often it may be sent again. */
+export interface CallTerms {
+  /** Mutating calls (and read-only ones that remember their answer) carry one, so a retry applies the change once. */
+  requestId: string | undefined;
+  /** None for a call that waits for a person. */
+  timeoutMs: number | undefined;
+  retries: number;
+}
+
+export const callTerms = <N extends ToolName>(
+  tool: N,
+  args: ToolArgs<N>,
+  options: CallOptions,
+  client: Pick<ConnectOptions, 'timeoutMs' | 'retries'>,
+): CallTerms => {
+  const definition = TOOLS[tool] as (typeof TOOLS)[ToolName] | undefined;
+  return {
+    requestId: definition && !takesRequestId(definition) ? undefined : (options.requestId ?? crypto.randomUUID()),
+    // A call that waits for a person gets no deadline; a long-poll's own wait comes on top of the usual one.
+    timeoutMs:
+      options.timeoutMs ??
+      (definition && waitsForDecision(definition, args)
+        ? undefined
+        : (client.timeoutMs ?? 15_000) + (definition ? longPollMs(definition, args) : 0)),
+    retries: options.retries ?? client.retries ?? 5,
+  };
+};
+
+/**
+ * The error a call gives up with, naming its request_id when it may have applied (a retryable error): the caller can
+ * retry with `{ requestId }` and apply the change at most once. A refusal applied nothing and is thrown as it came.
+ */
+const withRequestId = (error: PlanHubError, requestId: string | undefined): PlanHubError =>
+  !error.retryable || requestId === undefined || error.requestId !== undefined
+    ? error
+    : new PlanHubError(error.code, error.message, error.details, requestId);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `attempt` until it succeeds, fails with an error that is not retryable, the client closes (`closed`), or the
+ * retries are spent: then the last error, saying how many attempts it made over how long.
+ */
+export const withRetries = async <T>(
+  attempt: () => Promise<T>,
+  terms: CallTerms,
+  backoff: BackoffOptions,
+  closed: () => boolean,
+): Promise<T> => {
+  const started = Date.now();
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      const error = err instanceof PlanHubError ? err : new PlanHubError('INTERNAL', String(err));
+      if (!error.retryable || closed()) throw withRequestId(error, terms.requestId);
+      if (n >= terms.retries) throw withRequestId(gaveUpAfter(error, n + 1, Date.now() - started), terms.requestId);
+      await sleep(backoffDelay(n, backoff));
+    }
+  }
+};
