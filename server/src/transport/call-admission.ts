@@ -34,7 +34,7 @@ export const createCallAdmission = (
       const cost = costOf(raw);
       try {
         await perAddress.consume(address, cost);
-        return raw instanceof FrameRefusal ? { code: 'RESOURCE_EXHAUSTED', message: raw.message } : undefined;
+        return raw instanceof FrameRefusal ? { code: raw.code, message: raw.message } : undefined;
       } catch (res) {
         if (!(res instanceof RateLimiterRes)) throw res;
         const retryAfterMs = Math.max(1, Math.ceil(res.msBeforeNext));

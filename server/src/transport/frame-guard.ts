@@ -10,14 +10,27 @@ export interface FrameLimits {
 
 const FRAME_WRAPPING = 2;
 
-/** What a "call" receives instead of its arguments when the raw frame was refused before parsing. */
+/**
+ * What a "call" receives instead of its arguments when the frame was refused before dispatch: too large a shape
+ * (RESOURCE_EXHAUSTED), or an event the node does not serve (INVALID_ARGUMENT).
+ */
 export class FrameRefusal {
   constructor(
     readonly message: string,
     /** Size of the refused frame (its attachments added as they come): still charged to the sender's address. */
     public bytes: number,
+    readonly code: 'RESOURCE_EXHAUSTED' | 'INVALID_ARGUMENT' = 'RESOURCE_EXHAUSTED',
   ) {}
 }
+
+/** The refusal of an event other than "call": what the node serves, and how to send it. */
+const unknownEvent = (event: string, bytes: number): FrameRefusal =>
+  new FrameRefusal(
+    `Unknown event ${JSON.stringify(event.slice(0, 64))}: this node answers only "call" events, ` +
+      '{ tool, args, request_id? } with an acknowledgement (see docs/protocol.md).',
+    bytes,
+    'INVALID_ARGUMENT',
+  );
 
 /**
  * A call's first argument as the parser passes it on, with the size of everything its packet carried: the text
@@ -79,9 +92,10 @@ type DecodeString = (this: Decoder, text: string) => Packet;
 const decodeString = (Decoder.prototype as unknown as { decodeString: DecodeString }).decodeString;
 
 /**
- * A socket.io parser that checks every text frame before JSON.parse. A refused event reaches the "call" handler with
- * a FrameRefusal instead of its arguments (answered as an error if it has an acknowledgement, dropped if not); any
- * other refused packet closes the connection, as socket.io does with a malformed one.
+ * A socket.io parser that checks every text frame before JSON.parse. A refused event, and an event of another name
+ * than "call", reaches the "call" handler with a FrameRefusal instead of its arguments (answered as an error if it
+ * has an acknowledgement, dropped if not); any other refused packet closes the connection, as socket.io does with a
+ * malformed one.
  */
 export const guardedParser = (limits: FrameLimits) => {
   class GuardedDecoder extends Decoder {
@@ -102,12 +116,17 @@ export const guardedParser = (limits: FrameLimits) => {
       if (refusal === undefined) {
         const packet = decodeString.call(this, text);
         const data: unknown[] | undefined = Array.isArray(packet.data) ? (packet.data as unknown[]) : undefined;
-        // Every event's first argument is measured: "call" is served, any other event is answered with a refusal, and
-        // both are charged by the frame's size. The parser puts the attachments back inside the holder's value.
-        if (data !== undefined && typeof data[0] === 'string' && data.length > 1) {
+        // Only "call" has a handler; the parser puts the attachments back inside the holder's value.
+        if (data !== undefined && data[0] === 'call' && data.length > 1) {
           const framed = new FramedCall(data[1], text.length);
           data[1] = framed;
           if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = framed;
+        } else if (data !== undefined && typeof data[0] === 'string' && data[0] !== 'call') {
+          // Any other event reaches the "call" handler as a refusal, charged by its frame like a call: a client in
+          // another language that names the event wrongly gets an answer instead of waiting for one.
+          const refused = unknownEvent(data[0], text.length);
+          if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = refused;
+          return { ...packet, data: ['call', refused] };
         }
         return packet;
       }

@@ -1,5 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
-import type { Caller, DisconnectReason, ErrorShape, EventEnvelope } from '@planhub/shared';
+import type { Caller, DisconnectReason, EventEnvelope } from '@planhub/shared';
 import type { Logger } from 'pino';
 import { Server } from 'socket.io';
 import type { ServerConfig } from '../config.ts';
@@ -18,14 +18,6 @@ import { callArgument, guardedParser } from './frame-guard.ts';
 import type { OriginCheck } from './origin-policy.ts';
 import type { AddressOutbound } from './address-outbound.ts';
 import { guardOutbound } from './outbound-limit.ts';
-
-/** The answer to an event other than "call": what the node serves, and how to send it. */
-const unknownEvent = (event: unknown): ErrorShape => ({
-  code: 'INVALID_ARGUMENT',
-  message:
-    `Unknown event ${JSON.stringify(String(event).slice(0, 64))}: this node answers only "call" events, ` +
-    '{ tool, args, request_id? } with an acknowledgement (see docs/protocol.md).',
-});
 
 /** How long a transport connection may stay open without connecting a socket (it holds a slot meanwhile). */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -138,19 +130,6 @@ export const attachSocketServer = (
         )
         // Bounded like events: a client that keeps calling and never reads the answers (large getTaskEvents pages,
         // say) is cut as a slow consumer instead of growing the node's buffers without end.
-        .then((answer) => void outbound.answer(() => (ack as (a: unknown) => void)(answer)))
-        .catch((err: unknown) => log.error({ err, socket: socket.id }, 'acknowledgement failed'));
-    });
-    // Any other event is answered too when it asks for an answer (charged as a call): a client in another language
-    // that names the event wrongly would otherwise wait for an acknowledgement that never comes.
-    socket.onAny((event: unknown, ...args: unknown[]) => {
-      if (event === 'call') return;
-      const ack = args.at(-1);
-      if (typeof ack !== 'function') return;
-      const framed = args.length > 1 ? args[0] : undefined;
-      admission
-        .refuse(framed, caller, address)
-        .then((error) => ({ ok: false as const, error: error ?? unknownEvent(event) }))
         .then((answer) => void outbound.answer(() => (ack as (a: unknown) => void)(answer)))
         .catch((err: unknown) => log.error({ err, socket: socket.id }, 'acknowledgement failed'));
     });
