@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { checkedDef } from './schema-walk.ts';
 
 /**
  * Where a tool's arguments may hold a `null` that means "left out": the optional fields of each object, and the
@@ -13,26 +14,11 @@ export interface NullPlan {
   nested: ReadonlyMap<string, NullPlan>;
 }
 
-type Def = z.core.$ZodTypeDef & {
-  innerType?: z.core.$ZodType;
-  in?: z.core.$ZodType;
-  out?: z.core.$ZodType;
-  options?: readonly z.core.$ZodType[];
-  element?: z.core.$ZodType;
-  shape?: Record<string, z.core.$ZodType>;
-};
-
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
-
 /** The object schemas a value of `schema` is checked against, seen through wrappers, pipes, unions and lists. */
 const objectsOf = (schema: z.core.$ZodType, depth = 0): Array<Record<string, z.core.$ZodType>> => {
   if (depth > 16) return [];
-  const def = schema._zod.def as Def;
+  const def = checkedDef(schema);
   if (def.type === 'object' && def.shape) return [def.shape];
-  if (WRAPPERS.has(def.type) && def.innerType) return objectsOf(def.innerType, depth + 1);
-  // z.preprocess is a pipe from a transform: what the caller sends is checked by its output side.
-  if (def.type === 'pipe' && def.in && def.out)
-    return objectsOf(def.in._zod.def.type === 'transform' ? def.out : def.in, depth + 1);
   if (def.type === 'union' && def.options) return def.options.flatMap((o) => objectsOf(o, depth + 1));
   if (def.type === 'array' && def.element) return objectsOf(def.element, depth + 1);
   return [];
