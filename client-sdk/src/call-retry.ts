@@ -2,7 +2,6 @@ import type { ToolArgs, ToolName } from '@planhub/shared';
 import { PlanHubError, TOOLS, longPollMs, takesRequestId, waitsForDecision } from '@planhub/shared';
 import { backoffDelay, type BackoffOptions } from './backoff.ts';
 import type { CallOptions, ConnectOptions } from './connect-options.ts';
-import { gaveUpAfter } from './gave-up.ts';
 
 /** How one tool call is sent: the request_id it carries, its deadline, and how often it may be sent again. */
 export interface CallTerms {
@@ -33,13 +32,19 @@ export const callTerms = <N extends ToolName>(
 };
 
 /**
- * The error a call gives up with, naming its request_id when it may have applied (a retryable error): the caller can
- * retry with `{ requestId }` and apply the change at most once. A refusal applied nothing and is thrown as it came.
+ * The error a call ends with. A retryable one names the call's request_id (it may have applied: the caller can retry
+ * with `{ requestId }` and apply the change at most once); a refusal applied nothing and keeps its own. After several
+ * attempts it says how many over how long: "no answer within 300 ms" alone, seconds after the call, reads as if the
+ * deadline had been ignored.
  */
-const withRequestId = (error: PlanHubError, requestId: string | undefined): PlanHubError =>
-  !error.retryable || requestId === undefined || error.requestId !== undefined
+const endedWith = (error: PlanHubError, requestId: string | undefined, attempts: number, elapsedMs: number) => {
+  const message =
+    attempts <= 1 ? error.message : `${error.message}, ${attempts} attempts over ${(elapsedMs / 1000).toFixed(1)} s`;
+  const id = error.retryable && error.requestId === undefined ? requestId : error.requestId;
+  return message === error.message && id === error.requestId
     ? error
-    : new PlanHubError(error.code, error.message, error.details, requestId);
+    : new PlanHubError(error.code, message, error.details, id);
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,8 +64,8 @@ export const withRetries = async <T>(
       return await attempt();
     } catch (err) {
       const error = err instanceof PlanHubError ? err : new PlanHubError('INTERNAL', String(err));
-      if (!error.retryable || closed()) throw withRequestId(error, terms.requestId);
-      if (n >= terms.retries) throw withRequestId(gaveUpAfter(error, n + 1, Date.now() - started), terms.requestId);
+      if (!error.retryable || closed()) throw endedWith(error, terms.requestId, 1, 0);
+      if (n >= terms.retries) throw endedWith(error, terms.requestId, n + 1, Date.now() - started);
       await sleep(backoffDelay(n, backoff));
     }
   }
