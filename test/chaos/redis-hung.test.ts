@@ -41,6 +41,34 @@ describe('a hung Redis (SIGSTOP)', () => {
       }),
     );
   });
+  it('leaves no failure unhandled when every read of an appended step outlasts the deadline', async () => {
+    const unhandled: unknown[] = [];
+    const collect = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', collect);
+    try {
+      for (let round = 0; round < rounds(3); round++) {
+        // Enough calls in one rate window that the node counts the agent's next ones itself: the append then goes
+        // straight to its reads (the plan's header and its step ranks, in flight together), not to a count.
+        let planId = '';
+        for (let i = 0; i < 6; i++) planId = (await agent.getPlanStatus({})).plan_id;
+        redis.signal('SIGSTOP');
+        try {
+          // With its plan named, the call's first reads are the plan's own.
+          const err = await failure(agent.call('addStep', { plan_id: planId, description: 'added while hung' }));
+          expect(err).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringContaining('deadline') as unknown });
+        } finally {
+          redis.signal('SIGCONT');
+        }
+        // An unhandled rejection is reported after the microtasks of the turn it happened in.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', collect);
+    }
+    await eventually(async () => expect(await agent.call('getPlanStatus', {})).toHaveProperty('steps'));
+  });
+
   it('keeps reads made beside a transaction (the log head, task counts, upgrades) within the one deadline', async () => {
     redis.signal('SIGSTOP');
     try {

@@ -64,6 +64,9 @@ export interface StepChangeRead {
  */
 const readHeaderAndTally = async (tx: Tx, planId: string, stepId: string | undefined, counted = true) => {
   const ranks = counted ? tx.range(tallyRead(planId)) : Promise.resolve([]);
+  // Awaited only after the documents: when their read fails first (the call's store deadline), this one's failure
+  // must not be left unhandled, which ends a process that has no handler for it.
+  ranks.catch(() => undefined);
   const [rootRaw, stepRaw] = await tx.getMany(
     stepId === undefined ? [docKeys.plan(planId)] : stepReadKeys(planId, stepId),
   );
