@@ -34,6 +34,7 @@ import type { McpEndpointOptions } from './mcp/mcp-endpoint.ts';
 import { createPresence } from './presence/create-presence.ts';
 import { watchPresence } from './transport/presence-hooks.ts';
 import { WaitSlots } from './limits/wait-slots.ts';
+import { chargeAnswer } from './limits/answer-cost.ts';
 import { isoClock } from './iso-clock.ts';
 
 export interface ServerDeps {
@@ -132,6 +133,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     store,
     outbound: ops.metrics.outbound,
     addressOutbound,
+    answered: (caller, bytes) => chargeAnswer(services.callLimiter, caller, bytes),
   });
   const connections = store.limits.connectionCounter({ log });
   if (config.secret !== undefined) enforceTokens(io, { ...tokens, log });

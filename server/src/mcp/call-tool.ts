@@ -9,7 +9,8 @@ import type { Heartbeat } from './progress-heartbeat.ts';
 import { withHeartbeat } from './progress-heartbeat.ts';
 import type { SessionCursor } from './session-cursor.ts';
 import type { SubscriptionChanges } from './subscription-changes.ts';
-import { ackResult, errorResult, successResult, withNext } from './tool-result.ts';
+import { chargeAnswer } from '../limits/answer-cost.ts';
+import { ackResult, answerBytes, errorResult, successResult, withNext } from './tool-result.ts';
 import { WAIT_FOR_EVENTS, WaitForEventsArgsSchema } from './wait-for-events-tool.ts';
 import { waitForEvents } from './wait-for-events.ts';
 
@@ -51,7 +52,9 @@ const callWaitForEvents = async (deps: SessionCallDeps, args: unknown, extras: C
     const { data } = parsed;
     const wait = () =>
       waitForEvents(deps.services, deps.caller, deps.cursor, data, extras.signal, deps.subscriptionChanges);
-    return successResult(await deps.serially(() => withHeartbeat(extras.heartbeat, data.timeout, wait)));
+    const result = successResult(await deps.serially(() => withHeartbeat(extras.heartbeat, data.timeout, wait)));
+    chargeAnswer(deps.services.callLimiter, deps.caller, answerBytes(result));
+    return result;
   } catch (err) {
     return refused(err);
   }
@@ -99,5 +102,7 @@ export const callTool = async (
     { caller: deps.caller, signal: extras.signal, connection, cost: extras.cost },
     { tool: name, args: rest, ...(requestId !== undefined ? { request_id: requestId } : {}) },
   );
-  return ackResult(withNext(ack, subscribed ? SUBSCRIBED_NEXT : undefined));
+  const result = ackResult(withNext(ack, subscribed ? SUBSCRIBED_NEXT : undefined));
+  chargeAnswer(deps.services.callLimiter, deps.caller, answerBytes(result));
+  return result;
 };

@@ -22,3 +22,13 @@ export const ackResult = (ack: CallAck): CallToolResult =>
 /** Adds advice for the model to an object result (arrays and scalars stay as they are). */
 export const withNext = (ack: CallAck, next: string | undefined): CallAck =>
   next !== undefined && ack.ok && isRecord(ack.result) ? { ok: true, result: { ...ack.result, next } } : ack;
+
+/**
+ * About what a result costs to send: its JSON text, twice when it also goes as structuredContent (the same value,
+ * serialized again by the SDK). Read off the text already made, so measuring costs nothing.
+ */
+export const answerBytes = (result: CallToolResult): number => {
+  const first = result.content[0];
+  const text = first?.type === 'text' ? first.text.length : 0;
+  return result.structuredContent === undefined ? text : 2 * text;
+};

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from 'pino';
 import type { Server } from 'socket.io';
 import { KeyedCount } from '../limits/keyed-count.ts';
 import type { ClientAddressOf } from './client-address.ts';
 import type { ConnectionCaps } from './connection-caps.ts';
 import { refuseEngineRequest } from './engine-refusal.ts';
+import type { RefusalLog } from './refusal-log.ts';
 
 /**
  * Engine connections (websocket or polling) per client address and per node may exceed the socket caps by this
@@ -36,7 +36,7 @@ const isHandshake = (req: IncomingMessage & { _query?: Record<string, string> })
 export const capEngineConnections = (
   io: Server,
   caps: ConnectionCaps,
-  deps: { log: Logger; addressOf: ClientAddressOf },
+  deps: { refused: RefusalLog; addressOf: ClientAddressOf },
 ): void => {
   const perAddress = caps.perAddress * ENGINE_SLACK;
   const perNode = caps.perNode * ENGINE_SLACK;
@@ -46,7 +46,7 @@ export const capEngineConnections = (
     const address = deps.addressOf(req);
     const held = count.held(address);
     if (held < perAddress && count.total < perNode) return next();
-    deps.log.warn({ address, held, total: count.total }, 'transport connection refused: address or node cap');
+    deps.refused('warn', { address, held, total: count.total }, 'transport connection refused: address or node cap');
     const overAddress = held >= perAddress;
     refuseEngineRequest(req, res, {
       status: overAddress ? 429 : 503,

@@ -6,14 +6,15 @@ import { refuse, refusalBody } from './refuse.ts';
  * Answers an engine.io handshake with PlanHub's refusal shape, `{ ok: false, error: { code, message } }`, instead of
  * engine.io's own (a 403 `{ code: 4 }` for polling, a `400 Bad Request` text/html for a WebSocket upgrade, whatever
  * the reason). An upgrade has no ServerResponse (engine.io passes a stand-in whose end() only destroys the socket),
- * so its answer is written on the socket itself. `retryAfterSeconds` goes out as Retry-After.
+ * so its answer is written on the socket itself. `retryAfterSeconds`, when given, goes out as Retry-After.
  */
 export const refuseEngineRequest = (
   req: IncomingMessage,
   res: ServerResponse | object,
-  answer: { status: number; code: ErrorCode; message: string; retryAfterSeconds: number },
+  answer: { status: number; code: ErrorCode; message: string; retryAfterSeconds?: number },
 ): void => {
-  const headers = { 'retry-after': String(answer.retryAfterSeconds) };
+  const retry = answer.retryAfterSeconds === undefined ? undefined : String(answer.retryAfterSeconds);
+  const headers: Record<string, string> = retry === undefined ? {} : { 'retry-after': retry };
   if (res instanceof ServerResponse) return refuse(res, answer.status, answer.code, answer.message, headers);
   const body = refusalBody(answer.code, answer.message);
   const socket = req.socket;
@@ -26,7 +27,7 @@ export const refuseEngineRequest = (
     'Connection: close',
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
-    `Retry-After: ${answer.retryAfterSeconds}`,
+    ...(retry === undefined ? [] : [`Retry-After: ${retry}`]),
   ];
   // Destroyed once written: an upgraded socket has left the HTTP server, so none of its timeouts would close it.
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());

@@ -1,18 +1,19 @@
-import type { Logger } from 'pino';
 import type { Socket } from 'socket.io';
 import { handshakeRefusal } from './handshake-refusal.ts';
 import type { OriginCheck } from './origin-policy.ts';
+import type { RefusalLog } from './refusal-log.ts';
 
 /** socket.io middleware: the origin policy, first, before the handshake's auth is even read. */
 export const originGuard =
-  (check: OriginCheck, log: Logger) =>
+  (check: OriginCheck, refused: RefusalLog) =>
   (socket: Socket, next: (err?: Error) => void): void => {
     const reason = check(socket.handshake.headers);
     if (reason === undefined) {
       next();
       return;
     }
-    log.warn(
+    refused(
+      'warn',
       { origin: socket.handshake.headers.origin, host: socket.handshake.headers.host },
       'handshake refused: origin',
     );

@@ -31,8 +31,9 @@ export interface OutboundGuard {
   /**
    * Sends a call's answer unless what is already queued is over the limit (then the connection is cut): a client
    * that keeps calling without reading the answers is stopped, while one large answer to a reading client is not.
+   * Answers the bytes of the packets the answer became (0 when it was not sent), for the caller's budget.
    */
-  answer(emit: () => void): boolean;
+  answer(emit: () => void): number;
   /**
    * Undefined while at most a quarter of the limit is queued; otherwise a promise that resolves once the client has
    * read enough (or the connection was cut or closed). A sender of a burst (a replay) waits on it between events, so
@@ -67,10 +68,16 @@ export const guardOutbound = (
 ): OutboundGuard => {
   const conn = socket.conn as unknown as EngineConnection;
   let pending = 0;
+  /** Every packet's bytes since the connection opened: an emit's own are the difference across it. */
+  let created = 0;
   let peak = 0;
   let cut = false;
   let closed = false;
-  conn.on('packetCreate', (packet) => (pending += sizeOf(packet.data)));
+  conn.on('packetCreate', (packet) => {
+    const bytes = sizeOf(packet.data);
+    pending += bytes;
+    created += bytes;
+  });
   conn.on('flush', () => (pending = 0));
   const queued = () => pending + (conn.transport.socket?.bufferedAmount ?? 0);
   const lowWater = options.maxBytes / 4;
@@ -136,16 +143,17 @@ export const guardOutbound = (
       return !cut;
     },
     answer(emit) {
-      if (cut) return false;
+      if (cut) return 0;
       const before = queued();
       if (before > options.maxBytes) {
         cutNow(before);
-        return false;
+        return 0;
       }
+      const start = created;
       emit();
       peak = Math.max(peak, queued());
       share?.grew();
-      return !cut;
+      return created - start;
     },
     drained() {
       if (cut || closed || queued() <= lowWater) return undefined;

@@ -14,6 +14,8 @@ import { createCallAdmission } from './call-admission.ts';
 import { clientAddressOf } from './client-address.ts';
 import { capConnections } from './connection-caps.ts';
 import { capEngineConnections } from './engine-caps.ts';
+import { guardPollingOrigins } from './engine-origin-guard.ts';
+import { refusalLog } from './refusal-log.ts';
 import { callArgument, guardedParser } from './frame-guard.ts';
 import type { OriginCheck } from './origin-policy.ts';
 import type { AddressOutbound } from './address-outbound.ts';
@@ -21,6 +23,15 @@ import { guardOutbound } from './outbound-limit.ts';
 
 /** How long a transport connection may stay open without connecting a socket (it holds a slot meanwhile). */
 const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * The heartbeat: a ping every PING_INTERVAL_MS, and a connection that answers none for PING_TIMEOUT_MS more is
+ * closed. socket.io's defaults (25 s + 20 s) left a dashboard whose network path went silent (no reset, packets
+ * dropped) showing "live" and stale statuses for 42 s; with these a client notices within 20 s, and the node frees
+ * the connection as soon. A client's event loop may be busy for seconds without being cut.
+ */
+const PING_INTERVAL_MS = 10_000;
+const PING_TIMEOUT_MS = 10_000;
 
 /** What the node's operations learn of outbound queues (metrics). */
 export interface OutboundObserver {
@@ -52,6 +63,8 @@ export const attachSocketServer = (
     outbound?: OutboundObserver;
     /** What the node queues per client address (shared with the MCP event streams). */
     addressOutbound: AddressOutbound;
+    /** A call's answer went out as `bytes` (its cost to the caller's budget: limits/answer-cost.ts). */
+    answered?: (caller: Caller, bytes: number) => void;
   },
 ) => {
   const log = deps.log.child({ module: 'socket' });
@@ -62,16 +75,21 @@ export const attachSocketServer = (
     parser: guardedParser({ maxValues: deps.config.limits.frameValues, maxDepth: deps.config.limits.argsDepth }),
     // A transport connection that never connects a socket is closed after this (socket.io's default is 45 s).
     connectTimeout: CONNECT_TIMEOUT_MS,
+    pingInterval: PING_INTERVAL_MS,
+    pingTimeout: PING_TIMEOUT_MS,
   });
   const admission = createCallAdmission(deps.config.limits, log);
   const caps = { perAddress: deps.config.limits.connectionsPerAddress, perNode: deps.config.limits.connectionsPerNode };
   // Behind a trusted balancer, the client it forwards for; every per-address count and log uses this one answer.
   const addressOf = clientAddressOf(deps.config.trustedProxies);
-  capEngineConnections(io, caps, { log, addressOf });
+  const refused = refusalLog(log);
+  // Origins first: a request the policy refuses is never counted against its address.
+  guardPollingOrigins(io, deps.originPolicy, { refused });
+  capEngineConnections(io, caps, { refused, addressOf });
   const { addressOutbound } = deps;
 
-  io.use(originGuard(deps.originPolicy, log));
-  io.use(capConnections(caps, { log, addressOf }));
+  io.use(originGuard(deps.originPolicy, refused));
+  io.use(capConnections(caps, { refused, addressOf }));
   io.use((socket, next) => {
     deps.authenticate(socket.handshake.auth).then(
       (caller) => {
@@ -79,7 +97,7 @@ export const attachSocketServer = (
         next();
       },
       (err: unknown) => {
-        log.info({ reason: err instanceof Error ? err.message : String(err) }, 'handshake refused');
+        refused('info', { reason: err instanceof Error ? err.message : String(err) }, 'handshake refused');
         next(toConnectError(err));
       },
     );
@@ -130,7 +148,10 @@ export const attachSocketServer = (
         )
         // Bounded like events: a client that keeps calling and never reads the answers (large getTaskEvents pages,
         // say) is cut as a slow consumer instead of growing the node's buffers without end.
-        .then((answer) => void outbound.answer(() => (ack as (a: unknown) => void)(answer)))
+        .then((answer) => {
+          const bytes = outbound.answer(() => (ack as (a: unknown) => void)(answer));
+          deps.answered?.(caller, bytes);
+        })
         .catch((err: unknown) => log.error({ err, socket: socket.id }, 'acknowledgement failed'));
     });
     socket.on('disconnect', () => {

@@ -1,0 +1,23 @@
+import type { Logger } from 'pino';
+
+/** A refusal's log line: its level, fields and message (the message names the kind, and is the throttle's key). */
+export type RefusalLog = (level: 'warn' | 'info', fields: Record<string, unknown>, message: string) => void;
+
+/**
+ * Logs refusals of one kind (one message) at most once per `intervalMs`, with how many went unlogged since. A client
+ * that repeats a refused request as fast as it can (100,000 refused handshakes in 6.6 s on one connection) must not
+ * turn the node's log into a flood that buries everything else; the metrics still count each refusal.
+ */
+export const refusalLog = (log: Logger, intervalMs = 1000): RefusalLog => {
+  const last = new Map<string, { at: number; unlogged: number }>();
+  return (level, fields, message) => {
+    const now = performance.now();
+    const seen = last.get(message);
+    if (seen !== undefined && now - seen.at < intervalMs) {
+      seen.unlogged += 1;
+      return;
+    }
+    log[level]({ ...fields, ...(seen && seen.unlogged > 0 ? { unlogged_since: seen.unlogged } : {}) }, message);
+    last.set(message, { at: now, unlogged: 0 });
+  };
+};

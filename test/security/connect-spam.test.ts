@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { Manager } from 'socket.io-client';
+import { mintToken } from '@planhub/server';
+import { rawClient } from './support/raw-client.ts';
+import { serverFixture } from './support/server-fixture.ts';
+
+const SECRET = 'connect-spam-secret-0123456789-abcdef';
+
+/**
+ * A transport connection (engine.io over websocket) that sends `count` socket.io CONNECT packets once it opens: the
+ * answers it got, one per CONNECT answered, and whether the node closed it.
+ */
+const spamConnects = (url: string, count: number, auth: object) =>
+  new Promise<{ answers: string[]; closed: boolean }>((resolve) => {
+    const answers: string[] = [];
+    let closed = false;
+    const manager = new Manager(url, { transports: ['websocket'], reconnection: false, autoConnect: false });
+    const done = () => resolve({ answers, closed });
+    manager.open((err) => {
+      if (err) return done();
+      const engine = manager.engine;
+      // Engine "message" packets carry socket.io's: "0…" is a CONNECT, "4…" a CONNECT_ERROR, "0{sid}" its success.
+      engine.on('message', (data: unknown) => void answers.push(String(data)));
+      engine.on('close', () => {
+        closed = true;
+        done();
+      });
+      for (let i = 0; i < count; i++) engine.write(`0${JSON.stringify(auth)}`);
+      // Long enough for every answer; a node that keeps the connection open is seen as such.
+      setTimeout(() => {
+        engine.close();
+        done();
+      }, 1500);
+    });
+  });
+
+/**
+ * The per-address socket cap counts transport connections, not CONNECT packets: socket.io leaves a connection open
+ * when a later step refuses its CONNECT, so one connection sending 1,000 forged CONNECTs used to fill its address's
+ * cap, and every client from that address (a valid token included) was refused until it closed.
+ */
+describe('CONNECT packets repeated on one transport connection', () => {
+  const { node } = serverFixture({ secret: SECRET });
+
+  it('hold one slot of the address cap, and close the connection past a few', async () => {
+    const url = await node({ limits: { connectionsPerAddress: 3 } });
+    const spam = await spamConnects(url, 20, { token: 'not-a-token' });
+    // Closed at the ninth, before the refusals of the first eight (their tokens are checked asynchronously) went out.
+    expect(spam.closed).toBe(true);
+    expect(spam.answers.length).toBeLessThanOrEqual(9);
+    expect(spam.answers.every((a) => a.startsWith('4'))).toBe(true);
+
+    // Meanwhile and after, a client with a valid token from the same address connects.
+    const [held] = await Promise.all([
+      spamConnects(url, 3, { token: 'not-a-token' }),
+      (async () => {
+        const token = await mintToken(SECRET, { workspace: 'ws', agent_id: 'legit', role: 'agent' }, '1h');
+        const legit = await rawClient(url, { token });
+        expect(await legit.call('getWorkspace', {})).toMatchObject({ ok: true });
+        legit.close();
+      })(),
+    ]);
+    expect(held.answers).toHaveLength(3);
+  });
+});
