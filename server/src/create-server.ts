@@ -35,6 +35,7 @@ import { createPresence } from './presence/create-presence.ts';
 import { watchPresence } from './transport/presence-hooks.ts';
 import { WaitSlots } from './limits/wait-slots.ts';
 import { chargeAnswer } from './limits/answer-cost.ts';
+import { settleBy } from './ops/settle-by.ts';
 import { isoClock } from './iso-clock.ts';
 
 export interface ServerDeps {
@@ -52,6 +53,9 @@ export interface PlanHubServer {
   readonly config: ServerConfig;
   readonly services: Services;
 }
+
+/** How long a node's shutdown may take after its drain (shutdownGraceMs) before it stops waiting on the store. */
+const CLOSE_AFTER_DRAIN_MS = 3_000;
 
 /** Builds a node with no side effects: nothing listens until listen(), and close() undoes everything. */
 export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {}): PlanHubServer => {
@@ -163,15 +167,24 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     close: () =>
       (closing ??= (async () => {
         await ops.drain(http);
+        // What follows the drain writes to the store (connection leases, presence) and flushes reporters: with Redis
+        // hung each write waited out its own deadline, and a node with one client took 16-19 s to stop, past a
+        // container's grace period. Past CLOSE_AFTER_DRAIN_MS the rest is left to expire (leases and presence have
+        // TTLs, and the other nodes report this one lost), so the process stops in time to drain, not be killed.
+        const deadline = performance.now() + CLOSE_AFTER_DRAIN_MS;
+        const step = async (name: string, run: () => Promise<unknown>) => {
+          if (!(await settleBy(deadline, run())))
+            log.warn({ step: name, bound_ms: CLOSE_AFTER_DRAIN_MS }, 'shutdown step cut short: the store is slow');
+        };
         // Before io.close(), which waits for the HTTP server: an MCP host's open event stream would hold it up.
-        await mcp.close();
-        await io.close();
-        await presence.close();
+        await step('mcp', () => mcp.close());
+        await step('sockets', () => io.close());
+        await step('presence', () => presence.close());
         connections.close();
         revocations.close();
         hub.close();
-        await ops.close(http);
-        if (!deps.store) await store.close();
+        await step('http', () => ops.close(http));
+        if (!deps.store) await step('store', () => store.close());
       })()),
   };
 };
