@@ -94,9 +94,19 @@ export abstract class EventClient extends Emitter<ClientEvents> {
     void renewal.run();
   }
 
-  /** A pushed event, handed to the application once it is read. */
+  /**
+   * A pushed event, handed to the application once it is read. One that carries `restarted_after` is the first of a
+   * stream the node restarted from its log's oldest event (docs/protocol.md): the cursor is dropped before it, or
+   * every event of the restarted stream would be dropped as one already seen.
+   */
   protected receive(raw: unknown): void {
-    const event = this.readEvent(raw);
+    let pushed = raw;
+    if (typeof raw === 'object' && raw !== null && 'restarted_after' in raw) {
+      const { restarted_after: _restartedAfter, ...event } = raw;
+      this.inbox.restart();
+      pushed = event;
+    }
+    const event = this.readEvent(pushed);
     if (event !== undefined) this.inbox.accept(event);
   }
 

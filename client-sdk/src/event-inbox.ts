@@ -54,6 +54,15 @@ export class EventInbox {
     this.lastEventId ??= position;
   }
 
+  /**
+   * The node restarted the stream from the oldest event its log keeps: the cursor lay past the log's end (the log was
+   * reset, or the cursor came from another hub), so the ids from here on are lower and none of them is a duplicate.
+   * Events still held keep their place: the application has not had them yet.
+   */
+  restart(): void {
+    this.lastEventId = undefined;
+  }
+
   /** Counts a listener (`type` undefined: every type) until the returned function runs. */
   attach(type: string | undefined, detach: () => void): () => void {
     if (type === undefined) this.anyType += 1;

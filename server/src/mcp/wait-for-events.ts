@@ -1,5 +1,6 @@
 import type { Caller, EventEnvelope, Subscription } from '@planhub/shared';
 import { eventsThatFit } from '../events/answer-bytes.ts';
+import { LOG_START, isPastLogEnd, pastLogEndWarning } from '../events/past-log-end.ts';
 import { scanForward, scanWork, type Scan } from '../events/scan-log.ts';
 import { chargeWork } from '../limits/call-limiter.ts';
 import type { Services } from '../tools/context.ts';
@@ -72,6 +73,9 @@ export const waitForEvents = async (
   let subscriptions = await readMine();
   if (args.after_event !== undefined) cursor.moveTo(args.after_event);
   const from = cursor.position;
+  // Where this call reads from: the session's cursor, or the oldest kept event once that lies past the log's end.
+  let start = from;
+  let checked = from === LOG_START;
   let after = from;
   const work = { scanned: 0, bytes: 0 };
   for (let rescans = 0; ;) {
@@ -100,6 +104,15 @@ export const waitForEvents = async (
     let changed = false;
     try {
       found = await scan(after);
+      // Nothing at all after the session's cursor: it may lie past the log's end (a reset log, or an after_event
+      // from elsewhere), and a wait after it would never return an event. Asked once per call, and only then.
+      if (!checked) {
+        checked = true;
+        if (found.scanned === 0 && (await isPastLogEnd(store, caller.workspace, after))) {
+          start = after = LOG_START;
+          found = await scan(after);
+        }
+      }
       if (found.events.length === 0 && found.complete && wait) {
         const woke = await Promise.race([wait.promise, change.changed.then(() => 'changed' as const)]);
         changed = woke === 'changed';
@@ -113,7 +126,7 @@ export const waitForEvents = async (
     if (!sameSubscriptions(now, subscriptions)) {
       if (rescans++ < MAX_RESCANS) {
         subscriptions = now;
-        after = from;
+        after = start;
         continue;
       }
       // Still changing: answer nothing and keep the cursor, rather than pass over what the new ones match.
@@ -144,6 +157,15 @@ export const waitForEvents = async (
       count: found.events.length,
       last_event_id: to,
       message: messageOf(found, args.timeout, subscriptions.length),
+      ...(start !== from
+        ? {
+            warning: pastLogEndWarning(
+              args.after_event !== undefined ? 'after_event' : "The session's cursor",
+              from,
+              'this read started at the oldest event kept. Call waitForEvents again without after_event to go on.',
+            ),
+          }
+        : {}),
     };
   }
 };

@@ -2,6 +2,7 @@ import type { Caller, EventEnvelope, Subscription } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
 import type { EventHub } from '../events/event-hub.ts';
 import { shouldPush } from '../events/match.ts';
+import { LOG_START, isPastLogEnd } from '../events/past-log-end.ts';
 import type { Store } from '../store/store.ts';
 import type { ConnectionHooks } from '../tools/context.ts';
 
@@ -13,6 +14,13 @@ const PAGE = 500;
 const HELD_LIMIT = 100;
 
 type SubscribeOutcome = Awaited<ReturnType<NonNullable<ConnectionHooks['onSubscribed']>>>;
+
+/**
+ * The first event pushed after the stream restarted from the oldest kept event, because the cursor it was asked to
+ * start after lay past the log's end. It carries that cursor, so a client drops its own (which would make it discard
+ * every event of the restarted stream as a duplicate) before handling this event (docs/protocol.md).
+ */
+export type RestartedEvent = EventEnvelope & { restarted_after: string };
 
 export interface EventStreamDeps {
   viewer: Caller;
@@ -38,6 +46,8 @@ export interface EventStreamDeps {
  * - starting replays the log after `after_event` (none without it) for ALL the viewer's stored subscriptions, while
  *   live events from the hub are buffered; the buffer is then drained. A cursor (the last event handled) drops every
  *   event the replay and the live feed both bring, so none is pushed twice and none out of order;
+ * - a starting cursor past the log's end (the log was reset) would drop every event for good: the stream restarts
+ *   from the oldest kept event instead, and tells the client with its first push (RestartedEvent);
  * - later subscriptions on a started stream take effect from the cursor (an ordered stream cannot go back).
  */
 export class EventStream {
@@ -49,6 +59,10 @@ export class EventStream {
   private dropped: string | undefined;
   private stopListening: (() => void) | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Set while the first read after a caller's cursor has not yet shown the cursor lies within the log. */
+  private unchecked = false;
+  /** The cursor the stream restarted after, until the first push tells the client (RestartedEvent). */
+  private restartedAfter: string | undefined;
   /** Ids unsubscribed while a later subscribe reads the stored subscriptions (see add). */
   private removedWhileReading: Set<string> | undefined;
 
@@ -104,7 +118,10 @@ export class EventStream {
         if (!this.filters.has(stored.subscription_id)) this.filters.set(stored.subscription_id, stored);
       if (afterEvent === undefined)
         this.cursor = (await store.readEvents(viewer.workspace, { count: 1 })).at(-1)?.event_id ?? '0-0';
-      else this.cursor = afterEvent;
+      else {
+        this.cursor = afterEvent;
+        this.unchecked = true;
+      }
       // Live from the moment it returns (it switches in the same step as its last look at what it holds).
       const replayed = await this.catchUp(afterEvent !== undefined);
       return { replayed, last_event_id: this.cursor, already_live: false };
@@ -116,6 +133,8 @@ export class EventStream {
         this.buffer = [];
         this.dropped = undefined;
         this.cursor = undefined;
+        this.unchecked = false;
+        this.restartedAfter = undefined;
       }
       throw err;
     }
@@ -161,6 +180,18 @@ export class EventStream {
         count: PAGE,
       });
       if (this.isClosed()) return replayed;
+      if (this.unchecked) {
+        this.unchecked = false;
+        // Only an empty first read costs the check: a resume with events to replay is within the log.
+        const from = this.cursor;
+        const { store, viewer } = this.deps;
+        if (page.length === 0 && from !== undefined && (await isPastLogEnd(store, viewer.workspace, from))) {
+          if (this.isClosed()) return replayed;
+          this.restartedAfter = from;
+          this.cursor = LOG_START;
+          continue;
+        }
+      }
       for (const event of page) {
         if (!this.handle(event)) continue;
         replayed += 1;
@@ -206,7 +237,14 @@ export class EventStream {
     if (this.cursor !== undefined && compareEventIds(event.event_id, this.cursor) <= 0) return false;
     this.cursor = event.event_id;
     if (!shouldPush(this.deps.viewer, this.filters.values(), event)) return false;
-    this.deps.send(event);
+    const restartedAfter = this.restartedAfter;
+    this.restartedAfter = undefined;
+    if (restartedAfter === undefined) this.deps.send(event);
+    else {
+      // A copy: the hub hands the same object to every listener of the workspace.
+      const told: RestartedEvent = { ...event, restarted_after: restartedAfter };
+      this.deps.send(told);
+    }
     return true;
   }
 }

@@ -80,6 +80,11 @@ export const subscribeToTasks = defineTool({
       /** Position of this connection's event stream: resume with after_event set to it (or to a later event id). */
       last_event_id: z.string(),
       message: z.string(),
+      /**
+       * Present when after_event was later than the newest event of the log (the log was reset): the history was
+       * replayed from the oldest kept event instead.
+       */
+      warning: z.string().optional(),
     })
     .loose(),
 });
@@ -222,7 +227,10 @@ export const getTaskEvents = defineTool({
       scanned: z.number().int().optional(),
       /** Where a backward read stopped: pass it as before_event to continue; null once the oldest event was seen. */
       next_before: z.string().nullable().optional(),
-      /** Present when after_event was not an event id of this log, so the read started at the oldest kept event. */
+      /**
+       * Present when after_event was not an event id of this log, or later than its newest event (the log was reset),
+       * so the read started at the oldest kept event.
+       */
       warning: z.string().optional(),
     })
     .loose(),

@@ -2,6 +2,7 @@ import type { EventEnvelope, EventType } from '@planhub/shared';
 import { EVENT_TYPES, EventIdSchema, MAX_WAIT_SECONDS, fail, isPresenceEvent } from '@planhub/shared';
 import { eventsThatFit } from '../../events/answer-bytes.ts';
 import { matchesFilter } from '../../events/match.ts';
+import { LOG_START, isPastLogEnd, pastLogEndWarning } from '../../events/past-log-end.ts';
 import { SCAN_BUDGET, scanBackward, scanForward, scanWork } from '../../events/scan-log.ts';
 import { SEARCHED_BYTES_BUDGET, mentions, searchCost } from '../../events/text-match.ts';
 import type { ToolHandlers } from '../context.ts';
@@ -74,10 +75,18 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   // Listening starts before the read, so an event committed in between wakes the wait instead of being missed.
   const wait = waits ? hub.waitFor(workspace, match, { timeoutMs: timeout * 1000, signal: ctx.signal }) : undefined;
   try {
-    const after = foreign ? '0-0' : (head ?? args.after_event ?? '0-0');
+    let after = foreign ? LOG_START : (head ?? args.after_event ?? LOG_START);
     let scan = backward
       ? await scanBackward(store, workspace, args.before_event, args.limit, match, SCAN_BUDGET, spent)
       : await scanForward(store, workspace, after, args.limit, match, SCAN_BUDGET, spent);
+    // Nothing at all after the cursor: it may lie past the log's end (a reset log), which would leave this reader deaf
+    // for good. Asked only then, so a reader whose read finds entries pays nothing for the check.
+    const pastEnd =
+      !backward && !foreign && !live && scan.scanned === 0 && (await isPastLogEnd(store, workspace, after));
+    if (pastEnd) {
+      after = LOG_START;
+      scan = await scanForward(store, workspace, after, args.limit, match, SCAN_BUDGET, spent);
+    }
     let scanned = scan.scanned;
     let parsed = scan.bytes;
     let forward = !backward;
@@ -114,6 +123,15 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
             warning:
               `after_event "${args.after_event!.slice(0, 64)}" is not an event id of this workspace's log (they look ` +
               'like 1700000000000-0), so the read started at the oldest event kept. Continue with cursor.',
+          }
+        : {}),
+      ...(pastEnd
+        ? {
+            warning: pastLogEndWarning(
+              'after_event',
+              args.after_event!,
+              'the read started at the oldest event kept. Continue with cursor.',
+            ),
           }
         : {}),
     };

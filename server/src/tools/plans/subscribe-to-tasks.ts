@@ -1,6 +1,7 @@
 import type { Subscription } from '@planhub/shared';
 import { compareEventIds, fail } from '@planhub/shared';
 import { canonicalFilter, isEcho, matchesFilter, sameFilter } from '../../events/match.ts';
+import { pastLogEndWarning } from '../../events/past-log-end.ts';
 import { SCAN_BUDGET, historyStart, scanWork } from '../../events/scan-log.ts';
 import { subscriptionFilter } from '../../events/subscription-views.ts';
 import type { CallContext, ConnectionHooks, ToolHandlers } from '../context.ts';
@@ -82,6 +83,15 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
   // An ordered stream cannot go back: say so, or a model expecting the replay it asked for would wait in vain.
   const skipped =
     stream.already_live && from !== undefined && compareEventIds(from, stream.last_event_id) < 0 ? from : undefined;
+  // A stream that starts after `from` only moves forward from it; one that answers a position before it restarted
+  // from the oldest kept event, `from` being past the log's end (transport/event-stream.ts). An MCP session's cursor
+  // is not such a stream: a later after_event leaves it where it is.
+  const restarted =
+    ctx.connection?.onSubscribed !== undefined &&
+    !rewindsOneCursor(ctx.connection) &&
+    !stream.already_live &&
+    from !== undefined &&
+    compareEventIds(stream.last_event_id, from) < 0;
   return {
     subscription_id: sub.subscription_id,
     agent_id: sub.agent_id,
@@ -93,6 +103,15 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
     last_event_id: stream.last_event_id,
     // The history this call could not push (the stream was already running): getTaskEvents reads it from here.
     ...(skipped !== undefined ? { history_after: skipped } : {}),
+    ...(restarted
+      ? {
+          warning: pastLogEndWarning(
+            'after_event',
+            from,
+            'the history was replayed from the oldest event kept, and events go on from there.',
+          ),
+        }
+      : {}),
     message:
       `Subscribed to ${sub.event_types.length} event type(s). Events will be delivered inline. ` +
       `${existed ? 'You were already subscribed' : 'Subscription'} ${sub.subscription_id}: ${describe(sub)}. ` +
