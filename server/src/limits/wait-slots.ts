@@ -3,11 +3,35 @@ import { PlanHubError } from '@planhub/shared';
 import { KeyedCount } from './keyed-count.ts';
 
 /**
- * How many long-poll waits (getTaskEvents with a timeout) one agent may hold open on one node at once. Each wait
- * costs one call unit up front but then checks every event of its workspace for as long as it lasts, so without a
- * bound one agent could park thousands and make every commit of the workspace slow for everyone.
+ * How many waits of one kind (below) one agent may hold open on one node at once. Each wait costs one call unit up
+ * front but then checks every event of its workspace for as long as it lasts, so without a bound one agent could
+ * park thousands and make every commit of the workspace slow for everyone (7,519 re-sent startPlan waits in 40 s
+ * took a node from 152 to 220 MB).
  */
 export const WAITS_PER_AGENT = 16;
+
+/** A kind of wait: each has its own WAITS_PER_AGENT slots, and its own words for the refusal. */
+export interface WaitKind {
+  /** What the agent holds, as the refusal counts it: "getTaskEvents calls waiting". */
+  calls: string;
+  /** What to do instead, the refusal's last sentence. */
+  advice: string;
+}
+
+/** getTaskEvents with a timeout. */
+export const LONG_POLL: WaitKind = {
+  calls: 'getTaskEvents calls waiting',
+  advice: 'Let one of them answer first, or subscribeToTasks once and have the events pushed to you.',
+};
+
+/** startPlan waiting for a person's decision on the plan. */
+export const decisionWait = (planId: string): WaitKind => ({
+  calls: 'startPlan calls waiting for a decision',
+  advice:
+    `Plan ${planId} awaits approval, and each of those calls answers as soon as it is approved or rejected: wait ` +
+    'for one of them instead of calling startPlan again, or call startPlan with wait=false and learn the decision ' +
+    'from getPlanStatus or the plan_approved / plan_rejected events.',
+});
 
 /** The open waits of this node's agents. */
 export class WaitSlots {
@@ -15,15 +39,14 @@ export class WaitSlots {
 
   constructor(private readonly max = WAITS_PER_AGENT) {}
 
-  /** Takes one of the caller's slots, or refuses RESOURCE_EXHAUSTED; the answer releases it (once). */
-  take(caller: Caller): () => void {
-    const key = `${caller.workspace}\u0000${caller.agent_id}`;
+  /** Takes one of the caller's slots for `kind`, or refuses RESOURCE_EXHAUSTED; the answer releases it (once). */
+  take(caller: Caller, kind: WaitKind = LONG_POLL): () => void {
+    const key = `${caller.workspace}\u0000${caller.agent_id}\u0000${kind.calls}`;
     const now = this.waits.held(key);
     if (now >= this.max)
       throw new PlanHubError(
         'RESOURCE_EXHAUSTED',
-        `You already have ${now} getTaskEvents calls waiting on this node (limit ${this.max}). Let one of them ` +
-          'answer first, or subscribeToTasks once and have the events pushed to you.',
+        `You already have ${now} ${kind.calls} on this node (limit ${this.max}). ${kind.advice}`,
       );
     return this.waits.take(key);
   }

@@ -1,6 +1,7 @@
 import type { EventEnvelope, Plan } from '@planhub/shared';
 import { FINISHED_PLAN_STATUSES, eventOf, fail } from '@planhub/shared';
 import { requestApproval } from '../../core/plans/plan-lifecycle.ts';
+import { decisionWait } from '../../limits/wait-slots.ts';
 import { transact } from '../../store/transact.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
 import { loadPlan, resolvePlan, savePlan } from '../plan-access.ts';
@@ -94,9 +95,12 @@ const outcomeOf = (plan: Decided, event: EventEnvelope | undefined): Decided => 
  * The decision on `plan`, which the call's commit left awaiting approval, or its end without one. Listening starts
  * only now, and the plan is read again after it: a decision or end committed before the listener was in place shows
  * in that read, and one committed later reaches the listener (docs/architecture.md, event delivery).
+ * The wait holds one of the agent's wait slots, as a getTaskEvents long-poll does: each is a listener every event of
+ * the workspace passes through, and an agent re-sending startPlan would otherwise park them without bound.
  */
 const decisionOn = async (ctx: CallContext, plan: Decided): Promise<Decided> => {
   const { caller, services } = ctx;
+  const release = services.waitSlots.take(caller, decisionWait(plan.plan_id));
   const wait = services.hub.waitFor(caller.workspace, endsWaitOn(plan.plan_id), { signal: ctx.signal });
   try {
     // Unlike ctx.transact, no request_id: the call's remembered answer (awaiting approval) would stand in for the read.
@@ -116,6 +120,7 @@ const decisionOn = async (ctx: CallContext, plan: Decided): Promise<Decided> => 
     return outcomeOf(plan, await wait.promise);
   } finally {
     wait.cancel();
+    release();
   }
 };
 
