@@ -185,6 +185,48 @@ describe('the origin policy in Chromium (open mode)', () => {
     expect(refusal.data).toMatchObject({ code: 'PERMISSION_DENIED' });
   });
 
+  it('refuses JSONP polling from a page of another origin', async () => {
+    const elsewhere = await serveElsewhere('127.0.0.2');
+    servers.push(elsewhere);
+    const page = await open(`http://127.0.0.2:${portOf(elsewhere)}/`);
+    // In the page, as an attacker writes it: a <script> GET sends no Origin, so a JSONP session opened with one
+    // used to pass; its id came back in the script, and the page connected and approved through it.
+    const outcome = await page.evaluate(
+      async ({ target, planId }) => {
+        const w = window as unknown as { ___eio: Array<(d: string) => void> };
+        let current: ((d: string) => void) | undefined;
+        w.___eio = [(d) => current?.(d)];
+        const get = (sid?: string) =>
+          new Promise<string>((resolve, reject) => {
+            current = resolve;
+            const script = document.createElement('script');
+            script.src = `${target}/socket.io/?EIO=4&transport=polling&j=0&t=${Math.random()}${sid ? `&sid=${sid}` : ''}`;
+            script.onerror = () => reject(new Error('refused'));
+            document.body.appendChild(script);
+          });
+        const post = (sid: string, packet: string) =>
+          fetch(`${target}/socket.io/?EIO=4&transport=polling&j=0&sid=${sid}`, {
+            method: 'POST',
+            mode: 'no-cors',
+            body: `d=${encodeURIComponent(packet)}`,
+          });
+        try {
+          const handshake = await get();
+          const sid = (JSON.parse(handshake.slice(1)) as { sid: string }).sid;
+          await post(sid, `40${JSON.stringify({ workspace: 'ws', agent_id: 'intruder', role: 'user' })}`);
+          await get(sid);
+          await post(sid, `421${JSON.stringify(['call', { tool: 'plan_approve', args: { plan_id: planId } }])}`);
+          return { jsonp: 'session opened', answer: await get(sid) };
+        } catch (err) {
+          return { jsonp: (err as Error).message };
+        }
+      },
+      { target: h.url, planId },
+    );
+    expect(outcome).toEqual({ jsonp: 'refused' });
+    await expectUnapproved();
+  });
+
   it('still admits clients that send no Origin (SDKs, CLIs)', async () => {
     const sdk = await rawClient(h.url, openAuth('ws', 'cli'));
     const ack = await sdk.call('getWorkspace', {});
