@@ -1,13 +1,11 @@
-import type { CallAck, Caller, NewEvent, WorkspaceSnapshot } from '@planhub/shared';
+import type { CallAck, Caller, WorkspaceSnapshot } from '@planhub/shared';
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import { annotateWorkspace } from './annotate.ts';
 import type { LostAgent, NodeEntry, PresenceBackend } from '../store/presence/presence-backend.ts';
-import { stepStalled } from './presence-events.ts';
 import { createPresenceTransitions } from './presence-transitions.ts';
-import type { Stall } from './stalls.ts';
-import { findStalls } from '../tools/stall-scan.ts';
+import { createStallCheck } from './stall-check.ts';
 import { isoClock } from '../iso-clock.ts';
 
 export interface PresenceOptions {
@@ -35,9 +33,6 @@ const stored = (entry: LocalEntry): NodeEntry => ({
   last_seen_at: entry.last_seen_at,
 });
 
-/** A claim outlives any stall it dedupes: a stall is reported once, not once a day. */
-const STALL_CLAIM_MS = 7 * 24 * 3600 * 1000;
-
 /**
  * One node's share of presence. It counts its own sockets per agent; the first connection of an agent anywhere and
  * its last disconnection everywhere (once it has not come back within a heartbeat) become agent_online /
@@ -60,7 +55,6 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   const served = new Map<string, number>();
   const indexed = new Set<string>();
   let chain: Promise<unknown> = Promise.resolve();
-  let lastStallCheck = 0;
   /** Agents of dead nodes this node took over and has not yet reported offline. */
   const unreported: LostAgent[] = [];
   const transitions = createPresenceTransitions(store, iso, log);
@@ -69,9 +63,6 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   const serial = (task: () => Promise<void>) => {
     chain = chain.then(task).catch((err: unknown) => log.warn({ err }, 'presence update failed'));
     return chain;
-  };
-  const append = async (workspace: string, event: NewEvent) => {
-    await store.commit(workspace, { reads: [], writes: [], events: [event] });
   };
   const entryOf = (caller: Caller) => {
     let agents = local.get(caller.workspace);
@@ -130,15 +121,37 @@ export const createPresenceTracker = (options: PresenceOptions) => {
       return;
     }
     // The entry is written before the transition commits, so a last disconnection on another node that commits
-    // after it sees the agent connected here (see presence-transitions.ts).
+    // after it sees the agent connected here (see presence-transitions.ts). It is written now, not in turn behind the
+    // transitions and sweeps queued on `serial`: a dead node's taker decides its agents offline on the entries written
+    // by then, and an agent back here while a sweep reports its old node (a restart) must be among them.
+    const registered = register(caller.workspace, entry).then(
+      () => true,
+      (err: unknown) => {
+        log.warn({ err }, 'presence update failed');
+        return false;
+      },
+    );
     void serial(async () => {
-      // The entry counts only while the node's heartbeat is current; the first one may not have reached Redis yet.
-      await beat();
-      // Announced below, whether or not the beat found this node taken for dead.
-      entry.retaken = false;
-      await backend.write(nodeId, caller.workspace, [stored(entry)]);
-      await transitions.online(caller.workspace, caller.agent_id);
+      if (await registered) await transitions.online(caller.workspace, caller.agent_id);
     });
+  };
+
+  const register = async (workspace: string, entry: LocalEntry) => {
+    // The entry counts only while the node's heartbeat is current; the first one may not have reached Redis yet.
+    await beat();
+    // Announced by the transition that follows, whether or not the beat found this node taken for dead.
+    entry.retaken = false;
+    await backend.write(nodeId, workspace, [stored(entry)]);
+  };
+
+  /**
+   * Whether the agent is connected here (or in its grace), written yet or not: what this node's own offline
+   * decisions also count, read at the moment they decide, so a connection that came in while the decision waited
+   * its turn is never reported offline.
+   */
+  const connectedHere = (workspace: string, agentId: string) => {
+    const entry = local.get(workspace)?.get(agentId);
+    return entry !== undefined && stored(entry).connections > 0;
   };
 
   const disconnected = (caller: Caller) => {
@@ -166,8 +179,12 @@ export const createPresenceTracker = (options: PresenceOptions) => {
       await backend.write(nodeId, workspace, [stored(entry)]);
       // Also when another node has taken this one for dead meanwhile and reported the agent (node_lost): the state
       // then says offline already, and nothing is appended.
-      await transitions.offline(workspace, entry.agent_id, entry.last_seen_at, 'disconnected', () =>
-        backend.online(workspace, entry.agent_id, now(), nodeId),
+      await transitions.offline(
+        workspace,
+        entry.agent_id,
+        entry.last_seen_at,
+        'disconnected',
+        async () => entry.connections > 0 || backend.online(workspace, entry.agent_id, now(), nodeId),
       );
     });
   };
@@ -180,39 +197,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     entry.dirty = true;
   };
 
-  const stallCheckMs = Math.min(stallAfterMs / 2, 10_000);
-  /**
-   * A full pass over a workspace's agents takes this many sweeps (30 by default: 5 minutes of 10 s sweeps), so a
-   * stall is reported at most about half the stall time late, and no sweep reads more than its share.
-   */
-  const stallPages = Math.max(1, Math.floor(stallAfterMs / 2 / stallCheckMs));
-  /** Per workspace, the agent the next sweep starts from (node-local: nodes may read the same page; claims dedupe). */
-  const stallCursor = new Map<string, number>();
-
-  const checkStalls = async () => {
-    if (now() - lastStallCheck < stallCheckMs) return;
-    lastStallCheck = now();
-    for (const cursor of stallCursor.keys()) if (!served.has(cursor)) stallCursor.delete(cursor);
-    for (const workspace of served.keys()) {
-      let stalls: Stall[];
-      try {
-        const scan = await findStalls(store, workspace, now(), stallAfterMs, {
-          from: stallCursor.get(workspace) ?? 0,
-          pages: stallPages,
-        });
-        stallCursor.set(workspace, scan.next);
-        stalls = scan.stalls;
-      } catch (err) {
-        log.debug({ err, workspace }, 'stall scan failed; the next sweep retries');
-        continue;
-      }
-      for (const stall of stalls) {
-        const claim = `stall:${JSON.stringify([workspace, stall.plan.plan_id, stall.step.id, stall.step.started_at ?? ''])}`;
-        if (await backend.claim(claim, STALL_CLAIM_MS))
-          await append(workspace, stepStalled(workspace, stall, iso(), stallAfterMs));
-      }
-    }
-  };
+  const checkStalls = createStallCheck({ store, backend, log, stallAfterMs, now, iso, served });
 
   /** Corrupt entries the backend skipped (each named once), logged here since the backend has no logger. */
   const logCorrupt = () => {
@@ -241,8 +226,14 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     unreported.push(...(await backend.takeLost(now())));
     while (unreported.length > 0) {
       const lost = unreported[0] as LostAgent;
-      await transitions.offline(lost.workspace, lost.agent_id, lost.last_seen_at, 'node_lost', () =>
-        backend.online(lost.workspace, lost.agent_id, now()),
+      // Back on this node (a restarted node takes its old self) or on another: not offline.
+      await transitions.offline(
+        lost.workspace,
+        lost.agent_id,
+        lost.last_seen_at,
+        'node_lost',
+        async () =>
+          connectedHere(lost.workspace, lost.agent_id) || backend.online(lost.workspace, lost.agent_id, now()),
       );
       unreported.shift();
     }
