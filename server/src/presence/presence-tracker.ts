@@ -7,6 +7,7 @@ import type { LostAgent, NodeEntry, PresenceBackend } from '../store/presence/pr
 import { createPresenceTransitions } from './presence-transitions.ts';
 import { createStallCheck } from './stall-check.ts';
 import { isoClock } from '../iso-clock.ts';
+import { throttledLog } from '../throttled-log.ts';
 
 export interface PresenceOptions {
   nodeId: string;
@@ -34,6 +35,13 @@ const stored = (entry: LocalEntry): NodeEntry => ({
 });
 
 /**
+ * Presence failures are logged at most once a minute, with the count of the rest (the stack at debug): while Redis is
+ * out every heartbeat fails, and each one logged with the client's stack wrote 33 lines on one node in one outage,
+ * which the store monitor already reports once when Redis goes and once when it is back.
+ */
+const FAILURE_LOG_MS = 60_000;
+
+/**
  * One node's share of presence. It counts its own sockets per agent; the first connection of an agent anywhere and
  * its last disconnection everywhere (once it has not come back within a heartbeat) become agent_online /
  * agent_offline in the workspace log. Each is committed with the agent's presence state, read checked
@@ -55,13 +63,18 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   const served = new Map<string, number>();
   const indexed = new Set<string>();
   let chain: Promise<unknown> = Promise.resolve();
+  const failures = throttledLog(log, FAILURE_LOG_MS);
+  const failed = (err: unknown) => {
+    log.debug({ err }, 'presence update failed');
+    failures('warn', { reason: err instanceof Error ? err.message : String(err) }, 'presence update failed');
+  };
   /** Agents of dead nodes this node took over and has not yet reported offline. */
   const unreported: LostAgent[] = [];
   const transitions = createPresenceTransitions(store, iso, log);
 
   /** Transitions run one at a time, so an agent's online and offline are appended in the order they happened. */
   const serial = (task: () => Promise<void>) => {
-    chain = chain.then(task).catch((err: unknown) => log.warn({ err }, 'presence update failed'));
+    chain = chain.then(task).catch(failed);
     return chain;
   };
   const entryOf = (caller: Caller) => {
@@ -127,7 +140,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
     const registered = register(caller.workspace, entry).then(
       () => true,
       (err: unknown) => {
-        log.warn({ err }, 'presence update failed');
+        failed(err);
         return false;
       },
     );

@@ -2,7 +2,7 @@ import type { Socket } from 'socket.io';
 import { KeyedCount } from '../limits/keyed-count.ts';
 import type { ClientAddressOf } from './client-address.ts';
 import { handshakeRefusal } from './handshake-refusal.ts';
-import type { RefusalLog } from './refusal-log.ts';
+import type { ThrottledLog } from '../throttled-log.ts';
 
 export interface ConnectionCaps {
   /** Sockets one client address may hold on this node, whatever agent ids they claim. */
@@ -24,7 +24,7 @@ const CONNECTS_PER_TRANSPORT = 8;
  * Counted on this node, one slot per transport connection, freed when it closes: a CONNECT that a later step refuses
  * leaves the connection open, so counting every CONNECT let one connection fill its address's cap with refused ones.
  */
-export const capConnections = (caps: ConnectionCaps, deps: { refused: RefusalLog; addressOf: ClientAddressOf }) => {
+export const capConnections = (caps: ConnectionCaps, deps: { refused: ThrottledLog; addressOf: ClientAddressOf }) => {
   const count = new KeyedCount();
   const connects = new WeakMap<object, number>();
   const holding = new WeakSet<object>();

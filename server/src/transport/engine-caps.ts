@@ -4,7 +4,7 @@ import { KeyedCount } from '../limits/keyed-count.ts';
 import type { ClientAddressOf } from './client-address.ts';
 import type { ConnectionCaps } from './connection-caps.ts';
 import { refuseEngineRequest } from './engine-refusal.ts';
-import type { RefusalLog } from './refusal-log.ts';
+import type { ThrottledLog } from '../throttled-log.ts';
 
 /**
  * Engine connections (websocket or polling) per client address and per node may exceed the socket caps by this
@@ -36,7 +36,7 @@ const isHandshake = (req: IncomingMessage & { _query?: Record<string, string> })
 export const capEngineConnections = (
   io: Server,
   caps: ConnectionCaps,
-  deps: { refused: RefusalLog; addressOf: ClientAddressOf },
+  deps: { refused: ThrottledLog; addressOf: ClientAddressOf },
 ): void => {
   const perAddress = caps.perAddress * ENGINE_SLACK;
   const perNode = caps.perNode * ENGINE_SLACK;

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Server } from 'socket.io';
 import { refuseEngineRequest } from './engine-refusal.ts';
 import type { OriginCheck } from './origin-policy.ts';
-import type { RefusalLog } from './refusal-log.ts';
+import type { ThrottledLog } from '../throttled-log.ts';
 
 type EngineRequest = IncomingMessage & { _query?: Record<string, string> };
 
@@ -38,7 +38,7 @@ export const pollingRefusal = (req: EngineRequest, check: OriginCheck): string |
  * PERMISSION_DENIED before they open or use a session. A websocket upgrade always carries a browser's Origin, so
  * originGuard answers it at the CONNECT, where the client gets the refusal's code and message.
  */
-export const guardPollingOrigins = (io: Server, check: OriginCheck, deps: { refused: RefusalLog }): void => {
+export const guardPollingOrigins = (io: Server, check: OriginCheck, deps: { refused: ThrottledLog }): void => {
   io.engine.use((req: EngineRequest, res: object, next: () => void) => {
     if (req.headers.upgrade !== undefined) return next();
     const reason = pollingRefusal(req, check);

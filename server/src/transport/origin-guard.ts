@@ -1,11 +1,11 @@
 import type { Socket } from 'socket.io';
 import { handshakeRefusal } from './handshake-refusal.ts';
 import type { OriginCheck } from './origin-policy.ts';
-import type { RefusalLog } from './refusal-log.ts';
+import type { ThrottledLog } from '../throttled-log.ts';
 
 /** socket.io middleware: the origin policy, first, before the handshake's auth is even read. */
 export const originGuard =
-  (check: OriginCheck, refused: RefusalLog) =>
+  (check: OriginCheck, refused: ThrottledLog) =>
   (socket: Socket, next: (err?: Error) => void): void => {
     const reason = check(socket.handshake.headers);
     if (reason === undefined) {

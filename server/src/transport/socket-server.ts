@@ -15,7 +15,7 @@ import { clientAddressOf } from './client-address.ts';
 import { capConnections } from './connection-caps.ts';
 import { capEngineConnections } from './engine-caps.ts';
 import { guardPollingOrigins } from './engine-origin-guard.ts';
-import { refusalLog } from './refusal-log.ts';
+import { throttledLog } from '../throttled-log.ts';
 import { callArgument, guardedParser } from './frame-guard.ts';
 import type { OriginCheck } from './origin-policy.ts';
 import type { AddressOutbound } from './address-outbound.ts';
@@ -82,7 +82,7 @@ export const attachSocketServer = (
   const caps = { perAddress: deps.config.limits.connectionsPerAddress, perNode: deps.config.limits.connectionsPerNode };
   // Behind a trusted balancer, the client it forwards for; every per-address count and log uses this one answer.
   const addressOf = clientAddressOf(deps.config.trustedProxies);
-  const refused = refusalLog(log);
+  const refused = throttledLog(log);
   // Origins first: a request the policy refuses is never counted against its address.
   guardPollingOrigins(io, deps.originPolicy, { refused });
   capEngineConnections(io, caps, { refused, addressOf });
