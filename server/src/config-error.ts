@@ -11,6 +11,32 @@ export class ConfigError extends Error {
   }
 }
 
+/** Edits (insert, delete, replace) between two names: how far a misspelling is from what was meant. */
+const distance = (a: string, b: string): number => {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        (row[j] ?? 0) + 1,
+        (next[j - 1] ?? 0) + 1,
+        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length] ?? 0;
+};
+
+/** The known name nearest to `name`, for "did you mean …". */
+export const closestName = (name: string, known: readonly string[]): string | undefined =>
+  known.reduce<{ name?: string; d: number }>(
+    (best, candidate) => {
+      const d = distance(name, candidate);
+      return d < best.d ? { name: candidate, d } : best;
+    },
+    { d: Infinity },
+  ).name;
+
 /** Where a config key comes from, as the operator wrote it: `PORT`, or `storage_config.url in /etc/planhub.json`. */
 export type SettingName = (path: readonly PropertyKey[]) => string;
 
@@ -117,22 +143,55 @@ const jsonOrString = (value: unknown): string => {
   }
 };
 
-/** A value as it may appear in an error: short, and a URL without its password. */
+/** Query parameters that carry credentials: ioredis reads every one of a URL's parameters as a connection option. */
+const CREDENTIAL_PARAM = /pass|user|secret|token|auth|cred|key/i;
+
+/** Credentials written in a URL the WHATWG parser refuses (ioredis parses more leniently), masked by pattern. */
+const maskByPattern = (text: string) =>
+  text
+    .replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?([^/?#]*)@/i, (_all, scheme: string | undefined, auth: string) => {
+      const colon = auth.indexOf(':');
+      return `${scheme ?? ''}${colon === -1 ? '***' : `${auth.slice(0, colon)}:***`}@`;
+    })
+    .replace(/([?&;])([^=&#;]*)=([^&#;]*)/g, (all, sep: string, name: string) =>
+      CREDENTIAL_PARAM.test(name) ? `${sep}${name}=***` : all,
+    );
+
+/**
+ * A URL as logs and errors may show it: every place a client reads a credential from is masked (the password, a
+ * user name written alone, which is usually a password without its colon, and credential query parameters such as
+ * `?password=`), so a Redis URL can be logged whichever way the operator wrote its password.
+ */
+export const redactUrl = (text: string): string => {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return maskByPattern(text);
+  }
+  let changed = false;
+  if (url.password) {
+    url.password = '***';
+    changed = true;
+  } else if (url.username) {
+    url.username = '***';
+    changed = true;
+  }
+  for (const name of [...url.searchParams.keys()])
+    if (CREDENTIAL_PARAM.test(name)) {
+      url.searchParams.set(name, '***');
+      changed = true;
+    }
+  // Otherwise the value stays as typed: URL's own spelling ("http://0.0.0.0/") is not what the operator wrote.
+  return changed ? url.href : text;
+};
+
+/** A value as it may appear in an error: short, and a URL without its credentials. */
 const shown = (value: unknown): string => {
   // A list is shown as the operator wrote it in the environment, not as the JSON it was parsed into (an empty one
   // can only come from planhub.json, and would read as nothing).
   const list = Array.isArray(value) && value.length > 0;
-  let text = typeof value === 'string' ? value : list ? value.map(String).join(',') : jsonOrString(value);
-  try {
-    const url = new URL(text);
-    // Otherwise the value stays as typed: URL's own spelling ("http://0.0.0.0/") is not what the operator wrote.
-    if (url.password) {
-      url.password = '***';
-      text = url.href;
-    }
-  } catch {
-    // not a URL: shown as given
-  }
+  const text = redactUrl(typeof value === 'string' ? value : list ? value.map(String).join(',') : jsonOrString(value));
   return JSON.stringify(text.length > 80 ? `${text.slice(0, 77)}...` : text);
 };
 
@@ -155,7 +214,13 @@ export const explainIssues = (
   const root = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }) as SchemaNode;
   const lines = error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      const known = Object.keys(nodeAt(root, issue.path)?.properties ?? {});
+      const at = nodeAt(root, issue.path);
+      // In a union (a reporter entry) the keys of the entry's own kind: the variant whose constants it matches.
+      const entry = valueAt(input, issue.path) as Record<string, unknown> | undefined;
+      const variant = (at?.oneOf ?? at?.anyOf)?.find((v) =>
+        Object.entries(v.properties ?? {}).every(([key, p]) => p.const === undefined || p.const === entry?.[key]),
+      );
+      const known = Object.keys((variant ?? at)?.properties ?? {});
       const names = issue.keys.map((key) => nameOf([...issue.path, key])).join(', ');
       return `${names} ${issue.keys.length === 1 ? 'is not a setting' : 'are not settings'}: allowed are ${known.join(', ')}.`;
     }

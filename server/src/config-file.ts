@@ -2,7 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, explainIssues } from './config-error.ts';
-import { ReporterConfigSchema, type ReporterConfig } from './reporters/reporter-config.ts';
+import {
+  ConsoleReporterSchema,
+  FileReporterSchema,
+  ReporterConfigSchema,
+  WebhookReporterSchema,
+  type ReporterConfig,
+} from './reporters/reporter-config.ts';
 
 /**
  * planhub.json: seed 000's todo.json options, mapped onto PlanHub. `reporter_type` + `reporter_config` (the seed's
@@ -67,6 +73,31 @@ const explain = (path: string, error: z.ZodError, input: unknown, schema: z.ZodT
       .message,
   );
 
+const REPORTER_KEYS: Record<string, string[]> = {
+  console: Object.keys(ConsoleReporterSchema.shape),
+  file: Object.keys(FileReporterSchema.shape),
+  // secret_env is read here, in place of secret.
+  webhook: [...Object.keys(WebhookReporterSchema.shape), 'secret_env'],
+};
+
+/**
+ * A misspelt key in a reporter entry (`sekret_env`, `evnt_types`) is refused, naming it and its entry: dropped, it
+ * would leave a webhook unsigned or sent for every event. The schemas are strict too; this names secret_env as well.
+ */
+const refuseUnknownKeys = (raw: Record<string, unknown>, where: string, path: string) => {
+  const type = typeof raw.type === 'string' ? raw.type : '';
+  const known = REPORTER_KEYS[type];
+  if (known === undefined) return;
+  const unknown = Object.keys(raw).filter((key) => !known.includes(key));
+  if (unknown.length === 0) return;
+  const names = unknown.map((key) => `${where}.${key}`).join(', ');
+  throw problem(
+    path,
+    `${names} ${unknown.length === 1 ? 'is not a setting' : 'are not settings'} of a ${type} reporter: ` +
+      `allowed are ${known.join(', ')}.`,
+  );
+};
+
 const reporterFrom = (raw: Record<string, unknown>, where: string, path: string, env: NodeJS.ProcessEnv) => {
   const { secret_env: secretEnv, ...rest } = raw;
   if (secretEnv !== undefined) {
@@ -77,15 +108,19 @@ const reporterFrom = (raw: Record<string, unknown>, where: string, path: string,
       );
     rest.secret = env[secretEnv];
   }
+  refuseUnknownKeys(raw, where, path);
   const parsed = ReporterConfigSchema.safeParse(rest);
   if (!parsed.success) throw explain(path, parsed.error, rest, ReporterConfigSchema, where);
   return parsed.data;
 };
 
 /** Reads planhub.json: PLANHUB_CONFIG names it (it must exist), else ./planhub.json is used when present. */
-export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): FileConfig => {
+export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): FileConfig => readFile(env, cwd).config;
+
+/** The file's settings, and the environment variables it names (secret_env), which the environment check allows. */
+const readFile = (env: NodeJS.ProcessEnv, cwd: string): { config: FileConfig; envNames: string[] } => {
   const path = configPath(env, cwd);
-  if (!env.PLANHUB_CONFIG && !existsSync(path)) return {};
+  if (!env.PLANHUB_CONFIG && !existsSync(path)) return { config: {}, envNames: [] };
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
@@ -113,7 +148,10 @@ export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): Fil
   // and storage_config.url alone Redis (storeKindOf), and a key the chosen store cannot use is refused (checkStorage)
   // instead of dropped, so a store the operator believes durable never turns out to be the memory store.
   const storagePath = file.storage_path ?? (durable ? DEFAULT_STORAGE_PATH : undefined);
-  return {
+  const envNames = [...(file.reporters ?? [file.reporter_config])]
+    .map((r) => r.secret_env)
+    .filter((name): name is string => typeof name === 'string');
+  const config: FileConfig = {
     reporters,
     ...(file.storage_type ? { storageType: file.storage_type } : {}),
     // Relative to the working directory, as the seed's plugin read it.
@@ -123,6 +161,7 @@ export const readConfigFile = (env: NodeJS.ProcessEnv, cwd = process.cwd()): Fil
     ...(storage.wait_replicas !== undefined ? { redisWaitReplicas: storage.wait_replicas } : {}),
     ...(storage.prefix ? { redisPrefix: storage.prefix } : {}),
   };
+  return { config, envNames };
 };
 
 /**
@@ -133,8 +172,8 @@ export const withConfigFile = <T extends object>(
   env: NodeJS.ProcessEnv,
   fromEnv: T,
   cwd = process.cwd(),
-): { merged: T & FileConfig; fromFile: (key: string) => string | undefined } => {
-  const file = readConfigFile(env, cwd);
+): { merged: T & FileConfig; fromFile: (key: string) => string | undefined; envNames: string[] } => {
+  const { config: file, envNames } = readFile(env, cwd);
   const merged: Record<string, unknown> = { ...file };
   const fileKeys = new Set(Object.keys(file));
   for (const [key, value] of Object.entries(fromEnv))
@@ -146,5 +185,6 @@ export const withConfigFile = <T extends object>(
   return {
     merged: merged as T & FileConfig,
     fromFile: (key) => (fileKeys.has(key) ? `${FILE_KEYS[key as keyof FileConfig]} in ${path}` : undefined),
+    envNames,
   };
 };

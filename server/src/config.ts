@@ -8,8 +8,9 @@ import {
 } from '@planhub/shared';
 import { z } from 'zod';
 import { ConfigError, explainIssues } from './config-error.ts';
+import { checkEnvNames } from './config-env-names.ts';
 import { checkHost, isHostHeader } from './config-host.ts';
-import { int, limitEnvName, limitsFromEnv, LimitsSchema } from './config-limits.ts';
+import { int, limitEnvName, limitEnvNames, limitsFromEnv, LimitsSchema } from './config-limits.ts';
 import { checkStorage } from './config-storage.ts';
 import { withConfigFile } from './config-file.ts';
 import { ReporterConfigSchema } from './reporters/reporter-config.ts';
@@ -206,12 +207,44 @@ const checkSecretStrength = (env: NodeJS.ProcessEnv) => {
   }
 };
 
+/** Every variable a node reads: the settings, the limits and PLANHUB_CONFIG. */
+export const settingEnvNames = (): string[] => [...Object.values(ENV_NAMES), ...limitEnvNames(), 'PLANHUB_CONFIG'];
+
+/** The setting the store's directory came from (PLANHUB_STORAGE_PATH or the config file's key), for its errors. */
+export const storagePathSetting = (env: NodeJS.ProcessEnv): string =>
+  env.PLANHUB_STORAGE_PATH
+    ? 'PLANHUB_STORAGE_PATH'
+    : (withConfigFile(env, {}).fromFile('storagePath') ?? 'PLANHUB_STORAGE_PATH');
+
+/**
+ * `--help`: every variable a node reads with its default, from the same tables the parser uses, so it cannot drift
+ * from what is read; what each means stays in one place, docs/operations.md.
+ */
+export const settingsHelp = (): string => {
+  const defaults = ServerConfigSchema.parse({}) as Record<string, unknown>;
+  const limits = defaults.limits as Record<string, unknown>;
+  const shown = (value: unknown) =>
+    value === undefined || (Array.isArray(value) && value.length === 0) ? 'unset' : JSON.stringify(value);
+  const lines = [
+    ...Object.entries(ENV_NAMES).map(([key, name]) => `  ${name} (default ${shown(defaults[key])})`),
+    ...Object.keys(LimitsSchema.shape).map((key) => `  ${limitEnvName(key)} (default ${shown(limits[key])})`),
+    '  PLANHUB_CONFIG (default ./planhub.json when present)',
+  ];
+  return [
+    'PlanHub node: takes no command-line arguments. Settings come from the environment (and planhub.json, which',
+    'the environment overrides); docs/operations.md explains each one.',
+    '',
+    ...lines,
+    '',
+  ].join('\n');
+};
+
 /**
  * The only reader of the environment (main.ts calls it); planhub.json fills in what the environment leaves unset.
  * Every refusal is a ConfigError naming the variable (or the file's key) and what is allowed.
  */
 export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
-  const { merged, fromFile } = withConfigFile(env, {
+  const { merged, fromFile, envNames } = withConfigFile(env, {
     port: env.PORT || undefined,
     host: env.HOST || undefined,
     redisUrl: env.REDIS_URL || undefined,
@@ -236,6 +269,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     tokenMaxLifetimeSeconds: lifetimeFromEnv(env.PLANHUB_TOKEN_MAX_LIFETIME),
     limits: limitsFromEnv(env),
   });
+  checkEnvNames(env, settingEnvNames(), envNames);
   // The environment's choice of Redis replaces the file's whole choice: a URL from one and seed nodes from the other
   // would otherwise be refused as two stores.
   if (env.REDIS_URL && fromFile('redisClusterNodes')) delete merged.redisClusterNodes;

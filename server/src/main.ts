@@ -1,6 +1,6 @@
 import { openModeRefusal } from './auth/open-mode.ts';
 import type { ServerConfig } from './config.ts';
-import { configFromEnv } from './config.ts';
+import { configFromEnv, settingsHelp, storagePathSetting } from './config.ts';
 import { createServer } from './create-server.ts';
 import { createLogger } from './logger.ts';
 import { isOperatorError, listenFailure } from './ops/startup-errors.ts';
@@ -10,6 +10,19 @@ function refuse(message: string): never {
   process.stderr.write(`PlanHub cannot start: ${message}\n`);
   process.exit(1);
 }
+
+// Settings come from the environment only: an argument such as `--port 5000` would otherwise start a node on the
+// defaults while its operator believes it configured.
+const args = process.argv.slice(2);
+if (args.some((arg) => arg === '--help' || arg === '-h')) {
+  process.stdout.write(settingsHelp());
+  process.exit(0);
+}
+if (args.length > 0)
+  refuse(
+    `command-line arguments are not read (got ${JSON.stringify(args.join(' ').slice(0, 80))}); settings come from ` +
+      'the environment and planhub.json, e.g. PORT=5000. --help lists them, docs/operations.md explains them.',
+  );
 
 let config: ServerConfig;
 try {
@@ -29,7 +42,14 @@ process.on('unhandledRejection', (reason: unknown) => {
 const refusal = openModeRefusal(config);
 if (refusal !== undefined) refuse(refusal);
 
-const server = createServer(config, { log });
+let server: ReturnType<typeof createServer>;
+try {
+  server = createServer(config, { log });
+} catch (err) {
+  if (!isOperatorError(err)) throw err;
+  // The store says `storage_path`; the operator may have set PLANHUB_STORAGE_PATH instead.
+  refuse(err.message.replace(/\bstorage_path\b(?=[ ,.;]|$)/g, storagePathSetting(process.env)));
+}
 let url: string;
 try {
   ({ url } = await server.listen());

@@ -26,7 +26,7 @@ describe('two nodes on one file store directory', () => {
       runs.push(second);
       expect(await second.exited).not.toBe(0);
       expect(second.stderr.join('\n')).toContain(
-        `storage_path ${dir} is in use by another PlanHub node (pid ${first.child.pid}`,
+        `PLANHUB_STORAGE_PATH ${dir} is in use by another PlanHub node (pid ${first.child.pid}`,
       );
     },
     PROCESS_TEST_MS,

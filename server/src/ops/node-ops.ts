@@ -17,13 +17,8 @@ import { readinessRoute, rootRoute } from './probe-routes.ts';
 import { monitorStore } from './store-monitor.ts';
 import type { Revocations } from '../store/revocations/revocations.ts';
 import { tapStore } from './store-tap.ts';
-
-/** A Redis URL as logs may show it: host and port, never the password. */
-const withoutPassword = (url: string) => {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = '***';
-  return parsed.href;
-};
+import { redactUrl } from '../config-error.ts';
+import { lastConnectionFailure } from '../store/redis/connection-log.ts';
 
 /**
  * What a node needs to be operated: metrics, reporters, the dashboard and readiness routes, and graceful
@@ -47,11 +42,15 @@ export const createNodeOps = (
   });
   let gate: ReturnType<typeof createCallGate> | undefined;
   const dashboard = onlyMethods(READ, serveDashboard(log));
+  // The logs name where the store is (its URL without credentials); /readyz, which answers anyone, only what it is.
   const storeName = config.redisClusterNodes
     ? `Redis Cluster at ${config.redisClusterNodes.join(',')}`
     : config.redisUrl === undefined
       ? 'The store'
-      : `Redis at ${withoutPassword(config.redisUrl)}`;
+      : `Redis at ${redactUrl(config.redisUrl)}`;
+  const probeName = config.redisClusterNodes ? 'Redis Cluster' : config.redisUrl === undefined ? 'The store' : 'Redis';
+  // The Redis store names its command connection so (redis-store.ts); its last failure is the outage's reason.
+  const reason = () => lastConnectionFailure(`planhub:${config.redisPrefix}`);
   // The raw store: the monitor's own checks are not calls, and must not move planhub_store_errors_total.
   const dataLoss = () => rawStore.dataLoss?.();
   let io: IoServer | undefined;
@@ -68,6 +67,7 @@ export const createNodeOps = (
           ping: () => rawStore.ping(),
           log,
           name: storeName,
+          reason,
           // The ping reads the store's epoch: a loss found by it ends waiting calls at once, not at their next call.
           checked: () => {
             if (dataLoss() !== undefined) gate?.noticeLoss();
@@ -82,8 +82,9 @@ export const createNodeOps = (
       readinessRoute({
         draining: () => gate?.draining ?? false,
         ping: () => store.ping(),
-        storeName,
+        storeName: probeName,
         downSince: () => monitor?.health().downSince,
+        reason: () => (monitor === undefined ? undefined : reason()),
         writeHealth: () => rawStore.writeHealth(),
         dataLoss,
       }),

@@ -4,15 +4,41 @@ import type { Route } from '../transport/http-routes.ts';
 export interface Readiness {
   draining: () => boolean;
   ping: () => Promise<void>;
-  /** `Redis at redis://redis:6379`, for the reason a load balancer's operator reads. */
+  /**
+   * `Redis` or `Redis Cluster`, for the reason a load balancer's operator reads. Never its address: /readyz answers
+   * anyone who reaches the balancer, without a token; the logs name the (masked) URL.
+   */
   storeName: string;
   /** When the store monitor first saw the current outage, if it has. */
   downSince: () => number | undefined;
+  /** Why the store last failed (`WRONGPASS …`, `ECONNREFUSED`), without secrets or addresses. */
+  reason?: () => string | undefined;
+  /**
+   * How long the store's answer is awaited. A balancer's check gives up after about 1 s: a slower answer would be read
+   * as a dead node, never as the reason. Past it, a store that has not answered is not ready.
+   */
+  answerWithinMs?: number;
   /** Whether the store accepts writes (Redis at maxmemory with noeviction does not). */
   writeHealth: Store['writeHealth'];
   /** Set once the store was found wiped since this node started. */
   dataLoss: () => DataLoss | undefined;
 }
+
+/**
+ * How long a probe waits for the store by default: under the 1 s after which HAProxy's check gives up, and far
+ * enough above a ping's usual milliseconds that a busy machine's slow answer is not read as an outage.
+ */
+const ANSWER_WITHIN_MS = 700;
+
+/** The outcome of `promise` within `ms`, or 'late'; never rejects (a rejection is 'failed'). */
+const within = <T>(promise: Promise<T>, ms: number): Promise<{ value: T } | 'failed' | 'late'> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('late'), ms);
+    promise.then(
+      (value) => (clearTimeout(timer), resolve({ value })),
+      () => (clearTimeout(timer), resolve('failed')),
+    );
+  });
 
 const json = (res: Parameters<Route>[1], status: number, body: object) =>
   void res
@@ -34,10 +60,9 @@ export const readinessRoute =
       });
       return;
     }
-    const reachable = await readiness.ping().then(
-      () => true,
-      () => false,
-    );
+    const waitMs = readiness.answerWithinMs ?? ANSWER_WITHIN_MS;
+    const deadline = Date.now() + waitMs;
+    const pinged = await within(readiness.ping(), waitMs);
     // After the ping: it reads the store's epoch, so a wipe shows here on the first probe after it.
     const loss = readiness.dataLoss();
     if (loss) {
@@ -49,8 +74,11 @@ export const readinessRoute =
       });
       return;
     }
-    if (reachable) {
-      const writes = await readiness.writeHealth();
+    // What is left of the bound: a store that answered the ping slowly must not then hold the probe on writeHealth.
+    const writeCheck = pinged === 'failed' || pinged === 'late' ? undefined : readiness.writeHealth();
+    const checked = writeCheck && (await within(writeCheck, Math.max(0, deadline - Date.now())));
+    if (checked && checked !== 'failed' && checked !== 'late') {
+      const writes = checked.value;
       if (writes.ok) json(res, 200, { status: 'ready' });
       else
         json(res, 503, {
@@ -62,10 +90,13 @@ export const readinessRoute =
       return;
     }
     const since = readiness.downSince();
+    const late = pinged === 'late' || checked === 'late';
+    const cause = readiness.reason?.() ?? (late ? `no answer within ${waitMs} ms` : undefined);
     json(res, 503, {
       status: 'unavailable',
       reason: 'store_unreachable',
-      message: `${readiness.storeName} is unreachable; calls answer UNAVAILABLE until it is back.`,
+      message: `${readiness.storeName} is unreachable${cause === undefined ? '' : ` (${cause})`}; calls answer UNAVAILABLE until it is back.`,
+      ...(cause === undefined ? {} : { cause }),
       ...(since === undefined ? {} : { since: new Date(since).toISOString() }),
     });
   };

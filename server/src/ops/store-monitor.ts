@@ -12,12 +12,16 @@ export interface StoreMonitorOptions {
   now?: () => number;
   /** Called after every check (the ping reads the store's epoch too: see node-ops.ts). */
   checked?: () => void;
+  /** Why the store last failed (`WRONGPASS …`, `ECONNREFUSED`), without secrets, while it is failing. */
+  reason?: () => string | undefined;
 }
 
 export interface StoreHealth {
   reachable: boolean;
   /** When the current outage began (epoch ms), while unreachable. */
   downSince?: number;
+  /** Why, when known: a wrong password must not read as a network outage. */
+  reason?: string;
 }
 
 /**
@@ -55,8 +59,11 @@ export const monitorStore = (options: StoreMonitorOptions) => {
       failedChecks = 0;
     } else {
       failedChecks += 1;
+      const reason = options.reason?.();
+      const why = reason === undefined ? {} : { reason };
       if (state !== 'down') {
         log.error(
+          why,
           `${name} is unreachable${state === 'unknown' ? ' at startup' : ''}: calls answer UNAVAILABLE and ` +
             '/readyz answers 503 until it is back (checking every few seconds)',
         );
@@ -66,7 +73,7 @@ export const monitorStore = (options: StoreMonitorOptions) => {
       } else if (at - lastSummary >= summaryMs) {
         lastSummary = at;
         log.warn(
-          { down_s: Math.round((at - downSince) / 1000), failed_checks: failedChecks },
+          { down_s: Math.round((at - downSince) / 1000), failed_checks: failedChecks, ...why },
           `${name} still unreachable after ${Math.round((at - downSince) / 1000)} s`,
         );
       }
@@ -94,7 +101,9 @@ export const monitorStore = (options: StoreMonitorOptions) => {
       clearTimeout(timer);
     },
     health(): StoreHealth {
-      return state === 'down' ? { reachable: false, downSince } : { reachable: true };
+      if (state !== 'down') return { reachable: true };
+      const reason = options.reason?.();
+      return reason === undefined ? { reachable: false, downSince } : { reachable: false, downSince, reason };
     },
   };
 };

@@ -10,23 +10,29 @@ const Common = {
   event_types: z.array(EventTypeSchema).min(1).optional(),
 };
 
-export const ConsoleReporterSchema = z.object({
-  type: z.literal('console'),
-  level: z.enum(['info', 'debug', 'warn']).default('info'),
-  ...Common,
-});
+// Strict, like the rest of planhub.json: a misspelt key (`sekret_env`, `evnt_types`) would otherwise be dropped,
+// and a webhook would go out unsigned, or for every event.
+export const ConsoleReporterSchema = z
+  .object({
+    type: z.literal('console'),
+    level: z.enum(['info', 'debug', 'warn']).default('info'),
+    ...Common,
+  })
+  .strict();
 
-export const FileReporterSchema = z.object({
-  type: z.literal('file'),
-  path: z.string().min(1),
-  /** The file is rotated (path → path.1 → path.2 …) before it would grow past this. */
-  max_bytes: count(10 * 1024 * 1024, 1024 ** 3),
-  /** Rotated files kept. */
-  max_files: count(5, 100),
-  /** Lines waiting to be written; beyond it new events are dropped (and counted). */
-  max_queue: count(10_000, 1_000_000),
-  ...Common,
-});
+export const FileReporterSchema = z
+  .object({
+    type: z.literal('file'),
+    path: z.string().min(1),
+    /** The file is rotated (path → path.1 → path.2 …) before it would grow past this. */
+    max_bytes: count(10 * 1024 * 1024, 1024 ** 3),
+    /** Rotated files kept. */
+    max_files: count(5, 100),
+    /** Lines waiting to be written; beyond it new events are dropped (and counted). */
+    max_queue: count(10_000, 1_000_000),
+    ...Common,
+  })
+  .strict();
 
 export const WebhookReporterSchema = z
   .object({
@@ -49,6 +55,7 @@ export const WebhookReporterSchema = z
     allow_private: z.boolean().default(false),
     ...Common,
   })
+  .strict()
   .superRefine((cfg, ctx) => {
     if (cfg.allow_private) return;
     const host = new URL(cfg.url).hostname;

@@ -46,18 +46,31 @@ export interface FileStoreOptions {
   sweepMs?: number;
 }
 
-/** The directory, created if missing; a regular file there is a config error, not a crash. */
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * The directory, created if missing; a regular file there, or one it cannot create, is a config error, not a crash.
+ * Messages say `storage_path`; main.ts renames it to the setting the path came from (PLANHUB_STORAGE_PATH or the
+ * config file's key), which only the configuration knows.
+ */
 const storageDir = (path: string): string => {
+  let isDirectory: boolean | undefined;
   try {
-    if (!statSync(path).isDirectory())
-      throw new ConfigError(
-        `storage_path ${path} is a file; the file store keeps a directory of its own there. Point storage_path ` +
-          `at a directory (it is created if missing), e.g. .jaato/plans.`,
-      );
-  } catch (err) {
-    if (err instanceof ConfigError) throw err;
-    mkdirSync(path, { recursive: true });
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    // missing: created below
   }
+  if (isDirectory === false)
+    throw new ConfigError(
+      `storage_path ${path} is a file; the file store keeps a directory of its own there. Point storage_path ` +
+        `at a directory (it is created if missing), e.g. .jaato/plans.`,
+    );
+  if (isDirectory === undefined)
+    try {
+      mkdirSync(path, { recursive: true });
+    } catch (err) {
+      throw new ConfigError(`storage_path ${path} cannot be created as a directory: ${messageOf(err)}`);
+    }
   return path;
 };
 
@@ -70,24 +83,27 @@ const storageDir = (path: string): string => {
  */
 export const createFileStore = (options: FileStoreOptions): Store => {
   const dir = storageDir(options.path);
-  const lock = takeNodeLock(dir);
+  let lock: ReturnType<typeof takeNodeLock>;
+  try {
+    lock = takeNodeLock(dir);
+  } catch (err) {
+    // A lock file the node may not write (a read-only or foreign-owned directory) is the operator's to fix too.
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`storage_path ${dir} cannot be locked for this node: ${messageOf(err)}`);
+  }
   let root: RootDatabase;
   try {
     root = open({ path: join(dir, 'data'), overlappingSync: false, noSync: false, maxDbs: 16 });
   } catch (err) {
     lock.release();
-    throw new ConfigError(
-      `storage_path ${dir} could not be opened as a PlanHub file store: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new ConfigError(`storage_path ${dir} could not be opened as a PlanHub file store: ${messageOf(err)}`);
   }
   const { revoked, presence, format, ...tables } = openTables(root);
   try {
     root.transactionSync(() => upgradeKeyFormat([...Object.values(tables), revoked], format));
   } catch (err) {
     lock.release();
-    throw new ConfigError(
-      `storage_path ${dir} could not be upgraded to this version's key format: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    throw new ConfigError(`storage_path ${dir} could not be upgraded to this version's key format: ${messageOf(err)}`);
   }
   const now = options.now ?? Date.now;
   const settings = { eventRetention: options.eventRetention, workspaceBytes: options.workspaceBytes, now };
