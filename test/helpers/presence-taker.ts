@@ -2,6 +2,7 @@ import type { Store } from '@planhub/server';
 import pino, { type Logger } from 'pino';
 import { expect } from 'vitest';
 import { eventually } from './eventually.ts';
+import type { StoreFixture } from './stores.ts';
 import { createPresenceTracker, type PresenceTracker } from '../../server/src/presence/presence-tracker.ts';
 
 export interface LogLine {
@@ -58,4 +59,15 @@ export const takeDeadNode = async (store: Store, log: Logger, heartbeatMs: numbe
   } finally {
     await taker.close();
   }
+};
+
+/**
+ * Two nodes' stores on Redis; the memory and file stores serve one node, where two trackers share its presence. Ready
+ * before the trackers use them: presence writes to a Redis still connecting fail (the next sweep would retry).
+ */
+export const twoStores = async (fixture: StoreFixture, kind: string): Promise<[Store, Store]> => {
+  const first = fixture.open();
+  const stores: [Store, Store] = [first, kind.startsWith('redis') ? fixture.open() : first];
+  await Promise.all(stores.map((s) => s.ping()));
+  return stores;
 };

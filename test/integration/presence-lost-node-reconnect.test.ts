@@ -5,8 +5,8 @@ import { describe, expect } from 'vitest';
 import { createPresenceTracker } from '../../server/src/presence/presence-tracker.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { holdingCommits } from '../helpers/held-commits.ts';
-import { presenceEvents } from '../helpers/presence-taker.ts';
-import { STORE_FIXTURE_KINDS, type StoreFixture } from '../helpers/stores.ts';
+import { presenceEvents, twoStores } from '../helpers/presence-taker.ts';
+import { STORE_FIXTURE_KINDS } from '../helpers/stores.ts';
 import { storeTest } from '../store/conformance-support.ts';
 
 /** Long enough that node A never beats again on its own: B's clock is set past its lapse. */
@@ -27,16 +27,8 @@ describe.each(STORE_FIXTURE_KINDS)(
   (kind) => {
     const it = storeTest(kind);
 
-    /** Two nodes on Redis; the memory and file stores serve one node, where two trackers share its presence. */
-    const twoStores = async (fixture: StoreFixture): Promise<[Store, Store]> => {
-      const first = fixture.open();
-      const stores: [Store, Store] = [first, kind.startsWith('redis') ? fixture.open() : first];
-      await Promise.all(stores.map((s) => s.ping()));
-      return stores;
-    };
-
     it('reports only the agent that did not come back', async ({ fixture }) => {
-      const [storeA, storeB] = await twoStores(fixture);
+      const [storeA, storeB] = await twoStores(fixture, kind);
       const held = holdingCommits(storeB);
       const tracker = (nodeId: string, store: Store, heartbeatMs: number, now?: () => number) =>
         createPresenceTracker({

@@ -5,8 +5,8 @@ import { describe, expect } from 'vitest';
 import { createPresenceTracker, type PresenceTracker } from '../../server/src/presence/presence-tracker.ts';
 import type { PresenceBackend } from '../../server/src/store/presence/presence-backend.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { presenceChanges } from '../helpers/presence-taker.ts';
-import { STORE_FIXTURE_KINDS, type StoreFixture } from '../helpers/stores.ts';
+import { presenceChanges, twoStores } from '../helpers/presence-taker.ts';
+import { STORE_FIXTURE_KINDS } from '../helpers/stores.ts';
 import { storeTest } from './conformance-support.ts';
 
 /** Long enough that no grace ends and no sweep runs on its own: each test ends graces itself (`close`). */
@@ -20,17 +20,6 @@ const log = pino({ level: 'silent' });
  */
 describe.each(STORE_FIXTURE_KINDS)('presence transitions said once each (%s store)', (kind) => {
   const it = storeTest(kind);
-
-  /**
-   * Two nodes on Redis; the memory and file stores serve one node, where two trackers share its presence. Ready
-   * before the trackers use them: presence writes to a Redis still connecting fail (the next sweep would retry).
-   */
-  const twoStores = async (fixture: StoreFixture): Promise<[Store, Store]> => {
-    const first = fixture.open();
-    const stores: [Store, Store] = [first, kind.startsWith('redis') ? fixture.open() : first];
-    await Promise.all(stores.map((s) => s.ping()));
-    return stores;
-  };
 
   const tracker = (
     nodeId: string,
@@ -67,7 +56,7 @@ describe.each(STORE_FIXTURE_KINDS)('presence transitions said once each (%s stor
   it('reports an agent offline once when its node, taken for dead during its grace, then ends that grace', async ({
     fixture,
   }) => {
-    const [storeA, storeB] = await twoStores(fixture);
+    const [storeA, storeB] = await twoStores(fixture, kind);
     // Node A stalls: it neither beats nor ends the grace until its close() below, as an event loop held up by load.
     const a = tracker('node-a', storeA);
     // Node B's clock is past the lapse of A's heartbeat (three beats), so its first sweep takes A for dead.
@@ -97,7 +86,7 @@ describe.each(STORE_FIXTURE_KINDS)('presence transitions said once each (%s stor
   });
 
   it('reports an agent offline once when its last connections on two nodes close at once', async ({ fixture }) => {
-    const [storeA, storeC] = await twoStores(fixture);
+    const [storeA, storeC] = await twoStores(fixture, kind);
     const { hooks, backend } = interleaved(storeA.presence);
     const a = tracker('node-a', storeA, { backend });
     const c = tracker('node-c', storeC);
@@ -128,7 +117,7 @@ describe.each(STORE_FIXTURE_KINDS)('presence transitions said once each (%s stor
   it('never ends on offline when the agent connects to another node while its last disconnection is reported', async ({
     fixture,
   }) => {
-    const [storeA, storeC] = await twoStores(fixture);
+    const [storeA, storeC] = await twoStores(fixture, kind);
     const { hooks, backend } = interleaved(storeA.presence);
     const a = tracker('node-a', storeA, { backend });
     const c = tracker('node-c', storeC);
