@@ -1,10 +1,11 @@
 import { PlanHubError, neutralize } from '@planhub/shared';
 import { openConnection, type Connection, type Identity } from './connection.ts';
-import { h, replaceKeepingFocus } from './dom.ts';
+import { h } from './dom.ts';
+import { patchChildren } from './patch.ts';
 import { createPageLoader } from './pages.ts';
 import { parseRoute } from './router.ts';
 import { DashboardState, groupTypes } from './state.ts';
-import { agentsView } from './views/agents.ts';
+import { createAgentsView } from './views/agents.ts';
 import { approvalsView, replaceApprovals } from './views/approvals.ts';
 import { attentionView } from './views/attention.ts';
 import { dependenciesView } from './views/dependencies.ts';
@@ -21,6 +22,8 @@ import { createSync } from './sync.ts';
 import { workspacesView } from './views/workspaces.ts';
 
 const OLDER_PAGE = 50;
+/** How long the answer to a decision stays on screen. */
+const INFO_NOTICE_MS = 8_000;
 const section = (id: string, title: string, ...extra: Node[]) => {
   const body = h('div', { class: 'section-body', id: `${id}-body` });
   const heading = h('h2', { id: `${id}-h`, tabindex: -1 }, title);
@@ -42,6 +45,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   };
 
   const agents = section('agents', 'Agents and plans');
+  const agentsView = createAgentsView(state, agents.body);
   const approvals = section('approvals', 'Waiting for a decision');
   const attention = section('attention', 'Needs attention');
   const deps = section('dependencies', 'Dependencies');
@@ -119,8 +123,11 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     // no place in the list to keep: the reader just left the one they were reading.
     const reading = showsFeed && view === shownView ? feedList.reading() : undefined;
     renderChrome();
-    notice.textContent = neutralize(state.notice?.text ?? '');
-    notice.className = `notice ${state.notice?.kind ?? ''}`;
+    // An alert is announced each time its text is written: only a new message is.
+    const noticeText = neutralize(state.notice?.text ?? '');
+    if (notice.textContent !== noticeText) notice.textContent = noticeText;
+    const noticeClass = `notice ${state.notice?.kind ?? ''}`;
+    if (notice.className !== noticeClass) notice.className = noticeClass;
     if (view !== shownView) {
       shownView = view;
       main.className = `layout view-${view}`;
@@ -128,13 +135,13 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     }
     const route = state.route;
     if (view === 'overview') {
-      replaceKeepingFocus(agents.body, agentsView(state));
+      agentsView.update();
       replaceApprovals(approvals.body, approvalsView(state, { decide }), approvals.heading);
-      replaceKeepingFocus(attention.body, attentionView(state));
+      patchChildren(attention.body, attentionView(state));
     }
     if (view === 'overview' || view === 'graph') {
       graph.update();
-      replaceKeepingFocus(depList, [h('summary', {}, 'As a list'), ...dependenciesView(state)]);
+      patchChildren(depList, [h('summary', {}, 'As a list'), ...dependenciesView(state)]);
     }
     if (showsFeed) {
       const visible = state.visibleFeed();
@@ -142,10 +149,9 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       replaceFeedFooter(footer, feedFooter(state, visible, feedActions));
     }
     if (view === 'timeline') timelineChart.update();
-    if (view === 'workspaces')
-      replaceKeepingFocus(workspaces.body, workspacesView(state, workspaceNames, workspaceError));
-    if (route.view === 'plan') replaceKeepingFocus(page, planPage(state, pages.get(route.planId)));
-    if (route.view === 'step') replaceKeepingFocus(page, stepPage(state, pages.get(route.planId), route.stepId));
+    if (view === 'workspaces') patchChildren(workspaces.body, workspacesView(state, workspaceNames, workspaceError));
+    if (route.view === 'plan') patchChildren(page, planPage(state, pages.get(route.planId)));
+    if (route.view === 'step') patchChildren(page, stepPage(state, pages.get(route.planId), route.stepId));
     if (headingWanted) focusHeading();
     root.dataset.view = view;
     root.dataset.lastEvent = state.model.lastEventId ?? '';
@@ -209,6 +215,8 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
         .then((r) => (workspaceNames = r.workspaces))
         .catch((err: unknown) => (workspaceError = err instanceof Error ? err.message : String(err)))
         .finally(schedule);
+    // What a decision answered belongs to the view it was taken on.
+    if (state.notice?.kind === 'info' && JSON.stringify(before) !== JSON.stringify(route)) state.notice = undefined;
     schedule();
     // A new page takes the focus to its heading, so keyboard and screen reader users start at its top.
     if (before.view !== route.view || JSON.stringify(before) !== JSON.stringify(route)) {
@@ -265,7 +273,14 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       : connection().call('plan_reject', { ...args, ...(reason ? { reason } : {}) });
     call
       .then((answer) => {
-        state.notice = { kind: 'info', text: answer.message };
+        const notice = { kind: 'info' as const, text: answer.message };
+        state.notice = notice;
+        // Said once, then gone: a message left standing reads as news to whoever looks next.
+        setTimeout(() => {
+          if (state.notice !== notice) return;
+          state.notice = undefined;
+          schedule();
+        }, INFO_NOTICE_MS);
       })
       .catch((err: unknown) => fail(err instanceof PlanHubError ? new Error(`${err.code}: ${err.message}`) : err))
       .finally(() => {

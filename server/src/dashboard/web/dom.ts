@@ -70,7 +70,7 @@ export const timeOf = (iso: string): string => {
  * Makes the container's children `nodes`, moving only what changed: a node kept from the last render is never
  * taken out, so focus inside it and the browser's place in the list survive an update.
  */
-export const reconcile = (container: HTMLElement, nodes: Node[]): void => {
+export const reconcile = (container: Element, nodes: Node[]): void => {
   const wanted = new Set(nodes);
   let ref = container.firstChild;
   const drop = () => {

@@ -1,5 +1,6 @@
 import type { AgentSummary, TaskSummary, TodoSummary } from '@planhub/shared';
 import { domId, h, timeOf } from '../dom.ts';
+import { patchChildren } from '../patch.ts';
 import type { DashboardState } from '../state.ts';
 import { planCard } from './plan-card.ts';
 import { statusBadge } from './status-badges.ts';
@@ -66,8 +67,41 @@ const agentCard = (state: DashboardState, agent: AgentSummary): HTMLElement => {
   );
 };
 
-/** Every agent of the workspace with its plans, todos and tasks. */
-export const agentsView = (state: DashboardState): Node[] => {
+/** All an agent's card shows: its summary and what the page adds to it (highlights, folds the reader opened). */
+const cardKey = (state: DashboardState, agent: AgentSummary): string => {
+  const marks = agent.plans.map((p) => [
+    state.expanded.has(p.plan_id),
+    p.steps.filter((s) => state.flashing(p.plan_id, s.id)).map((s) => s.id),
+  ]);
+  return JSON.stringify([agent, marks]);
+};
+
+/**
+ * Every agent of the workspace with its plans, todos and tasks. A card is built again only when its agent changed:
+ * a team's page holds thousands of elements, and building them all at each event (for the patch to find most of
+ * them unchanged) was most of the page's work.
+ */
+export const createAgentsView = (state: DashboardState, body: HTMLElement) => {
+  let built = new Map<string, { key: string; card: Node }>();
+  return {
+    update() {
+      const next = new Map<string, { key: string; card: Node }>();
+      const nodes = agentsContent(state, (agent) => {
+        const key = cardKey(state, agent);
+        const kept = built.get(agent.agent_id);
+        const entry = kept?.key === key ? kept : { key, card: agentCard(state, agent) };
+        next.set(agent.agent_id, entry);
+        return entry.card;
+      });
+      const placed = patchChildren(body, nodes);
+      // What is kept is the card on the page: a card given to the patch is spent (its nodes moved into the old one).
+      for (const entry of next.values()) entry.card = placed[nodes.indexOf(entry.card)] ?? entry.card;
+      built = next;
+    },
+  };
+};
+
+const agentsContent = (state: DashboardState, cardOf: (agent: AgentSummary) => Node): Node[] => {
   const snapshot = state.model.snapshot;
   if (!snapshot) return [h('p', { class: 'muted' }, 'Loading the workspace…')];
   if (snapshot.agents.length === 0)
@@ -76,7 +110,7 @@ export const agentsView = (state: DashboardState): Node[] => {
     ];
   const unowned = snapshot.tasks.filter((t) => !t.owner);
   return [
-    ...snapshot.agents.map((a) => agentCard(state, a)),
+    ...snapshot.agents.map(cardOf),
     unowned.length
       ? h(
           'article',
@@ -85,5 +119,5 @@ export const agentsView = (state: DashboardState): Node[] => {
           h('ul', { class: 'tasks' }, ...unowned.map(taskLine)),
         )
       : null,
-  ].filter((n): n is HTMLElement => n !== null);
+  ].filter((n): n is Node => n !== null);
 };

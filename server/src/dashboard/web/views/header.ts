@@ -29,10 +29,15 @@ export const headerView = (state: DashboardState) => {
   return {
     el,
     update() {
-      pill.className = `pill ${state.status}`;
-      pill.textContent =
+      // A status region announces every write of its text, and reconnection attempts call this again and again
+      // with the same state: only a change is written.
+      const text =
         LABEL[state.status] + (state.status === 'refused' && state.statusDetail ? `: ${state.statusDetail}` : '');
-      pill.title = state.statusDetail ?? '';
+      if (pill.textContent !== text) pill.textContent = text;
+      const className = `pill ${state.status}`;
+      if (pill.className !== className) pill.className = className;
+      const title = state.statusDetail ?? '';
+      if (pill.title !== title) pill.title = title;
       const view = state.route.view === 'plan' || state.route.view === 'step' ? 'overview' : state.route.view;
       for (const a of links)
         if (a.dataset.view === view) a.setAttribute('aria-current', 'page');

@@ -14,8 +14,21 @@ export interface PlanPageData {
   planId: string;
   plan?: PlanView;
   events: TaskEvent[];
+  /** Set when the search for its events stopped before the oldest log entry kept: how many entries it looked at. */
+  searchStoppedAfter?: number;
   error?: string;
 }
+
+/** Says that older events of the plan may exist beyond what was searched; nothing when the whole log was. */
+export const searchNote = (data: PlanPageData): HTMLElement | null =>
+  data.searchStoppedAfter === undefined
+    ? null
+    : h(
+        'p',
+        { class: 'muted small', 'data-search': 'stopped' },
+        `Only the newest ${data.searchStoppedAfter} log entries were searched; ` +
+          'older events of this plan are not shown.',
+      );
 
 /** Plans longer than this show their finished steps folded into one line. */
 const FOLD_AFTER = 12;
@@ -78,6 +91,7 @@ export const planPage = (state: DashboardState, data: PlanPageData | undefined):
       data.events.length
         ? h('ol', { class: 'feed' }, ...[...data.events].reverse().map((e) => feedItem(e, ws)))
         : h('p', { class: 'muted' }, 'No events of this plan in the log.'),
+      searchNote(data),
     ),
   ];
 };

@@ -6,7 +6,7 @@ import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
 import { runningDuration, stepTook } from './running.ts';
 import { dependencyState, dependencyStateText, type DependencyState } from './dependency-state.ts';
-import { backLink, type PlanPageData, type PlanView } from './plan-page.ts';
+import { backLink, searchNote, type PlanPageData, type PlanView } from './plan-page.ts';
 import { isUnblocked, statusBadge, unblockedMark } from './status-badges.ts';
 
 const json = (value: unknown, label: string, open: boolean) =>
@@ -111,6 +111,7 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
             ),
           )
         : h('p', { class: 'muted' }, 'No status events of this step in the retained log.'),
+      data ? searchNote(data) : null,
       step.output ? json(step.output, 'Output', true) : null,
       h('h3', {}, 'Received outputs'),
       received.length

@@ -64,11 +64,18 @@ export const timelineScale = (lanes: TimelineLane[], now: number): TimelineScale
   return { from, span: Math.max(1, to - from) };
 };
 
+/**
+ * A bar's least width in px: its horizontal padding (views.css), which a percentage of a narrow lane can be less
+ * than. Set in px, it is the same on a phone as on a wide screen.
+ */
+const MIN_BAR_PX = 8;
+
 /** A bar's or a dot's CSS left and width (a dot has none), each kept inside its lane so none adds sideways scroll. */
 export const placeOf = (bar: TimelineBar, scale: TimelineScale, now: number): { left: string; width?: string } => {
   const left = ((bar.start - scale.from) / scale.span) * 100;
   if (!bar.startedAt) return { left: `calc(${left}% - ${(left / 100) * 10}px)` };
-  const width = Math.max(0.8, (tookOf(bar, now) / scale.span) * 100);
-  const at = Math.min(left, 99.2);
-  return { left: `${at}%`, width: `${Math.min(width, 100 - at)}%` };
+  const at = Math.min(left, 100);
+  const width = Math.min((tookOf(bar, now) / scale.span) * 100, 100 - at);
+  // A bar widened to its least width ends at the lane's edge at the latest: it moves left by what it gained.
+  return { left: `min(${at}%, 100% - ${MIN_BAR_PX}px)`, width: `max(${width}%, ${MIN_BAR_PX}px)` };
 };
