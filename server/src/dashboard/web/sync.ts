@@ -1,10 +1,18 @@
 import type { TaskEvent } from '@planhub/shared';
-import { EVENT_TYPES, PlanHubError, coalesceRetrying, retryWait } from '@planhub/shared';
+import { EVENT_TYPES, PlanHubError, coalesceRetrying, retryAfterOf, retryWait } from '@planhub/shared';
 import type { Connection } from './connection.ts';
 import type { createPageLoader } from './pages.ts';
 import type { DashboardState } from './state.ts';
 
 const HISTORY = 100;
+/** Rate refusals one step of a catch-up waits out before the catch-up starts over. */
+const PATIENCE = 3;
+
+/** How long a refusal for the caller's rate asks to wait; undefined for any other failure. */
+const rateWait = (err: unknown): number | undefined =>
+  err instanceof PlanHubError && err.code === 'RESOURCE_EXHAUSTED' && retryAfterOf(err.details) > 0
+    ? retryAfterOf(err.details)
+    : undefined;
 
 /** Thrown by a catch-up that a newer connection (or a drop) made obsolete: it stops without a word. */
 class Superseded extends Error {}
@@ -59,14 +67,32 @@ export const createSync = ({ state, connection, pages, schedule, fail, onRoute }
     schedule();
   };
 
+  /**
+   * A step after the overview, tried again once the caller's rate window has passed when it is refused for it. A
+   * large workspace's overview costs a whole window (the node charges an answer by its bytes): starting the catch-up
+   * over would read the overview again, spend the next window the same way, and never get to the subscription.
+   */
+  const patiently = async <T>(connectedIn: number, step: () => Promise<T>): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await step();
+      } catch (err) {
+        const wait = rateWait(err);
+        if (wait === undefined || attempt >= PATIENCE) throw err;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        current(connectedIn);
+      }
+    }
+  };
+
   const onConnected = async (connectedIn: number) => {
     const first = state.model.snapshot === undefined;
     const snapshot = await connection().call('getWorkspace', {});
     current(connectedIn);
     const history = first
-      ? await connection()
-          .call('getTaskEvents', { limit: HISTORY, event_types: [...EVENT_TYPES] })
-          .catch(() => undefined)
+      ? await patiently(connectedIn, () =>
+          connection().call('getTaskEvents', { limit: HISTORY, event_types: [...EVENT_TYPES] }),
+        ).catch(() => undefined)
       : undefined;
     current(connectedIn);
     for (const e of history?.events ?? []) state.addToFeed(e);
@@ -80,23 +106,21 @@ export const createSync = ({ state, connection, pages, schedule, fail, onRoute }
     if (subscribedIn !== connectedIn) {
       if (sentIn !== connectedIn) {
         // Stored subscriptions outlive a connection: start from a clean slate, then resume after the last event seen.
-        await connection()
-          .call('unsubscribe', { all: true })
-          .catch(() => undefined);
+        await patiently(connectedIn, () => connection().call('unsubscribe', { all: true })).catch(() => undefined);
         current(connectedIn);
       }
       sentIn = connectedIn;
-      await connection()
-        .call('subscribeToTasks', {
+      await patiently(connectedIn, () =>
+        connection().call('subscribeToTasks', {
           agent_id: '*',
           event_types: [...EVENT_TYPES],
           after_event: state.feed.at(-1)?.event_id ?? state.model.lastEventId ?? snapshot.last_event_id ?? '0-0',
-        })
-        .catch((err: unknown) => {
-          // A refusal applied nothing (admission comes first); any other failure may have started the stream.
-          if (err instanceof PlanHubError && connectedIn === generation) sentIn = -1;
-          throw err;
-        });
+        }),
+      ).catch((err: unknown) => {
+        // A refusal applied nothing (admission comes first); any other failure may have started the stream.
+        if (err instanceof PlanHubError && connectedIn === generation) sentIn = -1;
+        throw err;
+      });
       current(connectedIn);
       subscribedIn = connectedIn;
     }
