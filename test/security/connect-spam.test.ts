@@ -10,7 +10,7 @@ const SECRET = 'connect-spam-secret-0123456789-abcdef';
  * A transport connection (engine.io over websocket) that sends `count` socket.io CONNECT packets once it opens: the
  * answers it got, one per CONNECT answered, and whether the node closed it.
  */
-const spamConnects = (url: string, count: number, auth: object) =>
+const spamConnects = (url: string, count: number, auth: object, last?: object) =>
   new Promise<{ answers: string[]; closed: boolean }>((resolve) => {
     const answers: string[] = [];
     let closed = false;
@@ -26,6 +26,8 @@ const spamConnects = (url: string, count: number, auth: object) =>
         done();
       });
       for (let i = 0; i < count; i++) engine.write(`0${JSON.stringify(auth)}`);
+      // Sent once the refusals are out, so it is answered after them.
+      if (last) setTimeout(() => engine.write(`0${JSON.stringify(last)}`), 500);
       // Long enough for every answer; a node that keeps the connection open is seen as such.
       setTimeout(() => {
         engine.close();
@@ -61,5 +63,25 @@ describe('CONNECT packets repeated on one transport connection', () => {
       })(),
     ]);
     expect(held.answers).toHaveLength(3);
+  });
+
+  it('admit one socket per slot, however many CONNECTs a transport sends with a valid token', async () => {
+    const url = await node({ limits: { connectionsPerAddress: 1 } });
+    const token = await mintToken(SECRET, { workspace: 'ws', agent_id: 'multi', role: 'agent' }, '1h');
+    const spam = await spamConnects(url, 6, { token });
+    expect(spam.answers.filter((a) => a.startsWith('0'))).toHaveLength(1);
+    expect(spam.answers.filter((a) => a.includes('Too many connections'))).toHaveLength(5);
+  });
+
+  it('give the slots of refused CONNECTs back while their transport stays open', async () => {
+    const url = await node({ limits: { connectionsPerAddress: 2 } });
+    const token = await mintToken(SECRET, { workspace: 'ws', agent_id: 'after', role: 'agent' }, '1h');
+    // Three refused for their token and then a valid one, all on one open transport: the valid one takes a slot
+    // freed by the refusals, and a second client from the address still finds the other.
+    const held = await spamConnects(url, 3, { token: 'not-a-token' }, { token });
+    expect(held.answers.filter((a) => a.startsWith('0'))).toHaveLength(1);
+    const second = await rawClient(url, { token });
+    expect(await second.call('getWorkspace', {})).toMatchObject({ ok: true });
+    second.close();
   });
 });

@@ -19,49 +19,97 @@ export interface ConnectionCaps {
 const CONNECTS_PER_TRANSPORT = 8;
 
 /**
- * Handshake step before authentication: caps per client address (client-address.ts: the balancer's client, not the
+ * What one transport connection holds of the caps, as counts: its slots are all its address's, so which of them a
+ * refusal or a departure gives back does not matter, only how many.
+ */
+interface TransportSlots {
+  connects: number;
+  /** Slots of CONNECTs not yet answered. */
+  pending: Array<() => void>;
+  /** Slots of connected sockets. */
+  live: Array<() => void>;
+  /** CONNECT_ERRORs still to come for CONNECTs refused here, before they took a slot. */
+  unslotted: number;
+}
+
+type Packet = { type?: string; data?: unknown };
+
+/** socket.io's answers to a CONNECT as engine.io is handed them: message packets starting with 0 (ok) or 4 (error). */
+const answerOf = (packet: Packet): 'connected' | 'refused' | undefined => {
+  if (packet.type !== 'message' || typeof packet.data !== 'string') return undefined;
+  return packet.data.startsWith('0') ? 'connected' : packet.data.startsWith('4') ? 'refused' : undefined;
+};
+
+/**
+ * Handshake step before every other: caps per client address (client-address.ts: the balancer's client, not the
  * balancer) and per node, on top of the per-agent cap (which a client claiming fresh agent ids never reaches).
- * Counted on this node, one slot per transport connection, freed when it closes: a CONNECT that a later step refuses
- * leaves the connection open, so counting every CONNECT let one connection fill its address's cap with refused ones.
+ * Counted on this node, a slot per socket: taken here, given back when a later step refuses the CONNECT (socket.io
+ * then answers CONNECT_ERROR and leaves the transport open: a refused CONNECT used to keep its slot, and one
+ * connection filled its address's cap with 1,000 forged ones), when the socket leaves, or when the transport closes.
+ * It must run first: a refusal before it would answer a CONNECT_ERROR for a CONNECT that took no slot.
  */
 export const capConnections = (caps: ConnectionCaps, deps: { refused: ThrottledLog; addressOf: ClientAddressOf }) => {
   const count = new KeyedCount();
-  const connects = new WeakMap<object, number>();
-  const holding = new WeakSet<object>();
+  const transports = new WeakMap<object, TransportSlots>();
+  const slotsOf = (conn: Socket['conn']): TransportSlots => {
+    const known = transports.get(conn);
+    if (known) return known;
+    const slots: TransportSlots = { connects: 0, pending: [], live: [], unslotted: 0 };
+    transports.set(conn, slots);
+    conn.on('packetCreate', (packet: Packet) => {
+      const answer = answerOf(packet);
+      if (answer === 'connected') {
+        const slot = slots.pending.shift();
+        if (slot) slots.live.push(slot);
+      } else if (answer === 'refused') {
+        if (slots.unslotted > 0) slots.unslotted -= 1;
+        else slots.pending.shift()?.();
+      }
+    });
+    conn.once('close', () => {
+      for (const release of [...slots.pending.splice(0), ...slots.live.splice(0)]) release();
+    });
+    return slots;
+  };
+  const refuse = (slots: TransportSlots, next: (err?: Error) => void, message: string) => {
+    slots.unslotted += 1;
+    next(handshakeRefusal('RESOURCE_EXHAUSTED', message));
+  };
   return (socket: Socket, next: (err?: Error) => void): void => {
     const address = deps.addressOf(socket.request);
     const conn = socket.conn;
-    const tries = (connects.get(conn) ?? 0) + 1;
-    connects.set(conn, tries);
-    if (tries > CONNECTS_PER_TRANSPORT) {
-      deps.refused('warn', { address, connects: tries }, 'connection refused: too many CONNECTs on one transport');
-      next(
-        handshakeRefusal(
-          'RESOURCE_EXHAUSTED',
-          `This transport connection sent ${tries} CONNECT packets (limit ${CONNECTS_PER_TRANSPORT}) and is closed. ` +
-            'Fix what the refusals said, then connect again.',
-        ),
+    const slots = slotsOf(conn);
+    slots.connects += 1;
+    if (slots.connects > CONNECTS_PER_TRANSPORT) {
+      deps.refused(
+        'warn',
+        { address, connects: slots.connects },
+        'connection refused: too many CONNECTs on one transport',
+      );
+      refuse(
+        slots,
+        next,
+        `This transport connection sent ${slots.connects} CONNECT packets (limit ${CONNECTS_PER_TRANSPORT}) and is ` +
+          'closed. Fix what the refusals said, then connect again.',
       );
       conn.close();
       return;
     }
-    // Already holding its slot: an earlier CONNECT on it took it.
-    if (holding.has(conn)) return next();
     const held = count.held(address);
     if (held >= caps.perAddress || count.total >= caps.perNode) {
       const which = held >= caps.perAddress ? `${address} already holds ${held}` : `this node holds ${count.total}`;
       const limit = held >= caps.perAddress ? caps.perAddress : caps.perNode;
       deps.refused('warn', { address, held, total: count.total }, 'connection refused: address or node cap');
-      next(
-        handshakeRefusal(
-          'RESOURCE_EXHAUSTED',
-          `Too many connections: ${which} (limit ${limit}). Close unused clients or reuse one connection.`,
-        ),
+      refuse(
+        slots,
+        next,
+        `Too many connections: ${which} (limit ${limit}). Close unused clients or reuse one connection.`,
       );
       return;
     }
-    holding.add(conn);
-    conn.once('close', count.take(address));
+    slots.pending.push(count.take(address));
+    // A connected socket that leaves gives a slot back; its transport may stay open for another.
+    socket.once('disconnect', () => slots.live.pop()?.());
     next();
   };
 };

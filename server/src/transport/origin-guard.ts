@@ -3,7 +3,7 @@ import { handshakeRefusal } from './handshake-refusal.ts';
 import type { OriginCheck } from './origin-policy.ts';
 import type { ThrottledLog } from '../throttled-log.ts';
 
-/** socket.io middleware: the origin policy, first, before the handshake's auth is even read. */
+/** socket.io middleware: the origin policy, before the handshake's auth is even read (after the caps, which count every CONNECT). */
 export const originGuard =
   (check: OriginCheck, refused: ThrottledLog) =>
   (socket: Socket, next: (err?: Error) => void): void => {

@@ -88,8 +88,9 @@ export const attachSocketServer = (
   capEngineConnections(io, caps, { refused, addressOf });
   const { addressOutbound } = deps;
 
-  io.use(originGuard(deps.originPolicy, refused));
+  // The caps first: they count every CONNECT that later steps answer (connection-caps.ts).
   io.use(capConnections(caps, { refused, addressOf }));
+  io.use(originGuard(deps.originPolicy, refused));
   io.use((socket, next) => {
     deps.authenticate(socket.handshake.auth).then(
       (caller) => {
