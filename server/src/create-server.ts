@@ -171,10 +171,14 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
         // hung each write waited out its own deadline, and a node with one client took 16-19 s to stop, past a
         // container's grace period. Past CLOSE_AFTER_DRAIN_MS the rest is left to expire (leases and presence have
         // TTLs, and the other nodes report this one lost), so the process stops in time to drain, not be killed.
+        // A step that fails does not stop the others; close() then fails with the first error, as it did.
         const deadline = performance.now() + CLOSE_AFTER_DRAIN_MS;
+        const failures: unknown[] = [];
         const step = async (name: string, run: () => Promise<unknown>) => {
-          if (!(await settleBy(deadline, run())))
+          const settled = await settleBy(deadline, run());
+          if ('late' in settled)
             log.warn({ step: name, bound_ms: CLOSE_AFTER_DRAIN_MS }, 'shutdown step cut short: the store is slow');
+          else if ('failed' in settled) failures.push(settled.failed);
         };
         // Before io.close(), which waits for the HTTP server: an MCP host's open event stream would hold it up.
         await step('mcp', () => mcp.close());
@@ -185,6 +189,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
         hub.close();
         await step('http', () => ops.close(http));
         if (!deps.store) await step('store', () => store.close());
+        if (failures.length > 0) throw failures[0];
       })()),
   };
 };
