@@ -37,14 +37,17 @@ describe.each(STORE_KINDS)('startPlan calls waiting for a decision, per agent (%
     return { planId, all: [first, ...rest] };
   };
 
-  /** One refused at once, before it changed anything; the others answered once the plan is approved. */
+  /** One refused at once, with a message naming the plan; the others answered once the plan is approved. */
   const boundOnce = async (agent: RawClient, user: RawClient, title: string) => {
     const { planId, all } = await waitingOn(agent, user, title);
     // Nothing else can answer before the approval: the first answer is the refusal of the call past the bound.
     const refused = await within(Promise.race(all), 10_000, 'none refused');
     expect(refused).toMatchObject({ ok: false, error: { code: 'RESOURCE_EXHAUSTED' } });
     expect((refused as CallAck & { ok: false }).error.message).toMatch(
-      /^You already have 16 startPlan calls waiting for a decision on this node \(limit 16\)\. This call changed nothing\./,
+      new RegExp(
+        `^You already have 16 startPlan calls waiting for a decision on this node \\(limit 16\\)\\. Plan ${planId} ` +
+          'awaits approval',
+      ),
     );
     expect((await user.call('plan_approve', { plan_id: planId })).ok).toBe(true);
     const answers = await Promise.all(all);

@@ -24,17 +24,14 @@ export const LONG_POLL: WaitKind = {
   advice: 'Let one of them answer first, or subscribeToTasks once and have the events pushed to you.',
 };
 
-/**
- * startPlan waiting for a person's decision on a plan. Taken before the call commits, so a call refused for it has
- * changed nothing; the held calls may wait on other plans of the agent.
- */
-export const DECISION_WAIT: WaitKind = {
+/** startPlan waiting for a person's decision on the plan. */
+export const decisionWait = (planId: string): WaitKind => ({
   calls: 'startPlan calls waiting for a decision',
   advice:
-    'This call changed nothing. Let one of them be decided first (each answers as soon as its plan is approved or ' +
-    'rejected), or call startPlan with wait=false and learn the decision from getPlanStatus or the plan_approved / ' +
-    'plan_rejected events.',
-};
+    `Plan ${planId} awaits approval, and each of those calls answers as soon as it is approved or rejected: wait ` +
+    'for one of them instead of calling startPlan again, or call startPlan with wait=false and learn the decision ' +
+    'from getPlanStatus or the plan_approved / plan_rejected events.',
+});
 
 /** The open waits of this node's agents. */
 export class WaitSlots {

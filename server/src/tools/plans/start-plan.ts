@@ -1,9 +1,9 @@
 import type { EventEnvelope, Plan } from '@planhub/shared';
 import { FINISHED_PLAN_STATUSES, eventOf, fail } from '@planhub/shared';
 import { requestApproval } from '../../core/plans/plan-lifecycle.ts';
-import { DECISION_WAIT } from '../../limits/wait-slots.ts';
+import { decisionWait } from '../../limits/wait-slots.ts';
 import { transact } from '../../store/transact.ts';
-import type { CallContext, ConnectionHooks, ToolHandlers } from '../context.ts';
+import type { CallContext, ToolHandlers } from '../context.ts';
 import { loadPlan, resolvePlan, savePlan } from '../plan-access.ts';
 
 /** The agent whose plan a decision event decided, read from its typed payload; undefined for other events. */
@@ -95,9 +95,12 @@ const outcomeOf = (plan: Decided, event: EventEnvelope | undefined): Decided => 
  * The decision on `plan`, which the call's commit left awaiting approval, or its end without one. Listening starts
  * only now, and the plan is read again after it: a decision or end committed before the listener was in place shows
  * in that read, and one committed later reaches the listener (docs/architecture.md, event delivery).
+ * The wait holds one of the agent's wait slots, as a getTaskEvents long-poll does: each is a listener every event of
+ * the workspace passes through, and an agent re-sending startPlan would otherwise park them without bound.
  */
 const decisionOn = async (ctx: CallContext, plan: Decided): Promise<Decided> => {
   const { caller, services } = ctx;
+  const release = services.waitSlots.take(caller, decisionWait(plan.plan_id));
   const wait = services.hub.waitFor(caller.workspace, endsWaitOn(plan.plan_id), { signal: ctx.signal });
   try {
     // Unlike ctx.transact, no request_id: the call's remembered answer (awaiting approval) would stand in for the read.
@@ -117,6 +120,7 @@ const decisionOn = async (ctx: CallContext, plan: Decided): Promise<Decided> => 
     return outcomeOf(plan, await wait.promise);
   } finally {
     wait.cancel();
+    release();
   }
 };
 
@@ -127,25 +131,7 @@ const decisionOn = async (ctx: CallContext, plan: Decided): Promise<Decided> => 
  * node follow the workspace. A retry (same or new connection) simply waits again, or answers the decision already
  * made, so no request log is needed.
  */
-type StartArgs = Parameters<ToolHandlers['startPlan']>[1];
-
 export const startPlan: ToolHandlers['startPlan'] = async (ctx, args) => {
-  const { services } = ctx;
-  const noLongWaits = ctx.connection?.noLongWaits;
-  // A call that may wait holds one of the agent's wait slots, as a getTaskEvents long-poll does: each wait is a
-  // listener every event of the workspace passes through, and an agent re-sending startPlan parked them without
-  // bound. Taken before the commit, so a call refused for it changes nothing.
-  const mayWait = args.wait && noLongWaits === undefined && services.config.approvalPolicy !== 'auto';
-  const release = mayWait ? services.waitSlots.take(ctx.caller, DECISION_WAIT) : undefined;
-  try {
-    return await startOrWait(ctx, args, noLongWaits);
-  } finally {
-    release?.();
-  }
-};
-
-/** The call itself: the commit, then the wait for a decision when the plan awaits one and the caller waits. */
-const startOrWait = async (ctx: CallContext, args: StartArgs, noLongWaits: ConnectionHooks['noLongWaits']) => {
   const { caller, services } = ctx;
   const plan = await ctx.transact(async (tx) => {
     // Without plan_id: the current plan, else the latest one, so a retry after a rejection finds the decision.
@@ -165,6 +151,7 @@ const startOrWait = async (ctx: CallContext, args: StartArgs, noLongWaits: Conne
     }
     return outcome.plan;
   });
+  const noLongWaits = ctx.connection?.noLongWaits;
   if (plan.status === 'awaiting_approval' && noLongWaits)
     return { ...answer(plan, args.message), next: noLongWaits.next };
   if (plan.status !== 'awaiting_approval' || !args.wait) return answer(plan, args.message);
