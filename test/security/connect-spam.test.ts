@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Manager } from 'socket.io-client';
 import { mintToken } from '@planhub/server';
+import { poll } from '../helpers/eventually.ts';
 import { rawClient } from './support/raw-client.ts';
 import { serverFixture } from './support/server-fixture.ts';
 
@@ -83,5 +84,40 @@ describe('CONNECT packets repeated on one transport connection', () => {
     const second = await rawClient(url, { token });
     expect(await second.call('getWorkspace', {})).toMatchObject({ ok: true });
     second.close();
+  });
+
+  it('give back no slot for a CONNECT to a namespace the node does not have', async () => {
+    const url = await node({ limits: { connectionsPerAddress: 1 } });
+    const token = await mintToken(SECRET, { workspace: 'ws', agent_id: 'main-ns', role: 'agent' }, '1h');
+    const other = await mintToken(SECRET, { workspace: 'ws', agent_id: 'second', role: 'agent' }, '1h');
+    const turns = (k: number) =>
+      new Promise<void>((resolve) => {
+        const go = (n: number): unknown => (n <= 0 ? resolve() : setImmediate(() => go(n - 1)));
+        go(k);
+      });
+    // The unknown namespace's refusal (sent at once, no step runs) lands while the "/" CONNECT waits on its token
+    // check, at one of these gaps: it used to give back that CONNECT's slot, and a second client got in past the cap.
+    for (const gap of [0, 1, 2, 3, 4, 6]) {
+      const manager = new Manager(url, { transports: ['websocket'], reconnection: false, autoConnect: false });
+      await new Promise<void>((resolve, reject) => manager.open((err) => (err ? reject(err) : resolve())));
+      const answers: string[] = [];
+      manager.engine.on('message', (data: unknown) => void answers.push(String(data)));
+      manager.engine.write(`0${JSON.stringify({ token })}`);
+      await turns(gap);
+      manager.engine.write('0/admin,');
+      await poll(() => answers.some((a) => a.startsWith('0{'))).toBe(true);
+      const second = await rawClient(url, { token: other }).then(
+        (client) => (client.close(), 'connected'),
+        () => 'refused',
+      );
+      expect(second, `gap ${gap}`).toBe('refused');
+      manager.engine.close();
+      await poll(async () =>
+        rawClient(url, { token: other }).then(
+          (c) => (c.close(), true),
+          () => false,
+        ),
+      ).toBe(true);
+    }
   });
 });

@@ -34,10 +34,15 @@ interface TransportSlots {
 
 type Packet = { type?: string; data?: unknown };
 
-/** socket.io's answers to a CONNECT as engine.io is handed them: message packets starting with 0 (ok) or 4 (error). */
-const answerOf = (packet: Packet): 'connected' | 'refused' | undefined => {
-  if (packet.type !== 'message' || typeof packet.data !== 'string') return undefined;
-  return packet.data.startsWith('0') ? 'connected' : packet.data.startsWith('4') ? 'refused' : undefined;
+/**
+ * socket.io's answer to a CONNECT to the main namespace as engine.io is handed it: a message packet starting with 0
+ * (connected) or 4 (refused). Another namespace's answer names it after the type (`4/admin,{…}`): socket.io refuses a
+ * CONNECT to a namespace this server does not have at once, before any step took a slot, so it gives none back.
+ */
+export const answerOf = (packet: Packet): 'connected' | 'refused' | undefined => {
+  const data = packet.data;
+  if (packet.type !== 'message' || typeof data !== 'string' || data[1] === '/') return undefined;
+  return data.startsWith('0') ? 'connected' : data.startsWith('4') ? 'refused' : undefined;
 };
 
 /**
