@@ -1,10 +1,10 @@
-import { PlanHubError, neutralize } from '@planhub/shared';
+import { neutralize } from '@planhub/shared';
 import { openConnection, type Connection, type Identity } from './connection.ts';
 import { h } from './dom.ts';
 import { patchChildren } from './patch.ts';
 import { createPageLoader } from './pages.ts';
 import { parseRoute } from './router.ts';
-import { DashboardState, groupTypes } from './state.ts';
+import { DashboardState } from './state.ts';
 import { createAgentsView } from './views/agents.ts';
 import { approvalsView, replaceApprovals } from './views/approvals.ts';
 import { attentionView } from './views/attention.ts';
@@ -19,11 +19,10 @@ import { tabView } from './views/tab.ts';
 import { tickRunning } from './views/running.ts';
 import { createTimelineView } from './views/timeline.ts';
 import { createSync } from './sync.ts';
+import { createDecider } from './decide.ts';
+import { createOlderLoader } from './older-events.ts';
 import { workspacesView } from './views/workspaces.ts';
 
-const OLDER_PAGE = 50;
-/** How long the answer to a decision stays on screen. */
-const INFO_NOTICE_MS = 8_000;
 const section = (id: string, title: string, ...extra: Node[]) => {
   const body = h('div', { class: 'section-body', id: `${id}-body` });
   const heading = h('h2', { id: `${id}-h`, tabindex: -1 }, title);
@@ -226,68 +225,10 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   };
   window.addEventListener('hashchange', onRoute);
 
-  async function loadOlder() {
-    // The server's pages start before the live buffer: matching events it holds beyond the display cap come first,
-    // or a page read from the server would sit below events the reader cannot see.
-    const hidden = state.visibleFeed().length - state.feedShown;
-    if (hidden > 0) {
-      state.showMore(Math.min(OLDER_PAGE, hidden));
-      schedule();
-      return;
-    }
-    const key = state.filterKey;
-    if (state.older?.key !== key)
-      state.older = { key, events: [], nextBefore: state.feed[0]?.event_id ?? null, scanned: 0, loading: false };
-    const older = state.older;
-    if (older.loading || (older.nextBefore === null && older.events.length + older.scanned > 0)) return;
-    older.loading = true;
-    schedule();
-    try {
-      const text = state.filter.agent.trim();
-      const page = await connection().call('getTaskEvents', {
-        limit: OLDER_PAGE,
-        event_types: groupTypes(state.filter.group),
-        ...(older.nextBefore ? { before_event: older.nextBefore } : {}),
-        ...(text ? { text } : {}),
-      });
-      older.events.unshift(...page.events);
-      if (state.older === older && state.filterKey === key) state.showMore(page.events.length);
-      older.scanned += page.scanned ?? 0;
-      older.nextBefore = page.next_before ?? null;
-    } catch (err) {
-      fail(err);
-    } finally {
-      older.loading = false;
-      schedule();
-    }
-  }
-
   const sync = createSync({ state, connection, pages, schedule, fail, onRoute });
 
-  function decide(planId: string, approve: boolean, reason: string, modification: boolean) {
-    state.deciding.add(planId);
-    schedule();
-    const args = { plan_id: planId, ...(modification ? { modification: true } : {}) };
-    const call = approve
-      ? connection().call('plan_approve', args)
-      : connection().call('plan_reject', { ...args, ...(reason ? { reason } : {}) });
-    call
-      .then((answer) => {
-        const notice = { kind: 'info' as const, text: answer.message };
-        state.notice = notice;
-        // Said once, then gone: a message left standing reads as news to whoever looks next.
-        setTimeout(() => {
-          if (state.notice !== notice) return;
-          state.notice = undefined;
-          schedule();
-        }, INFO_NOTICE_MS);
-      })
-      .catch((err: unknown) => fail(err instanceof PlanHubError ? new Error(`${err.code}: ${err.message}`) : err))
-      .finally(() => {
-        state.deciding.delete(planId);
-        sync.refresh();
-      });
-  }
+  const loadOlder = createOlderLoader({ state, connection, schedule, fail });
+  const decide = createDecider({ state, connection, schedule, fail, refresh: () => sync.refresh() });
 
   link.conn = openConnection(identity, {
     onStatus(status, detail) {
