@@ -1,5 +1,6 @@
 import type { DataLoss, Store } from '../store/store.ts';
 import type { Route } from '../transport/http-routes.ts';
+import { settleBy } from './settle-by.ts';
 
 export interface Readiness {
   draining: () => boolean;
@@ -30,16 +31,6 @@ export interface Readiness {
  */
 const ANSWER_WITHIN_MS = 700;
 
-/** The outcome of `promise` within `ms`, or 'late'; never rejects (a rejection is 'failed'). */
-const within = <T>(promise: Promise<T>, ms: number): Promise<{ value: T } | 'failed' | 'late'> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(() => resolve('late'), ms);
-    promise.then(
-      (value) => (clearTimeout(timer), resolve({ value })),
-      () => (clearTimeout(timer), resolve('failed')),
-    );
-  });
-
 const json = (res: Parameters<Route>[1], status: number, body: object) =>
   void res
     .writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
@@ -61,8 +52,8 @@ export const readinessRoute =
       return;
     }
     const waitMs = readiness.answerWithinMs ?? ANSWER_WITHIN_MS;
-    const deadline = Date.now() + waitMs;
-    const pinged = await within(readiness.ping(), waitMs);
+    const deadline = performance.now() + waitMs;
+    const pinged = await settleBy(deadline, readiness.ping());
     // After the ping: it reads the store's epoch, so a wipe shows here on the first probe after it.
     const loss = readiness.dataLoss();
     if (loss) {
@@ -75,10 +66,15 @@ export const readinessRoute =
       return;
     }
     // What is left of the bound: a store that answered the ping slowly must not then hold the probe on writeHealth.
-    const writeCheck = pinged === 'failed' || pinged === 'late' ? undefined : readiness.writeHealth();
-    const checked = writeCheck && (await within(writeCheck, Math.max(0, deadline - Date.now())));
-    if (checked && checked !== 'failed' && checked !== 'late') {
-      const writes = checked.value;
+    let writes: Awaited<ReturnType<Readiness['writeHealth']>> | undefined;
+    const checked =
+      'done' in pinged
+        ? await settleBy(
+            deadline,
+            readiness.writeHealth().then((w) => (writes = w)),
+          )
+        : undefined;
+    if (writes) {
       if (writes.ok) json(res, 200, { status: 'ready' });
       else
         json(res, 503, {
@@ -90,7 +86,7 @@ export const readinessRoute =
       return;
     }
     const since = readiness.downSince();
-    const late = pinged === 'late' || checked === 'late';
+    const late = 'late' in pinged || (checked !== undefined && 'late' in checked);
     const cause = readiness.reason?.() ?? (late ? `no answer within ${waitMs} ms` : undefined);
     json(res, 503, {
       status: 'unavailable',
