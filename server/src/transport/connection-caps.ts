@@ -30,6 +30,10 @@ interface TransportSlots {
   live: Array<() => void>;
   /** CONNECT_ERRORs still to come for CONNECTs refused here, before they took a slot. */
   unslotted: number;
+  /** Whether the transport's packets are read for answers (only while some are awaited). */
+  awaiting: boolean;
+  /** Starts reading the transport's packets for the answers awaited. */
+  listen: () => void;
 }
 
 type Packet = { type?: string; data?: unknown };
@@ -59,9 +63,17 @@ export const capConnections = (caps: ConnectionCaps, deps: { refused: ThrottledL
   const slotsOf = (conn: Socket['conn']): TransportSlots => {
     const known = transports.get(conn);
     if (known) return known;
-    const slots: TransportSlots = { connects: 0, pending: [], live: [], unslotted: 0 };
+    const slots: TransportSlots = {
+      connects: 0,
+      pending: [],
+      live: [],
+      unslotted: 0,
+      awaiting: false,
+      listen: () => undefined,
+    };
     transports.set(conn, slots);
-    conn.on('packetCreate', (packet: Packet) => {
+    // Listened to only while a CONNECT awaits its answer: every packet of a connection passes here, events included.
+    const onPacket = (packet: Packet) => {
       const answer = answerOf(packet);
       if (answer === 'connected') {
         const slot = slots.pending.shift();
@@ -70,7 +82,16 @@ export const capConnections = (caps: ConnectionCaps, deps: { refused: ThrottledL
         if (slots.unslotted > 0) slots.unslotted -= 1;
         else slots.pending.shift()?.();
       }
-    });
+      if (slots.pending.length === 0 && slots.unslotted === 0) {
+        conn.off('packetCreate', onPacket);
+        slots.awaiting = false;
+      }
+    };
+    slots.listen = () => {
+      if (slots.awaiting) return;
+      slots.awaiting = true;
+      conn.on('packetCreate', onPacket);
+    };
     conn.once('close', () => {
       for (const release of [...slots.pending.splice(0), ...slots.live.splice(0)]) release();
     });
@@ -78,6 +99,7 @@ export const capConnections = (caps: ConnectionCaps, deps: { refused: ThrottledL
   };
   const refuse = (slots: TransportSlots, next: (err?: Error) => void, message: string) => {
     slots.unslotted += 1;
+    slots.listen();
     next(handshakeRefusal('RESOURCE_EXHAUSTED', message));
   };
   return (socket: Socket, next: (err?: Error) => void): void => {
@@ -113,6 +135,7 @@ export const capConnections = (caps: ConnectionCaps, deps: { refused: ThrottledL
       return;
     }
     slots.pending.push(count.take(address));
+    slots.listen();
     // A connected socket that leaves gives a slot back; its transport may stay open for another.
     socket.once('disconnect', () => slots.live.pop()?.());
     next();
