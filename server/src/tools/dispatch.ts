@@ -19,6 +19,7 @@ import { transact } from '../store/transact.ts';
 import type { Tx } from '../store/transaction.ts';
 import { ensureUpgraded } from './legacy-upgrade.ts';
 import { parseToolArgs } from './tool-args.ts';
+import { callRequestId } from './call-request-id.ts';
 import { applyRetention } from './plan-retention.ts';
 import type { CallContext, ConnectionHooks, Services, ToolHandler, ToolHandlers } from './context.ts';
 
@@ -71,10 +72,10 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
           'PERMISSION_DENIED',
           `Dashboards are read-only; ${tool} changes state. Connect as an agent or user.`,
         );
-      const args = { data: parseToolArgs(tool, request.data.args) };
+      const { requestId, args: toolArgs } = callRequestId(request.data);
+      const args = { data: parseToolArgs(tool, toolArgs) };
       // Only a tool whose effects are its commit may run before its count answers (the commit waits for it).
       if (!(def as ToolDefinition).behaviour?.readsBeforeAdmission) await admission.settled;
-      const requestId = request.data.request_id;
       const ctx: CallContext = {
         caller: site.caller,
         services,

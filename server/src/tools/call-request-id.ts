@@ -1,0 +1,30 @@
+import type { CallRequest } from '@planhub/shared';
+import { PlanHubError, RequestIdSchema } from '@planhub/shared';
+
+/**
+ * The call's request_id and its arguments without it. The socket protocol carries request_id beside `args`; MCP
+ * carries it among them, and a client written for one often sends the other's shape. A request_id found in `args`
+ * used to be dropped with the other keys a tool does not know, so a retry of that call acted twice: it is taken as
+ * the call's own now. Two different ones are refused rather than one picked.
+ */
+export const callRequestId = (request: CallRequest): { requestId?: string; args: Record<string, unknown> } => {
+  const { args, request_id: envelope } = request;
+  if (!Object.hasOwn(args, 'request_id')) return envelope === undefined ? { args } : { requestId: envelope, args };
+  const { request_id: inArgs, ...rest } = args;
+  const parsed = RequestIdSchema.safeParse(inArgs);
+  if (!parsed.success)
+    throw new PlanHubError(
+      'INVALID_ARGUMENT',
+      'args.request_id must be a string of 1 to 128 characters (use a UUID). It makes the call idempotent: send it ' +
+        'beside tool and args ({ tool, args, request_id }), or leave it out.',
+      { issues: [{ path: 'request_id', message: 'request_id must be a string of 1 to 128 characters' }] },
+    );
+  if (envelope !== undefined && envelope !== parsed.data)
+    throw new PlanHubError(
+      'INVALID_ARGUMENT',
+      `This call names two request_ids ("${envelope}" beside args, "${parsed.data}" in args). Send one, beside ` +
+        'tool and args.',
+      { issues: [{ path: 'request_id', message: 'request_id is given twice, with different values' }] },
+    );
+  return { requestId: parsed.data, args: rest };
+};
