@@ -1,4 +1,5 @@
 export * from './errors.ts';
+export * from './native-error.ts';
 export * from './connect-refusal.ts';
 export * from './disconnect-reason.ts';
 export * from './protocol.ts';

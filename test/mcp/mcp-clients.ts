@@ -48,14 +48,25 @@ export const mcpClient = async (kind: McpTransportKind, url: string, spec: Agent
 const textOf = (result: CallToolResult): string =>
   result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
-/** Calls a tool and returns its JSON result; a tool error becomes a thrown Error with the `CODE: message` text. */
+/**
+ * A refusal's wire error as `CODE: message`, read from the result's `_meta` (its text is the dialect's own shape);
+ * '' for a result that is not a refusal.
+ */
+export const refusalOf = (result: CallToolResult): string => {
+  const error = (result._meta as { 'planhub/error'?: { code: string; message: string } } | undefined)?.[
+    'planhub/error'
+  ];
+  return result.isError === true && error !== undefined ? `${error.code}: ${error.message}` : '';
+};
+
+/** Calls a tool and returns its JSON result; a tool error becomes a thrown Error with its `CODE: message`. */
 export const callJson = async <T = Record<string, unknown>>(
   client: Client,
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<T> => {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  if (result.isError) throw new Error(textOf(result));
+  if (result.isError) throw new Error(refusalOf(result) || textOf(result));
   return JSON.parse(textOf(result)) as T;
 };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { STORE_KINDS, startHarness } from '../helpers/servers.ts';
 import { runFanIn } from './fan-in.ts';
 import { mcpTeam } from './mcp-team.ts';
-import { callJson, callRaw, textOf } from './mcp-clients.ts';
+import { callJson, callRaw, refusalOf, textOf } from './mcp-clients.ts';
 
 describe.each(STORE_KINDS)('MCP over Streamable HTTP (%s store)', (store) => {
   const team = mcpTeam('http');
@@ -30,7 +30,10 @@ describe.each(STORE_KINDS)('MCP over Streamable HTTP (%s store)', (store) => {
     expect(tools.map((t) => t.name)).toContain('waitForEvents');
     const refused = await callRaw(client, 'todo_write', { todos: [] });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toMatch(/^NOT_FOUND: .*not offered in this session/);
+    expect(refusalOf(refused)).toMatch(/^NOT_FOUND: .*not offered in this session/);
+    expect(JSON.parse(textOf(refused))).toEqual({
+      error: expect.stringMatching(/^Tool "todo_write" is not offered/) as string,
+    });
   });
 
   it('answers startPlan at once with awaiting_approval and hands the decision to waitForEvents', async () => {
@@ -53,12 +56,15 @@ describe.each(STORE_KINDS)('MCP over Streamable HTTP (%s store)', (store) => {
     expect(events).toEqual([expect.objectContaining({ event_type: 'plan_approved', source_plan_id: plan_id })]);
   });
 
-  it('turns a refused call into an isError result with CODE: message', async () => {
+  it("turns a refused call into an isError result in the dialect's shape, its code in _meta", async () => {
     team.harness = await startHarness(store);
     const agent = await join('clumsy');
     const result = await callRaw(agent, 'setStepStatus', { step_id: 'step_1', status: 'done' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^INVALID_ARGUMENT: Invalid status: done\. Must be one of: .*setStepStatus/);
+    const text = JSON.parse(textOf(result)) as { error: string };
+    expect(text.error).toMatch(/^Invalid status: done\. Must be one of: .*setStepStatus/);
+    expect(result.structuredContent).toEqual(text);
+    expect(refusalOf(result)).toBe(`INVALID_ARGUMENT: ${text.error}`);
   });
 
   it('serves object input schemas from the catalog, with request_id on mutating tools, and honours it', async () => {

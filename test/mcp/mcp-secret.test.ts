@@ -2,7 +2,7 @@ import { mintToken } from '@planhub/server';
 import { describe, expect, it } from 'vitest';
 import { startHarness } from '../helpers/servers.ts';
 import { runFanIn } from './fan-in.ts';
-import { callJson, callRaw, endpointOf, mcpClient } from './mcp-clients.ts';
+import { callJson, callRaw, endpointOf, mcpClient, refusalOf } from './mcp-clients.ts';
 import { mcpTeam } from './mcp-team.ts';
 import { initializeRequest, listToolsRequest, rawMcp } from './raw-mcp.ts';
 
@@ -75,11 +75,11 @@ describe('MCP in secret mode', () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['getPlanStatus', 'getWorkspace', 'waitForEvents']));
     expect(names).not.toContain('createPlan');
-    expect(await callRaw(client, 'createPlan', { title: 'No', steps: ['s'] })).toMatchObject({
+    const refused = await callRaw(client, 'createPlan', { title: 'No', steps: ['s'] });
+    expect(refused).toMatchObject({
       isError: true,
-      content: [
-        { type: 'text', text: expect.stringMatching(/^PERMISSION_DENIED: Dashboards are read-only/) as string },
-      ],
+      content: [{ type: 'text', text: expect.stringMatching(/^\{"error":"Dashboards are read-only/) as string }],
     });
+    expect(refusalOf(refused)).toMatch(/^PERMISSION_DENIED: Dashboards are read-only/);
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
-import { callRaw, endpointOf, textOf } from './mcp-clients.ts';
+import { callRaw, endpointOf, refusalOf } from './mcp-clients.ts';
 import { mcpTeam } from './mcp-team.ts';
 import { initializeRequest, rawMcp } from './raw-mcp.ts';
 
@@ -51,7 +51,7 @@ describe('what an MCP call costs', () => {
     team.harness = await startHarness('memory', { limits: { callsPerSecond: 2, rateWindowSeconds: 6 } });
     const agent = await team.join('big-caller');
     const big = () => callRaw(agent, 'getPlanStatus', { plan_id: 'p'.repeat(8), padding: 'x'.repeat(100_000) });
-    expect(textOf(await big())).not.toMatch(/^RESOURCE_EXHAUSTED/);
-    expect(textOf(await big())).toMatch(/^RESOURCE_EXHAUSTED: /);
+    expect(refusalOf(await big())).not.toMatch(/^RESOURCE_EXHAUSTED/);
+    expect(refusalOf(await big())).toMatch(/^RESOURCE_EXHAUSTED: /);
   });
 });

@@ -5,7 +5,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import type { PlanHubServer } from '@planhub/server';
 import { createServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callJson, endpointOf, mcpClient, textOf } from './mcp-clients.ts';
+import { callJson, endpointOf, mcpClient, refusalOf, textOf } from './mcp-clients.ts';
 import { initializeRequest, initializeWithHeaders, listToolsRequest, rawMcp } from './raw-mcp.ts';
 
 interface Waited {
@@ -162,7 +162,7 @@ describe('MCP sessions', () => {
     await started;
     await server?.close();
     const settled = await wait.then(
-      (result) => textOf(result as CallToolResult),
+      (result) => refusalOf(result as CallToolResult),
       (err: unknown) => String(err),
     );
     expect(settled).toMatch(/^UNAVAILABLE: This MCP session closed while the call was waiting/);

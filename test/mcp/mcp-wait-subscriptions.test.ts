@@ -3,7 +3,7 @@ import { createLogger, createRedisStore, type ServerConfigInput } from '@planhub
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { bigEvent } from '../helpers/big-event.ts';
 import { STORE_KINDS, startHarness, uniquePrefix, type StoreKind } from '../helpers/servers.ts';
-import { callJson, callRaw, mcpClient, textOf } from './mcp-clients.ts';
+import { callJson, callRaw, mcpClient, refusalOf } from './mcp-clients.ts';
 import { mcpTeam } from './mcp-team.ts';
 
 interface Waited {
@@ -150,6 +150,6 @@ describe("waitForEvents' cost", () => {
     expect(await callJson<Waited>(watcher, 'waitForEvents', { timeout: 0 })).toMatchObject({ count: 0 });
     const next = await callRaw(watcher, 'getWorkspace', {});
     expect(next.isError).toBe(true);
-    expect(textOf(next)).toMatch(/^RESOURCE_EXHAUSTED: /);
+    expect(refusalOf(next)).toMatch(/^RESOURCE_EXHAUSTED: /);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callRaw, mcpClient, textOf } from '../mcp/mcp-clients.ts';
+import { callRaw, mcpClient, refusalOf } from '../mcp/mcp-clients.ts';
 import { serverFixture } from './support/server-fixture.ts';
 
 /** 40 units per agent per 10 s window. */
@@ -45,7 +45,7 @@ describe('what an answer costs its caller', () => {
       const texts: string[] = [];
       for (let i = 0; i < 5; i++) {
         const result = await callRaw(mcp, 'getPlanStatus');
-        texts.push(result.isError === true ? textOf(result).slice(0, 40) : 'ok');
+        texts.push(result.isError === true ? refusalOf(result).slice(0, 40) : 'ok');
       }
       expect(texts[0]).toBe('ok');
       expect(texts.at(-1)).toMatch(/^RESOURCE_EXHAUSTED: Too many calls/);

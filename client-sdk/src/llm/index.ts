@@ -12,5 +12,5 @@ export {
   type OpenAITool,
   type ToolCatalog,
 } from './formats.ts';
-export { nativeError, type NativeError } from './native-shapes.ts';
+export { nativeError, type NativeError } from '@planhub/shared';
 export { isBlockedCronCall, isCallBlocked, planModeBlockedMessage } from '@planhub/shared';

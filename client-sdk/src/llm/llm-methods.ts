@@ -1,18 +1,19 @@
-import type { ToolArgs, ToolName, ToolResult } from '@planhub/shared';
+import type { NativeError, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
 import {
+  canonicalToolName,
   PlanHubError,
   PLAN_MODE_BLOCKED_TOOLS,
   TOOLS,
   fromStrictArgs,
   isCallBlocked,
   isToolName,
+  nativeError,
   nativeFieldsOf,
   planModeBlockedMessage,
   toolCatalog,
 } from '@planhub/shared';
 import { toParameters, toToolCatalog, type CatalogOptions, type ToolCatalog } from './formats.ts';
 import { localCatalog, type CatalogDialect } from './local-catalog.ts';
-import { nativeError, type NativeError } from './native-shapes.ts';
 
 /** What the LLM helpers need of a client: one typed call. */
 export type CallTool = <N extends ToolName>(tool: N, args: ToolArgs<N>) => Promise<ToolResult<N>>;
@@ -72,7 +73,8 @@ const fromStrict = (name: string, args: unknown): unknown => {
 
 const executeWith =
   (call: CallTool) =>
-  async (name: string, args: unknown): Promise<unknown> => {
+  async (called: string, args: unknown): Promise<unknown> => {
+    const name = canonicalToolName(called);
     const dialect = isToolName(name) ? TOOLS[name].dialect : undefined;
     const parsed = parseArgs(args);
     if (!parsed.ok)

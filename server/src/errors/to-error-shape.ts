@@ -39,7 +39,8 @@ export const invalidArguments = (tool: string, error: z.ZodError, args?: unknown
   const more = error.issues.length - issues.length;
   // One value can fail two checks in the same words ("" for a list: not a list, and too short): said once.
   const sentences = [...new Set(issues.map((i) => i.message))];
-  const text = sentences.join('; ') + (more > 0 ? `; and ${more} more issues` : '');
+  // A sentence written whole (upstream's "… Valid statuses: a, b.") keeps its own full stop: no second one.
+  const text = (sentences.join('; ') + (more > 0 ? `; and ${more} more issues` : '')).replace(/\.$/, '');
   return new PlanHubError(
     'INVALID_ARGUMENT',
     // Not "listTools": an MCP session offered some dialects only has no such tool, and its host lists the schemas.

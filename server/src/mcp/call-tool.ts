@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@planhub/shared';
-import { PlanHubError, isToolName, parseArguments, plainErrorMap, TOOLS } from '@planhub/shared';
+import { PlanHubError, canonicalToolName, isToolName, parseArguments, plainErrorMap, TOOLS } from '@planhub/shared';
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import type { ConnectionHooks, Services } from '../tools/context.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
@@ -66,11 +66,12 @@ const callWaitForEvents = async (deps: SessionCallDeps, args: unknown, extras: C
  */
 export const callTool = async (
   deps: SessionCallDeps,
-  name: string,
+  called: string,
   args: Record<string, unknown> | undefined,
   extras: CallExtras,
 ): Promise<CallToolResult> => {
-  if (name === WAIT_FOR_EVENTS) return callWaitForEvents(deps, args, extras);
+  if (called === WAIT_FOR_EVENTS) return callWaitForEvents(deps, args, extras);
+  const name = canonicalToolName(called);
   if (!isToolName(name) || !deps.dialects.has(TOOLS[name].dialect))
     return refused(
       new PlanHubError(
@@ -102,7 +103,7 @@ export const callTool = async (
     { caller: deps.caller, signal: extras.signal, connection, cost: extras.cost },
     { tool: name, args: rest, ...(requestId !== undefined ? { request_id: requestId } : {}) },
   );
-  const result = ackResult(withNext(ack, subscribed ? SUBSCRIBED_NEXT : undefined));
+  const result = ackResult(withNext(ack, subscribed ? SUBSCRIBED_NEXT : undefined), name);
   chargeAnswer(deps.services.callLimiter, deps.caller, answerBytes(result));
   return result;
 };

@@ -17,6 +17,7 @@ import { capEngineConnections } from './engine-caps.ts';
 import { guardPollingOrigins } from './engine-origin-guard.ts';
 import { throttledLog } from '../throttled-log.ts';
 import { callArgument, guardedParser } from './frame-guard.ts';
+import { withCanonicalTool } from '../tools/tool-alias.ts';
 import type { OriginCheck } from './origin-policy.ts';
 import type { AddressOutbound } from './address-outbound.ts';
 import { guardOutbound } from './outbound-limit.ts';
@@ -135,7 +136,7 @@ export const attachSocketServer = (
       const ack = args.at(-1);
       if (typeof ack !== 'function') return;
       const framed = args.length > 1 ? args[0] : undefined;
-      const raw = callArgument(framed);
+      const raw = withCanonicalTool(callArgument(framed));
       // An ack that throws (socket gone mid-encode) must not become an unhandled rejection that kills the node.
       admission
         .refuse(framed, caller, address)

@@ -34,3 +34,17 @@ export type ToolAnswer<N extends ToolName> = z.input<Tools[N]['output']>;
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
 
 export const isToolName = (name: string): name is ToolName => Object.hasOwn(TOOLS, name);
+
+/**
+ * Names a seed's host shows its model for a tool, beside the tool's own: supyagent's tool runner names a function
+ * `<script>__<function>`, so a model driven by it calls `plan__create_plan`.
+ */
+export const TOOL_ALIASES: Readonly<Record<string, ToolName>> = {
+  plan__create_plan: 'create_plan',
+  plan__update_plan: 'update_plan',
+  plan__get_plan: 'get_plan',
+};
+
+/** The catalog's name for `name`: the tool an alias stands for, or `name` as it is. */
+export const canonicalToolName = (name: string): string =>
+  Object.hasOwn(TOOL_ALIASES, name) ? (TOOL_ALIASES[name] as ToolName) : name;

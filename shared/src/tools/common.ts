@@ -18,17 +18,17 @@ export const absentIfNull = <T extends z.ZodType>(schema: T) =>
     .transform((value) => value ?? undefined)
     .optional();
 export const PlanIdArg = IdArg.describe('The plan to act on; defaults to your current (most recent unfinished) plan.');
+/** "" as left out: what a strict-mode model sends for an optional string it has no value for. */
+export const emptyAsAbsent = <T extends string | undefined>(value: T): T | undefined =>
+  value === '' ? undefined : value;
 /**
- * An optional plan id where upstream tests `if plan_id:`: an empty one reads as left out (the current plan), as
- * there, rather than refused.
+ * An optional id where upstream tests the argument for truth (`if plan_id:`, `if after_step_id:`) or does not check
+ * it: an empty one reads as left out, as there, rather than refused.
  */
-export const OptionalPlanIdArg = z
-  .string()
-  .max(MAX_ID)
-  .optional()
-  .transform((id) => (id === '' ? undefined : id))
-  .optional()
-  .describe('The plan to act on; defaults to your current (most recent unfinished) plan.');
+export const OptionalIdArg = z.string().max(MAX_ID).optional().transform(emptyAsAbsent).optional();
+export const OptionalPlanIdArg = OptionalIdArg.describe(
+  'The plan to act on; defaults to your current (most recent unfinished) plan.',
+);
 
 /**
  * A step as tools return it: the stored step without dialect internals (`details`), with both `id` and `step_id`.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MAX_ARRAY, MAX_ID, MAX_RESULT, MAX_TITLE } from '../limits.ts';
 import { PlanStatusSchema } from '../model.ts';
 import { INDEXED_PLAN_STATUSES } from '../shapes/indexed-plan.ts';
-import { OptionalPlanIdArg, StepTextArg, absentIfNull } from './common.ts';
+import { OptionalPlanIdArg, StepTextArg, absentIfNull, emptyAsAbsent } from './common.ts';
 import { defineTool } from './define.ts';
 import { laxInt } from './lax-int.ts';
 
@@ -10,10 +10,13 @@ const IndexedStatus = z.enum(INDEXED_PLAN_STATUSES, {
   error: (issue) =>
     `Invalid status ${JSON.stringify(issue.input)}. Valid statuses: ${INDEXED_PLAN_STATUSES.join(', ')}.`,
 });
+// Upstream's Path("") is the current folder, its default: "" reads as left out.
 const WorkingDir = z
   .string()
-  .min(1)
   .max(1024)
+  .optional()
+  .transform(emptyAsAbsent)
+  .optional()
   .describe('Groups your plans the way a project folder does; get_plan without plan_id looks in it.');
 const Notes = z.string().max(MAX_RESULT);
 
@@ -39,7 +42,7 @@ export const create_plan = defineTool({
       )
       .max(MAX_ARRAY)
       .describe('The ordered steps.'),
-    working_dir: WorkingDir.optional(),
+    working_dir: WorkingDir,
   }),
   output: z
     .object({
@@ -67,7 +70,7 @@ export const update_plan = defineTool({
     status: IndexedStatus.default('completed').describe('pending, in_progress, completed (default) or skipped.'),
     // Upstream's notes=None: a host that sends every parameter sends null for "leave the notes as they are".
     notes: absentIfNull(Notes).describe('Notes to record on the step; omit (or null) to keep them, "" to clear them.'),
-    working_dir: WorkingDir.optional(),
+    working_dir: WorkingDir,
   }),
   output: z
     .object({
@@ -91,7 +94,7 @@ export const get_plan = defineTool({
   input: z.object({
     // Upstream tests `if input.plan_id:`, so "" (and None) read as no id there too.
     plan_id: OptionalPlanIdArg.describe('ID of the plan; omit for your most recent plan.'),
-    working_dir: WorkingDir.optional(),
+    working_dir: WorkingDir,
   }),
   output: z
     .object({

@@ -4,6 +4,7 @@ import { ProgressSchema } from '../model.ts';
 import {
   DescriptionArg,
   IdArg,
+  OptionalIdArg,
   OptionalPlanIdArg,
   PlanViewSchema,
   ResultArg,
@@ -101,7 +102,7 @@ export const getPlanStatus = defineTool({
     'repeated calls.',
   input: z.object({
     plan_id: OptionalPlanIdArg,
-    agent_id: IdArg.optional().describe(
+    agent_id: OptionalIdArg.describe(
       'Another agent of your workspace whose current plan (or, once all ended, its most recent one) you want to read.',
     ),
   }),
@@ -148,7 +149,7 @@ export const addStep = defineTool({
     'Use it when you discover extra work or need a corrective step after a failure; never recreate the plan.',
   input: z.object({
     description: DescriptionArg,
-    after_step_id: IdArg.optional(),
+    after_step_id: OptionalIdArg,
     plan_id: OptionalPlanIdArg,
   }),
   output: z.object({ plan_id: z.string(), ...StepAnswerShape, step: StepViewSchema, ...Instructed }).loose(),

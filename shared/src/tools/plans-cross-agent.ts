@@ -6,8 +6,10 @@ import {
   DescriptionArg,
   IdArg,
   MAX_WAIT_SECONDS,
+  OptionalIdArg,
   OptionalPlanIdArg,
   ResultArg,
+  emptyAsAbsent,
   StepAnswerShape,
   StepViewSchema,
   waitSecondsOf,
@@ -19,7 +21,7 @@ const DependsOnArg = z
     z.object({
       agent_id: IdArg,
       step_id: IdArg,
-      plan_id: IdArg.optional().describe("Without it, the agent's step in its current or most recent plan."),
+      plan_id: OptionalIdArg.describe("Without it, the agent's step in its current or most recent plan."),
     }),
   )
   .min(1)
@@ -31,12 +33,15 @@ const DependsOnArg = z
  */
 const ProvidesArg = z
   .string()
-  .min(1)
   .max(MAX_ID)
-  .regex(/^[^:]+$/, 'a provides name may not contain ":" (that form names another agent\'s step)')
+  .regex(/^[^:]*$/, 'a provides name may not contain ":" (that form names another agent\'s step)')
   // As a key it would be written by assignment, which sets an object's prototype instead of a key: the output
   // would be lost under that name.
-  .refine((name) => name !== '__proto__', 'a provides name may not be "__proto__"; choose another name');
+  .refine((name) => name !== '__proto__', 'a provides name may not be "__proto__"; choose another name')
+  // Upstream keeps "" (`if provides is not None`) and then keys the output by agent and step as without one.
+  .optional()
+  .transform(emptyAsAbsent)
+  .optional();
 
 /** Upstream's `filter` object of a subscription: unset parts are null. */
 const SubscriptionFilterView = z.object({
@@ -61,10 +66,10 @@ export const subscribeToTasks = defineTool({
     'event id you saw (replay starts after it; "0-0" for all retained history), or "$" for live events only. Do not ' +
     'poll.',
   input: z.object({
-    agent_id: IdArg.optional(),
+    agent_id: OptionalIdArg,
     event_types: z.array(EventTypeSchema).min(1).max(64),
-    plan_id: IdArg.optional(),
-    step_id: IdArg.optional(),
+    plan_id: OptionalIdArg,
+    step_id: OptionalIdArg,
     after_event: EventIdSchema.or(z.literal('$'))
       .optional()
       .describe('Resume after this event id (replay starts after it); "$" for live events only.'),
@@ -92,14 +97,14 @@ export const subscribeToTasks = defineTool({
 const NewDependentStep = z.object({
   description: DescriptionArg,
   depends_on: DependsOnArg,
-  after_step_id: IdArg.optional(),
-  provides: ProvidesArg.optional(),
+  after_step_id: OptionalIdArg,
+  provides: ProvidesArg,
   plan_id: OptionalPlanIdArg,
 });
 const AttachDependencies = z.object({
   step_id: IdArg.describe('An existing step of yours that should wait.'),
   depends_on: DependsOnArg,
-  provides: ProvidesArg.optional(),
+  provides: ProvidesArg,
   plan_id: OptionalPlanIdArg,
 });
 
@@ -137,7 +142,7 @@ export const completeStepWithOutput = defineTool({
     step_id: IdArg,
     output: OutputArg,
     result: ResultArg.optional(),
-    provides: ProvidesArg.optional().describe('A second name under which dependents receive this output.'),
+    provides: ProvidesArg.describe('A second name under which dependents receive this output.'),
     plan_id: OptionalPlanIdArg,
   }),
   output: z
@@ -190,14 +195,14 @@ export const getTaskEvents = defineTool({
     '30) waits for the next matching event instead of returning empty; it needs a filter (agent_id, event_types, ' +
     'after_event, plan_id, step_id or text), since a wait on anything ends at the first event from any agent.',
   input: z.object({
-    agent_id: IdArg.optional(),
+    agent_id: OptionalIdArg,
     event_types: z
       .array(z.string().max(64))
       .max(64)
       .optional()
       .describe('Unknown types are dropped, as upstream does; if none is known, every type matches.'),
-    plan_id: IdArg.optional(),
-    step_id: IdArg.optional(),
+    plan_id: OptionalIdArg,
+    step_id: OptionalIdArg,
     text: z.string().min(1).max(200).optional().describe('Only events mentioning this (case-insensitive).'),
     limit: z.number().int().min(1).max(500).default(20),
     // Any string, as upstream takes any: an id that is not one of this log's is read from the oldest kept event.

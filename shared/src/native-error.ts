@@ -1,5 +1,5 @@
-import type { Dialect } from '@planhub/shared';
-import { INDEXED_PLAN_FAILURE_FIELDS } from '@planhub/shared';
+import type { Dialect } from './model.ts';
+import { INDEXED_PLAN_FAILURE_FIELDS } from './shapes/indexed-plan.ts';
 
 /**
  * A failure the way each seed's own tools report it to the model (docs/dialects.md, "Errors, per dialect"): 000 (and PlanHub's own
