@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { benchConfigFromEnv } from './config.ts';
+import { PRESENCE_HEARTBEAT_MS } from './load/departures.ts';
 
 describe('bench configuration', () => {
   it('defaults to 5 repetitions, 1 for BENCH_QUICK=1, and takes overrides', () => {
@@ -30,6 +31,13 @@ describe('bench configuration', () => {
     expect(config).toMatchObject({ only: 'frame-attack', frameAttack: { rounds: 3, phaseMs: 200 } });
     expect(config.outFile).toBe('.bench/latest-frame-attack.json');
     expect(benchConfigFromEnv({}).frameAttack).toEqual({ rounds: 8, phaseMs: 500 });
+  });
+
+  it("waits out the previous run's departures for a heartbeat and a second, not in a quick run", () => {
+    expect(benchConfigFromEnv({}).settleMs).toBe(PRESENCE_HEARTBEAT_MS + 1000);
+    expect(benchConfigFromEnv({ BENCH_QUICK: '1' }).settleMs).toBe(0);
+    expect(benchConfigFromEnv({ BENCH_SETTLE_MS: '0' }).settleMs).toBe(0);
+    expect(() => benchConfigFromEnv({ BENCH_SETTLE_MS: '-1' })).toThrow();
   });
 
   it('runs the production bundle unless told to run the sources', () => {

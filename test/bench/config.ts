@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { PRESENCE_HEARTBEAT_MS } from './load/departures.ts';
 
 const num = () => z.coerce.number().positive().optional();
 
@@ -9,6 +10,7 @@ const EnvSchema = z.object({
   BENCH_PROBE_MS: num(),
   BENCH_WARMUP_MS: num(),
   BENCH_P99_TARGET_MS: num(),
+  BENCH_SETTLE_MS: z.coerce.number().min(0).optional(),
   BENCH_PLANS: num(),
   BENCH_STEPS: num(),
   BENCH_CROSS_RATE: num(),
@@ -94,6 +96,8 @@ export interface BenchConfig {
   warmupMs: number;
   /** Throughput = highest fixed rate whose p99 (from intended send time) stays within this. */
   p99TargetMs: number;
+  /** How long after the last agent left a run starts measuring (load/departures.ts); 0 in a quick run. */
+  settleMs: number;
   /** Plans stored in the "many plans" workspace. */
   storedPlans: number;
   /** Steps per plan of the load's agents (each setStepStatus completes one; the agent then starts a new plan). */
@@ -131,6 +135,8 @@ export const benchConfigFromEnv = (env: NodeJS.ProcessEnv, argv: readonly string
     probeMs: e.BENCH_PROBE_MS ?? (quick ? 500 : 1500),
     warmupMs: e.BENCH_WARMUP_MS ?? (quick ? 150 : 300),
     p99TargetMs: e.BENCH_P99_TARGET_MS ?? 50,
+    // A heartbeat for the offline reports to start, and a second for them to end (they took 0.1–0.2 s).
+    settleMs: e.BENCH_SETTLE_MS ?? (quick ? 0 : PRESENCE_HEARTBEAT_MS + 1000),
     storedPlans: Math.round(e.BENCH_PLANS ?? (quick ? 10_000 : 100_000)),
     stepsPerPlan: Math.round(e.BENCH_STEPS ?? 50),
     crossRate: e.BENCH_CROSS_RATE ?? 100,

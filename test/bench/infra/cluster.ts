@@ -2,6 +2,7 @@ import type { ServerBuild } from '../config.ts';
 import { assertHealthy, startNodeServer, type NodeServer } from './processes.ts';
 import { planhubEntry } from './planhub-entry.ts';
 import type { BenchRedis } from './redis.ts';
+import { PRESENCE_HEARTBEAT_MS } from '../load/departures.ts';
 
 /** Key prefix of every PlanHub node (and the seeding store) in the run. */
 export const BENCH_PREFIX = 'bench';
@@ -34,6 +35,8 @@ export const planhubEnv = (redisUrl: string, prefix = BENCH_PREFIX): NodeJS.Proc
   // The per-agent call rate (200/s by default) is a policy, not a cost: on a fast machine 50 agents reached it before
   // the node's capacity, and the rate search stopped at refusals. The limiter still counts every call.
   PLANHUB_LIMIT_CALLS_PER_SECOND: '1000000',
+  // The default, named here because each run waits out the previous run's departures by it (load/departures.ts).
+  PLANHUB_PRESENCE_HEARTBEAT_MS: String(PRESENCE_HEARTBEAT_MS),
 });
 
 /**

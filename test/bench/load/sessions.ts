@@ -5,6 +5,7 @@ import { estimateCapacity } from './closed-loop.ts';
 import type { Observe } from './plan-agents.ts';
 import { openSlots } from './plan-agents.ts';
 import { openAgent, openSocket } from './wire-client.ts';
+import { settleDepartures } from './departures.ts';
 import type { Probe, ProbeOutcome } from '../stats/rate-search.ts';
 
 /** A prepared load target: connections open, plans started; `send(i)` issues request i. */
@@ -21,6 +22,8 @@ export interface Timing {
   quiesceMs: number;
   /** Set for rate searches (see OpenLoopOptions.abortAfterMs); fixed-rate latency runs always run to the end. */
   abortAfterMs?: number;
+  /** How long after the last agent left a run starts measuring (departures.ts); 0 or absent: at once. */
+  settleMs?: number;
 }
 
 let sessions = 0;
@@ -99,6 +102,7 @@ export const probeOf =
   async (rate): Promise<ProbeOutcome> => {
     const session = await factory(nextTag());
     try {
+      await settleDepartures(timing.settleMs ?? 0);
       const cpuBefore = cpu?.();
       const outcome = await runOpenLoop({
         rate,
@@ -119,9 +123,10 @@ export const probeOf =
   };
 
 /** Where a rate search starts when nothing is known yet (see closed-loop.ts for why this is not a figure). */
-export const capacityOf = async (factory: SessionFactory, durationMs: number): Promise<number> => {
+export const capacityOf = async (factory: SessionFactory, durationMs: number, settleMs = 0): Promise<number> => {
   const session = await factory(nextTag());
   try {
+    await settleDepartures(settleMs);
     return await estimateCapacity((i) => session.send(i), { concurrency: 32, durationMs });
   } finally {
     session.close();

@@ -1,5 +1,6 @@
 import type { CallAck, ToolArgs, ToolName, ToolResult } from '@planhub/shared';
 import { io, type Socket } from 'socket.io-client';
+import { departed } from './departures.ts';
 
 /**
  * The load generator speaks the wire protocol directly (docs/protocol.md) rather than through the SDK, so the client
@@ -21,8 +22,12 @@ export const openSocket = (url: string, auth?: Record<string, string>): Promise<
     });
   });
 
-export const openAgent = (url: string, workspace: string, agentId: string, role = 'agent') =>
-  openSocket(url, { workspace, agent_id: agentId, role });
+export const openAgent = async (url: string, workspace: string, agentId: string, role = 'agent') => {
+  const socket = await openSocket(url, { workspace, agent_id: agentId, role });
+  // Only agents have presence: their departures are what a later run waits out.
+  if (role === 'agent') socket.once('disconnect', departed);
+  return socket;
+};
 
 export class CallError extends Error {
   constructor(

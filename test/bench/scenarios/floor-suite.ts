@@ -24,7 +24,13 @@ export const runFloorSuite = async (
   progress: (line: string) => void,
 ): Promise<BenchReport['searches']> => {
   // Rate searches give up on a run early (see throughput-phase.ts); fixed-rate latency runs wait longer for stragglers.
-  const timing: Timing = { warmupMs: config.warmupMs, probeMs: config.probeMs, drainMs: 1000, quiesceMs: 10_000 };
+  const timing: Timing = {
+    warmupMs: config.warmupMs,
+    probeMs: config.probeMs,
+    drainMs: 1000,
+    quiesceMs: 10_000,
+    settleMs: config.settleMs,
+  };
   const latencyTiming: Timing = { ...timing, drainMs: 5000 };
   const redis = { url: cluster.redis.url, prefix: BENCH_PREFIX };
   progress(`floor servers up; seeding ${config.storedPlans} plans`);
@@ -36,6 +42,11 @@ export const runFloorSuite = async (
       `seeded through transact/commit in ${seedSeconds.toFixed(1)} s into the workspace the measured agents use.`,
   );
   progress(`seeded in ${seedSeconds.toFixed(1)} s`);
+  if (config.settleMs > 0)
+    results.notes.push(
+      `Each run starts measuring ${config.settleMs} ms after the last agent of an earlier run left, once its node ` +
+        'has reported those agents offline (docs/bench-method.md, between runs).',
+    );
 
   const small = async (tag: string) => {
     const workspace = `bench-small-${tag}`;

@@ -45,7 +45,7 @@ export const runThroughputPhase = async (
       await beforeEach();
       const samples = out.get(scenario.id) as ThroughputSamples;
       const prev = previous.get(scenario.id);
-      const start = prev ?? 0.8 * (await capacityOf(scenario.factory, Math.min(800, timing.probeMs)));
+      const start = prev ?? 0.8 * (await capacityOf(scenario.factory, Math.min(800, timing.probeMs), timing.settleMs));
       const searchTiming = { ...timing, abortAfterMs: Math.max(500, 20 * config.p99TargetMs) };
       const result = await searchRate(probeOf(scenario.factory, searchTiming), {
         p99TargetMs: config.p99TargetMs,
