@@ -1,5 +1,5 @@
 import type { ToolArgs, ToolName, ToolResult } from '@planhub/shared';
-import { TOOL_NAMES } from '@planhub/shared';
+import { PlanHubError, TOOL_NAMES } from '@planhub/shared';
 import { PlanHubClientCore } from './client.ts';
 import type { CallOptions, ConnectOptions } from './connect-options.ts';
 import { llmMethods, type LlmMethods } from './llm/llm-methods.ts';
@@ -36,8 +36,23 @@ export const attachToolMethods = (client: PlanHubClientCore, names: readonly str
   return attached;
 };
 
+/**
+ * Plain JS can leave out `agentId`; the node would then refuse `agent_id`, a name the caller never wrote. With a
+ * token the node takes the agent from it, and `agentId` is not sent.
+ */
+const checkIdentity = (options: ConnectOptions) => {
+  const agentId: unknown = options.agentId;
+  if (options.token === undefined && (typeof agentId !== 'string' || agentId === ''))
+    throw new PlanHubError(
+      'INVALID_ARGUMENT',
+      `connect() needs agentId, the agent this client acts as (e.g. { agentId: 'parent' }), or a token that names ` +
+        `it; got ${agentId === undefined ? 'none' : JSON.stringify(agentId)}.`,
+    );
+};
+
 /** A client that is not connected yet: subscribe to its `state` first, then `open()` it. */
 export const createClient = (options: ConnectOptions): PlanHubClient => {
+  checkIdentity(options);
   const core = new PlanHubClientCore(options);
   // tools(), execute(), isToolBlocked(), reminder(): what an LLM host plugs in (client-sdk/src/llm/). They come
   // first so that no tool name can claim them.

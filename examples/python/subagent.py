@@ -14,7 +14,7 @@ or the dashboard); it says so on stderr, with the command for its workspace and 
 PLANHUB_URL is not the default), and waits. A node with PLANHUB_APPROVAL_POLICY=auto starts it at once.
 
 Needs python-socketio 5 with websocket-client (Debian: apt-get install python3-socketio python3-websocket).
-In secret mode set PLANHUB_TOKEN (mint one with: planhub token --agent py-subagent).
+In secret mode set PLANHUB_TOKEN (mint one with: planhub token --agent py-subagent); in open mode leave it unset.
 """
 
 import json
@@ -24,6 +24,7 @@ import shlex
 import sys
 import threading
 import time
+import urllib.parse
 import uuid
 
 import socketio
@@ -104,6 +105,33 @@ class PlanHub:
 DEFAULT_URL = "http://127.0.0.1:4000"
 
 
+def node_url_problem(url):
+    """Why url cannot be a node's address (as the JavaScript SDK says it), or None: python-socketio would only raise
+    a ValueError with a traceback for 127.0.0.1:4000, and take a URL with another scheme for a host name."""
+    parts = urllib.parse.urlsplit(url)
+    try:
+        host = parts.hostname
+        parts.port  # raises ValueError when the port is not a number
+    except ValueError:
+        host = None
+    if parts.scheme not in ("http", "https", "ws", "wss") or not url.startswith(f"{parts.scheme}://") or not host:
+        return f"url \"{url}\" is not a node's address; give one like {DEFAULT_URL}."
+    return None
+
+
+def open_mode_refusal(err, token):
+    """A node in open mode refuses a token with the shape of an open-mode handshake ("agent_id is required"), which
+    reads as if PLANHUB_AGENT were missing; the fix is to send no token. The node sends no field that says so, only
+    its words."""
+    if token and err.code == "UNAUTHENTICATED" and "in open mode" in err.message:
+        return PlanHubError(
+            err.code,
+            "this node runs in open mode and takes no token: unset PLANHUB_TOKEN (the subagent then connects as "
+            "PLANHUB_AGENT, default py-subagent).",
+        )
+    return err
+
+
 def approve_command(plan_id, url, workspace, token):
     """The `planhub approve` command line that decides this plan on the node and in the workspace used here."""
     words = ["planhub", "approve", plan_id]
@@ -120,7 +148,14 @@ def main():
     url = os.environ.get("PLANHUB_URL", DEFAULT_URL)
     workspace = os.environ.get("PLANHUB_WORKSPACE", "default")
     token = os.environ.get("PLANHUB_TOKEN") or None
-    hub = PlanHub(url, workspace, agent_id, token=token)
+    problem = node_url_problem(url)
+    if problem:
+        print(f"planhub: {problem}", file=sys.stderr)
+        sys.exit(1)
+    try:
+        hub = PlanHub(url, workspace, agent_id, token=token)
+    except PlanHubError as err:
+        raise open_mode_refusal(err, token) from None
     try:
         plan = hub.call("createPlan", {"title": "Python research", "steps": ["Collect the facts"]})
         # Both startPlan calls carry one request_id, so the second is a retry of the first: it waits for the

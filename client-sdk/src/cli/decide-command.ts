@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { decodeJwt } from 'jose';
 import { withClient, withConnection, type ConnectionFlags } from './connection.ts';
 import { UsageError } from './exit-codes.ts';
+import { missingPlanForTheCommandLine } from './missing-plan.ts';
 
 type DecideFlags = ConnectionFlags & { as?: string; reason?: string };
 
@@ -49,7 +50,9 @@ const decideCommand = (program: Command, verb: 'approve' | 'reject'): Command =>
           ? client.plan_approve({ plan_id: planId })
           : client.plan_reject({ plan_id: planId, ...(flags.reason !== undefined ? { reason: flags.reason } : {}) }),
       decider,
-    );
+    ).catch((err: unknown) => {
+      throw missingPlanForTheCommandLine(err, planId, flags);
+    });
     console.log(`${answer.message} (decided by ${decider})`);
   });
 };

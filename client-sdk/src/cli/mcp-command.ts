@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { urlOf } from './connection.ts';
 import { UsageError } from './exit-codes.ts';
+import { dialectsOf } from './mcp-dialects.ts';
 import { SessionEventCursor } from './mcp-event-cursor.ts';
 import { MCP_DEFAULTS } from './mcp-help.ts';
 import { fetchNotingSessionStart } from './mcp-session-start.ts';
@@ -46,7 +47,7 @@ export const mcpEndpoint = (options: ReturnType<typeof parse>): URL => {
     endpoint.searchParams.set('workspace', options.workspace);
     endpoint.searchParams.set('agent_id', options.agent ?? '');
   }
-  if (options.dialects !== undefined) endpoint.searchParams.set('dialects', options.dialects);
+  if (options.dialects !== undefined) endpoint.searchParams.set('dialects', dialectsOf(options.dialects));
   return endpoint;
 };
 

@@ -34,5 +34,9 @@ export const mcpHelpCommand = (program: Command): Command =>
     .addOption(
       new Option('--token <jwt>', 'token for a node in secret mode; it names the agent itself').env('PLANHUB_TOKEN'),
     )
-    .addOption(new Option('--dialects <list>', 'tool dialects, e.g. 000,004; all when unset').env('PLANHUB_DIALECTS'))
+    .addOption(
+      new Option('--dialects <list>', 'tool dialects of 000-004 and planhub, e.g. 000,004; all when unset').env(
+        'PLANHUB_DIALECTS',
+      ),
+    )
     .addHelpText('after', `\n${MCP_EXIT_CODES_HELP}\n`);

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { approvalLine } from './approval-line.ts';
 import { withClient, withConnection, type ConnectionFlags } from './connection.ts';
 import { UsageError } from './exit-codes.ts';
+import { missingPlanForTheCommandLine } from './missing-plan.ts';
 
 type PlanFlags = ConnectionFlags & { agent?: string; plan?: string };
 
@@ -22,7 +23,10 @@ export const planCommand = (program: Command): Command =>
         ...(flags.plan !== undefined ? { plan_id: flags.plan } : {}),
         ...(flags.agent !== undefined ? { agent_id: flags.agent } : {}),
       }),
-    );
+    ).catch((err: unknown) => {
+      // Only a plan named by id can be one the node does not store; --agent alone is refused in other words.
+      throw flags.plan === undefined ? err : missingPlanForTheCommandLine(err, flags.plan, flags);
+    });
     console.log(renderPlanText(plan));
     // The id `approve` needs is nowhere else in this rendering.
     if (plan.status === 'awaiting_approval') console.log(approvalLine(plan.plan_id));
