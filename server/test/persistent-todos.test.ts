@@ -48,9 +48,10 @@ describe('002 todo_write rules', () => {
       ['d', 'pending'],
     ]);
     expect(out.preserved).toEqual(['a', 'b']);
-    // b was already completed: untouched; a changed status now.
+    // Every kept item is re-stamped, as upstream does (its case 11: "d completed (re-stamped)"), b too.
     expect(out.todos[0]?.updated_at).toBe(T1);
-    expect(out.todos[1]?.updated_at).toBe(T0);
+    expect(out.todos[1]?.updated_at).toBe(T1);
+    expect(out.todos[1]?.created_at).toBe(T0);
     const slate = writeTodos(stored, [t('z', 'completed')], T1, 200);
     expect(slate.todos.map((i) => i.id)).toEqual(['z']);
     expect(slate.preserved).toEqual([]);

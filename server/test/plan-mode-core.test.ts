@@ -213,7 +213,7 @@ describe('002 plan mode core', () => {
     expect(planModeStepView(findPlanModeStep(decided.plan, 20))).toMatchObject({ files: [], verification: null });
   });
 
-  it("renders the plan as Markdown for the user who decides it, in upstream's headings and order", () => {
+  it("renders the plan as Markdown for the user who decides it, as upstream's plan files read", () => {
     const text = renderPlanMarkdown(
       requestApproval(
         build({ ...IMPL, files_to_create: ['a.ts'], estimated_complexity: 'large' }),
@@ -222,23 +222,57 @@ describe('002 plan mode core', () => {
         T0,
       ).plan,
     );
-    expect(text.startsWith('# Implementation Plan: Goal\n\n**Status:** Pending Approval\n')).toBe(true);
-    expect(text).toContain(`**Created:** ${T0}\n**Plan ID:** p1`);
-    expect(text).toContain('## Summary\n\nSum');
-    expect(text).toContain('## Approach\n\nHow');
-    expect(text).toContain('- [ ] **Step 10:** ten\n  Files: a.ts\n  Depends on: —\n  Verify: `npm test`');
-    expect(text).toContain('  Depends on: Step 10, Step 20');
-    expect(text).toContain('## Files Affected\n\n- Create: a.ts');
-    expect(text).toContain('## Risks\n\n- r');
-    const headings = text.split('\n').filter((l) => l.startsWith('## '));
-    expect(headings).toEqual([
-      '## Summary',
-      '## Approach',
-      '## Steps',
-      '## Files Affected',
-      '## Risks',
-      '## Estimated Complexity',
-    ]);
+    // Upstream's formatPlanAsMarkdown, line for line: every section even when empty, each step's four lines.
+    expect(text).toBe(
+      [
+        '# Implementation Plan: Goal',
+        '',
+        '**Status:** Pending Approval',
+        `**Created:** ${T0}`,
+        '**Plan ID:** p1',
+        '',
+        '## Summary',
+        'Sum',
+        '',
+        '## Approach',
+        'How',
+        '',
+        '## Alternatives Considered',
+        '- None considered',
+        '',
+        '## Steps',
+        '',
+        '- [ ] **Step 10:** ten',
+        '  - Files: a.ts',
+        '  - Depends on: —',
+        '  - Verify: `npm test`',
+        '',
+        '- [ ] **Step 20:** twenty',
+        '  - Files: (none)',
+        '  - Depends on: Step 10',
+        '  - Verify: `(none)`',
+        '',
+        '- [ ] **Step 30:** thirty',
+        '  - Files: (none)',
+        '  - Depends on: Step 10, Step 20, Step 10',
+        '  - Verify: `(none)`',
+        '',
+        '## Files Affected',
+        '- **Create:**',
+        '- a.ts',
+        '- **Modify:**',
+        '- None',
+        '- **Tests:**',
+        '- None',
+        '',
+        '## Risks',
+        '- r',
+        '',
+        '## Estimated Complexity',
+        'large',
+        '',
+      ].join('\n'),
+    );
     expect(renderPlanMarkdown(running())).toContain('**Status:** Approved');
   });
 

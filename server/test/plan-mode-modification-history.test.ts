@@ -56,8 +56,8 @@ describe('002 plan_modify history', () => {
 describe('002 plan markdown', () => {
   it("prints upstream's dependency line for every step, an em dash for a step that waits on none", () => {
     const text = renderPlanMarkdown(running());
-    expect(text).toContain('- [ ] **Step 1:** one\n  Depends on: —');
-    expect(text).toContain('- [ ] **Step 2:** two\n  Depends on: Step 1');
+    expect(text).toContain('- [ ] **Step 1:** one\n  - Files: (none)\n  - Depends on: —');
+    expect(text).toContain('- [ ] **Step 2:** two\n  - Files: (none)\n  - Depends on: Step 1');
   });
 
   it("names another agent's step a step waits on instead of the dash that would deny it", () => {
@@ -68,6 +68,8 @@ describe('002 plan markdown', () => {
         i === 0 ? { ...s, depends_on: [{ agent_id: 'worker', step_id: 'step_4' }] } : s,
       ),
     };
-    expect(renderPlanMarkdown(waiting)).toContain("- [ ] **Step 1:** one\n  Depends on: worker's step_4");
+    expect(renderPlanMarkdown(waiting)).toContain(
+      "- [ ] **Step 1:** one\n  - Files: (none)\n  - Depends on: worker's step_4",
+    );
   });
 });

@@ -58,7 +58,8 @@ describe('seed 001 reminder rendering', () => {
       [
         '<system-reminder source="hooks-todo-reminder">',
         REMINDER_PREAMBLE,
-        '\nHere are the existing contents of your todo list:',
+        // Upstream appends "\n\nHere are …" and joins the parts with "\n": three newlines after the preamble.
+        '\n\nHere are the existing contents of your todo list:',
         '✓ Research auth\n→ Designing flow\n☐ Write tests',
         '',
         'Progress: ✓1 done, →2 in progress, ☐3 pending',

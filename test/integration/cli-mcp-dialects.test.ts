@@ -1,20 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLI, cliEnv } from './cli-process.ts';
-
-const run = promisify(execFile);
+import { cliEnv, runCli } from './cli-process.ts';
 
 /** The bridge with stdin closed at once: a bridge that got past its checks would end 0 when stdin ends. */
 const planhubMcp = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  run(process.execPath, [CLI, 'mcp', ...args], { env: { ...cliEnv, ...env }, timeout: 30_000 }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (err: { code: number; stdout: string; stderr: string }) => ({
-      code: err.code,
-      stdout: err.stdout,
-      stderr: err.stderr,
-    }),
-  );
+  runCli(['mcp', ...args], { env: { ...cliEnv, ...env }, timeout: 30_000 });
 
 const VALID = '000, 001, 002, 003, 004, planhub';
 

@@ -1,19 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLI, cliEnv } from './cli-process.ts';
+import { runCli } from './cli-process.ts';
 
-const run = promisify(execFile);
-
-const planhub = (...args: string[]) =>
-  run(process.execPath, [CLI, ...args], { env: cliEnv }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (err: { code: number; stdout: string; stderr: string }) => ({
-      code: err.code,
-      stdout: err.stdout,
-      stderr: err.stderr,
-    }),
-  );
+const planhub = (...args: string[]) => runCli(args);
 
 // Each launch loads the CLI from source through tsx (about 1.4 s of CPU on this project's 2-core machines).
 describe('planhub mcp help, like every other command', { timeout: 60_000 }, () => {

@@ -1,21 +1,10 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
-import { CLI, cliEnv } from './cli-process.ts';
+import { runCli } from './cli-process.ts';
 
-const run = promisify(execFile);
 const EXIT_REFUSED = 1;
 
-const planhub = (...args: string[]) =>
-  run(process.execPath, [CLI, ...args], { env: cliEnv }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (err: { code: number; stdout: string; stderr: string }) => ({
-      code: err.code,
-      stdout: err.stdout,
-      stderr: err.stderr,
-    }),
-  );
+const planhub = (...args: string[]) => runCli(args);
 
 const MISSING =
   'planhub: no plan "nope" in workspace ws: the id is wrong, or the plan finished and was removed. ' +

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 
 export const CLI = new URL('../../client-sdk/bin/planhub.mjs', import.meta.url).pathname;
 
@@ -8,6 +9,27 @@ export const cliEnv = (() => {
   const { PLANHUB_URL: _url, PLANHUB_TOKEN: _token, PLANHUB_WORKSPACE: _workspace, ...env } = process.env;
   return env;
 })();
+
+export interface CliOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const run = promisify(execFile);
+
+/**
+ * Runs the CLI to its end; the exit code, whatever it is, is part of the answer. `env` replaces `cliEnv` (pass
+ * `{ ...cliEnv, … }` to add to it); `timeout` kills a CLI that does not end.
+ */
+export const runCli = (args: readonly string[], options: { env?: NodeJS.ProcessEnv; timeout?: number } = {}) =>
+  run(process.execPath, [CLI, ...args], {
+    env: options.env ?? cliEnv,
+    ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+  }).then(
+    ({ stdout, stderr }): CliOutcome => ({ code: 0, stdout, stderr }),
+    (err: CliOutcome): CliOutcome => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
+  );
 
 /** A long-running CLI process: what it printed so far, and how (and when) it ended. */
 export const startCli = (args: string[]) => {

@@ -1,21 +1,10 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLI, cliEnv } from './cli-process.ts';
-
-const run = promisify(execFile);
+import { cliEnv, runCli } from './cli-process.ts';
 
 /** Runs `planhub token` to its end without PLANHUB_SECRET from this process, so only the arguments configure it. */
 const token = (...args: string[]) => {
   const { PLANHUB_SECRET: _secret, ...env } = cliEnv;
-  return run(process.execPath, [CLI, 'token', ...args], { env }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (err: { code: number; stdout: string; stderr: string }) => ({
-      code: err.code,
-      stdout: err.stdout,
-      stderr: err.stderr,
-    }),
-  );
+  return runCli(['token', ...args], { env });
 };
 
 // Each launch loads the CLI from source through tsx (about 1.4 s of CPU on this project's 2-core machines).

@@ -1,26 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { refusingPort } from '../helpers/free-port.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
+import { runCli } from './cli-process.ts';
 
-const run = promisify(execFile);
-const CLI = new URL('../../client-sdk/bin/planhub.mjs', import.meta.url).pathname;
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const { PLANHUB_URL: _url, PLANHUB_TOKEN: _token, PLANHUB_WORKSPACE: _workspace, ...env } = process.env;
-
-/** Runs the CLI to its end; the exit code, whatever it is, is part of the answer. */
-const planhub = (...args: string[]): Promise<Outcome> =>
-  run(process.execPath, [CLI, ...args], { env }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (err: Outcome) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
-  );
+const planhub = (...args: string[]) => runCli(args);
 
 describe('planhub command line', () => {
   let h: Harness | undefined;

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { PlanHubClient } from '@planhub/client-sdk';
 import type { PlanHubServer } from '@planhub/server';
 import { createServer } from '@planhub/server';
@@ -8,22 +6,9 @@ import { eventually } from '../helpers/eventually.ts';
 import { refusingPort } from '../helpers/free-port.ts';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 import { mcpClient } from '../mcp/mcp-clients.ts';
-import { CLI, cliEnv } from './cli-process.ts';
+import { runCli } from './cli-process.ts';
 
-const run = promisify(execFile);
-
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI to its end; the exit code, whatever it is, is part of the answer. */
-const planhub = (...args: string[]): Promise<Outcome> =>
-  run(process.execPath, [CLI, ...args], { env: cliEnv }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (err: Outcome) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),
-  );
+const planhub = (...args: string[]) => runCli(args);
 
 /** What a new user runs into on a first try, command by command. */
 // Each test launches the CLI from source through tsx (1.4 s of CPU per launch on this project's 2-core machines):

@@ -176,6 +176,8 @@ describe.each(STORE_KINDS)("dialect 002: upstream's own plan mode cases (%s stor
     });
     expect(presented.markdown).toContain('Pending Approval');
     expect(presented.markdown).toContain('Create foo.ts');
-    expect(presented.markdown).toContain('## Estimated Complexity\n\nmedium');
+    expect(presented.markdown).toContain('## Estimated Complexity\nmedium');
+    expect(presented.markdown).toContain('## Alternatives Considered\n- None considered\n');
+    expect(presented.markdown).toContain('## Risks\n- None identified\n');
   });
 });

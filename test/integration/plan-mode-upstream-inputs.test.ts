@@ -90,8 +90,8 @@ describe.each(STORE_KINDS)('dialect 002: inputs and refusals as upstream takes t
       { id: 1.5, description: 'half' },
       { id: -1, description: 'negative', depends_on: [1.5] },
     ]);
-    expect(exited.markdown).toContain('- [ ] **Step 1.5:** half\n  Depends on: —');
-    expect(exited.markdown).toContain('- [ ] **Step -1:** negative\n  Depends on: Step 1.5');
+    expect(exited.markdown).toContain('- [ ] **Step 1.5:** half\n  - Files: (none)\n  - Depends on: —');
+    expect(exited.markdown).toContain('- [ ] **Step -1:** negative\n  - Files: (none)\n  - Depends on: Step 1.5');
     expect(await agent.plan_status({})).toMatchObject({ active_plan_progress: { current_step: 1.5 } });
     const done = await agent.plan_step_complete({ step_id: 1.5, verification_result: 'ok' });
     expect(done).toMatchObject({ step_id: 1.5, unblocked: [-1], progress: { next_step: -1 } });

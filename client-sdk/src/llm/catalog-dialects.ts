@@ -1,5 +1,6 @@
 import { DialectSchema, PlanHubError } from '@planhub/shared';
-import type { CatalogDialect } from './local-catalog.ts';
+
+export type CatalogDialect = '000' | '001' | '002' | '003' | '004' | 'planhub';
 
 /** Every dialect a tool list can be asked for: the seeds' and PlanHub's own (the server's /mcp takes the same). */
 export const CATALOG_DIALECTS: readonly CatalogDialect[] = [...DialectSchema.options, 'planhub'];

@@ -1,8 +1,8 @@
 import { toolCatalog } from '@planhub/shared';
-import { checkedDialect } from './catalog-dialects.ts';
+import { checkedDialect, type CatalogDialect } from './catalog-dialects.ts';
 import type { CatalogEntry } from './formats.ts';
 
-export type CatalogDialect = '000' | '001' | '002' | '003' | '004' | 'planhub';
+export type { CatalogDialect };
 
 /**
  * The catalog built by the same function as the server's listTools, so a host can hand tools to its model before (or

@@ -47,7 +47,7 @@ export const renderTodoReminder = (
     ? list
     : [
         REMINDER_PREAMBLE,
-        ...(todos.length === 0 ? [] : ['\nHere are the existing contents of your todo list:', ...list]),
+        ...(todos.length === 0 ? [] : ['\n\nHere are the existing contents of your todo list:', ...list]),
       ];
   return ['<system-reminder source="hooks-todo-reminder">', ...text, '', SILENT, '</system-reminder>'].join('\n');
 };

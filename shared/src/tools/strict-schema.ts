@@ -80,10 +80,6 @@ const strictNode = (schema: Schema): Schema => {
 /** The strict-mode form of an object schema (the root of a tool's parameters). */
 export const toStrictSchema = (schema: Schema): Schema => strictNode(schema);
 
-const acceptsNull = (schema: Schema): boolean =>
-  typesOf(schema).includes('null') ||
-  (Array.isArray(schema.anyOf) && (schema.anyOf as unknown[]).filter(isRecord).some(acceptsNull));
-
 const acceptsString = (schema: Schema): boolean =>
   typesOf(schema).includes('string') ||
   (Array.isArray(schema.anyOf) && (schema.anyOf as unknown[]).filter(isRecord).some(acceptsString));
@@ -109,8 +105,10 @@ const fromStrictNode = (schema: Schema, value: unknown): unknown => {
     const out: Schema = {};
     for (const [key, v] of Object.entries(value)) {
       const property = properties[key];
-      // Strict mode sends null for every field a call leaves out; a required field keeps a null it may take.
-      if (v === null && isRecord(property) && (!required.has(key) || !acceptsNull(property))) continue;
+      // Strict mode sends null for every optional field a call leaves out. A required field keeps its null: the
+      // model sent it as a value, and each dialect reads it as its upstream does (001 stores it as "", 000 answers
+      // "step_id is required"), where dropping it made every dialect answer "missing".
+      if (v === null && isRecord(property) && !required.has(key)) continue;
       out[key] = isRecord(property) ? fromStrictNode(property, v) : v;
     }
     return out;
@@ -126,8 +124,8 @@ const fromStrictNode = (schema: Schema, value: unknown): unknown => {
 };
 
 /**
- * A strict-mode call turned back into the arguments the tool's own schema expects: a null for an optional field (or
- * one that takes no null) means "omitted", and a JSON string where the schema wants an object or any value is
+ * A strict-mode call turned back into the arguments the tool's own schema expects: a null for an optional field
+ * means "omitted", and a JSON string where the schema wants an object or any value is
  * decoded. Ordinary calls pass through unchanged: the one optional field that takes null (TaskUpdate's metadata)
  * means the same by null as by its absence.
  */

@@ -43,7 +43,7 @@ const sent = (value: string | undefined): string | undefined =>
  * Seed 002's todo_write: the new list replaces the old one; stored items it omits are kept as completed and placed
  * first, unless every new item is completed (a clean slate); an empty list clears. Timestamps the agent sends are
  * stored as sent. Without them PlanHub stamps its own (ISO-8601 UTC): `created_at` survives for ids the list already
- * had, `updated_at` moves only when an item actually changed.
+ * had, `updated_at` moves when an item sent changed, and on every kept item.
  */
 export const writeTodos = (
   stored: readonly PersistentTodo[],
@@ -73,7 +73,9 @@ export const writeTodos = (
     ? []
     : stored
         .filter((t) => !ids.has(t.id))
-        .map((t): PersistentTodo => (t.status === 'completed' ? t : { ...t, status: 'completed', updated_at: now }));
+        // Re-stamped on every write that keeps them, as upstream does: their updated_at says when the list last
+        // carried them.
+        .map((t): PersistentTodo => ({ ...t, status: 'completed', updated_at: now }));
   const room = limit - next.length;
   const dropped = kept.length > room ? kept.slice(0, kept.length - room).map((t) => t.id) : [];
   if (dropped.length > 0) kept = kept.slice(kept.length - room);

@@ -10,10 +10,9 @@ const noteText = (note: Note): string =>
         .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
         .join('; ');
 
-const section = (title: string, body: readonly string[]): string[] =>
-  body.length > 0 ? [`## ${title}`, '', ...body, ''] : [];
-
-const bullets = (items: readonly Note[] | undefined): string[] => (items ?? []).map((i) => `- ${noteText(i)}`);
+/** A list as upstream prints it: a bullet per item, or its one line for none. */
+const bullets = (items: readonly Note[] | undefined, none: string): string =>
+  items?.length ? items.map((i) => `- ${noteText(i)}`).join('\n') : `- ${none}`;
 
 const STATUS_MARK: Record<string, string> = { completed: 'x', skipped: '-', failed: '!' };
 
@@ -28,8 +27,11 @@ const statusLabel = (status: string): string =>
   STATUS_LABEL[status] ?? status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, ' ');
 
 /**
- * The plan as Markdown, for the user who decides it (plan_exit's answer, the dashboard), in upstream's section order
- * and headings: hosts and users tuned on Triggerfish's plan files look for "Implementation Plan:" and its sections. Pure.
+ * The plan as Markdown, for the user who decides it (plan_exit's answer, the dashboard), laid out as upstream's plan
+ * files are: every section in its order even when empty ("- None considered", "- None", "- None identified"), each
+ * step with its Files, Depends on and Verify lines ("(none)" and an em dash when unset). Hosts and users tuned on
+ * Triggerfish's plan files look for them. A step's box is checked once it ended (upstream's file was written before
+ * any). Pure.
  */
 export const renderPlanMarkdown = (plan: Plan): string => {
   const details = (plan.details ?? {}) as {
@@ -46,7 +48,7 @@ export const renderPlanMarkdown = (plan: Plan): string => {
     };
   };
   const p = details.plan ?? {};
-  const steps = plan.steps.flatMap((s) => {
+  const steps = plan.steps.map((s) => {
     const d = (s.details ?? {}) as { files?: string[]; depends_on?: number[]; verification?: string };
     // Plan mode's own dependencies by step number; a step another dialect added may wait on other agents' steps,
     // which the dash must not deny.
@@ -55,17 +57,11 @@ export const renderPlanMarkdown = (plan: Plan): string => {
       : (s.depends_on ?? []).map((ref) => `${ref.agent_id}'s ${ref.step_id}`);
     return [
       `- [${STATUS_MARK[s.status] ?? ' '}] **Step ${numericStepId(s) ?? s.id}:** ${s.description}`,
-      ...(d.files?.length ? [`  Files: ${d.files.join(', ')}`] : []),
-      // Upstream prints the line for every step, with an em dash when the step waits on none.
-      `  Depends on: ${waitsOn.length > 0 ? waitsOn.join(', ') : '—'}`,
-      ...(d.verification ? [`  Verify: \`${d.verification}\``] : []),
-    ];
+      `  - Files: ${d.files?.length ? d.files.join(', ') : '(none)'}`,
+      `  - Depends on: ${waitsOn.length > 0 ? waitsOn.join(', ') : '—'}`,
+      `  - Verify: \`${d.verification || '(none)'}\``,
+    ].join('\n');
   });
-  const files = [
-    ...(p.files_to_create?.length ? [`- Create: ${p.files_to_create.join(', ')}`] : []),
-    ...(p.files_to_modify?.length ? [`- Modify: ${p.files_to_modify.join(', ')}`] : []),
-    ...(p.tests_to_write?.length ? [`- Tests: ${p.tests_to_write.map(noteText).join(', ')}`] : []),
-  ];
   return [
     `# Implementation Plan: ${details.goal ?? plan.title}`,
     '',
@@ -73,14 +69,22 @@ export const renderPlanMarkdown = (plan: Plan): string => {
     `**Created:** ${plan.created_at}`,
     `**Plan ID:** ${plan.plan_id}`,
     '',
-    ...section('Summary', p.summary ? [p.summary] : []),
-    ...section('Approach', p.approach ? [p.approach] : []),
-    ...section('Alternatives Considered', bullets(p.alternatives_considered)),
-    ...section('Steps', steps),
-    ...section('Files Affected', files),
-    ...section('Risks', bullets(p.risks)),
-    ...section('Estimated Complexity', p.estimated_complexity ? [p.estimated_complexity] : []),
-  ]
-    .join('\n')
-    .trimEnd();
+    `## Summary\n${p.summary ?? ''}`,
+    '',
+    `## Approach\n${p.approach ?? ''}`,
+    '',
+    `## Alternatives Considered\n${bullets(p.alternatives_considered, 'None considered')}`,
+    '',
+    `## Steps\n\n${steps.join('\n\n')}`,
+    '',
+    '## Files Affected',
+    `- **Create:**\n${bullets(p.files_to_create, 'None')}`,
+    `- **Modify:**\n${bullets(p.files_to_modify, 'None')}`,
+    `- **Tests:**\n${bullets(p.tests_to_write, 'None')}`,
+    '',
+    `## Risks\n${bullets(p.risks, 'None identified')}`,
+    '',
+    `## Estimated Complexity\n${p.estimated_complexity ?? ''}`,
+    '',
+  ].join('\n');
 };
