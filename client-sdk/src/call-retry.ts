@@ -12,6 +12,12 @@ export interface CallTerms {
   retries: number;
 }
 
+/** A request_id the caller put among the arguments, MCP's way: the call's own, so its retries carry it. */
+const requestIdInArgs = (args: unknown): string | undefined => {
+  const id = (args as { request_id?: unknown } | null)?.request_id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+};
+
 export const callTerms = <N extends ToolName>(
   tool: N,
   args: ToolArgs<N>,
@@ -20,7 +26,10 @@ export const callTerms = <N extends ToolName>(
 ): CallTerms => {
   const definition = TOOLS[tool] as (typeof TOOLS)[ToolName] | undefined;
   return {
-    requestId: definition && !takesRequestId(definition) ? undefined : (options.requestId ?? crypto.randomUUID()),
+    requestId:
+      definition && !takesRequestId(definition)
+        ? undefined
+        : (options.requestId ?? requestIdInArgs(args) ?? crypto.randomUUID()),
     // A call that waits for a person gets no deadline; a long-poll's own wait comes on top of the usual one.
     timeoutMs:
       options.timeoutMs ??

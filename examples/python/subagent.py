@@ -80,8 +80,8 @@ class PlanHub:
     def call(self, tool, args=None, mutating=True, timeout=None, request_id=None):
         payload = {"tool": tool, "args": args or {}}
         if mutating:
-            # The same request_id on a retry applies the change once.
-            payload["request_id"] = request_id or str(uuid.uuid4())
+            # The same request_id on a retry applies the change once (one put among the args is the call's own).
+            payload["request_id"] = request_id or (args or {}).get("request_id") or str(uuid.uuid4())
         ack = self.sio.call("call", payload, timeout=timeout or self.timeout)
         if not ack.get("ok"):
             raise PlanHubError(ack["error"]["code"], ack["error"]["message"])
@@ -114,7 +114,7 @@ def node_url_problem(url):
         parts.port  # raises ValueError when the port is not a number
     except ValueError:
         host = None
-    if parts.scheme not in ("http", "https", "ws", "wss") or not url.startswith(f"{parts.scheme}://") or not host:
+    if parts.scheme not in ("http", "https", "ws", "wss") or not url.lower().startswith(f"{parts.scheme}://") or not host:
         return f"url \"{url}\" is not a node's address; give one like {DEFAULT_URL}."
     return None
 

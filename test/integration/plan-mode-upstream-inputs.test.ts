@@ -7,7 +7,7 @@ const UPSTREAM_NOT_IN_PLAN_MODE = 'Not in plan mode. Call plan_enter first.';
 
 /**
  * Inputs Triggerfish accepts that PlanHub refused, and a refusal whose text did not start with upstream's: PlanHub
- * answers a superset of upstream (SEED-NOTES "Superset, concretely").
+ * answers a superset of upstream (docs/dialects.md, its opening paragraphs).
  */
 describe.each(STORE_KINDS)('dialect 002: inputs and refusals as upstream takes them (%s store)', (store) => {
   let h: Harness;

@@ -54,16 +54,33 @@ describe.each(STORE_KINDS)('request_id inside args on the %s store', (kind) => {
     expect(await stepCount()).toBe(before + 1);
   });
 
-  it('refuses two different request_ids and changes nothing', async () => {
+  it("takes the one in args when a client stamps another beside them, so the caller's retry acts once", async () => {
     const before = await stepCount();
-    const ack = await send(socket, {
+    const inArgs = `caller-${++n}`;
+    // As a client library that gives every call an id of its own does: a fresh one beside args on each call.
+    const first = await send(socket, {
       tool: 'addStep',
-      args: { description: 'two ids', request_id: 'inside' },
-      request_id: 'beside',
+      args: { description: 'two ids', request_id: inArgs },
+      request_id: `library-${n}-a`,
     });
-    expect(ack).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
-    if (!ack.ok) expect(ack.error.message).toMatch(/two request_ids.*"beside".*"inside".*Send one/);
-    expect(await stepCount()).toBe(before);
+    const again = await send(socket, {
+      tool: 'addStep',
+      args: { description: 'two ids', request_id: inArgs },
+      request_id: `library-${n}-b`,
+    });
+    expect(first.ok).toBe(true);
+    expect(again).toEqual(first);
+    expect(await stepCount()).toBe(before + 1);
+  });
+
+  it('through the SDK, which stamps its own id on every call: the one in args makes its retry act once', async () => {
+    const sdk = await h.client('sdk-caller');
+    const args = { title: 'Once', steps: ['one'], request_id: `sdk-${++n}` };
+    const first = await sdk.call('createPlan', args);
+    const again = await sdk.call('createPlan', args);
+    expect(again.plan_id).toBe(first.plan_id);
+    const plans = (await sdk.getWorkspace({})).agents.find((a) => a.agent_id === 'sdk-caller')?.plans ?? [];
+    expect(plans.filter((p) => p.title === 'Once')).toHaveLength(1);
   });
 
   it('refuses a request_id in args that is not one and changes nothing', async () => {

@@ -82,6 +82,10 @@ describe('supyagent’s tool names', () => {
       step_description: 'Build',
       new_status: 'completed',
     });
+    const elsewhere = await team.join('not-supy', '000');
+    expect(refusalOf(await callRaw(elsewhere, 'plan__get_plan', {}))).toMatch(
+      /^NOT_FOUND: Tool "plan__get_plan" is not offered in this session/,
+    );
     expect(await callJson(agent, 'plan__get_plan', {})).toMatchObject({
       ok: true,
       plan_id: created.plan_id,

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { closedByItself } from './closed-by-itself.ts';
 import { readerIdOf, withClient, withConnection, withIdentity, type ConnectionFlags } from './connection.ts';
 import { eventLine } from './event-line.ts';
+import { refuseEmptyFlags } from './empty-flag.ts';
 import { UsageError } from './exit-codes.ts';
 import { unsubscribeBriefly } from './unsubscribe-briefly.ts';
 import { untilInterrupted } from './until-interrupted.ts';
@@ -57,6 +58,7 @@ export const eventsCommand = (program: Command): Command =>
         .option('--limit <n>', 'how many recent events (1-500)', '20'),
     ),
   ).action(async (flags: EventsFlags) => {
+    refuseEmptyFlags({ '--agent': flags.agent, '--after': flags.after });
     const types = typesOf(flags.type);
     const agentId = readerIdOf(flags.as);
     const limit = Number(flags.limit);

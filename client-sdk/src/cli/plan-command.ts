@@ -2,6 +2,7 @@ import { renderPlanText } from '@planhub/shared';
 import type { Command } from 'commander';
 import { approvalLine } from './approval-line.ts';
 import { withClient, withConnection, type ConnectionFlags } from './connection.ts';
+import { refuseEmptyFlags } from './empty-flag.ts';
 import { UsageError } from './exit-codes.ts';
 import { missingPlanForTheCommandLine } from './missing-plan.ts';
 
@@ -13,9 +14,11 @@ export const planCommand = (program: Command): Command =>
     program
       .command('plan')
       .description("show an agent's current plan (seed 000's rendering)")
-      .option('-a, --agent <id>', 'whose current plan (env PLANHUB_AGENT)', process.env.PLANHUB_AGENT)
+      // An empty PLANHUB_AGENT is an unset one; an empty --agent is refused below.
+      .option('-a, --agent <id>', 'whose current plan (env PLANHUB_AGENT)', process.env.PLANHUB_AGENT || undefined)
       .option('--plan <id>', 'a plan by its id'),
   ).action(async (flags: PlanFlags) => {
+    refuseEmptyFlags({ '--agent': flags.agent, '--plan': flags.plan });
     if (flags.plan === undefined && flags.agent === undefined)
       throw new UsageError('Name whose plan to show: planhub plan --agent <agent_id> (or --plan <plan_id>).');
     const plan = await withClient(flags, (client) =>

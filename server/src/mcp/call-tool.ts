@@ -76,7 +76,7 @@ export const callTool = async (
     return refused(
       new PlanHubError(
         'NOT_FOUND',
-        `Tool "${name.slice(0, 64)}" is not offered in this session; call one from tools/list ` +
+        `Tool "${called.slice(0, 64)}" is not offered in this session; call one from tools/list ` +
           "(the endpoint URL's ?dialects= chooses which dialects a session gets).",
       ),
     );

@@ -5,7 +5,9 @@ import { PlanHubError, RequestIdSchema } from '@planhub/shared';
  * The call's request_id and its arguments without it. The socket protocol carries request_id beside `args`; MCP
  * carries it among them, and a client written for one often sends the other's shape. A request_id found in `args`
  * used to be dropped with the other keys a tool does not know, so a retry of that call acted twice: it is taken as
- * the call's own now. Two different ones are refused rather than one picked.
+ * the call's own now. When both are there, the one in `args` wins: client libraries (this project's SDK before 0.2,
+ * the Python example) stamp an id of their own beside the arguments of every call and keep it across their own
+ * retries, while the one in `args` is the caller's, kept across the caller's retries too.
  */
 export const callRequestId = (request: CallRequest): { requestId?: string; args: Record<string, unknown> } => {
   const { args, request_id: envelope } = request;
@@ -18,13 +20,6 @@ export const callRequestId = (request: CallRequest): { requestId?: string; args:
       'args.request_id must be a string of 1 to 128 characters (use a UUID). It makes the call idempotent: send it ' +
         'beside tool and args ({ tool, args, request_id }), or leave it out.',
       { issues: [{ path: 'request_id', message: 'request_id must be a string of 1 to 128 characters' }] },
-    );
-  if (envelope !== undefined && envelope !== parsed.data)
-    throw new PlanHubError(
-      'INVALID_ARGUMENT',
-      `This call names two request_ids ("${envelope}" beside args, "${parsed.data}" in args). Send one, beside ` +
-        'tool and args.',
-      { issues: [{ path: 'request_id', message: 'request_id is given twice, with different values' }] },
     );
   return { requestId: parsed.data, args: rest };
 };
