@@ -21,10 +21,11 @@ interface AxeViolation {
 }
 
 /**
- * Rules reported whatever their impact: axe calls a broken skip link and content outside any landmark "moderate",
- * and so the skip link that led only to the overview's section went unseen on every other view.
+ * Rules reported whatever their impact: axe calls a broken skip link, content outside any landmark and two landmarks
+ * of one name "moderate", and so the skip link that led only to the overview's section went unseen on every other
+ * view, and two agents' plans of one title were two landmarks a screen reader could not tell apart.
  */
-const ALWAYS_REPORTED: ReadonlySet<string> = new Set(['skip-link', 'region']);
+const ALWAYS_REPORTED: ReadonlySet<string> = new Set(['skip-link', 'region', 'landmark-unique']);
 
 /**
  * axe-core's findings of impact serious or critical on the page as it is, and any of ALWAYS_REPORTED. The script is evaluated through the

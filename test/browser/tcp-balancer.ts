@@ -27,6 +27,11 @@ export const startTcpBalancer = async (backends: URL[]) => {
   return {
     url: `http://127.0.0.1:${port}`,
     down: (index: number) => down.add(index),
+    up: (index: number) => down.delete(index),
+    /** Drops every connection now, as a network path that fails does; new ones are routed as before. */
+    cut: () => {
+      for (const s of sockets) s.destroy();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -1,4 +1,4 @@
-import { PlanHubError } from '@planhub/shared';
+import { PlanHubError, RETRYABLE_CODES } from '@planhub/shared';
 import type { Connection } from './connection.ts';
 import type { DashboardState } from './state.ts';
 
@@ -9,21 +9,46 @@ export interface DeciderDeps {
   state: DashboardState;
   connection: () => Connection;
   schedule: () => void;
-  fail: (err: unknown) => unknown;
+  fail: (err: unknown) => DashboardState['notice'];
   /** Re-reads the overview once the decision is answered, whatever the answer. */
   refresh: () => void;
 }
 
-/** A person's approval or rejection of a plan (or of its modification), and its answer shown for a while. */
+/** What a decision names: the plan (or its pending change) by title, for the messages about it. */
+export interface Decision {
+  planId: string;
+  title: string;
+  approve: boolean;
+  reason: string;
+  modification: boolean;
+}
+
+const what = (d: Decision) => `${d.modification ? 'the change to ' : ''}"${d.title}" (${d.planId})`;
+
+/**
+ * A person's approval or rejection of a plan (or of its modification), and its answer shown for a while. A decision
+ * that was not made says so, naming the plan, until the reader does something else: a bare "operation has timed out"
+ * that a reconnect wiped left the reader believing the plan approved.
+ */
 export const createDecider =
   ({ state, connection, schedule, fail, refresh }: DeciderDeps) =>
-  (planId: string, approve: boolean, reason: string, modification: boolean): void => {
-    state.deciding.add(planId);
+  (d: Decision): void => {
+    const verb = d.approve ? 'approved' : 'rejected';
+    if (state.status !== 'live') {
+      state.notice = {
+        kind: 'error',
+        sticky: true,
+        text: `Not ${verb}: the dashboard is not connected, so nothing was sent. ${what(d)} still waits for a decision; decide again once the page is live.`,
+      };
+      schedule();
+      return;
+    }
+    state.deciding.add(d.planId);
     schedule();
-    const args = { plan_id: planId, ...(modification ? { modification: true } : {}) };
-    const call = approve
+    const args = { plan_id: d.planId, ...(d.modification ? { modification: true } : {}) };
+    const call = d.approve
       ? connection().call('plan_approve', args)
-      : connection().call('plan_reject', { ...args, ...(reason ? { reason } : {}) });
+      : connection().call('plan_reject', { ...args, ...(d.reason ? { reason: d.reason } : {}) });
     call
       .then((answer) => {
         const notice = { kind: 'info' as const, text: answer.message };
@@ -35,9 +60,24 @@ export const createDecider =
           schedule();
         }, INFO_NOTICE_MS);
       })
-      .catch((err: unknown) => fail(err instanceof PlanHubError ? new Error(`${err.code}: ${err.message}`) : err))
+      .catch((err: unknown) => {
+        // A refusal applied nothing; a lost answer may hide a decision that was made (the re-read below shows it).
+        const refused = err instanceof PlanHubError && !RETRYABLE_CODES.has(err.code);
+        const cause =
+          err instanceof PlanHubError
+            ? `${err.code}: ${err.message}`
+            : String(err instanceof Error ? err.message : err);
+        const notice = fail(
+          new Error(
+            refused
+              ? `Not ${verb}: ${what(d)}: ${cause}`
+              : `Maybe not ${verb}: ${what(d)} got no answer (${cause}). If its card is still there, it still waits: decide again.`,
+          ),
+        );
+        if (notice) notice.sticky = true;
+      })
       .finally(() => {
-        state.deciding.delete(planId);
+        state.deciding.delete(d.planId);
         refresh();
       });
   };

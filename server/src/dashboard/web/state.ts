@@ -53,7 +53,8 @@ export class DashboardState {
   feed: TaskEvent[] = [];
   status: ConnectionStatus = 'connecting';
   statusDetail: string | undefined;
-  notice: { kind: 'error' | 'info'; text: string } | undefined;
+  /** `sticky`: an error about something the reader did (a decision not made), kept across a reconnect. */
+  notice: { kind: 'error' | 'info'; text: string; sticky?: boolean } | undefined;
   /** When a live connection dropped (browser clock), until the next one has caught up. */
   lostAt: number | undefined;
   filter = { group: 'all', agent: '' };

@@ -1,8 +1,9 @@
 import { domId, h, replaceKeepingFocus, timeOf } from '../dom.ts';
+import type { Decision } from '../decide.ts';
 import type { DashboardState } from '../state.ts';
 
 export interface DecisionActions {
-  decide(planId: string, approve: boolean, reason: string, modification: boolean): void;
+  decide(decision: Decision): void;
 }
 
 /**
@@ -74,6 +75,9 @@ const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HT
   const base = domId(c.kind, c.planId);
   const reasonId = `${base}--reason`;
   const busy = state.deciding.has(c.planId);
+  // Marked while the page is not live: a press then sends nothing, and says so (decide.ts).
+  const offline = state.status !== 'live';
+  const offlineId = `${base}--offline`;
   // Marked, not disabled, while the decision is in flight: a disabled button cannot hold the focus, and the keyboard
   // user who pressed it would be dropped to the top of the page.
   const what = c.kind === 'approval' ? 'plan' : 'modification of plan';
@@ -81,7 +85,13 @@ const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HT
     // Read when pressed: the card a press reaches may be older than the render that marked the decision in flight.
     if (state.deciding.has(c.planId)) return;
     const input = document.getElementById(reasonId) as HTMLInputElement | null;
-    actions.decide(c.planId, approve, input?.value.trim() ?? '', c.kind === 'modification');
+    actions.decide({
+      planId: c.planId,
+      title: c.title,
+      approve,
+      reason: input?.value.trim() ?? '',
+      modification: c.kind === 'modification',
+    });
   };
   return h(
     'article',
@@ -96,6 +106,13 @@ const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HT
           { class: 'decide' },
           h('label', { for: reasonId, class: 'small' }, 'Reason (sent with a rejection)'),
           h('input', { id: reasonId, type: 'text', maxlength: 2000, autocomplete: 'off' }),
+          offline
+            ? h(
+                'p',
+                { id: offlineId, class: 'muted small' },
+                'Not connected: a decision can be sent once the page is live.',
+              )
+            : null,
           h(
             'div',
             { class: 'buttons' },
@@ -105,7 +122,8 @@ const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HT
                 id: `${base}--approve`,
                 class: 'approve',
                 type: 'button',
-                'aria-disabled': busy ? 'true' : undefined,
+                'aria-disabled': busy || offline ? 'true' : undefined,
+                'aria-describedby': offline ? offlineId : undefined,
                 'aria-label': `Approve ${what} "${c.title}" of ${c.agentId}`,
                 onclick: decide(true),
               },
@@ -117,7 +135,8 @@ const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HT
                 id: `${base}--reject`,
                 class: 'reject',
                 type: 'button',
-                'aria-disabled': busy ? 'true' : undefined,
+                'aria-disabled': busy || offline ? 'true' : undefined,
+                'aria-describedby': offline ? offlineId : undefined,
                 'aria-label': `Reject ${what} "${c.title}" of ${c.agentId}`,
                 onclick: decide(false),
               },

@@ -114,14 +114,24 @@ export const planCard = (state: DashboardState, plan: PlanSummary, current: bool
       { class: 'plan-head' },
       h('h4', { id: headingId }, title),
       planBadge(plan.status),
-      h('span', { class: 'muted small' }, `${plan.plan_id} · ${plan.dialect}${current ? ' · current' : ''}`),
+      h(
+        'span',
+        { id: `${headingId}--meta`, class: 'muted small' },
+        `${plan.plan_id} · ${plan.dialect}${current ? ' · current' : ''}`,
+      ),
     );
   const head = headOf(h('a', { href: page }, plan.title));
   const finished = ['completed', 'failed', 'cancelled', 'rejected'].includes(plan.status);
   if (!finished || current)
     return h(
       'section',
-      { class: 'plan', 'data-plan-id': plan.plan_id, 'data-status': plan.status, 'aria-labelledby': headingId },
+      // Named by title and plan id: two agents' plans may share a title, and landmarks must differ by name.
+      {
+        class: 'plan',
+        'data-plan-id': plan.plan_id,
+        'data-status': plan.status,
+        'aria-labelledby': `${headingId} ${headingId}--meta`,
+      },
       head,
       ...body,
     );

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
+import { browserSuite } from './chromium.ts';
+import { seriousA11yFindings } from './dashboard-checks.ts';
+import { dashboardAgent, dashboardNode, openDashboard } from './dashboard-node.ts';
+import { startTcpBalancer } from './tcp-balancer.ts';
+
+/**
+ * A decision the page could not make says so and stays said. Pressing Approve while the page was not connected sent
+ * the call into a dead connection; after 6–20 s the notice read only "operation has timed out", and the reconnect
+ * that followed wiped it, so the reader believed the plan approved.
+ */
+describe('deciding while the dashboard is not connected', () => {
+  const suite = browserSuite();
+  const { cleanups } = suite;
+
+  it('marks Approve and Reject, sends nothing, and names the plan that still waits, across the reconnect', async () => {
+    const node = await dashboardNode(cleanups);
+    // The page reaches the node through a proxy the test can cut, as a network path drops.
+    const proxy = await startTcpBalancer([new URL(node.url)]);
+    cleanups.push(() => proxy.close());
+    const { page, errors } = await openDashboard(suite.browser, cleanups, proxy.url);
+    const planner = await dashboardAgent(cleanups, node.url, 'planner');
+    const plan = await planner.createPlan({ title: 'Ship 4.2', steps: ['Canary'] });
+    await planner.startPlan({ wait: false });
+    const approve = page.locator(`#approval--${plan.plan_id}--approve`);
+    await approve.waitFor();
+    expect(await approve.getAttribute('aria-disabled')).toBeNull();
+
+    proxy.down(0);
+    proxy.cut();
+    await poll(() => page.locator('#connection').getAttribute('class')).not.toContain('live');
+    await poll(() => approve.getAttribute('aria-disabled')).toBe('true');
+    expect(await approve.getAttribute('aria-describedby')).toBe(`approval--${plan.plan_id}--offline`);
+    await approve.focus();
+    await page.keyboard.press('Enter');
+    const notice = page.locator('#notice');
+    await poll(() => notice.textContent()).toMatch(
+      new RegExp(
+        `^Not approved: the dashboard is not connected, so nothing was sent\\. "Ship 4\\.2" \\(${plan.plan_id}\\) still waits`,
+      ),
+    );
+    expect(await planner.getPlanStatus({ plan_id: plan.plan_id })).toMatchObject({ status: 'awaiting_approval' });
+
+    // Back online: the buttons work again, and the notice about the decision not made is still there.
+    proxy.up(0);
+    await page.locator('#connection.live').waitFor();
+    await poll(() => approve.getAttribute('aria-disabled')).toBeNull();
+    expect(await notice.textContent()).toMatch(/^Not approved: .*"Ship 4\.2"/);
+    expect(await planner.getPlanStatus({ plan_id: plan.plan_id })).toMatchObject({ status: 'awaiting_approval' });
+    expect(errors).toEqual([]);
+  });
+
+  it('names two agents’ plans of one title apart, as landmarks', async () => {
+    const node = await dashboardNode(cleanups, { approvalPolicy: 'auto' });
+    const { page, errors } = await openDashboard(suite.browser, cleanups, node.url);
+    for (const agentId of ['front', 'back']) {
+      const agent = await dashboardAgent(cleanups, node.url, agentId);
+      await agent.createPlan({ title: 'Hotfix 4.2.1', steps: ['Patch'] });
+      await agent.startPlan({});
+    }
+    await poll(() => page.locator('section.plan').count()).toBe(2);
+    expect(await seriousA11yFindings(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
