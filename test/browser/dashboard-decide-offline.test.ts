@@ -51,6 +51,33 @@ describe('deciding while the dashboard is not connected', () => {
     expect(errors).toEqual([]);
   });
 
+  it('says a decision whose answer never came may not have been made, naming the plan, across the reconnect', async () => {
+    const node = await dashboardNode(cleanups);
+    const proxy = await startTcpBalancer([new URL(node.url)]);
+    cleanups.push(() => proxy.close());
+    const { page, errors } = await openDashboard(suite.browser, cleanups, proxy.url);
+    const planner = await dashboardAgent(cleanups, node.url, 'planner');
+    const plan = await planner.createPlan({ title: 'Ship 4.3', steps: ['Canary'] });
+    await planner.startPlan({ wait: false });
+    const approve = page.locator(`#approval--${plan.plan_id}--approve`);
+    await approve.waitFor();
+    // The path goes silent: the page still counts itself live, and its call gets no answer until its deadline.
+    proxy.stall();
+    await approve.focus();
+    await page.keyboard.press('Enter');
+    const notice = page.locator('#notice');
+    // The page's own call deadline is 15 s; the poll's patience is as long again.
+    await expect
+      .poll(() => notice.textContent(), { timeout: 30_000, interval: 50 })
+      .toMatch(new RegExp(`^Maybe not approved: "Ship 4\\.3" \\(${plan.plan_id}\\) got no answer`));
+    proxy.cut();
+    await page.locator('#connection.live').waitFor();
+    expect(await notice.textContent()).toMatch(/^Maybe not approved: "Ship 4\.3"/);
+    await approve.waitFor();
+    expect(await planner.getPlanStatus({ plan_id: plan.plan_id })).toMatchObject({ status: 'awaiting_approval' });
+    expect(errors).toEqual([]);
+  });
+
   it('names two agents’ plans of one title apart, as landmarks', async () => {
     const node = await dashboardNode(cleanups, { approvalPolicy: 'auto' });
     const { page, errors } = await openDashboard(suite.browser, cleanups, node.url);

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 export const startTcpBalancer = async (backends: URL[]) => {
   const down = new Set<number>();
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   const server = createServer((client) => {
     const index = backends.findIndex((_, i) => !down.has(i));
     const target = backends[index];
@@ -19,6 +20,9 @@ export const startTcpBalancer = async (backends: URL[]) => {
       s.on('error', () => s.destroy());
     }
     client.pipe(upstream).pipe(client);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on('close', () => pairs.delete(pair));
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -28,6 +32,15 @@ export const startTcpBalancer = async (backends: URL[]) => {
     url: `http://127.0.0.1:${port}`,
     down: (index: number) => down.add(index),
     up: (index: number) => down.delete(index),
+    /** Stops moving bytes on every open connection, which stays open: a network path gone silent. */
+    stall: () => {
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
     /** Drops every connection now, as a network path that fails does; new ones are routed as before. */
     cut: () => {
       for (const s of sockets) s.destroy();

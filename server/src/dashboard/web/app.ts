@@ -186,6 +186,8 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
 
   const fail = (err: unknown) => {
     const notice = { kind: 'error' as const, text: err instanceof Error ? err.message : String(err) };
+    // A decision not made stays said (decide.ts): a lost call's error says less, and the pill shows the connection.
+    if (state.notice?.sticky) return notice;
     state.notice = notice;
     schedule();
     return notice;
@@ -215,7 +217,9 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
         .catch((err: unknown) => (workspaceError = err instanceof Error ? err.message : String(err)))
         .finally(schedule);
     // What a decision answered belongs to the view it was taken on.
-    if (state.notice?.kind === 'info' && JSON.stringify(before) !== JSON.stringify(route)) state.notice = undefined;
+    // Answers and decisions not made are about the page the reader leaves; a connection error is not.
+    if ((state.notice?.kind === 'info' || state.notice?.sticky) && JSON.stringify(before) !== JSON.stringify(route))
+      state.notice = undefined;
     schedule();
     // A new page takes the focus to its heading, so keyboard and screen reader users start at its top.
     if (before.view !== route.view || JSON.stringify(before) !== JSON.stringify(route)) {
@@ -228,7 +232,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   const sync = createSync({ state, connection, pages, schedule, fail, onRoute });
 
   const loadOlder = createOlderLoader({ state, connection, schedule, fail });
-  const decide = createDecider({ state, connection, schedule, fail, refresh: () => sync.refresh() });
+  const decide = createDecider({ state, connection, schedule, refresh: () => sync.refresh() });
 
   link.conn = openConnection(identity, {
     onStatus(status, detail) {

@@ -9,7 +9,6 @@ export interface DeciderDeps {
   state: DashboardState;
   connection: () => Connection;
   schedule: () => void;
-  fail: (err: unknown) => DashboardState['notice'];
   /** Re-reads the overview once the decision is answered, whatever the answer. */
   refresh: () => void;
 }
@@ -31,7 +30,7 @@ const what = (d: Decision) => `${d.modification ? 'the change to ' : ''}"${d.tit
  * that a reconnect wiped left the reader believing the plan approved.
  */
 export const createDecider =
-  ({ state, connection, schedule, fail, refresh }: DeciderDeps) =>
+  ({ state, connection, schedule, refresh }: DeciderDeps) =>
   (d: Decision): void => {
     const verb = d.approve ? 'approved' : 'rejected';
     if (state.status !== 'live') {
@@ -67,14 +66,14 @@ export const createDecider =
           err instanceof PlanHubError
             ? `${err.code}: ${err.message}`
             : String(err instanceof Error ? err.message : err);
-        const notice = fail(
-          new Error(
-            refused
-              ? `Not ${verb}: ${what(d)}: ${cause}`
-              : `Maybe not ${verb}: ${what(d)} got no answer (${cause}). If its card is still there, it still waits: decide again.`,
-          ),
-        );
-        if (notice) notice.sticky = true;
+        state.notice = {
+          kind: 'error',
+          sticky: true,
+          text: refused
+            ? `Not ${verb}: ${what(d)}: ${cause}`
+            : `Maybe not ${verb}: ${what(d)} got no answer (${cause}). If its card is still there, it still waits: decide again.`,
+        };
+        schedule();
       })
       .finally(() => {
         state.deciding.delete(d.planId);
