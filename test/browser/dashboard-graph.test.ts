@@ -37,13 +37,13 @@ describe('the dashboard’s dependency graph', () => {
       (await mains.evaluateAll((as) => as.map((a) => `${a.getAttribute('href')} ${a.textContent}`))).sort(),
     ).toEqual(
       [
-        `#/ws/ws/plan/${planA}/step/step_2 step_2 Review write (A)skipped`,
-        `#/ws/ws/plan/${planB}/step/step_2 step_2 Review test (B)blocked`,
+        `#/ws/ws/plan/${planA}/step/step_2 step_2 Review write (A) skipped`,
+        `#/ws/ws/plan/${planB}/step/step_2 step_2 Review test (B) blocked`,
       ].sort(),
     );
     const edgeIds = await page.locator('path.gedge').evaluateAll((ps) => ps.map((p) => p.getAttribute('data-id')));
     expect(edgeIds).toHaveLength(2);
-    // Each arrow leaves its own plan's step.
+    // Each arrow ends at its own plan's step (edge ids name the waiting step first, the step waited on second).
     expect(
       edgeIds
         .map((id) =>

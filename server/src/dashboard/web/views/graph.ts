@@ -1,14 +1,12 @@
 import ElkApi from 'elkjs/lib/elk-api.js';
 import type { ELK, ELKConstructorArguments, ElkNode } from 'elkjs/lib/elk-api.js';
 import { h } from '../dom.ts';
-import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
-import { s } from '../svg.ts';
-import { dependencyGraph, type DependencyGraph, type GraphNode } from './graph-model.ts';
-import { isUnblocked } from './status-badges.ts';
+import { drawGraph, fitTitles } from './graph-draw.ts';
+import { NODE_H, NODE_W, nodeName, statusOf, statusText } from './graph-labels.ts';
+import { graphLegend } from './graph-legend.ts';
+import { dependencyGraph, type DependencyGraph } from './graph-model.ts';
 
-const NODE_W = 168;
-const NODE_H = 46;
 // elk-api.js is CommonJS: its module.exports is the constructor (esbuild hands it over as the default import). The
 // layout engine itself (1.5 MB) runs in a worker the node serves, so the page stays small and layout never blocks it.
 const Elk = ((ElkApi as unknown as { default?: unknown }).default ?? ElkApi) as new (
@@ -17,14 +15,10 @@ const Elk = ((ElkApi as unknown as { default?: unknown }).default ?? ElkApi) as 
 let elk: ELK | undefined;
 const layout = (graph: ElkNode) => (elk ??= new Elk({ workerUrl: '/dashboard/elk-worker.js' })).layout(graph);
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-const statusOf = (n: GraphNode) => n.step?.status ?? 'not_started';
-const titleOf = (n: GraphNode) => clip(`${n.stepId} ${n.step?.description ?? ''}`, 24);
-const statusText = (n: GraphNode) =>
-  statusOf(n).replace('_', ' ') +
-  (n.step && isUnblocked(n.step) ? ' · unblocked' : '') +
-  (n.step?.stalled ? ' · stalled' : '');
-/** The layout request: agents as groups, steps inside, edges from the waiting step to the step it waits on. */
+/**
+ * The layout request: agents as groups, steps inside. Each edge runs from the step waited on to the step that waits
+ * (the model's edge reversed), so prerequisites sit left of their dependents and the arrowhead lands on the waiter.
+ */
 const elkGraph = (graph: DependencyGraph): ElkNode => ({
   id: 'root',
   layoutOptions: {
@@ -41,21 +35,57 @@ const elkGraph = (graph: DependencyGraph): ElkNode => ({
     layoutOptions: { 'elk.padding': '[top=30,left=10,bottom=10,right=10]' },
     children: graph.nodes.filter((n) => n.agentId === agent).map((n) => ({ id: n.id, width: NODE_W, height: NODE_H })),
   })),
-  edges: graph.edges.map((e) => ({ id: e.id, sources: [e.from], targets: [e.to] })),
+  edges: graph.edges.map((e) => ({ id: e.id, sources: [e.to], targets: [e.from] })),
 });
 
 /**
  * The dependency graph, laid out by ELK (layered). A new layout runs only when steps or edges come or go; a status
  * change recolours the existing drawing in place. Each step is a link to its page.
+ *
+ * The drawing keeps its natural size (text at its CSS size) in a region that scrolls sideways: shrunk to fit a phone
+ * it was unreadable. The region takes focus so the keyboard can scroll it. A skip link before it leads past its
+ * nodes, which are one Tab stop each.
  */
 export const createGraphView = (state: DashboardState) => {
-  const el = h('div', { class: 'graph', 'data-shape': '' });
+  const scroller = h('div', {
+    class: 'graph',
+    'data-shape': '',
+    role: 'region',
+    'aria-label': 'Dependency graph, scrolls sideways',
+  });
+  const end = h('span', { id: 'graph-end', class: 'sr-only', tabindex: -1, hidden: true }, 'End of the graph');
+  // Moves the focus itself, as the page's skip link does: following the href would change the routed hash. It lands
+  // on the "As a list" disclosure that follows the graph where there is one (a visible focus, and the graph's text
+  // equivalent), else on the end marker; either way the next Tab goes on past the graph.
+  const skip = h(
+    'a',
+    {
+      class: 'graph-skip',
+      href: '#graph-end',
+      hidden: true,
+      onclick: (event: Event) => {
+        event.preventDefault();
+        (el.nextElementSibling?.querySelector<HTMLElement>(':scope > summary') ?? end).focus();
+      },
+    },
+    'Skip the graph',
+  );
+  const legend = graphLegend();
+  legend.hidden = true;
+  const el = h('div', { class: 'graph-block' }, skip, legend, scroller, end);
   let shape = '';
   let layoutRun = 0;
 
+  /** Shows a message instead of a drawing: nothing to skip, explain or scroll. */
+  const message = (p: HTMLElement) => {
+    skip.hidden = legend.hidden = end.hidden = true;
+    scroller.removeAttribute('tabindex');
+    scroller.replaceChildren(p);
+  };
+
   const paint = (graph: DependencyGraph) => {
     const byId = new Map(graph.nodes.map((n) => [n.id, n]));
-    el.querySelectorAll<SVGAElement>('a.gnode').forEach((a) => {
+    scroller.querySelectorAll<SVGAElement>('a.gnode').forEach((a) => {
       const node = byId.get(a.dataset.id ?? '');
       if (!node) return;
       a.dataset.status = statusOf(node);
@@ -63,99 +93,28 @@ export const createGraphView = (state: DashboardState) => {
         'class',
         `gnode status-${statusOf(node)}${node.step?.stalled ? ' stalled' : ''}${node.planId && node.step && state.flashing(node.planId, node.stepId) ? ' flash' : ''}`,
       );
+      const name = nodeName(node, a.querySelector('.gtitle')?.textContent ?? node.stepId);
+      if (a.getAttribute('aria-label') !== name) {
+        a.setAttribute('aria-label', name);
+        const title = a.parentElement?.querySelector(':scope > title');
+        if (title) title.textContent = name;
+      }
       const badge = a.querySelector('.gstatus');
       if (badge) badge.textContent = statusText(node);
     });
     const edgeState = new Map(graph.edges.map((e) => [e.id, e.open ? 'open' : e.givenUp ? 'given-up' : 'resolved']));
-    el.querySelectorAll<SVGPathElement>('path.gedge').forEach((p) =>
-      p.setAttribute('class', `gedge ${edgeState.get(p.dataset.id ?? '') ?? 'resolved'}`),
-    );
+    scroller
+      .querySelectorAll<SVGPathElement>('path.gedge')
+      .forEach((p) => p.setAttribute('class', `gedge ${edgeState.get(p.dataset.id ?? '') ?? 'resolved'}`));
   };
 
   const draw = (graph: DependencyGraph, laid: ElkNode) => {
-    const ws = state.identity.workspace;
-    const svg = s('svg', {
-      viewBox: `0 0 ${Math.ceil(laid.width ?? 0)} ${Math.ceil(laid.height ?? 0)}`,
-      width: Math.ceil(laid.width ?? 0),
-      role: 'group',
-      'aria-label': 'Dependency graph: which step waits on which',
-    });
-    svg.append(
-      s(
-        'defs',
-        {},
-        s(
-          'marker',
-          {
-            id: 'arrow',
-            viewBox: '0 0 10 10',
-            refX: 9,
-            refY: 5,
-            markerWidth: 7,
-            markerHeight: 7,
-            orient: 'auto-start-reverse',
-          },
-          s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }),
-        ),
-      ),
-    );
-    const byId = new Map(graph.nodes.map((n) => [n.id, n]));
-    for (const group of laid.children ?? []) {
-      const agent = group.id.slice('agent\u0002'.length);
-      const presence = state.model.agent(agent);
-      svg.append(
-        s('rect', { x: group.x, y: group.y, width: group.width, height: group.height, rx: 8, class: 'ggroup' }),
-        s(
-          'text',
-          { x: (group.x ?? 0) + 10, y: (group.y ?? 0) + 19, class: 'gagent' },
-          clip(agent, 26),
-          presence?.online === false ? ' (offline)' : '',
-        ),
-      );
-      for (const child of group.children ?? []) {
-        const node = byId.get(child.id);
-        if (!node) continue;
-        const x = child.x ?? 0;
-        const y = child.y ?? 0;
-        const link = s(
-          'a',
-          {
-            class: 'gnode',
-            'data-id': node.id,
-            'data-node': `${node.agentId}:${node.stepId}`,
-            'data-plan-id': node.planId,
-            href: node.planId ? href(ws, { view: 'step', planId: node.planId, stepId: node.stepId }) : undefined,
-          },
-          s('rect', { x, y, width: NODE_W, height: NODE_H, rx: 6 }),
-          s('text', { x: x + 8, y: y + 18, class: 'gtitle' }, titleOf(node)),
-          s('text', { x: x + 8, y: y + 36, class: 'gstatus' }, ''),
-        );
-        svg.append(link);
-      }
-    }
-    for (const edge of laid.edges ?? []) {
-      for (const sec of (
-        edge as {
-          sections?: {
-            startPoint: { x: number; y: number };
-            endPoint: { x: number; y: number };
-            bendPoints?: { x: number; y: number }[];
-          }[];
-        }
-      ).sections ?? []) {
-        const points = [sec.startPoint, ...(sec.bendPoints ?? []), sec.endPoint];
-        svg.append(
-          s('path', {
-            class: 'gedge',
-            'data-id': edge.id,
-            d: points.map((p, i) => `${i ? 'L' : 'M'}${p.x},${p.y}`).join(' '),
-            'marker-end': 'url(#arrow)',
-          }),
-        );
-      }
-    }
-    el.replaceChildren(svg);
-    el.dataset.shape = String(graph.nodes.length);
+    skip.hidden = legend.hidden = end.hidden = false;
+    scroller.tabIndex = 0;
+    const svg = drawGraph(state, graph, laid);
+    scroller.replaceChildren(svg);
+    fitTitles(svg, graph);
+    scroller.dataset.shape = String(graph.nodes.length);
     paint(graph);
   };
 
@@ -167,7 +126,7 @@ export const createGraphView = (state: DashboardState) => {
       const graph = dependencyGraph(snapshot);
       if (graph.nodes.length === 0) {
         shape = '';
-        el.replaceChildren(h('p', { class: 'muted' }, 'No step waits on another agent.'));
+        message(h('p', { class: 'muted' }, 'No step waits on another agent.'));
         return;
       }
       if (graph.shape === shape) {
@@ -181,7 +140,7 @@ export const createGraphView = (state: DashboardState) => {
           if (run === layoutRun) draw(dependencyGraph(state.model.snapshot ?? snapshot), laid);
         })
         .catch((err: unknown) => {
-          el.replaceChildren(h('p', { class: 'error' }, `The graph could not be laid out: ${String(err)}`));
+          message(h('p', { class: 'error' }, `The graph could not be laid out: ${String(err)}`));
         });
     },
   };
