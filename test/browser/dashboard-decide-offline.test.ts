@@ -48,6 +48,10 @@ describe('deciding while the dashboard is not connected', () => {
     await poll(() => approve.getAttribute('aria-disabled')).toBeNull();
     expect(await notice.textContent()).toMatch(/^Not approved: .*"Ship 4\.2"/);
     expect(await planner.getPlanStatus({ plan_id: plan.plan_id })).toMatchObject({ status: 'awaiting_approval' });
+    // Decided by someone else: the plan no longer waits, and the notice that told this reader to decide goes.
+    const colleague = await dashboardAgent(cleanups, node.url, 'bob', 'user');
+    await colleague.plan_approve({ plan_id: plan.plan_id });
+    await poll(() => notice.textContent()).toBe('');
     expect(errors).toEqual([]);
   });
 

@@ -25,9 +25,14 @@ export const dashboardNode = async (
   };
 };
 
-/** An agent of workspace `ws` on `url`, closed by the suite's cleanups. */
-export const dashboardAgent = async (cleanups: Cleanups, url: string, agentId: string): Promise<PlanHubClient> => {
-  const client = await connect({ url, workspace: 'ws', agentId });
+/** An agent (or, with `role`, a user) of workspace `ws` on `url`, closed by the suite's cleanups. */
+export const dashboardAgent = async (
+  cleanups: Cleanups,
+  url: string,
+  agentId: string,
+  role?: 'agent' | 'user',
+): Promise<PlanHubClient> => {
+  const client = await connect({ url, workspace: 'ws', agentId, ...(role ? { role } : {}) });
   cleanups.push(() => client.close());
   return client;
 };

@@ -6,7 +6,7 @@ import { createPageLoader } from './pages.ts';
 import { parseRoute } from './router.ts';
 import { DashboardState } from './state.ts';
 import { createAgentsView } from './views/agents.ts';
-import { approvalsView, replaceApprovals } from './views/approvals.ts';
+import { approvalsView, replaceApprovals, waitsForDecision } from './views/approvals.ts';
 import { attentionView } from './views/attention.ts';
 import { dependenciesView } from './views/dependencies.ts';
 import { createFeedList, feedControls, feedFooter, replaceFeedFooter } from './views/feed.ts';
@@ -122,10 +122,12 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     // no place in the list to keep: the reader just left the one they were reading.
     const reading = showsFeed && view === shownView ? feedList.reading() : undefined;
     renderChrome();
+    // A decision not made says so only while its plan still waits for one (decided elsewhere, it is moot).
+    if (state.undecided && !waitsForDecision(state, state.undecided.planId)) state.undecided = undefined;
     // An alert is announced each time its text is written: only a new message is.
-    const noticeText = neutralize(state.notice?.text ?? '');
+    const noticeText = neutralize([state.undecided?.text, state.notice?.text].filter(Boolean).join(' '));
     if (notice.textContent !== noticeText) notice.textContent = noticeText;
-    const noticeClass = `notice ${state.notice?.kind ?? ''}`;
+    const noticeClass = `notice ${state.undecided ? 'error' : (state.notice?.kind ?? '')}`;
     if (notice.className !== noticeClass) notice.className = noticeClass;
     if (view !== shownView) {
       shownView = view;
@@ -186,8 +188,6 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
 
   const fail = (err: unknown) => {
     const notice = { kind: 'error' as const, text: err instanceof Error ? err.message : String(err) };
-    // A decision not made stays said (decide.ts): a lost call's error says less, and the pill shows the connection.
-    if (state.notice?.sticky) return notice;
     state.notice = notice;
     schedule();
     return notice;
@@ -218,8 +218,10 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
         .finally(schedule);
     // What a decision answered belongs to the view it was taken on.
     // Answers and decisions not made are about the page the reader leaves; a connection error is not.
-    if ((state.notice?.kind === 'info' || state.notice?.sticky) && JSON.stringify(before) !== JSON.stringify(route))
-      state.notice = undefined;
+    if (JSON.stringify(before) !== JSON.stringify(route)) {
+      if (state.notice?.kind === 'info') state.notice = undefined;
+      state.undecided = undefined;
+    }
     schedule();
     // A new page takes the focus to its heading, so keyboard and screen reader users start at its top.
     if (before.view !== route.view || JSON.stringify(before) !== JSON.stringify(route)) {

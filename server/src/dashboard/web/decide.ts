@@ -26,22 +26,25 @@ const what = (d: Decision) => `${d.modification ? 'the change to ' : ''}"${d.tit
 
 /**
  * A person's approval or rejection of a plan (or of its modification), and its answer shown for a while. A decision
- * that was not made says so, naming the plan, until the reader does something else: a bare "operation has timed out"
- * that a reconnect wiped left the reader believing the plan approved.
+ * that was not made says so in `state.undecided`, naming the plan, beside any other notice and across a reconnect
+ * (app.ts drops it once the plan no longer waits): a bare "operation has timed out" that a reconnect wiped left the
+ * reader believing the plan approved.
  */
 export const createDecider =
   ({ state, connection, schedule, refresh }: DeciderDeps) =>
   (d: Decision): void => {
     const verb = d.approve ? 'approved' : 'rejected';
+    // The time makes a second press's text new, so the alert is announced again.
+    const at = ` (${new Date().toLocaleTimeString()})`;
     if (state.status !== 'live') {
-      state.notice = {
-        kind: 'error',
-        sticky: true,
-        text: `Not ${verb}: the dashboard is not connected, so nothing was sent. ${what(d)} still waits for a decision; decide again once the page is live.`,
+      state.undecided = {
+        planId: d.planId,
+        text: `Not ${verb}: the dashboard is not connected, so nothing was sent. ${what(d)} still waits for a decision; decide again once the page is live.${at}`,
       };
       schedule();
       return;
     }
+    state.undecided = undefined;
     state.deciding.add(d.planId);
     schedule();
     const args = { plan_id: d.planId, ...(d.modification ? { modification: true } : {}) };
@@ -66,9 +69,8 @@ export const createDecider =
           err instanceof PlanHubError
             ? `${err.code}: ${err.message}`
             : String(err instanceof Error ? err.message : err);
-        state.notice = {
-          kind: 'error',
-          sticky: true,
+        state.undecided = {
+          planId: d.planId,
           text: refused
             ? `Not ${verb}: ${what(d)}: ${cause}`
             : `Maybe not ${verb}: ${what(d)} got no answer (${cause}). If its card is still there, it still waits: decide again.`,

@@ -53,8 +53,12 @@ export class DashboardState {
   feed: TaskEvent[] = [];
   status: ConnectionStatus = 'connecting';
   statusDetail: string | undefined;
-  /** `sticky`: an error about something the reader did (a decision not made), kept across a reconnect. */
-  notice: { kind: 'error' | 'info'; text: string; sticky?: boolean } | undefined;
+  notice: { kind: 'error' | 'info'; text: string } | undefined;
+  /**
+   * A decision the reader pressed that was not (or maybe not) made, shown beside `notice` and kept across a
+   * reconnect: until the reader decides or moves to another view, or the plan stops waiting for a decision.
+   */
+  undecided: { planId: string; text: string } | undefined;
   /** When a live connection dropped (browser clock), until the next one has caught up. */
   lostAt: number | undefined;
   filter = { group: 'all', agent: '' };

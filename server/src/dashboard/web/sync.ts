@@ -124,7 +124,7 @@ export const createSync = ({ state, connection, pages, schedule, fail, onRoute }
       current(connectedIn);
       subscribedIn = connectedIn;
     }
-    if (state.notice?.kind === 'error' && !state.notice.sticky) state.notice = undefined;
+    if (state.notice?.kind === 'error') state.notice = undefined;
     state.lostAt = undefined;
     pages.reloadAll();
     onRoute();
