@@ -5,8 +5,8 @@ import { settleBy } from '../src/ops/settle-by.ts';
 describe('settleBy', () => {
   const soon = () => performance.now() + 200;
 
-  it('answers done for a step that ends in time', async () => {
-    expect(await settleBy(soon(), Promise.resolve('closed'))).toEqual({ done: true });
+  it('answers done, with its value, for a step that ends in time', async () => {
+    expect(await settleBy(soon(), Promise.resolve('closed'))).toEqual({ done: true, value: 'closed' });
   });
 
   it('answers the error of a step that fails in time', async () => {

@@ -66,15 +66,9 @@ export const readinessRoute =
       return;
     }
     // What is left of the bound: a store that answered the ping slowly must not then hold the probe on writeHealth.
-    let writes: Awaited<ReturnType<Readiness['writeHealth']>> | undefined;
-    const checked =
-      'done' in pinged
-        ? await settleBy(
-            deadline,
-            readiness.writeHealth().then((w) => (writes = w)),
-          )
-        : undefined;
-    if (writes) {
+    const checked = 'done' in pinged ? await settleBy(deadline, readiness.writeHealth()) : undefined;
+    if (checked && 'done' in checked) {
+      const writes = checked.value;
       if (writes.ok) json(res, 200, { status: 'ready' });
       else
         json(res, 503, {

@@ -3,7 +3,10 @@ import { handshakeRefusal } from './handshake-refusal.ts';
 import type { OriginCheck } from './origin-policy.ts';
 import type { ThrottledLog } from '../throttled-log.ts';
 
-/** socket.io middleware: the origin policy, before the handshake's auth is even read (after the caps, which count every CONNECT). */
+/**
+ * socket.io middleware: the origin policy, before the handshake's auth is even read (after the caps, which count
+ * every CONNECT).
+ */
 export const originGuard =
   (check: OriginCheck, refused: ThrottledLog) =>
   (socket: Socket, next: (err?: Error) => void): void => {
