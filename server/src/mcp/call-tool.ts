@@ -98,10 +98,10 @@ export const callTool = async (
   };
   // Before the call, as a decision may follow its commit at once; under the auto policy its commit decides it.
   if (TOOLS[name].behaviour?.requestsDecision && deps.services.config.approvalPolicy !== 'auto') deps.notifier.listen();
-  const { request_id: requestId, ...rest } = args ?? {};
+  // request_id stays among the arguments, MCP's place for it: dispatch takes it from there (call-request-id.ts).
   const ack = await deps.dispatch(
     { caller: deps.caller, signal: extras.signal, connection, cost: extras.cost },
-    { tool: name, args: rest, ...(requestId !== undefined ? { request_id: requestId } : {}) },
+    { tool: name, args: args ?? {} },
   );
   const result = ackResult(withNext(ack, subscribed ? SUBSCRIBED_NEXT : undefined), name);
   chargeAnswer(deps.services.callLimiter, deps.caller, answerBytes(result));

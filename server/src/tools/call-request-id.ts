@@ -17,8 +17,8 @@ export const callRequestId = (request: CallRequest): { requestId?: string; args:
   if (!parsed.success)
     throw new PlanHubError(
       'INVALID_ARGUMENT',
-      'args.request_id must be a string of 1 to 128 characters (use a UUID). It makes the call idempotent: send it ' +
-        'beside tool and args ({ tool, args, request_id }), or leave it out.',
+      'args.request_id must be a string of 1 to 128 characters (use a UUID), or be left out. It makes the call ' +
+        'idempotent: a retry with the same one returns the first answer.',
       { issues: [{ path: 'request_id', message: 'request_id must be a string of 1 to 128 characters' }] },
     );
   return { requestId: parsed.data, args: rest };
