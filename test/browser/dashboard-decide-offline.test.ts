@@ -14,17 +14,25 @@ describe('deciding while the dashboard is not connected', () => {
   const suite = browserSuite();
   const { cleanups } = suite;
 
-  it('marks Approve and Reject, sends nothing, and names the plan that still waits, across the reconnect', async () => {
+  /**
+   * A page that reaches its node through a proxy the test can cut or silence, as a network path fails, showing the
+   * card of a plan `title` that waits for approval.
+   */
+  const waitingPlanBehindProxy = async (title: string) => {
     const node = await dashboardNode(cleanups);
-    // The page reaches the node through a proxy the test can cut, as a network path drops.
     const proxy = await startTcpBalancer([new URL(node.url)]);
     cleanups.push(() => proxy.close());
     const { page, errors } = await openDashboard(suite.browser, cleanups, proxy.url);
     const planner = await dashboardAgent(cleanups, node.url, 'planner');
-    const plan = await planner.createPlan({ title: 'Ship 4.2', steps: ['Canary'] });
+    const plan = await planner.createPlan({ title, steps: ['Canary'] });
     await planner.startPlan({ wait: false });
     const approve = page.locator(`#approval--${plan.plan_id}--approve`);
     await approve.waitFor();
+    return { node, proxy, page, errors, planner, plan, approve };
+  };
+
+  it('marks Approve and Reject, sends nothing, and names the plan that still waits, across the reconnect', async () => {
+    const { node, proxy, page, errors, planner, plan, approve } = await waitingPlanBehindProxy('Ship 4.2');
     expect(await approve.getAttribute('aria-disabled')).toBeNull();
 
     proxy.down(0);
@@ -56,15 +64,7 @@ describe('deciding while the dashboard is not connected', () => {
   });
 
   it('says a decision whose answer never came may not have been made, naming the plan, across the reconnect', async () => {
-    const node = await dashboardNode(cleanups);
-    const proxy = await startTcpBalancer([new URL(node.url)]);
-    cleanups.push(() => proxy.close());
-    const { page, errors } = await openDashboard(suite.browser, cleanups, proxy.url);
-    const planner = await dashboardAgent(cleanups, node.url, 'planner');
-    const plan = await planner.createPlan({ title: 'Ship 4.3', steps: ['Canary'] });
-    await planner.startPlan({ wait: false });
-    const approve = page.locator(`#approval--${plan.plan_id}--approve`);
-    await approve.waitFor();
+    const { proxy, page, errors, planner, plan, approve } = await waitingPlanBehindProxy('Ship 4.3');
     // The path goes silent: the page still counts itself live, and its call gets no answer until its deadline.
     proxy.stall();
     await approve.focus();
