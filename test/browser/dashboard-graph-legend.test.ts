@@ -100,6 +100,11 @@ describe('the dashboard’s dependency graph, explained', () => {
     });
     expect(fits).toBe(true);
     expect(await page.locator('text.gagent title').allTextContents()).toContain(LONG_AGENT);
+
+    // A step waited on before its agent added it is drawn dashed; its name says why.
+    await impl.addDependentStep({ description: 'Merge', depends_on: [{ agent_id: 'late', step_id: 'step_9' }] });
+    const missing = page.locator('a.gnode[data-node="late:step_9"]');
+    await poll(() => missing.getAttribute('aria-label')).toBe('step_9 not started, agent late, not created yet');
     expect(await seriousA11yFindings(page)).toEqual([]);
     expect(errors).toEqual([]);
   });

@@ -34,9 +34,14 @@ export const titleOf = (n: GraphNode, room = TITLE_CHARS) => {
 /**
  * What a screen reader and the tooltip say of a node. It starts with the node's visible text (its first line as drawn,
  * then its status), as a spoken command names it ("label in name"); the agent follows, then, if the line was cut, the
- * full id and description.
+ * full id and description, or for a step not created yet, that.
  */
 export const nodeName = (n: GraphNode, shown: string) => {
-  const full = `${n.stepId} ${n.step?.description ? clip(n.step.description, NAME_CHARS) : '(not created yet)'}`;
-  return `${shown} ${statusText(n)}, agent ${n.agentId}${shown.endsWith('…') ? `. In full: ${full}` : ''}`;
+  // A step waited on before its agent added it has no description to cut: its name says why it is drawn dashed.
+  const more = !n.step
+    ? ', not created yet'
+    : shown.endsWith('…')
+      ? `. In full: ${n.stepId} ${clip(n.step.description, NAME_CHARS)}`
+      : '';
+  return `${shown} ${statusText(n)}, agent ${n.agentId}${more}`;
 };
