@@ -14,10 +14,13 @@ const fromText = (text: string) => Number.parseInt(text.trim().replaceAll('_', '
  * An integer argument that also takes what pydantic's lax `int` takes: a string of a decimal integer and a boolean
  * (true is 1). Anything else, a fraction included, is refused as `z.number().int()` refuses it.
  */
+const expected = (issue: { input?: unknown }) =>
+  `Expected an integer such as 2, received ${JSON.stringify(issue.input)?.slice(0, 64) ?? 'nothing'}`;
+
 export const laxInt = () =>
   z
     .union([z.number(), z.string().regex(DECIMAL_INT).transform(fromText), z.boolean().transform(Number)], {
-      error: (issue) =>
-        `Expected an integer such as 2, received ${JSON.stringify(issue.input)?.slice(0, 64) ?? 'nothing'}`,
+      error: expected,
     })
-    .pipe(z.number().int());
+    // A fraction sent as a number passes the union; it is refused in the same words as one sent as text.
+    .pipe(z.number().int({ error: expected }));
