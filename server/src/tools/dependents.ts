@@ -2,7 +2,7 @@ import type { Plan, Step, Waiter } from '@planhub/shared';
 import { FINISHED_PLAN_STATUSES } from '@planhub/shared';
 import { stepNode } from '../core/dependencies/attach.ts';
 import { dependencyNode, pendingNode } from '../core/dependencies/nodes.ts';
-import { decideFanIn, isSamePlan } from '../core/dependencies/fan-in.ts';
+import { decideFanIn, isSamePlan, PLAN_ENDED } from '../core/dependencies/fan-in.ts';
 import { applyResolution } from '../core/dependencies/resolve.ts';
 import { randomId } from '../core/random-id.ts';
 import { encodeBrief } from '../core/plans/step-brief.ts';
@@ -77,8 +77,11 @@ const deliver = (
     then: {
       reads: [],
       writes: [],
-      // The step's brief and rank follow its live state (pending once nothing is outstanding) for its owner's step changes.
-      ops: briefOps(waiting, w),
+      // The step's brief and rank follow its live state (pending once nothing is outstanding) for its owner's step
+      // changes. The header's version moves, so a call of the owner that read the step blocked before this unblock
+      // (completePlan listing it as left blocked, say) re-runs and sees it pending: the log's last word on the step
+      // is what reads show.
+      ops: [...briefOps(waiting, w), { op: 'bump', key: docKeys.plan(w.plan_id) }],
       events: decision.whenLast,
       fills: [
         { token: keys, hash: hashKeys.received(node), as: 'keys' },
@@ -167,9 +170,6 @@ export const settleDependents = async (tx: Tx, target: Plan, step: Step, now: st
 
 export const waitsOnSomething = (step: Step): boolean =>
   (step.depends_on ?? []).length > 0 || (step.blocked_by ?? []).length > 0;
-
-/** Kept in the outstanding set of a step its finished plan left blocked: the set never empties (see below). */
-const PLAN_ENDED = 'plan-ended';
 
 /**
  * A step that will never be unblocked (it ended, or its plan did) drops its edges and gives its waits on other

@@ -38,6 +38,13 @@ export const decideFanIn = (
 };
 
 /**
+ * Kept in the outstanding set of a step its finished plan left blocked, so the set never empties: a delivery that
+ * read the waiter list before the plan's end and commits after it removes its own member, and the step stays as the
+ * end left it (neither announced nor shown as unblocked).
+ */
+export const PLAN_ENDED = 'plan-ended';
+
+/**
  * A blocked step that waits on other plans, as its live dependency state shows it: the dependencies still in its
  * outstanding set (all of them, its own plan's included) and what it received meanwhile. Once nothing is outstanding it is ready, exactly when the fan-in
  * announced it; its owner's next write of the plan stores that.
@@ -48,6 +55,7 @@ export const liveStep = (
   received: Readonly<Record<string, unknown>>,
   nodeOf: (ref: DependencyRef) => string,
 ): Step => {
+  if (outstanding.has(PLAN_ENDED)) return step;
   const blockedBy = (step.blocked_by ?? []).filter((d) => outstanding.has(nodeOf(d)));
   return {
     ...step,
