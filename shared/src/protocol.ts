@@ -14,11 +14,9 @@ export const RoleSchema = z.enum(['agent', 'user', 'dashboard']);
 export type Role = z.infer<typeof RoleSchema>;
 
 /** Workspace and agent names end up in Redis keys and logs: keep them to a safe alphabet. */
-export const NameSchema = z
-  .string()
-  .min(1)
-  .max(128)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/, 'use letters, digits and . _ : @ - (start with a letter or digit)');
+export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@-]*$/;
+export const NAME_RULE = 'use letters, digits and . _ : @ - (start with a letter or digit)';
+export const NameSchema = z.string().min(1).max(128).regex(NAME_PATTERN, NAME_RULE);
 
 /** Handshake `auth` in open mode (no secret configured). */
 export const OpenAuthSchema = z.object({

@@ -147,6 +147,29 @@ describe.each(STORE_KINDS)('seed 000 accepts what upstream accepts (%s store)', 
     expect(events.map((e) => e.source_step_id)).toEqual(['step_1', 'step_2']);
   });
 
+  it('keeps an ended step ended when every dependency attached to it had already ended, and says so', async () => {
+    h = await startHarness(store, { approvalPolicy: 'auto' });
+    const parent = await h.client('parent');
+    const child = await h.client('child');
+    await child.createPlan({ title: 'Child', steps: ['Research'] });
+    await child.startPlan({});
+    await child.completeStepWithOutput({ step_id: 'step_1', output: { found: 3 } });
+    await parent.createPlan({ title: 'Parent', steps: ['Integrate'] });
+    await parent.startPlan({});
+    await parent.setStepStatus({ step_id: 'step_1', status: 'completed', result: 'merged' });
+
+    const attached = await parent.addDependentStep({
+      step_id: 'step_1',
+      depends_on: [{ agent_id: 'child', step_id: 'step_1' }],
+    });
+    expect(attached).toMatchObject({ status: 'completed', received_outputs: { 'child:step_1': { found: 3 } } });
+    expect(attached.message).toBe(
+      'Added 1 dependencies to existing step; all had already ended, so step_1 keeps its status (completed) with ' +
+        'their outputs in received_outputs (step_unblocked announces them as usual).',
+    );
+    expect((await parent.getPlanStatus({})).steps[0]).toMatchObject({ status: 'completed', result: 'merged' });
+  });
+
   it('drops unknown event types in getTaskEvents instead of refusing the call', async () => {
     h = await startHarness(store, { approvalPolicy: 'auto' });
     const agent = await h.client('main');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_DESCRIPTION, MAX_ID, MAX_RESULT, MAX_TITLE } from '../limits.ts';
 import { PlanStatusSchema, ProgressSchema, StepSchema, StepStatusSchema } from '../model.ts';
+import { NAME_PATTERN, NAME_RULE } from '../protocol.ts';
 
 export const IdArg = z.string().min(1).max(MAX_ID);
 export const TitleArg = z.string().trim().min(1).max(MAX_TITLE);
@@ -26,6 +27,26 @@ export const emptyAsAbsent = <T extends string | undefined>(value: T): T | undef
  * it: an empty one reads as left out, as there, rather than refused.
  */
 export const OptionalIdArg = z.string().max(MAX_ID).optional().transform(emptyAsAbsent).optional();
+/** Why an agent id is refused: no agent can connect under it (the handshake's rule), so nothing could match it. */
+const notAnAgentId = (input: unknown) =>
+  `${JSON.stringify(input)?.slice(0, 140) ?? 'nothing'} is not an id any agent can connect as (${NAME_RULE}; check ` +
+  'for spaces), so a wait or filter on it could never match';
+
+/** Another agent, named where the call waits on or listens to it. */
+export const AgentIdArg = z
+  .string()
+  .max(MAX_ID)
+  .regex(NAME_PATTERN, { error: (issue) => notAnAgentId(issue.input) });
+
+/** An optional agent filter: one agent, or "*" or "" (left out) for any. */
+export const OptionalAgentFilterArg = z
+  .string()
+  .max(MAX_ID)
+  .refine((id) => id === '' || id === '*' || NAME_PATTERN.test(id), { error: (issue) => notAnAgentId(issue.input) })
+  .optional()
+  .transform(emptyAsAbsent)
+  .optional();
+
 export const OptionalPlanIdArg = OptionalIdArg.describe(
   'The plan to act on; defaults to your current (most recent unfinished) plan.',
 );

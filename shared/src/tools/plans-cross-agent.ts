@@ -3,9 +3,11 @@ import { MAX_ARRAY, MAX_ID } from '../limits.ts';
 import { EventIdSchema, EventTypeSchema, WireTaskEventSchema } from '../events.ts';
 import { DependencyRefSchema } from '../model.ts';
 import {
+  AgentIdArg,
   DescriptionArg,
   IdArg,
   MAX_WAIT_SECONDS,
+  OptionalAgentFilterArg,
   OptionalIdArg,
   OptionalPlanIdArg,
   ResultArg,
@@ -19,7 +21,7 @@ import { defineTool } from './define.ts';
 const DependsOnArg = z
   .array(
     z.object({
-      agent_id: IdArg,
+      agent_id: AgentIdArg,
       step_id: IdArg,
       plan_id: OptionalIdArg.describe("Without it, the agent's step in its current or most recent plan."),
     }),
@@ -66,7 +68,7 @@ export const subscribeToTasks = defineTool({
     'event id you saw (replay starts after it; "0-0" for all retained history), or "$" for live events only. Do not ' +
     'poll.',
   input: z.object({
-    agent_id: OptionalIdArg,
+    agent_id: OptionalAgentFilterArg,
     event_types: z.array(EventTypeSchema).min(1).max(64),
     plan_id: OptionalIdArg,
     step_id: OptionalIdArg,
@@ -195,7 +197,7 @@ export const getTaskEvents = defineTool({
     '30) waits for the next matching event instead of returning empty; it needs a filter (agent_id, event_types, ' +
     'after_event, plan_id, step_id or text), since a wait on anything ends at the first event from any agent.',
   input: z.object({
-    agent_id: OptionalIdArg,
+    agent_id: OptionalAgentFilterArg,
     event_types: z
       .array(z.string().max(64))
       .max(64)

@@ -173,8 +173,12 @@ const attachAndRegister = (ctx: CallContext, args: ToolParsedArgs<'addDependentS
           '. It unblocks by itself, exactly once, when the others end: wait for its step_unblocked event' +
           (ctx.connection?.noLongWaits ? ' (waitForEvents returns it)' : '') +
           ', do not poll.'
-        : `${subject}; all had already ended, so the step is ready (pending) with their outputs in received_outputs ` +
-          '(step_unblocked announces it as usual).';
+        : step.status === 'pending'
+          ? `${subject}; all had already ended, so the step is ready (pending) with their outputs in ` +
+            'received_outputs (step_unblocked announces it as usual).'
+          : // A step in progress or ended had nothing to wait for: it keeps its status, and only gains the outputs.
+            `${subject}; all had already ended, so ${step.id} keeps its status (${step.status}) with their outputs ` +
+            'in received_outputs (step_unblocked announces them as usual).';
     // A plan read without its steps is counted from its tally and the step added (as attached: blocked or not).
     const tally = read.tally ? withAdded(read.tally, step) : tallyOf(outcome.plan.steps);
     return {
