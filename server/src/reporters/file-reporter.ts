@@ -1,13 +1,36 @@
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { appendFile, mkdir, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { ConfigError } from '../config-error.ts';
 import type { FileReporterConfig } from './reporter-config.ts';
 import type { Reporter, ReporterDeps } from './reporter.ts';
+
+/** The longest wait between attempts to write while writes fail (a full disk, a folder removed): backoff's cap. */
+const MAX_RETRY_MS = 30_000;
+const FIRST_RETRY_MS = 500;
+
+/**
+ * Whether the node can write `path` at all, checked once at startup: a folder it may not create (the docs' example
+ * /var/log/planhub for a node that does not run as root) is the operator's to fix, so the node does not start.
+ */
+const checkWritable = (path: string) => {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    closeSync(openSync(path, 'a'));
+  } catch (err) {
+    throw new ConfigError(
+      `the file reporter cannot write ${path} (${err instanceof Error ? err.message : String(err)}); make its ` +
+        "folder writable by the node's user, or set another path in planhub.json (reporters[].path).",
+    );
+  }
+};
 
 /**
  * JSON lines, one event per line, rotated by size: before a line would take the file past max_bytes it becomes
  * path.1 (path.1 → path.2 …, the oldest beyond max_files is overwritten). Writes are batched and sequential.
  */
 export const fileReporter = (config: FileReporterConfig, deps: ReporterDeps): Reporter => {
+  checkWritable(config.path);
   const log = deps.log.child({ module: 'reporter', reporter: 'file', path: config.path });
   const queue: string[] = [];
   let size: number | undefined;
@@ -51,17 +74,39 @@ export const fileReporter = (config: FileReporterConfig, deps: ReporterDeps): Re
     }
   };
 
+  /** Writes that failed in a row; while there are any, the next attempt waits (backoff), and a success resets it. */
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+
   const kick = () => {
-    writing ??= writeAll()
-      .catch((err: unknown) => {
-        // The size is re-read next time: a failed append may have written part of a batch.
-        size = undefined;
-        deps.metrics.reporterOutcome('file', 'failed', Math.max(1, pending));
-        log.error({ err }, 'could not write the event log file');
-      })
+    if (writing || retry) return;
+    writing = writeAll()
+      .then(
+        () => {
+          failures = 0;
+        },
+        (err: unknown) => {
+          // The size is re-read next time: a failed append may have written part of a batch.
+          size = undefined;
+          failures += 1;
+          deps.metrics.reporterOutcome('file', 'failed', Math.max(1, pending));
+          log.error({ err, failures }, 'could not write the event log file; retrying with backoff');
+        },
+      )
       .finally(() => {
         writing = undefined;
-        if (queue.length > 0) kick();
+        if (queue.length === 0) return;
+        if (failures === 0) return kick();
+        // Retried at once, a failure that persists (the folder was removed, the disk is full) spun the node at full
+        // CPU writing error lines; the queue meanwhile stays within max_queue (later events are dropped, counted).
+        retry = setTimeout(
+          () => {
+            retry = undefined;
+            kick();
+          },
+          Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** (failures - 1)),
+        );
+        retry.unref();
       });
   };
 
@@ -76,7 +121,14 @@ export const fileReporter = (config: FileReporterConfig, deps: ReporterDeps): Re
       kick();
     },
     async close() {
+      // One last attempt for what waits out a backoff; what still cannot be written is lost with the node.
+      if (retry) {
+        clearTimeout(retry);
+        retry = undefined;
+        kick();
+      }
       while (writing) await writing;
+      clearTimeout(retry);
     },
   };
 };
