@@ -21,10 +21,12 @@ describe('a Redis that refuses writes for lack of memory', () => {
   let redis: RedisProcess | undefined;
   let admin: Redis | undefined;
   let node: PlanHubServer | undefined;
+  let idle: PlanHubServer | undefined;
   const clients: RawClient[] = [];
   afterEach(async () => {
     for (const c of clients.splice(0)) c.close();
     await node?.close();
+    await idle?.close();
     admin?.disconnect();
     await redis?.dispose();
   });
@@ -76,5 +78,28 @@ describe('a Redis that refuses writes for lack of memory', () => {
     await admin.config('SET', 'maxmemory', '0');
     expect((await ready()).status).toBe(200);
     expect((await agent.call('todo', { action: 'create', todos: items('after') })).ok).toBe(true);
+  });
+
+  it('turns a node unready when Redis is full although none of its own writes was refused', async () => {
+    redis = await startRedisProcess({ args: ['--maxmemory-policy', 'noeviction'] });
+    admin = new Redis(redis.url);
+    const captured = captureLog();
+    // A node no agent calls: before, it answered 200 while Redis refused every write (only a refused write of its
+    // own turned it), so a balancer kept sending agents to it.
+    idle = createServer({ port: 0, redisUrl: redis.url, redisPrefix: 'oom' }, { log: captured.log });
+    const { url } = await idle.listen();
+    const ready = async () => {
+      const res = await fetch(`${url}/readyz`);
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    expect((await ready()).status).toBe(200);
+
+    const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))?.[1]);
+    await admin.config('SET', 'maxmemory', String(Math.max(1, used - 256 * 1024)));
+    expect(await ready()).toMatchObject({ status: 503, body: { reason: 'store_out_of_memory' } });
+    expect(captured.lines.filter((l) => l.level === LEVEL_ERROR && /out of memory/.test(l.msg))).toHaveLength(1);
+
+    await admin.config('SET', 'maxmemory', '0');
+    expect((await ready()).status).toBe(200);
   });
 });

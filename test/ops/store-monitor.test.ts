@@ -43,6 +43,29 @@ describe('the store monitor', () => {
     expect(ping.mock.calls.length).toBe(calls);
   });
 
+  it('does not call the node ready when the store came back without its data', async () => {
+    vi.useFakeTimers();
+    const capture = captureLog();
+    let reachable = false;
+    const monitor = monitorStore({
+      ping: () => (reachable ? Promise.resolve() : Promise.reject(new Error('ECONNREFUSED'))),
+      log: capture.log,
+      name: 'Redis at redis://r:6379',
+      intervalMs: 1000,
+      stillUnready: () => 'it came back without the data it had',
+    });
+    monitor.start();
+    await vi.advanceTimersByTimeAsync(4_000);
+    reachable = true;
+    await vi.advanceTimersByTimeAsync(1000);
+    const last = capture.lines.at(-1);
+    expect(last?.msg).toMatch(
+      /^Redis at redis:\/\/r:6379 is reachable again after \d s, but the node stays unready: it came back without the data it had$/,
+    );
+    expect(last?.level).toBe(50);
+    monitor.stop();
+  });
+
   it('says nothing while the store stays reachable', async () => {
     vi.useFakeTimers();
     const capture = captureLog();

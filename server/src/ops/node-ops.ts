@@ -68,6 +68,10 @@ export const createNodeOps = (
           log,
           name: storeName,
           reason,
+          stillUnready: () =>
+            dataLoss() === undefined
+              ? undefined
+              : 'it came back without the data it had (/readyz answers 503 store_data_lost; see docs/operations.md)',
           // The ping reads the store's epoch: a loss found by it ends waiting calls at once, not at their next call.
           checked: () => {
             if (dataLoss() !== undefined) gate?.noticeLoss();

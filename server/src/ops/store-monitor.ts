@@ -14,6 +14,11 @@ export interface StoreMonitorOptions {
   checked?: () => void;
   /** Why the store last failed (`WRONGPASS …`, `ECONNREFUSED`), without secrets, while it is failing. */
   reason?: () => string | undefined;
+  /**
+   * Why the node stays unready although the store answers again (it came back without the data it had), so the line
+   * that ends an outage does not claim the node is ready.
+   */
+  stillUnready?: () => string | undefined;
 }
 
 export interface StoreHealth {
@@ -50,11 +55,13 @@ export const monitorStore = (options: StoreMonitorOptions) => {
     options.checked?.();
     const at = now();
     if (ok) {
-      if (state === 'down')
-        log.info(
-          { down_s: Math.round((at - downSince) / 1000), failed_checks: failedChecks },
-          `${name} is reachable again after ${Math.round((at - downSince) / 1000)} s; the node is ready`,
-        );
+      if (state === 'down') {
+        const fields = { down_s: Math.round((at - downSince) / 1000), failed_checks: failedChecks };
+        const back = `${name} is reachable again after ${fields.down_s} s`;
+        const unready = options.stillUnready?.();
+        if (unready === undefined) log.info(fields, `${back}; the node is ready`);
+        else log.error(fields, `${back}, but the node stays unready: ${unready}`);
+      }
       state = 'up';
       failedChecks = 0;
     } else {

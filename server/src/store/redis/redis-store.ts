@@ -217,9 +217,10 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     dataLoss: () => epoch.lost(),
 
     writeHealth: async () => {
-      if (memory.since() === undefined) return { ok: true };
-      // Not a small write as a probe: it passes as soon as a refused call's own buffers are freed, while the next
-      // call of the same size is refused again. Recovered means room again (see out-of-memory.ts).
+      // Read on every probe, not only once a write was refused: a node whose agents only read (or that has none)
+      // must turn unready with the others when Redis fills up. Not a small write as a probe: it passes as soon as a
+      // refused call's own buffers are freed, while the next call of the same size is refused again. Recovered means
+      // room again (see out-of-memory.ts).
       await run('memoryInfo', () => client.info('memory')).then(
         (info) => memory.check(info),
         () => undefined,
