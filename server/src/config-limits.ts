@@ -2,8 +2,15 @@ import { MAX_EVENT_BYTES } from '@planhub/shared';
 import { z } from 'zod';
 import { ConfigError } from './config-error.ts';
 
+/**
+ * A whole number as an operator writes one: digits only, blanks around allowed. Coercing with Number() also took
+ * " " as 0 (PORT=" " listened on a random port), "1e4" as 10000 and "0x50" as 80.
+ */
+export const wholeNumber = (checked: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v), checked.int());
+
 /** A positive whole-number setting with its default. */
-export const int = (def: number) => z.coerce.number().int().positive().default(def);
+export const int = (def: number) => wholeNumber(z.number().positive()).default(def);
 
 /**
  * Limits (docs/security.md), each refused with a clear error. String lengths and array sizes of arguments are fixed by the
@@ -59,20 +66,12 @@ export const LimitsSchema = z.object({
    * Bytes queued for one connection (events it has not read yet) before the node cuts it as a slow consumer; it
    * reconnects and resumes from its cursor. At least two of the largest events, so one big event never cuts a reader.
    */
-  outboundBytes: z.coerce
-    .number()
-    .int()
-    .min(2 * MAX_EVENT_BYTES)
-    .default(8 * 1024 * 1024),
+  outboundBytes: wholeNumber(z.number().min(2 * MAX_EVENT_BYTES)).default(8 * 1024 * 1024),
   /**
    * Bytes queued for all the connections of one client address on one node: past it, the ones holding the most are
    * cut as slow consumers. Without it an address bounded only by connectionsPerAddress × outboundBytes (about 8 GiB).
    */
-  outboundBytesPerAddress: z.coerce
-    .number()
-    .int()
-    .min(2 * MAX_EVENT_BYTES)
-    .default(256 * 1024 * 1024),
+  outboundBytesPerAddress: wholeNumber(z.number().min(2 * MAX_EVENT_BYTES)).default(256 * 1024 * 1024),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ConfigError, explainIssues } from './config-error.ts';
 import { checkEnvNames } from './config-env-names.ts';
 import { checkHost, isHostHeader } from './config-host.ts';
-import { int, limitEnvName, limitEnvNames, limitsFromEnv, LimitsSchema } from './config-limits.ts';
+import { int, wholeNumber, limitEnvName, limitEnvNames, limitsFromEnv, LimitsSchema } from './config-limits.ts';
 import { checkStorage } from './config-storage.ts';
 import { withConfigFile } from './config-file.ts';
 import { ReporterConfigSchema } from './reporters/reporter-config.ts';
@@ -20,7 +20,7 @@ export { limitEnvNames, LimitsSchema, type Limits } from './config-limits.ts';
 
 export const ServerConfigSchema = z
   .object({
-    port: z.coerce.number().int().min(0).max(65535).default(4000),
+    port: wholeNumber(z.number().min(0).max(65535)).default(4000),
     // A URL here (http://0.0.0.0) would fail at listen with a DNS error instead of naming the setting.
     host: z
       .string()
@@ -35,7 +35,7 @@ export const ServerConfigSchema = z
       .min(1)
       .optional(),
     /** Replicas a commit must reach (WAIT) before it is acknowledged; 0 = Redis' asynchronous replication only. */
-    redisWaitReplicas: z.coerce.number().int().min(0).max(16).default(0),
+    redisWaitReplicas: wholeNumber(z.number().min(0).max(16)).default(0),
     /**
      * Which store: unset picks redis when redisUrl (or a Cluster) is set, else memory. `file` is the durable
      * single-node store in `storagePath`; `hybrid` (seed 000's name for memory plus file) is the same store: reads at

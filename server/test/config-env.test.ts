@@ -12,7 +12,8 @@ const ZOD_WORDING = /Invalid input|Invalid URL|Invalid option|Too small|Too big|
  * Values each variable refuses. A variable missing here is tried with these three, which every number refuses; a
  * new variable that accepts them all fails the test until it is given values of its own.
  */
-const NUMBER_BAD = ['abc', '-1', '1.5'];
+// Number() read ' ' as 0, '1e4' as 10000 and '0x50' as 80: none is what an operator means by a whole number.
+const NUMBER_BAD = ['abc', '-1', '1.5', ' ', '1e4', '0x50'];
 const BAD: Record<string, string[]> = {
   HOST: ['http://0.0.0.0', 'my host'],
   REDIS_URL: ['http://cache:6379', 'redis-host:6379'],
