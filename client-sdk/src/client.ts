@@ -6,7 +6,7 @@ import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './
 import { CloseWatch } from './close-watch.ts';
 import { clientClosedError } from './closed-client.ts';
 import { emitCall } from './emit-call.ts';
-import { callTerms, withRetries } from './call-retry.ts';
+import { attemptTerms, callTerms, withRetries } from './call-retry.ts';
 import { withinMs } from './within-ms.ts';
 import { EventClient } from './event-client.ts';
 import { nodeUrlProblem } from './node-url.ts';
@@ -215,15 +215,17 @@ export class PlanHubClientCore extends EventClient {
   async call<N extends ToolName>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<N>> {
     const terms = callTerms(tool, args, options, this.options);
     const { requestId } = terms;
+    const started = Date.now();
     return withRetries(
       async () => {
+        const attempt = attemptTerms(tool, args, terms, Date.now() - started);
         const ack = await this.callOnce(
           () => ({
             tool,
-            args: tool === 'subscribeToTasks' ? this.subscriptions.resuming(args, this.lastEventId) : args,
+            args: tool === 'subscribeToTasks' ? this.subscriptions.resuming(args, this.lastEventId) : attempt.args,
             ...(requestId ? { request_id: requestId } : {}),
           }),
-          terms.timeoutMs,
+          attempt.timeoutMs,
         );
         if (!ack.ok) throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
         this.observe(tool, args, ack.result);
