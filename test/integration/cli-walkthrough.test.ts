@@ -127,7 +127,8 @@ describe('planhub on a first walk through', { timeout: 120_000 }, () => {
     expect(long.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
     expect(long.stderr).toBe(
       'planhub: warning: --ttl 40d is longer than the 30 days a node accepts unless its PLANHUB_TOKEN_MAX_LIFETIME ' +
-        'allows more; a node with the default refuses this token.\n',
+        'allows more; a node with the default refuses this token for connections (/metrics takes it: scrapers ' +
+        'hold long-lived tokens).\n',
     );
     expect((await mint('30d')).stderr).toBe('');
   });

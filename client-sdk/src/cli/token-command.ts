@@ -45,7 +45,8 @@ export const mintCliToken = async (flags: TokenFlags): Promise<string> => {
   if (ttl > DEFAULT_TOKEN_MAX_LIFETIME_S)
     warn(
       `--ttl ${flags.ttl} is longer than the ${DEFAULT_TOKEN_MAX_LIFETIME_S / DAY_S} days a node accepts unless its ` +
-        'PLANHUB_TOKEN_MAX_LIFETIME allows more; a node with the default refuses this token.',
+        'PLANHUB_TOKEN_MAX_LIFETIME allows more; a node with the default refuses this token for connections ' +
+        '(/metrics takes it: scrapers hold long-lived tokens).',
     );
   const now = Math.floor(Date.now() / 1000);
   return (
