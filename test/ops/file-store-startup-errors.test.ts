@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createFileStore } from '@planhub/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { refusedStart, runMain, type MainRun } from './run-main.ts';
 
@@ -43,6 +44,33 @@ describe('file store startup problems are one line naming the setting used', () 
       await refusedStart({ PLANHUB_CONFIG: config }),
       new RegExp(`storage_path in ${config} is ${aFile}, which is a file`),
     );
+  });
+
+  it('refuses a damaged database (a truncated copy, other content) in one line instead of dying on a signal', async () => {
+    // A store that holds data, written and closed as a stopped node leaves it.
+    const good = join(dir, 'good');
+    const store = createFileStore({ path: good, eventRetention: 100 });
+    const writes = Array.from({ length: 400 }, (_, i) => ({ key: `doc:${i}`, value: { n: i, pad: 'x'.repeat(200) } }));
+    expect(await store.commit('ws', { reads: [], writes, events: [] })).toMatchObject({ ok: true });
+    await store.close();
+    const copy = (name: string, damage: (file: string) => void) => {
+      const path = join(dir, name);
+      cpSync(good, path, { recursive: true });
+      damage(join(path, 'data', 'data.mdb'));
+      return path;
+    };
+    // An interrupted backup: the node died on SIGBUS with nothing printed. Another file in its place: SIGSEGV.
+    const truncated = copy('truncated', (file) => truncateSync(file, Math.floor(statSync(file).size / 2)));
+    const replaced = copy('replaced', (file) => writeFileSync(file, '{"plans":[]}'));
+    for (const path of [truncated, replaced]) {
+      const run = await refusedStart({ PLANHUB_STORAGE_PATH: path });
+      expectOneLine(run, new RegExp(`^PlanHub cannot start: PLANHUB_STORAGE_PATH ${path} holds a damaged database`));
+      expect(run.stderr).toMatch(/Restore the directory from a backup copied while the node was stopped/);
+    }
+    // The undamaged store still starts, its data checked first.
+    const fine = runMain({ PLANHUB_STORAGE_PATH: good });
+    runs.push(fine);
+    await fine.line(/PlanHub listening/);
   });
 
   it('refuses a second node on a storage directory another node holds', async () => {

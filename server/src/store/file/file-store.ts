@@ -3,6 +3,7 @@ import { storedValue } from '../bumped-doc.ts';
 import { join } from 'node:path';
 import type { EventEnvelope } from '@planhub/shared';
 import { open, type RootDatabase } from 'lmdb';
+import { databaseDamage } from './damage-probe.ts';
 import { ConfigError } from '../../config-error.ts';
 import { createMemoryLimits } from '../limits/memory-limits.ts';
 import { createMemoryPresence } from '../presence/memory-presence.ts';
@@ -91,6 +92,14 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     if (err instanceof ConfigError) throw err;
     throw new ConfigError(`storage_path ${dir} cannot be locked for this node: ${messageOf(err)}`);
   }
+  const damage = databaseDamage(join(dir, 'data'));
+  if (damage !== undefined) {
+    lock.release();
+    throw new ConfigError(
+      `storage_path ${dir} holds a damaged database: data/data.mdb cannot be used, ${damage}. Restore the directory ` +
+        'from a backup copied while the node was stopped, or move it away to start with an empty store.',
+    );
+  }
   let root: RootDatabase;
   try {
     root = open({ path: join(dir, 'data'), overlappingSync: false, noSync: false, maxDbs: 16 });
@@ -103,7 +112,10 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     root.transactionSync(() => upgradeKeyFormat([...Object.values(tables), revoked], format));
   } catch (err) {
     lock.release();
-    throw new ConfigError(`storage_path ${dir} could not be upgraded to this version's key format: ${messageOf(err)}`);
+    throw new ConfigError(
+      `storage_path ${dir} could not be upgraded to this version's key format: ${messageOf(err)} (an engine error ` +
+        'such as MDB_PAGE_NOTFOUND means the database is damaged: restore it from a backup)',
+    );
   }
   const now = options.now ?? Date.now;
   const settings = { eventRetention: options.eventRetention, workspaceBytes: options.workspaceBytes, now };
