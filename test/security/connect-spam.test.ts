@@ -86,6 +86,35 @@ describe('CONNECT packets repeated on one transport connection', () => {
     second.close();
   });
 
+  it('take no slot for a CONNECT whose transport closed before the handshake steps ran', async () => {
+    const url = await node({ limits: { connectionsPerAddress: 3 } });
+    // A CONNECT and an EVENT in one polling request: socket.io closes the transport for the EVENT (no socket of that
+    // namespace yet) before the handshake steps run, a microtask later. Each such pair kept a slot for good, so an
+    // address was locked out of the socket door after connectionsPerAddress of them, bad token or not.
+    // Three pairs: the transports stay counted while they close (the engine's cap is twice the sockets'), the
+    // sockets' slots must not.
+    for (let i = 0; i < 3; i++) {
+      const open = await (await fetch(`${url}/socket.io/?EIO=4&transport=polling`)).text();
+      const { sid } = JSON.parse(open.slice(1)) as { sid: string };
+      const body = `40${JSON.stringify({ token: 'not-a-token' })}\x1e42["call",{"tool":"listTools"}]`;
+      const post = await fetch(`${url}/socket.io/?EIO=4&transport=polling&sid=${sid}`, { method: 'POST', body });
+      expect(post.status).toBe(200);
+    }
+    // The same pair over websocket, written back to back: read in one turn, it leaked in most tries.
+    for (let i = 0; i < 6; i++) {
+      const manager = new Manager(url, { transports: ['websocket'], reconnection: false, autoConnect: false });
+      await new Promise<void>((resolve, reject) => manager.open((err) => (err ? reject(err) : resolve())));
+      const closed = new Promise<void>((resolve) => manager.engine.on('close', () => resolve()));
+      manager.engine.write(`0${JSON.stringify({ token: 'not-a-token' })}`);
+      manager.engine.write('2["call",{"tool":"listTools"}]');
+      await closed;
+    }
+    const token = await mintToken(SECRET, { workspace: 'ws', agent_id: 'after-leaks', role: 'agent' }, '1h');
+    const clients = await Promise.all([rawClient(url, { token }), rawClient(url, { token })]);
+    for (const client of clients) expect(await client.call('getWorkspace', {})).toMatchObject({ ok: true });
+    for (const client of clients) client.close();
+  });
+
   it('give back no slot for a CONNECT to a namespace the node does not have', async () => {
     const url = await node({ limits: { connectionsPerAddress: 1 } });
     const token = await mintToken(SECRET, { workspace: 'ws', agent_id: 'main-ns', role: 'agent' }, '1h');

@@ -60,4 +60,20 @@ describe('what a call costs its address', () => {
     for (const answer of answers.slice(0, 2)) expect(answer).toMatch(/^INVALID_ARGUMENT: Unknown event "bogus"/);
     expect(answers[2]).toMatch(/^RESOURCE_EXHAUSTED: Too many calls from /);
   });
+
+  it('answers an event named by a number, as socket.io allows, instead of leaving its ack waiting', async () => {
+    const c = await client();
+    const engine = c.socket.io.engine;
+    const acks: string[] = [];
+    engine.on('message', (data: unknown) => void (String(data).startsWith('37') && acks.push(String(data))));
+    // An EVENT packet with ack id 7 whose event name is the number 5 (socket.io-parser accepts numeric names).
+    engine.write('27[5,{}]');
+    await expect.poll(() => acks).toHaveLength(1);
+    const [answer] = JSON.parse(acks[0]?.slice(2) ?? '[]') as [
+      { ok: boolean; error?: { code: string; message: string } },
+    ];
+    expect(answer.ok).toBe(false);
+    expect(answer.error?.code).toBe('INVALID_ARGUMENT');
+    expect(answer.error?.message).toMatch(/^Unknown event "5"/);
+  });
 });

@@ -105,6 +105,14 @@ export const capConnections = (caps: ConnectionCaps, deps: { refused: ThrottledL
   return (socket: Socket, next: (err?: Error) => void): void => {
     const address = deps.addressOf(socket.request);
     const conn = socket.conn;
+    // socket.io runs these steps a microtask after the CONNECT arrived; an EVENT sent right behind it (one polling
+    // request, or one websocket read) closes the transport meanwhile, since no socket has joined the namespace yet.
+    // Its 'close' has fired already, so a slot taken now would never come back: two requests per slot locked an
+    // address out of the socket door for good. No answer can reach a closed transport; nothing is taken.
+    if (conn.readyState !== 'open') {
+      next(handshakeRefusal('UNAVAILABLE', 'The connection closed before it could be admitted; connect again.'));
+      return;
+    }
     const slots = slotsOf(conn);
     slots.connects += 1;
     if (slots.connects > CONNECTS_PER_TRANSPORT) {

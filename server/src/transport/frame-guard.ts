@@ -121,10 +121,11 @@ export const guardedParser = (limits: FrameLimits) => {
           const framed = new FramedCall(data[1], text.length);
           data[1] = framed;
           if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = framed;
-        } else if (data !== undefined && typeof data[0] === 'string' && data[0] !== 'call') {
+        } else if (data !== undefined && data[0] !== 'call') {
           // Any other event reaches the "call" handler as a refusal, charged by its frame like a call: a client in
-          // another language that names the event wrongly gets an answer instead of waiting for one.
-          const refused = unknownEvent(data[0], text.length);
+          // another language that names the event wrongly gets an answer instead of waiting for one. A number is a
+          // name socket.io accepts too (`427[5,{}]` went unanswered and uncharged).
+          const refused = unknownEvent(String(data[0]), text.length);
           if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = refused;
           return { ...packet, data: ['call', refused] };
         }
