@@ -271,12 +271,12 @@ export interface Store {
    */
   watch(workspace: string, listener: EventListener): () => void;
   ping(): Promise<void>;
-  /**
-   * Whether the store accepts writes: `out_of_memory` (with when it began) while Redis refuses them at maxmemory.
-   * Cheap while no refusal was seen; otherwise it probes with one small expiring write.
-   */
   /** Set once the store was found wiped since this node started; absent for stores that cannot lose data alone. */
   dataLoss?(): DataLoss | undefined;
+  /**
+   * Whether the store accepts writes: `out_of_memory` (with when it began) while Redis refuses them at maxmemory.
+   * Redis reads `INFO memory` for it (readiness asks on each probe); the other stores always accept.
+   */
   writeHealth(): Promise<{ ok: true } | { ok: false; reason: 'out_of_memory'; since: number }>;
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { missingPlanMessage } from '../core/agents/retention.ts';
 import type { CurrentPlanTool } from '../core/plans/no-plan.ts';
 import { noCurrentPlanMessage } from '../core/plans/no-plan.ts';
 import { documents } from '../store/documents/documents.ts';
+import { planDocuments } from '../store/documents/plan-documents.ts';
 import { docKeys } from '../store/keys.ts';
 import { readPlan } from './live-plans.ts';
 import { type ReadRef, writePlan } from './plan-repository.ts';
@@ -29,6 +30,17 @@ export type StepDetail = 'whole' | 'brief';
 
 export const loadPlan = async (tx: Tx, planId: string, detail: StepDetail = 'whole'): Promise<Plan> =>
   (await (detail === 'brief' ? readPlanForStep(tx, planId) : readPlan(tx, planId))) ?? planNotStored(planId);
+
+/**
+ * The statuses of plans by id, from their headers alone (read checked, as a whole read checks them): a call that
+ * needs only to know whether one of an agent's plans runs reads no step. createPlan, refused while one does, used to
+ * read every step of each of up to 50 unfinished plans for it: 10,000 step documents, 51-66 ms of CPU per refusal.
+ */
+export const planStatuses = async (tx: Tx, planIds: readonly string[]): Promise<Array<Plan['status'] | undefined>> =>
+  (await tx.getMany(planIds.map(docKeys.plan))).map((raw, i) => {
+    const root = planDocuments.planRoot.decode(docKeys.plan(planIds[i] ?? ''), raw);
+    return root === undefined ? undefined : root.layout === 'whole' ? root.plan.status : root.header.status;
+  });
 
 export interface PlanTarget {
   plan_id?: string | undefined;

@@ -9,7 +9,15 @@ import { instructionFor } from '../../core/plans/instruction.ts';
 import { tallyOf, totalOf, withAdded } from '../../core/plans/step-tally.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
 import { finishPlan } from '../finish-plan.ts';
-import { appendTarget, loadAgent, loadPlan, resolveForAppend, resolvePlan, savePlan } from '../plan-access.ts';
+import {
+  appendTarget,
+  loadAgent,
+  loadPlan,
+  planStatuses,
+  resolveForAppend,
+  resolvePlan,
+  savePlan,
+} from '../plan-access.ts';
 import { startPlan } from './start-plan.ts';
 import { applyStepChange } from './step-change.ts';
 import { copyWithout } from '../../core/copy-without.ts';
@@ -22,9 +30,12 @@ const createPlan: ToolHandlers['createPlan'] = (ctx, args) =>
     const { caller, services } = ctx;
     const now = services.now();
     const agent = await loadAgent(tx, caller.agent_id);
-    const open = await Promise.all(agent.plans.filter((p) => !p.finished).map((p) => loadPlan(tx, p.plan_id)));
-    const started = open.find((p) => p.status === 'in_progress' || p.status === 'awaiting_approval');
-    if (started) activePlanExists(started);
+    const unfinished = agent.plans.filter((p) => !p.finished).map((p) => p.plan_id);
+    const statuses = await planStatuses(tx, unfinished);
+    const started = unfinished.find((_, i) => statuses[i] === 'in_progress' || statuses[i] === 'awaiting_approval');
+    // The refusal counts the started plan's steps: their briefs do, without a document per step.
+    if (started !== undefined) activePlanExists(await loadPlan(tx, started, 'brief'));
+    const open = await Promise.all(unfinished.map((id) => loadPlan(tx, id)));
     if (args.steps.length > services.config.limits.stepsPerPlan)
       fail(
         'RESOURCE_EXHAUSTED',
