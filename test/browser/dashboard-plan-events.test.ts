@@ -11,14 +11,20 @@ const eventAt = (ms: number): TaskEvent => ({ event_id: `${ms}-0`, event_type: '
  * getTaskEvents over a log of `entries` entries (ids 1..entries) where the plan's events are at `planAt`: each call
  * looks at SCANNED_PER_CALL entries back from before_event, as the server does. Counts its calls.
  */
-const fakeLog = (entries: number, planAt: number[]) => {
+const fakeLog = (entries: number, planAt: number[], createdAt?: number) => {
   const calls: ToolArgs<'getTaskEvents'>[] = [];
   const conn = {
     call: (_tool: 'getTaskEvents', args: ToolArgs<'getTaskEvents'>) => {
       calls.push(args);
       const top = args.before_event ? Number(args.before_event.split('-')[0]) - 1 : entries;
       const bottom = Math.max(1, top - SCANNED_PER_CALL + 1);
-      const events = planAt.filter((at) => at >= bottom && at <= top).map(eventAt);
+      const events = planAt
+        .filter((at) => at >= bottom && at <= top)
+        .map((at) =>
+          at === createdAt
+            ? ({ ...eventAt(at), event_type: 'plan_created', source_plan_id: 'p1' } as TaskEvent)
+            : eventAt(at),
+        );
       const answer: Partial<ToolResult<'getTaskEvents'>> = {
         events,
         scanned: top - bottom + 1,
@@ -56,5 +62,15 @@ describe('the dashboard’s search for a plan’s events', () => {
     expect(found.events.map((e) => e.event_id)).toEqual(['10-0', '6990-0', '7001-0']);
     expect(found.complete).toBe(true);
     expect(again.calls).toHaveLength(1);
+  });
+
+  it('stops at the plan’s plan_created: nothing of the plan is older, so the rest of the log is not scanned', async () => {
+    // A plan page used to make five calls of 2,000 entries for a plan with one event, and plan pages opened in a
+    // row spent the page's call budget.
+    const { conn, calls } = fakeLog(30_000, [29_500], 29_500);
+    const found = await readPlanEvents(conn, 'p1');
+    expect(found.events.map((e) => e.event_type)).toEqual(['plan_created']);
+    expect(found).toMatchObject({ scanned: 2_000, complete: true });
+    expect(calls).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@ import { openConnection, type Connection, type Identity } from './connection.ts'
 import { h } from './dom.ts';
 import { patchChildren } from './patch.ts';
 import { createPageLoader } from './pages.ts';
-import { parseRoute } from './router.ts';
+import { otherWorkspaceOf, parseRoute } from './router.ts';
 import { DashboardState } from './state.ts';
 import { createAgentsView } from './views/agents.ts';
 import { approvalsView, replaceApprovals, waitsForDecision } from './views/approvals.ts';
@@ -22,6 +22,11 @@ import { createSync } from './sync.ts';
 import { createDecider } from './decide.ts';
 import { createOlderLoader } from './older-events.ts';
 import { workspacesView } from './views/workspaces.ts';
+import { createDataLoss } from './data-loss.ts';
+import { undecidedText } from './decision-outcome.ts';
+import { watchStoreHealth } from './store-health.ts';
+import { createViewFocus } from './view-focus.ts';
+import { elsewhereView } from './views/elsewhere.ts';
 
 const section = (id: string, title: string, ...extra: Node[]) => {
   const body = h('div', { class: 'section-body', id: `${id}-body` });
@@ -55,6 +60,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   const timelineChart = createTimelineView(state);
   timeline.body.append(timelineChart.el);
   const workspaces = section('workspaces', 'Workspaces');
+  const elsewhere = section('elsewhere', 'Another workspace');
   const page = h('div', { class: 'page-body' });
   const feedList = createFeedList(state);
   const footer = h('div', { class: 'feed-footer' });
@@ -79,7 +85,13 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   root.replaceChildren(header.el, notice, main);
   let workspaceNames: string[] | undefined;
   let workspaceError: string | undefined;
-  const pages = createPageLoader(connection, () => schedule());
+  const pages = createPageLoader({ conn: connection, changed: () => schedule(), lose: (m) => lose(m) });
+  const lose = createDataLoss(
+    state,
+    () => pages.lose(),
+    () => schedule(),
+  );
+  const storeHealth = watchStoreHealth({ state, lose, changed: () => schedule() });
 
   const layoutFor = (): Node[] => {
     const route = state.route;
@@ -97,7 +109,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
         return [h('div', { class: 'col wide' }, page)];
       default:
         return [
-          h('div', { class: 'col main-col' }, approvals.el, attention.el, agents.el),
+          h('div', { class: 'col main-col' }, elsewhere.el, approvals.el, attention.el, agents.el),
           h('div', { class: 'col side-col' }, deps.el, feed.el),
         ];
     }
@@ -108,8 +120,9 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   const renderChrome = () => {
     header.update();
     tab.update();
-    stale.replaceChildren(...staleView(state));
-    stale.hidden = state.lostAt === undefined;
+    const staleNodes = staleView(state);
+    stale.replaceChildren(...staleNodes);
+    stale.hidden = staleNodes.length === 0;
     root.dataset.status = state.status;
   };
   let frame = 0;
@@ -123,9 +136,11 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     const reading = showsFeed && view === shownView ? feedList.reading() : undefined;
     renderChrome();
     // A decision not made says so only while its plan still waits for one (decided elsewhere, it is moot).
-    if (state.undecided && !waitsForDecision(state, state.undecided.planId)) state.undecided = undefined;
+    // A refused one stays: the reader's decision lost to someone else's, which they must be told (decision-outcome.ts).
+    if (state.undecided && !state.undecided.refused && !waitsForDecision(state, state.undecided.planId))
+      state.undecided = undefined;
     // An alert is announced each time its text is written: only a new message is.
-    const noticeText = neutralize([state.undecided?.text, state.notice?.text].filter(Boolean).join(' '));
+    const noticeText = neutralize([undecidedText(state), state.notice?.text].filter(Boolean).join(' '));
     if (notice.textContent !== noticeText) notice.textContent = noticeText;
     const noticeClass = `notice ${state.undecided ? 'error' : (state.notice?.kind ?? '')}`;
     if (notice.className !== noticeClass) notice.className = noticeClass;
@@ -136,6 +151,8 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     }
     const route = state.route;
     if (view === 'overview') {
+      elsewhere.el.hidden = state.elsewhere === undefined;
+      patchChildren(elsewhere.body, elsewhereView(state, window.location.hash));
       agentsView.update();
       replaceApprovals(approvals.body, approvalsView(state, { decide }), approvals.heading);
       patchChildren(attention.body, attentionView(state));
@@ -154,6 +171,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     if (route.view === 'plan') patchChildren(page, planPage(state, pages.get(route.planId)));
     if (route.view === 'step') patchChildren(page, stepPage(state, pages.get(route.planId), route.stepId));
     if (headingWanted) focusHeading();
+    viewFocus.apply();
     root.dataset.view = view;
     root.dataset.lastEvent = state.model.lastEventId ?? '';
   };
@@ -182,7 +200,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   // second would rebuild every section for nothing, and drop what a reader selected, hovered or focused in them.
   setInterval(() => {
     if (state.fadeFlashes()) return schedule();
-    if (state.lostAt !== undefined) scheduleChrome();
+    if (state.lostAt !== undefined || state.storeTrouble) scheduleChrome();
     if (clocked.has(state.route.view)) scheduleClock();
   }, 1000);
 
@@ -205,9 +223,12 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     if (!active || active === document.body) heading.focus();
   };
 
+  const viewFocus = createViewFocus(document);
   const onRoute = () => {
     const before = state.route;
+    const elsewhereBefore = state.elsewhere;
     state.route = parseRoute(window.location.hash, identity.workspace);
+    state.elsewhere = otherWorkspaceOf(window.location.hash, identity.workspace);
     const route = state.route;
     if ((route.view === 'plan' || route.view === 'step') && link.conn) pages.want(route.planId);
     if (route.view === 'workspaces' && link.conn)
@@ -224,14 +245,19 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     }
     schedule();
     // A new page takes the focus to its heading, so keyboard and screen reader users start at its top.
-    if (before.view !== route.view || JSON.stringify(before) !== JSON.stringify(route)) {
+    if (
+      before.view !== route.view ||
+      JSON.stringify(before) !== JSON.stringify(route) ||
+      elsewhereBefore !== state.elsewhere
+    ) {
       headingWanted = route.view === 'plan' || route.view === 'step';
+      viewFocus.want(route, state.elsewhere !== undefined);
       requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById('page-h')?.focus()));
     }
   };
   window.addEventListener('hashchange', onRoute);
 
-  const sync = createSync({ state, connection, pages, schedule, fail, onRoute });
+  const sync = createSync({ state, connection, pages, schedule, fail, onRoute, lose, checkStore: storeHealth.check });
 
   const loadOlder = createOlderLoader({ state, connection, schedule, fail });
   const decide = createDecider({ state, connection, schedule, refresh: () => sync.refresh() });
@@ -252,5 +278,10 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     onEvent: (event) => sync.onEvent(event),
   });
   state.route = parseRoute(window.location.hash, identity.workspace);
+  state.elsewhere = otherWorkspaceOf(window.location.hash, identity.workspace);
+  // The first onRoute (once caught up) sees no change from this route: a deep link or a reload of a plan or step
+  // page asks for its heading here, as the docs promise, and a link to another workspace for what says so.
+  headingWanted = state.route.view === 'plan' || state.route.view === 'step';
+  if (headingWanted || state.elsewhere !== undefined) viewFocus.want(state.route, state.elsewhere !== undefined);
   schedule();
 };

@@ -27,7 +27,7 @@ const what = (d: Decision) => `${d.modification ? 'the change to ' : ''}"${d.tit
 /**
  * A person's approval or rejection of a plan (or of its modification), and its answer shown for a while. A decision
  * that was not made says so in `state.undecided`, naming the plan, beside any other notice and across a reconnect
- * (app.ts drops it once the plan no longer waits): a bare "operation has timed out" that a reconnect wiped left the
+ * (app.ts drops it once the plan no longer waits, unless the server refused it: decision-outcome.ts): a bare "operation has timed out" that a reconnect wiped left the
  * reader believing the plan approved.
  */
 export const createDecider =
@@ -74,6 +74,8 @@ export const createDecider =
           text: refused
             ? `Not ${verb}: ${what(d)}: ${cause}`
             : `Maybe not ${verb}: ${what(d)} got no answer (${cause}). If its card is still there, it still waits: decide again.`,
+          // Kept once the plan stops waiting: that is what a lost race looks like (decision-outcome.ts).
+          ...(refused ? { refused: { approve: d.approve, title: d.title, modification: d.modification, at } } : {}),
         };
         schedule();
       })

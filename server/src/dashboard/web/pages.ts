@@ -1,18 +1,43 @@
 import type { TaskEvent } from '@planhub/shared';
+import { isDataLoss, rateWait, slowDownText } from './call-errors.ts';
 import type { Connection } from './connection.ts';
 import { readPlanEvents, type PlanEvents } from './plan-events.ts';
 import type { PlanPageData } from './views/plan-page.ts';
+
+/**
+ * Plan pages kept at most. Each kept page costs a read on the next reconnection if it were re-read; they are not
+ * (only the shown one is), but a page open all day would otherwise hold every plan it ever showed.
+ */
+const MOST_PAGES = 20;
+
+export interface PageLoaderDeps {
+  conn: () => Connection;
+  changed: () => void;
+  /** A read answered DATA_LOSS: the store was wiped (data-loss.ts, which then calls `lose` here). */
+  lose: (message: string) => void;
+}
 
 /**
  * The plan and step pages' data: the full plan (getPlanStatus has outputs and received outputs, the overview does
  * not) and the plan's events. Re-read when an event of that plan arrives; at most one read in flight per plan.
  * A re-read of the events only looks back to where the last one began; after a reconnection they are read afresh.
  */
-export const createPageLoader = (conn: () => Connection, changed: () => void) => {
+export const createPageLoader = ({ conn, changed, lose }: PageLoaderDeps) => {
   const pages = new Map<string, PlanPageData>();
   const running = new Set<string>();
   const again = new Set<string>();
   const found = new Map<string, PlanEvents>();
+  /** Plans whose read was refused for the page's rate, waiting for the time the refusal named. */
+  const retrying = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Set once the store lost its data: every read would answer DATA_LOSS. */
+  let lostMessage: string | undefined;
+
+  const forget = (planId: string) => {
+    pages.delete(planId);
+    found.delete(planId);
+    clearTimeout(retrying.get(planId));
+    retrying.delete(planId);
+  };
 
   const load = (planId: string): void => {
     if (running.has(planId)) {
@@ -30,9 +55,31 @@ export const createPageLoader = (conn: () => Connection, changed: () => void) =>
         if (events.complete) delete page.searchStoppedAfter;
         else page.searchStoppedAfter = events.scanned;
         delete page.error;
+        delete page.waiting;
       })
       .catch((err: unknown) => {
-        page.error = err instanceof Error ? err.message : String(err);
+        if (isDataLoss(err)) {
+          lose(err.message);
+          return;
+        }
+        const wait = rateWait(err);
+        if (wait === undefined) {
+          page.error = err instanceof Error ? err.message : String(err);
+          delete page.waiting;
+          return;
+        }
+        // The page's own budget ran out (plan pages opened in quick succession): it reads again once the server
+        // said it may, as the catch-up does; a person could not tell that reopening the page was what it waited for.
+        page.waiting = slowDownText(wait);
+        delete page.error;
+        clearTimeout(retrying.get(planId));
+        retrying.set(
+          planId,
+          setTimeout(() => {
+            retrying.delete(planId);
+            if (pages.get(planId) === page) load(planId);
+          }, wait),
+        );
       })
       .finally(() => {
         running.delete(planId);
@@ -43,23 +90,47 @@ export const createPageLoader = (conn: () => Connection, changed: () => void) =>
 
   return {
     get: (planId: string) => pages.get(planId),
-    /** Loads the plan unless it is already there (a load that failed is tried again). */
+    /** Loads the plan unless it is already there (a load that failed is tried again) or waits for its retry. */
     want(planId: string) {
-      if (!pages.has(planId) || pages.get(planId)?.error !== undefined) load(planId);
+      const page = pages.get(planId);
+      if (page) {
+        // Most recently wanted last, so the oldest is the one dropped when there are too many.
+        pages.delete(planId);
+        pages.set(planId, page);
+      }
+      if (lostMessage !== undefined) {
+        pages.set(planId, { planId, events: [], error: lostMessage });
+        return;
+      }
+      if (!page || (page.error !== undefined && !retrying.has(planId))) load(planId);
+      for (const id of pages.keys()) {
+        if (pages.size <= MOST_PAGES) break;
+        if (id !== planId) forget(id);
+      }
     },
     /** An event arrived: the shown plan reads again; another plan's kept copy is dropped as stale. */
     onEvent(event: TaskEvent, shown: string | undefined) {
       const id = event.source_plan_id;
       if (!id || !pages.has(id)) return;
       if (id === shown) load(id);
-      else {
-        pages.delete(id);
-        found.delete(id);
-      }
+      else forget(id);
     },
-    reloadAll() {
+    /**
+     * After a reconnection only the shown plan reads again; the others are forgotten and read when opened (want).
+     * Re-reading every plan visited that session cost 3 calls each at once, and the page's budget refused them.
+     */
+    reloadShown(shown: string | undefined) {
       found.clear();
-      for (const id of pages.keys()) load(id);
+      for (const id of [...pages.keys()]) if (id !== shown) forget(id);
+      if (shown !== undefined && lostMessage === undefined) load(shown);
+    },
+    /** The store lost its data: each kept page says so instead of showing a plan that no longer exists. */
+    lose() {
+      lostMessage = 'This plan no longer exists: the server’s store lost its data (see the banner at the top).';
+      for (const id of [...pages.keys()]) {
+        forget(id);
+        pages.set(id, { planId: id, events: [], error: lostMessage });
+      }
     },
   };
 };

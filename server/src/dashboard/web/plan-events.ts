@@ -52,6 +52,16 @@ export const readPlanEvents = async (conn: Connection, planId: string, known?: P
         scanned: known.scanned + scanned,
         complete: known.complete || before === null,
       };
+    // A plan's first event is its plan_created: nothing of it is older, so the search ends there. Without this, a
+    // plan whose events were all in the first page went on scanning the rest of the log (up to 4 more calls of
+    // 2,000 entries each), and a few plan pages opened in a row spent the page's whole call budget.
+    const begun = page.events.some((e) => e.event_type === 'plan_created' && e.source_plan_id === planId);
+    if (begun)
+      return {
+        events: [...(known?.events ?? []), ...events].slice(-MOST_EVENTS),
+        scanned: (known?.scanned ?? 0) + scanned,
+        complete: true,
+      };
     if (before === null || events.length >= MOST_EVENTS) return { events, scanned, complete: before === null };
   }
   return { events, scanned, complete: false };

@@ -22,6 +22,21 @@ export const parseRoute = (hash: string, workspace: string): Route => {
   }
 };
 
+/**
+ * The workspace a `#/ws/<name>/…` hash names when it is not this page's. parseRoute shows this page's overview for
+ * it; the page then says so (views/elsewhere.ts) rather than let the address bar name a workspace it does not show.
+ */
+export const otherWorkspaceOf = (hash: string, workspace: string): string | undefined => {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  if (parts[0] !== 'ws' || parts[1] === undefined) return undefined;
+  try {
+    const named = seg(parts[1]);
+    return named === workspace ? undefined : named;
+  } catch {
+    return undefined;
+  }
+};
+
 const routeOf = (hash: string, workspace: string): Route => {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   if (parts[0] === 'workspaces') return { view: 'workspaces' };

@@ -46,6 +46,25 @@ export interface OlderEvents {
   loading: boolean;
 }
 
+export interface Undecided {
+  planId: string;
+  text: string;
+  /**
+   * Set when the server refused the decision (applied nothing): it stays once the plan no longer waits, as the
+   * reader's own decision was not recorded and someone else's was.
+   */
+  refused?: { approve: boolean; title: string; modification: boolean; at: string };
+}
+
+export interface StoreTrouble {
+  kind: 'unreachable' | 'lost';
+  /** Browser clock. */
+  since: number;
+  message: string;
+  /** Lost only: the newest event the page held when the loss was seen; the feed is cut there. */
+  lastEventId?: string;
+}
+
 /** Everything the page shows; views read it, the controller changes it. */
 export class DashboardState {
   readonly model = new WorkspaceModel();
@@ -58,7 +77,14 @@ export class DashboardState {
    * A decision the reader pressed that was not (or maybe not) made, shown beside `notice` and kept across a
    * reconnect: until the reader decides or moves to another view, or the plan stops waiting for a decision.
    */
-  undecided: { planId: string; text: string } | undefined;
+  undecided: Undecided | undefined;
+  /**
+   * What the node says of its store while the socket is up: unreachable (calls answer UNAVAILABLE until it is back)
+   * or lost (wiped or restarted empty: calls answer DATA_LOSS for good). A lost store stays lost for this page.
+   */
+  storeTrouble: StoreTrouble | undefined;
+  /** A link that named another workspace than this page's (`#/ws/<other>/…`), until the route changes. */
+  elsewhere: string | undefined;
   /** When a live connection dropped (browser clock), until the next one has caught up. */
   lostAt: number | undefined;
   filter = { group: 'all', agent: '' };

@@ -1,5 +1,6 @@
 import type { TaskEvent } from '@planhub/shared';
-import { EVENT_TYPES, PlanHubError, coalesceRetrying, retryAfterOf, retryWait } from '@planhub/shared';
+import { EVENT_TYPES, PlanHubError, coalesceRetrying, retryWait } from '@planhub/shared';
+import { isDataLoss, rateWait } from './call-errors.ts';
 import type { Connection } from './connection.ts';
 import type { createPageLoader } from './pages.ts';
 import type { DashboardState } from './state.ts';
@@ -7,12 +8,6 @@ import type { DashboardState } from './state.ts';
 const HISTORY = 100;
 /** Rate refusals one step of a catch-up waits out before the catch-up starts over. */
 const PATIENCE = 3;
-
-/** How long a refusal for the caller's rate asks to wait; undefined for any other failure. */
-const rateWait = (err: unknown): number | undefined =>
-  err instanceof PlanHubError && err.code === 'RESOURCE_EXHAUSTED' && retryAfterOf(err.details) > 0
-    ? retryAfterOf(err.details)
-    : undefined;
 
 /** Thrown by a catch-up that a newer connection (or a drop) made obsolete: it stops without a word. */
 class Superseded extends Error {}
@@ -26,6 +21,10 @@ export interface SyncDeps {
   fail: (err: unknown) => DashboardState['notice'];
   /** Applies the route once caught up (a plan page loads its plan). */
   onRoute: () => void;
+  /** The store lost its data (a call answered DATA_LOSS): final, see data-loss.ts. */
+  lose: (message: string) => void;
+  /** Asks the node at once whether it reaches its store (a call failed, or a connection came). */
+  checkStore: () => void;
 }
 
 /**
@@ -33,7 +32,8 @@ export interface SyncDeps {
  * subscription), the events pushed afterwards, and the overview re-read they ask for; each retried while the
  * connection stays up, since nothing else would ask again.
  */
-export const createSync = ({ state, connection, pages, schedule, fail, onRoute }: SyncDeps) => {
+export const createSync = ({ state, connection, pages, schedule, fail, onRoute, lose, checkStore }: SyncDeps) => {
+  const lost = () => state.storeTrouble?.kind === 'lost';
   // Each connect and each drop starts a new generation: a catch-up retry scheduled in an earlier one is dropped,
   // and a catch-up still running from an earlier one stops at its next step.
   let generation = 0;
@@ -52,8 +52,12 @@ export const createSync = ({ state, connection, pages, schedule, fail, onRoute }
       if (rereadNotice !== undefined && state.notice === rereadNotice) state.notice = undefined;
       schedule();
     },
-    (err) => (rereadNotice = fail(err)),
-    () => state.status === 'live',
+    (err) => {
+      if (isDataLoss(err)) return lose(err.message);
+      rereadNotice = fail(err);
+      checkStore();
+    },
+    () => state.status === 'live' && !lost(),
   );
   const refresh = reread.run;
 
@@ -126,7 +130,8 @@ export const createSync = ({ state, connection, pages, schedule, fail, onRoute }
     }
     if (state.notice?.kind === 'error') state.notice = undefined;
     state.lostAt = undefined;
-    pages.reloadAll();
+    const route = state.route;
+    pages.reloadShown(route.view === 'plan' || route.view === 'step' ? route.planId : undefined);
     onRoute();
   };
 
@@ -135,9 +140,13 @@ export const createSync = ({ state, connection, pages, schedule, fail, onRoute }
    * call would otherwise leave a page that is open for days showing a live connection and receiving nothing).
    */
   const catchUp = (connectedIn: number, attempt = 0) => {
+    // After a loss every call answers DATA_LOSS until the nodes restart: retrying every 5 s only repeated it.
+    if (lost()) return;
     onConnected(connectedIn).catch((err: unknown) => {
       if (err instanceof Superseded || connectedIn !== generation) return;
+      if (isDataLoss(err)) return lose(err.message);
       fail(err);
+      checkStore();
       setTimeout(
         () => {
           if (connectedIn === generation) catchUp(connectedIn, attempt + 1);
@@ -151,7 +160,10 @@ export const createSync = ({ state, connection, pages, schedule, fail, onRoute }
     onEvent,
     refresh,
     /** The connection is up (again): catch up on it. */
-    connected: () => catchUp((generation += 1)),
+    connected: () => {
+      checkStore();
+      catchUp((generation += 1));
+    },
     /** The connection dropped or is being retried: what was under way for it stops. */
     dropped: () => void (generation += 1),
   };

@@ -1,8 +1,10 @@
 import type { TaskEvent } from '@planhub/shared';
-import { unblockedBy } from '@planhub/shared';
-import { h, reconcile, replaceKeepingFocus, timeOf } from '../dom.ts';
+import { compareEventIds, unblockedBy } from '@planhub/shared';
+import { clockOf, h, reconcile, replaceKeepingFocus, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import { FEED_GROUPS, type DashboardState } from '../state.ts';
+
+const dataLost = (state: DashboardState): boolean => state.storeTrouble?.kind === 'lost';
 
 /** The line of detail of an event; a type newer than this page (see connection.ts) shows its envelope only. */
 const detailOf = (e: TaskEvent): string => {
@@ -39,25 +41,30 @@ const detailOf = (e: TaskEvent): string => {
   }
 };
 
-const whatOf = (e: TaskEvent, workspace: string): Node | string => {
+const whatOf = (e: TaskEvent, workspace: string, gone: boolean): Node | string => {
   const text = [e.source_plan_title, e.source_step_id ? `${e.source_step_id}: ${e.source_step_description ?? ''}` : '']
     .filter(Boolean)
     .join(' › ');
-  if (!e.source_plan_id) return text;
+  // After the store lost its data, the plan no longer exists: a link would open a page of nothing.
+  if (!e.source_plan_id || gone) return text;
   const route = e.source_step_id
     ? { view: 'step' as const, planId: e.source_plan_id, stepId: e.source_step_id }
     : { view: 'plan' as const, planId: e.source_plan_id };
   return h('a', { href: href(workspace, route) }, text);
 };
 
-export const feedItem = (e: TaskEvent, workspace: string): HTMLElement =>
+export const feedItem = (e: TaskEvent, workspace: string, gone = false): HTMLElement =>
   h(
     'li',
-    { class: `event type-${e.event_type}`, 'data-event-id': e.event_id, 'data-type': e.event_type },
+    {
+      class: `event type-${e.event_type}${gone ? ' gone' : ''}`,
+      'data-event-id': e.event_id,
+      'data-type': e.event_type,
+    },
     h('time', { datetime: e.timestamp }, timeOf(e.timestamp)),
     h('span', { class: 'etype' }, e.event_type),
     h('strong', {}, e.source_agent),
-    h('span', { class: 'what' }, whatOf(e, workspace)),
+    h('span', { class: 'what' }, whatOf(e, workspace, gone)),
     h('span', { class: 'muted small' }, detailOf(e)),
   );
 
@@ -93,9 +100,24 @@ export const feedControls = (state: DashboardState, actions: FeedActions): HTMLE
 export const feedView = (
   state: DashboardState,
   visible: readonly TaskEvent[],
-  item = (e: TaskEvent) => feedItem(e, state.identity.workspace),
+  item = (e: TaskEvent) => feedItem(e, state.identity.workspace, dataLost(state)),
 ): Node[] => {
   const events = visible.slice(-state.feedShown).reverse();
+  const cut = state.storeTrouble?.kind === 'lost' ? state.storeTrouble : undefined;
+  if (cut && events.length > 0) {
+    // The line where the store lost its data: what is under it happened before, in a log that no longer exists.
+    const at = events.findIndex(
+      (e) => cut.lastEventId === undefined || compareEventIds(e.event_id, cut.lastEventId) <= 0,
+    );
+    const nodes: Node[] = events.map(item);
+    const mark = h(
+      'li',
+      { class: 'loss-mark', id: 'feed-loss' },
+      `${clockOf(cut.since)}: the server’s store lost its data. The events below happened before; their plans no longer exist.`,
+    );
+    nodes.splice(at < 0 ? nodes.length : at, 0, mark);
+    return nodes;
+  }
   if (events.length > 0) return events.map(item);
   const older = state.older?.key === state.filterKey ? state.older : undefined;
   const scanned = state.feed.length + (older?.scanned ?? 0);
@@ -135,6 +157,7 @@ const readingAt = (list: HTMLElement): FeedReading | undefined => {
 export const createFeedList = (state: DashboardState) => {
   const el = h('ol', { class: 'feed', 'aria-label': 'Events, newest first' });
   let built = new Map<string, HTMLElement>();
+  let builtGone = false;
   return {
     el,
     /**
@@ -143,9 +166,13 @@ export const createFeedList = (state: DashboardState) => {
      */
     reading: (): FeedReading | undefined => readingAt(el),
     update(visible: readonly TaskEvent[], reading: FeedReading | undefined) {
+      const gone = dataLost(state);
+      // Built before the loss, an item links its plan: each is built again once, without.
+      if (gone !== builtGone) built = new Map();
+      builtGone = gone;
       const next = new Map<string, HTMLElement>();
       const nodes = feedView(state, visible, (e) => {
-        const li = built.get(e.event_id) ?? feedItem(e, state.identity.workspace);
+        const li = built.get(e.event_id) ?? feedItem(e, state.identity.workspace, gone);
         next.set(e.event_id, li);
         return li;
       });

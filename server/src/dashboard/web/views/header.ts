@@ -4,6 +4,17 @@ import type { DashboardState } from '../state.ts';
 
 const LABEL = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', refused: 'refused' } as const;
 
+const STORE_LABEL = { unreachable: 'store unreachable', lost: 'data lost' } as const;
+
+/**
+ * The store's trouble the page shows: a loss always (it is final), an unreachable store only while the socket is up
+ * (while it is down, the page cannot tell, and "reconnecting" says enough).
+ */
+export const storeTroubleShown = (state: DashboardState) => {
+  const trouble = state.storeTrouble;
+  return trouble && (trouble.kind === 'lost' || state.status === 'live') ? trouble : undefined;
+};
+
 const TABS: { label: string; route: Route }[] = [
   { label: 'Overview', route: { view: 'overview' } },
   { label: 'Graph', route: { view: 'graph' } },
@@ -31,12 +42,15 @@ export const headerView = (state: DashboardState) => {
     update() {
       // A status region announces every write of its text, and reconnection attempts call this again and again
       // with the same state: only a change is written.
-      const text =
-        LABEL[state.status] + (state.status === 'refused' && state.statusDetail ? `: ${state.statusDetail}` : '');
+      // A socket can be up while the node cannot reach its store: "live" then promised what the page could not do.
+      const store = storeTroubleShown(state);
+      const text = store
+        ? STORE_LABEL[store.kind]
+        : LABEL[state.status] + (state.status === 'refused' && state.statusDetail ? `: ${state.statusDetail}` : '');
       if (pill.textContent !== text) pill.textContent = text;
-      const className = `pill ${state.status}`;
+      const className = `pill ${store ? `store-${store.kind}` : state.status}`;
       if (pill.className !== className) pill.className = className;
-      const title = state.statusDetail ?? '';
+      const title = store?.message ?? state.statusDetail ?? '';
       if (pill.title !== title) pill.title = title;
       const view = state.route.view === 'plan' || state.route.view === 'step' ? 'overview' : state.route.view;
       for (const a of links)

@@ -17,6 +17,8 @@ export interface PlanPageData {
   /** Set when the search for its events stopped before the oldest log entry kept: how many entries it looked at. */
   searchStoppedAfter?: number;
   error?: string;
+  /** Set while a read refused for the page's rate waits to be tried again: what the person is told meanwhile. */
+  waiting?: string;
 }
 
 /** Says that older events of the plan may exist beyond what was searched; nothing when the whole log was. */
@@ -55,7 +57,10 @@ export const backLink = (state: DashboardState) =>
 /** A plan's page: header, progress, its steps (finished ones folded on a long plan) and its events. */
 export const planPage = (state: DashboardState, data: PlanPageData | undefined): Node[] => {
   if (!data?.plan)
-    return [backLink(state), h('p', { class: data?.error ? 'error' : 'muted' }, data?.error ?? 'Loading the plan…')];
+    return [
+      backLink(state),
+      h('p', { class: data?.error ? 'error' : 'muted' }, data?.error ?? data?.waiting ?? 'Loading the plan…'),
+    ];
   const plan = data.plan;
   const ws = state.identity.workspace;
   const finished = plan.steps.filter((s) => ENDED_STEP_STATUSES.has(s.status) && s.status !== 'failed');

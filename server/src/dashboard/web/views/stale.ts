@@ -1,15 +1,38 @@
 import { formatDuration } from '@planhub/shared';
 import { clockOf, h } from '../dom.ts';
 import type { DashboardState } from '../state.ts';
+import { storeTroubleShown } from './header.ts';
 
 const ago = (ms: number, now: number): string => `${formatDuration(Math.max(1000, now - ms))} ago`;
 
 /**
  * What the page shows after its connection dropped, until it has caught up again: when it lost the connection and
- * how old the newest event it applied is, since statuses, presence and approvals shown may have changed since.
+ * how old the newest event it applied is, since statuses, presence and approvals shown may have changed since; and,
+ * while connected, that the node cannot reach its store or that the store lost its data.
  */
 export const staleView = (state: DashboardState, now = Date.now()): Node[] => {
+  const store = storeTroubleShown(state);
+  if (store?.kind === 'lost')
+    return [
+      h(
+        'p',
+        {},
+        h('strong', {}, `The server’s store lost its data at ${clockOf(store.since)} (${ago(store.since, now)}).`),
+        ' It was wiped or restarted empty: the plans this page showed no longer exist there, so they were cleared, ' +
+          'and the events listed below the line in the feed happened before the loss. Trying again does not help: ' +
+          'reload this page once the PlanHub server has been restarted.',
+      ),
+    ];
   const lost = state.lostAt;
+  if (store)
+    return [
+      h(
+        'p',
+        {},
+        h('strong', {}, `The server cannot reach its store since ${clockOf(store.since)} (${ago(store.since, now)}).`),
+        ' Nothing new can be recorded or shown until it is back, so what is shown may be old; checked every few seconds.',
+      ),
+    ];
   if (lost === undefined) return [];
   const last = state.feed.at(-1)?.timestamp;
   const lastMs = last ? Date.parse(last) : NaN;

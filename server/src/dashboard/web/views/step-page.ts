@@ -52,7 +52,10 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
   const plan: PlanView | undefined = data?.plan;
   const step = plan?.steps.find((s) => s.id === stepId);
   if (!plan || !step)
-    return [backLink(state), h('p', { class: data?.error ? 'error' : 'muted' }, data?.error ?? 'Loading the step…')];
+    return [
+      backLink(state),
+      h('p', { class: data?.error ? 'error' : 'muted' }, data?.error ?? data?.waiting ?? 'Loading the step…'),
+    ];
   const ws = state.identity.workspace;
   const now = new Date().toISOString();
   const history = statusHistory(data?.events ?? [], plan.plan_id, step.id, now);

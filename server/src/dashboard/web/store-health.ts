@@ -1,0 +1,60 @@
+import type { DashboardState } from './state.ts';
+
+/** How often a connected page asks the node whether it can reach its store. */
+export const STORE_CHECK_MS = 5_000;
+
+interface Readiness {
+  status?: string;
+  reason?: string;
+  message?: string;
+}
+
+export interface StoreHealthDeps {
+  state: DashboardState;
+  /** The store was found wiped: final for this page (data-loss.ts). */
+  lose: (message: string) => void;
+  changed: () => void;
+}
+
+/**
+ * Polls the node's /readyz (same origin, no token needed) while the socket is up. A socket stays connected while
+ * the node cannot reach Redis (killed, or hung with SIGSTOP), so the pill alone said "live" while nothing could be
+ * read or recorded; no event is pushed about it either, since events live in that store. /readyz is the node's own
+ * answer to exactly this question, and it costs no call from the page's budget.
+ */
+export const watchStoreHealth = ({ state, lose, changed }: StoreHealthDeps) => {
+  let inFlight = false;
+  // A function, not a narrowed field: the answer comes after an await, when either may have changed.
+  const settled = () => state.status !== 'live' || state.storeTrouble?.kind === 'lost';
+  const check = async () => {
+    if (inFlight || settled()) return;
+    inFlight = true;
+    try {
+      const res = await fetch('/readyz', { cache: 'no-store' });
+      const body = (await res.json().catch(() => ({}))) as Readiness;
+      if (settled()) return;
+      if (res.ok) {
+        if (state.storeTrouble) {
+          state.storeTrouble = undefined;
+          changed();
+        }
+        return;
+      }
+      if (body.reason === 'store_data_lost') return lose(body.message ?? 'The store lost its data.');
+      // Shutting down is the socket's news (it drops next); out of memory still serves reads.
+      if (body.reason !== 'store_unreachable' || state.storeTrouble?.kind === 'unreachable') return;
+      state.storeTrouble = {
+        kind: 'unreachable',
+        since: Date.now(),
+        message: body.message ?? 'The store is unreachable.',
+      };
+      changed();
+    } catch {
+      // The node itself did not answer: the socket says so soon enough.
+    } finally {
+      inFlight = false;
+    }
+  };
+  setInterval(() => void check(), STORE_CHECK_MS);
+  return { check: () => void check() };
+};

@@ -1,0 +1,72 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { poll } from '../helpers/eventually.ts';
+import { browserSuite, watchPageErrors } from './chromium.ts';
+import { dashboardAgent, dashboardNode } from './dashboard-node.ts';
+
+/**
+ * The page's socket through a relay that can hold back the events the node pushes (socket.io frames `42["event",…`)
+ * while answers to its calls still pass: the page keeps showing a plan as waiting after someone else decided it, as
+ * a page does in the moment two people decide at once.
+ */
+const openWithHeldEvents = async (page: Page, url: string) => {
+  let holding = false;
+  const held: (() => void)[] = [];
+  await page.routeWebSocket(/\/socket\.io\//, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => server.send(message));
+    server.onMessage((message) => {
+      const deliver = () => ws.send(message);
+      if (holding && String(message).startsWith('42["event"')) held.push(deliver);
+      else deliver();
+    });
+  });
+  await page.goto(`${url}/dashboard?workspace=ws&agent=alice&role=user`);
+  await page.locator('#connection.live').waitFor();
+  return {
+    hold: () => void (holding = true),
+    release: () => {
+      holding = false;
+      for (const deliver of held.splice(0)) deliver();
+    },
+  };
+};
+
+/** Two people deciding one plan at once: the server records one decision; the other must hear that theirs was not. */
+describe('a decision that loses the race to another', () => {
+  const suite = browserSuite();
+  const { cleanups } = suite;
+
+  for (const carolApproves of [false, true])
+    it(`says the reader's approval was not recorded, and that carol ${carolApproves ? 'approved' : 'rejected'} it first`, async () => {
+      const node = await dashboardNode(cleanups);
+      const page = await suite.browser.newPage();
+      cleanups.push(() => page.close());
+      const errors = watchPageErrors(page);
+      const relay = await openWithHeldEvents(page, node.url);
+      const planner = await dashboardAgent(cleanups, node.url, 'planner');
+      const plan = await planner.createPlan({ title: 'Ship 5.0', steps: ['Canary'] });
+      await planner.startPlan({ wait: false });
+      const approve = page.locator(`#approval--${plan.plan_id}--approve`);
+      await approve.waitFor();
+
+      relay.hold();
+      const carol = await dashboardAgent(cleanups, node.url, 'carol', 'user');
+      if (carolApproves) await carol.plan_approve({ plan_id: plan.plan_id });
+      else await carol.plan_reject({ plan_id: plan.plan_id, reason: 'not today' });
+      await approve.click();
+      relay.release();
+
+      const notice = page.locator('#notice');
+      await poll(() => notice.textContent()).toMatch(
+        new RegExp(
+          `^Your approval of "Ship 5\\.0" \\(${plan.plan_id}\\) was not recorded: it was already ${carolApproves ? 'approved' : 'rejected'} by carol\\.`,
+        ),
+      );
+      // Still said once the page has caught up with carol's decision, not dropped as moot.
+      await poll(() => page.locator(`#approval--${plan.plan_id}--approve`).count()).toBe(0);
+      await page.waitForTimeout(300);
+      expect(await notice.textContent()).toContain('was not recorded');
+      expect(errors).toEqual([]);
+    });
+});
