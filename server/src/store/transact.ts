@@ -23,6 +23,8 @@ export interface TransactResult<R> {
   events: EventEnvelope[];
   /** True when the answer came from the request log (a retry of an applied call). */
   replayed: boolean;
+  /** Documents the applied commit wrote (none for a replay or a call that changed nothing): its work, for its cost. */
+  written?: number;
 }
 
 /**
@@ -112,14 +114,17 @@ export const transact = async <R>(
     if (stored) return replay(stored, options.request);
     if (!tx.hasChanges && !options.request) return { result, events: [], replayed: false };
     await options.admitted;
+    const commit = tx.toCommit();
     const outcome = await withinBudget(budget, () =>
-      store.commit(workspace, {
-        ...tx.toCommit(),
-        ...(request ? { request: { ...request, answer: result } } : {}),
-      }),
+      store.commit(workspace, { ...commit, ...(request ? { request: { ...request, answer: result } } : {}) }),
     );
     if (outcome.ok)
-      return { result: tx.completeAnswer(result, outcome.fired), events: outcome.events, replayed: false };
+      return {
+        result: tx.completeAnswer(result, outcome.fired),
+        events: outcome.events,
+        replayed: false,
+        written: commit.writes.length,
+      };
     if (outcome.reason === 'quota') throw quotaExceeded(workspace, outcome);
     if (outcome.reason === 'bound') throw boundExceeded(outcome);
     // Jittered backoff keeps many racing writers from colliding again in lockstep.

@@ -11,6 +11,7 @@ import {
 } from '@planhub/shared';
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { chargeWork, isRateLimited } from '../limits/call-limiter.ts';
+import { writeCost } from '../limits/write-cost.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
 import { requestFingerprint } from '../store/request-fingerprint.ts';
@@ -84,24 +85,28 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
         ...(site.connection ? { connection: site.connection } : {}),
         chargeWork: (units) => chargeWork(services.callLimiter, site.caller, units, site.budget),
         budget: site.budget,
-        transact: async (body) =>
-          (
-            await transact(services.store, site.caller.workspace, withRetention(services, body), {
-              admitted: admission.settled,
-              budget: site.budget,
-              ...(requestId !== undefined && takesRequestId(def) && !(def as ToolDefinition).behaviour?.selfIdempotent
-                ? {
-                    request: {
-                      agent_id: site.caller.agent_id,
-                      request_id: requestId,
-                      ttl_ms: services.config.requestTtlMs,
-                      keep: services.config.limits.requestsPerAgent,
-                      fingerprint: requestFingerprint(tool, args.data),
-                    },
-                  }
-                : {}),
-            })
-          ).result,
+        transact: async (body) => {
+          const done = await transact(services.store, site.caller.workspace, withRetention(services, body), {
+            admitted: admission.settled,
+            budget: site.budget,
+            ...(requestId !== undefined && takesRequestId(def) && !(def as ToolDefinition).behaviour?.selfIdempotent
+              ? {
+                  request: {
+                    agent_id: site.caller.agent_id,
+                    request_id: requestId,
+                    ttl_ms: services.config.requestTtlMs,
+                    keep: services.config.limits.requestsPerAgent,
+                    fingerprint: requestFingerprint(tool, args.data),
+                  },
+                }
+              : {}),
+          });
+          // Charged once the commit applied, as an answer's size is: the agent's next calls pay for a large write. The
+          // change is made, so a charge that fails (the limiter's store unreachable) must not turn it into an error.
+          const work = writeCost(done.written ?? 0);
+          if (work > 0) chargeWork(services.callLimiter, site.caller, work).catch(() => undefined);
+          return done.result;
+        },
       };
       await ensureUpgraded(services.store, site.caller.workspace, site.budget);
       const handler = handlers[tool] as ToolHandler<typeof tool>;

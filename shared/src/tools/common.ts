@@ -35,6 +35,8 @@ const notAnAgentId = (input: unknown) =>
 /** Another agent, named where the call waits on or listens to it. */
 export const AgentIdArg = z
   .string()
+  // An empty id is refused in upstream's words for a missing one ("Each dependency must have …"), alone.
+  .min(1, { abort: true })
   .max(MAX_ID)
   .regex(NAME_PATTERN, { error: (issue) => notAnAgentId(issue.input) });
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { serverFixture } from './support/server-fixture.ts';
+
+/** 100 units per agent per 10 s window. */
+const LIMITS = { callsPerSecond: 10, rateWindowSeconds: 10 } as const;
+/** 200 one-character steps: a frame of under 1 KiB (one unit) that writes 202 documents. */
+const STEPS = Array.from({ length: 200 }, (_, i) => `${i % 10}`);
+
+type Ack = { ok: boolean; error?: { code: string; message: string } };
+
+/**
+ * A call pays for the documents its commit writes, as it pays for its frame and its answer: createPlan with 200
+ * one-character steps cost one unit for 9-26 ms of node CPU, and one agent repeating it took another workspace's
+ * p99 from 25 ms to 835 ms.
+ */
+describe('what a write costs its caller', () => {
+  const { node, join } = serverFixture({ limits: LIMITS, approvalPolicy: 'auto' });
+
+  it('charges a commit by the documents it writes, and a step change nothing more', async () => {
+    const url = await node();
+    const writer = await join(url, 'ws', 'writer');
+    // Each plan: 1 unit for the call, 48 for its 202 documents (the one it supersedes is cancelled in the same
+    // commit, which writes more). The window holds 100 units: the second plan is taken, the third is refused.
+    const answers: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const ack = (await writer.call('createPlan', { title: `Wide ${i}`, steps: STEPS })) as Ack;
+      answers.push(ack.ok ? 'ok' : `${ack.error?.code}: ${ack.error?.message.slice(0, 24)}`);
+    }
+    expect(answers.slice(0, 2)).toEqual(['ok', 'ok']);
+    expect(answers[2]).toMatch(/^RESOURCE_EXHAUSTED: Too many calls/);
+
+    // Step changes write a document or two: 90 of them fit another agent's window.
+    const stepper = await join(url, 'ws', 'stepper');
+    expect(await stepper.call('createPlan', { title: 'Narrow', steps: ['a', 'b'] })).toMatchObject({ ok: true });
+    expect(await stepper.call('startPlan', {})).toMatchObject({ ok: true });
+    const statuses = ['in_progress', 'pending'] as const;
+    for (let i = 0; i < 90; i++)
+      expect(await stepper.call('setStepStatus', { step_id: 'step_1', status: statuses[i % 2] })).toMatchObject({
+        ok: true,
+      });
+  });
+});
