@@ -6,7 +6,7 @@ export const rawMcp = async (
   endpoint: URL,
   body: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; sessionId: string | null; text: string }> => {
+): Promise<{ status: number; sessionId: string | null; retryAfter: string | null; text: string }> => {
   const response = await fetch(endpoint, {
     method: 'POST',
     headers: {
@@ -17,7 +17,12 @@ export const rawMcp = async (
     },
     body: JSON.stringify(body),
   });
-  return { status: response.status, sessionId: response.headers.get('mcp-session-id'), text: await response.text() };
+  return {
+    status: response.status,
+    sessionId: response.headers.get('mcp-session-id'),
+    retryAfter: response.headers.get('retry-after'),
+    text: await response.text(),
+  };
 };
 
 export const initializeRequest = {

@@ -52,6 +52,11 @@ export class EventStreamGuard {
     });
   }
 
+  /** Whether a GET stream of the session is open: its host is there, even when nothing was sent for a while. */
+  get open(): boolean {
+    return this.res !== undefined;
+  }
+
   /** Bytes waiting for the client on this node: in the SDK's stream, the response and the socket. */
   queued(): number {
     if (!this.res) return 0;

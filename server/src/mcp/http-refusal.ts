@@ -19,7 +19,7 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
 export const writeJsonRpcError = (
   res: ServerResponse,
   status: number,
-  error: { code: number; message: string },
+  error: { code: number; message: string; data?: unknown },
   headers: Record<string, string> = {},
 ): void => {
   res
@@ -27,9 +27,16 @@ export const writeJsonRpcError = (
     .end(JSON.stringify({ jsonrpc: '2.0', error, id: null }));
 };
 
+const retryAfterMsOf = (details: unknown): number | undefined => {
+  const ms = (details as { retry_after_ms?: unknown } | undefined)?.retry_after_ms;
+  return typeof ms === 'number' && ms >= 0 ? ms : undefined;
+};
+
 /**
  * A refusal before any MCP session handles the request, as the JSON-RPC error body MCP clients read (they put the
- * body's text into the error they throw), with the PlanHub code in front of the message.
+ * body's text into the error they throw), with the PlanHub code in front of the message. A refusal with details
+ * (`retry_after_ms`) carries them as the error's `data`, beside the code, and a wait as Retry-After (whole seconds,
+ * at least 1), which plain HTTP clients and proxies read.
  */
 export const refuseHttp = (res: ServerResponse, error: ErrorShape): void => {
   if (res.headersSent) {
@@ -37,10 +44,15 @@ export const refuseHttp = (res: ServerResponse, error: ErrorShape): void => {
     return;
   }
   const status = STATUS[error.code] ?? 500;
+  const headers: Record<string, string> = status === 401 ? { 'www-authenticate': 'Bearer realm="planhub"' } : {};
+  const retryAfterMs = retryAfterMsOf(error.details);
+  if (retryAfterMs !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  const data =
+    typeof error.details === 'object' && error.details !== null ? { code: error.code, ...error.details } : undefined;
   writeJsonRpcError(
     res,
     status,
-    { code: -32001, message: `${error.code}: ${error.message}` },
-    status === 401 ? { 'www-authenticate': 'Bearer realm="planhub"' } : {},
+    { code: -32001, message: `${error.code}: ${error.message}`, ...(data ? { data } : {}) },
+    headers,
   );
 };

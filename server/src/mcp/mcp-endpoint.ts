@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_EVENT_CURSOR_HEADER, PlanHubError } from '@planhub/shared';
 import { clippedShape, toPlanHubError } from '../errors/to-error-shape.ts';
 import type { Route } from '../transport/http-routes.ts';
@@ -13,16 +14,29 @@ import { REVOKED, type TokenPolicy } from '../auth/token-admission.ts';
 import { identify, sameCaller } from './session-identity.ts';
 import { TokenHolders } from '../auth/token-holders.ts';
 import { SessionRegistry } from './session-registry.ts';
+import { admitSession, type AdmissionCaps, type Cap } from './session-admission.ts';
+import { isHandshakeOnly } from './handshake-message.ts';
 import { parseDialects } from './tool-list.ts';
 import { clientAddressOf } from '../transport/client-address.ts';
 
 /** An MCP host may pause a conversation for a long time; after this its session is closed and it re-initializes. */
 export const DEFAULT_MCP_IDLE_MS = 30 * 60_000;
+/** A host that is there uses its session at once (lists tools, opens its stream); one that did not has gone. */
+export const DEFAULT_MCP_UNUSED_MS = 60_000;
+/** Long enough for a host to send its first request after the initialize answer, short for one that restarted. */
+export const DEFAULT_MCP_NEW_SESSION_MS = 5_000;
 const MAX_SESSIONS_PER_NODE = 10_000;
 
 export interface McpEndpointOptions {
   /** How long a session may go without a request before it is closed (default 30 minutes). */
   idleMs?: number;
+  /**
+   * How long a session that made no request after its initialize, and holds no open event stream, lives
+   * (default 1 minute, at most idleMs).
+   */
+  unusedMs?: number;
+  /** How long a new session is safe from being ended to admit another of its agent or address (default 5 s). */
+  newSessionMs?: number;
   /** The clock idle time is measured on (tests move it). */
   now?: () => number;
 }
@@ -31,6 +45,21 @@ export interface McpEndpoint {
   route: Route;
   close(): Promise<void>;
 }
+
+/** A full cap that nothing could be ended for: says which, and when to try again (also as Retry-After). */
+const refusal = (cap: Cap, retryAfterMs: number, caps: AdmissionCaps, agent: string, address: string) => {
+  const young = `opened less than ${Math.ceil(caps.newSessionMs / 1000)} s ago`;
+  const held = {
+    agent:
+      `Agent ${agent} already has ${caps.agent} MCP sessions on this node, each with a request in progress, an ` +
+      `open event stream, or ${young}`,
+    address: `Address ${address} already has ${caps.address} MCP sessions on this node, each used or ${young}`,
+    node: `This node holds ${caps.node} MCP sessions, its most, none of them past its idle time`,
+  }[cap];
+  const instead = cap === 'node' ? 'or open the session on another node' : 'or end one of them (DELETE)';
+  const retry = `retry in ${Math.ceil(retryAfterMs / 1000)} s`;
+  return new PlanHubError('RESOURCE_EXHAUSTED', `${held}: ${retry}, ${instead}.`, { retry_after_ms: retryAfterMs });
+};
 
 /**
  * `/mcp`: MCP over Streamable HTTP. A POST without a session id opens a session for the agent the request names
@@ -49,6 +78,7 @@ export const createMcpEndpoint = (
   const addressOf = clientAddressOf(config.trustedProxies);
   const registry = new SessionRegistry({
     idleMs: options.idleMs ?? DEFAULT_MCP_IDLE_MS,
+    unusedMs: options.unusedMs ?? DEFAULT_MCP_UNUSED_MS,
     ...(options.now ? { now: options.now } : {}),
   });
   // Secret mode: a session holds only while the token of its latest request does, as a socket connection does.
@@ -106,7 +136,9 @@ export const createMcpEndpoint = (
     } else
       await registry.track(id, async () => {
         const body = await readBody(req, res);
-        if (body) await session.transport.handleRequest(req, res, body.parsed);
+        if (!body) return;
+        if (!isHandshakeOnly(body.parsed)) registry.markUsed(id);
+        await session.transport.handleRequest(req, res, body.parsed);
       });
   };
 
@@ -121,26 +153,24 @@ export const createMcpEndpoint = (
     // Revoked while its body came, after the lookup: refused before a session is opened for it.
     if (token?.jti !== undefined && tokens.revocations.announced(token.jti))
       throw new PlanHubError('UNAUTHENTICATED', REVOKED);
-    // Three caps, each named in its own refusal: the node's, the client address's (as connectionsPerAddress caps its
-    // sockets, so one address cannot take every session the node has), and the agent's.
+    // Three caps, each named in its own refusal: the agent's, the client address's (as connectionsPerAddress caps its
+    // sockets, so one address cannot take every session the node has), and the node's. A full cap first ends a
+    // session left behind (session-admission.ts), so abandoned sessions lock nobody out.
     const address = addressOf(req);
-    if (registry.size >= MAX_SESSIONS_PER_NODE)
-      throw new PlanHubError(
-        'RESOURCE_EXHAUSTED',
-        `This node holds ${MAX_SESSIONS_PER_NODE} MCP sessions, its most: retry later, or open the session on ` +
-          'another node.',
-      );
-    const fromAddress = config.limits.connectionsPerAddress;
-    if (registry.countForAddress(address) >= fromAddress)
-      throw new PlanHubError(
-        'RESOURCE_EXHAUSTED',
-        `Address ${address} already has ${fromAddress} MCP sessions on this node: end some (DELETE) or reuse them.`,
-      );
-    const limit = Math.min(config.limits.connectionsPerAgent, MAX_SESSIONS_PER_NODE);
-    if (registry.countFor(caller) >= limit)
-      throw new PlanHubError(
-        'RESOURCE_EXHAUSTED',
-        `Agent ${caller.agent_id} already has ${limit} MCP sessions on this node: end one (DELETE) or reuse it.`,
+    const caps = {
+      node: MAX_SESSIONS_PER_NODE,
+      address: config.limits.connectionsPerAddress,
+      agent: Math.min(config.limits.connectionsPerAgent, MAX_SESSIONS_PER_NODE),
+      newSessionMs: options.newSessionMs ?? DEFAULT_MCP_NEW_SESSION_MS,
+    };
+    // Only an initialize may end another session: anything else is refused by the transport once admitted.
+    const mayEnd = isInitializeRequest(body.parsed);
+    const admission = admitSession(registry, caller, address, mayEnd ? caps : { ...caps, newSessionMs: Infinity });
+    if (!admission.admitted) throw refusal(admission.cap, admission.retryAfterMs, caps, caller.agent_id, address);
+    for (const ended of admission.ended)
+      log.info(
+        { agent_id: caller.agent_id, workspace: caller.workspace, session: ended.id, used: ended.used },
+        'mcp session ended to make room for a new one',
       );
     // Held from the check on: the opening awaits before the session is added, and others may check meanwhile.
     const release = registry.reserve(caller, address);
