@@ -57,6 +57,10 @@ const ALLOWED: Record<string, string> = {
   metricsToken: 'at least 16 characters, not only whitespace',
   eventRetention: 'a whole number of events greater than 0',
   finishedPlansKept: 'a whole number of plans greater than 0',
+  memoryEventBytes: 'a whole number of bytes greater than 0, e.g. 268435456 (256 MiB)',
+  memoryStoreBytes:
+    'a whole number of bytes greater than 0, e.g. 1073741824 (1 GiB); keep it well under the heap ' +
+    '(--max-old-space-size) and above PLANHUB_MEMORY_EVENT_BYTES',
   allowedOrigins:
     'origins such as https://dash.example.com or http://localhost:5173 (http or https, host, optional port)',
   allowedHosts:

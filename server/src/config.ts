@@ -12,6 +12,7 @@ import { checkEnvNames } from './config-env-names.ts';
 import { checkHost, isHostHeader } from './config-host.ts';
 import { int, wholeNumber, limitEnvName, limitEnvNames, limitsFromEnv, LimitsSchema } from './config-limits.ts';
 import { checkStorage } from './config-storage.ts';
+import { MEMORY_STORE_BYTES_DEFAULT } from './store/memory-node-bytes.ts';
 import { withConfigFile } from './config-file.ts';
 import { ReporterConfigSchema } from './reporters/reporter-config.ts';
 import { coversAFamily, isProxyEntry } from './transport/client-address.ts';
@@ -70,8 +71,10 @@ export const ServerConfigSchema = z
      * events of removed plans stay in the log (eventRetention).
      */
     finishedPlansKept: int(20),
-    /** Memory store: JSON bytes of events kept across all workspaces (PLANHUB_MEMORY_EVENT_BYTES), so heap is bounded. */
+    /** Memory store: JSON bytes of events kept across workspaces (oldest dropped), within memoryStoreBytes. */
     memoryEventBytes: int(256 * 1024 * 1024),
+    /** Memory store: what all workspaces may hold together, which bounds the heap (store/memory-node-bytes.ts). */
+    memoryStoreBytes: int(MEMORY_STORE_BYTES_DEFAULT),
     /**
      * One deadline per call for all its store round trips (PLANHUB_STORE_DEADLINE_MS): a hung Redis answers the call
      * UNAVAILABLE after this long, however many round trips it needed. Also each Redis command's own timeout.
@@ -173,6 +176,7 @@ export const ENV_NAMES: Readonly<Record<string, string>> = {
   stallAfterMs: 'PLANHUB_STALL_AFTER_MS',
   presenceHeartbeatMs: 'PLANHUB_PRESENCE_HEARTBEAT_MS',
   memoryEventBytes: 'PLANHUB_MEMORY_EVENT_BYTES',
+  memoryStoreBytes: 'PLANHUB_MEMORY_STORE_BYTES',
   storeDeadlineMs: 'PLANHUB_STORE_DEADLINE_MS',
   allowedOrigins: 'PLANHUB_ALLOWED_ORIGINS',
   allowedHosts: 'PLANHUB_ALLOWED_HOSTS',
@@ -262,6 +266,7 @@ export const configFromEnv = (env: NodeJS.ProcessEnv): ServerConfig => {
     stallAfterMs: env.PLANHUB_STALL_AFTER_MS || undefined,
     presenceHeartbeatMs: env.PLANHUB_PRESENCE_HEARTBEAT_MS || undefined,
     memoryEventBytes: env.PLANHUB_MEMORY_EVENT_BYTES || undefined,
+    memoryStoreBytes: env.PLANHUB_MEMORY_STORE_BYTES || undefined,
     storeDeadlineMs: env.PLANHUB_STORE_DEADLINE_MS || undefined,
     allowedOrigins: listFromEnv(env.PLANHUB_ALLOWED_ORIGINS),
     allowedHosts: listFromEnv(env.PLANHUB_ALLOWED_HOSTS),

@@ -38,6 +38,7 @@ export const createStore = (config: ServerConfig, log: Logger): Store => {
   return createMemoryStore({
     eventRetention: config.eventRetention,
     eventBytes: config.memoryEventBytes,
+    storeBytes: config.memoryStoreBytes,
     workspaceBytes: config.limits.workspaceBytes,
     onListenerError: onListenerError('memory-store'),
   });

@@ -5,6 +5,14 @@ import { docJsonBytes, type Workspace } from './memory-workspace.ts';
 import { SortedMembers } from './sorted-members.ts';
 import type { DocWrite, FanIn, StoreOp } from './store.ts';
 import { textBytes } from '../limits/text-bytes.ts';
+import {
+  collectionBytes,
+  counterBytes,
+  fieldBytes,
+  keyBytes,
+  memberBytes,
+  scoredBytes,
+} from './memory-collection-bytes.ts';
 
 /** What a memory-store commit changes in a workspace: documents, commutative operations, fired fan-ins. */
 
@@ -21,49 +29,83 @@ export const writeDocs = (w: Workspace, writes: readonly DocWrite[], json: (w: D
   }
 };
 
-/** The collection at `key`, made when it is missing. */
-const collection = <C>(map: Map<string, C>, key: string, make: () => C): C => {
+/** The collection at `key`, made (and its key counted) when it is missing. */
+const collection = <C>(w: Workspace, map: Map<string, C>, key: string, make: () => C): C => {
   let found = map.get(key);
-  if (found === undefined) map.set(key, (found = make()));
+  if (found === undefined) {
+    map.set(key, (found = make()));
+    w.collectionBytes += keyBytes(key);
+  }
   return found;
 };
 
 /** Forgets the collection at `key` once it is empty, as Redis deletes an emptied key. */
-const dropIfEmpty = (map: Map<string, { size: number }>, key: string) => {
-  if (map.get(key)?.size === 0) map.delete(key);
+const dropIfEmpty = (w: Workspace, map: Map<string, { size: number }>, key: string) => {
+  if (map.get(key)?.size !== 0) return;
+  map.delete(key);
+  w.collectionBytes -= keyBytes(key);
 };
 
+/** Applies operations, keeping the workspace's collection bytes exact (each change counted as it is made). */
 export const applyOps = (w: Workspace, ops: readonly StoreOp[], counters: number[]) => {
   for (const op of ops) {
     if (op.op === 'sadd') {
-      const set = collection(w.sets, op.key, () => new Set<string>());
-      for (const m of op.members) set.add(m);
+      const set = collection(w, w.sets, op.key, () => new Set<string>());
+      for (const m of op.members)
+        if (!set.has(m)) {
+          set.add(m);
+          w.collectionBytes += memberBytes(m);
+        }
     } else if (op.op === 'srem') {
-      for (const m of op.members) w.sets.get(op.key)?.delete(m);
-      dropIfEmpty(w.sets, op.key);
+      for (const m of op.members) if (w.sets.get(op.key)?.delete(m)) w.collectionBytes -= memberBytes(m);
+      dropIfEmpty(w, w.sets, op.key);
     } else if (op.op === 'hset') {
-      const hash = collection(w.hashes, op.key, () => new Map<string, string>());
-      for (const [f, v] of Object.entries(op.fields)) if (!op.onlyNew || !hash.has(f)) hash.set(f, v);
+      const hash = collection(w, w.hashes, op.key, () => new Map<string, string>());
+      for (const [f, v] of Object.entries(op.fields)) {
+        const old = hash.get(f);
+        if (old !== undefined && op.onlyNew) continue;
+        hash.set(f, v);
+        w.collectionBytes += fieldBytes(f, v) - (old === undefined ? 0 : fieldBytes(f, old));
+      }
     } else if (op.op === 'hdel') {
-      for (const f of op.fields) w.hashes.get(op.key)?.delete(f);
-      dropIfEmpty(w.hashes, op.key);
+      const hash = w.hashes.get(op.key);
+      for (const f of op.fields) {
+        const old = hash?.get(f);
+        if (old === undefined) continue;
+        hash?.delete(f);
+        w.collectionBytes -= fieldBytes(f, old);
+      }
+      dropIfEmpty(w, w.hashes, op.key);
     } else if (op.op === 'incr') {
+      if (!w.counters.has(op.key)) w.collectionBytes += counterBytes(op.key);
       const value = (w.counters.get(op.key) ?? 0) + op.by;
       w.counters.set(op.key, value);
       counters.push(value);
     } else if (op.op === 'zadd') {
-      const zset = collection(w.zsets, op.key, () => new SortedMembers());
-      for (const [m, score] of Object.entries(op.members)) zset.add(m, score);
+      const zset = collection(w, w.zsets, op.key, () => new SortedMembers());
+      for (const [m, score] of Object.entries(op.members)) {
+        const size = zset.size;
+        zset.add(m, score);
+        if (zset.size > size) w.collectionBytes += scoredBytes(m);
+      }
     } else if (op.op === 'zrem') {
-      for (const m of op.members) w.zsets.get(op.key)?.remove(m);
-      dropIfEmpty(w.zsets, op.key);
+      const zset = w.zsets.get(op.key);
+      for (const m of op.members) {
+        const size = zset?.size ?? 0;
+        zset?.remove(m);
+        if ((zset?.size ?? 0) < size) w.collectionBytes -= scoredBytes(m);
+      }
+      dropIfEmpty(w, w.zsets, op.key);
     } else if (op.op === 'bump') {
       const doc = w.docs.get(op.key);
       w.docs.set(op.key, { version: (doc?.version ?? 0) + 1, json: doc?.json ?? NO_VALUE });
-    } else if (op.kind === 'set') w.sets.delete(op.key);
-    else if (op.kind === 'hash') w.hashes.delete(op.key);
-    else if (op.kind === 'zset') w.zsets.delete(op.key);
-    else w.counters.delete(op.key);
+    } else {
+      w.collectionBytes -= collectionBytes(w, op.kind, op.key);
+      if (op.kind === 'set') w.sets.delete(op.key);
+      else if (op.kind === 'hash') w.hashes.delete(op.key);
+      else if (op.kind === 'zset') w.zsets.delete(op.key);
+      else w.counters.delete(op.key);
+    }
   }
 };
 

@@ -1,6 +1,12 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
 
+/** What a store's logs hold together (see EventLog's `total`). */
+export interface EventTotals {
+  bytes: number;
+  pinned: number;
+}
+
 /** Dropped slots are reclaimed once there are at least this many and they outnumber the kept events. */
 const COMPACT_AFTER = 1024;
 
@@ -19,6 +25,20 @@ export class EventLog {
   #sizes: number[] = [];
   #head = 0;
   #bytes = 0;
+  /**
+   * Every log of a store adds to one total, so the node's bound reads it without visiting each log: `bytes` of all
+   * events kept, and `pinned`, the bytes of each log's newest event, which the event budget never drops.
+   */
+  readonly #total: EventTotals | undefined;
+
+  constructor(total?: EventTotals) {
+    this.#total = total;
+  }
+
+  /** JSON bytes of the newest event (0 when the log is empty). */
+  get newestBytes(): number {
+    return this.length === 0 ? 0 : (this.#sizes.at(-1) as number);
+  }
 
   get length(): number {
     return this.#events.length - this.#head;
@@ -30,9 +50,11 @@ export class EventLog {
   }
 
   append(event: EventEnvelope, bytes: number): void {
+    if (this.#total) this.#total.pinned += bytes - this.newestBytes;
     this.#events.push(event);
     this.#sizes.push(bytes);
     this.#bytes += bytes;
+    if (this.#total) this.#total.bytes += bytes;
   }
 
   /** Drops the oldest event; answers its bytes (0 when the log is empty). */
@@ -43,6 +65,10 @@ export class EventLog {
     this.#events[this.#head] = undefined;
     this.#head += 1;
     this.#bytes -= bytes;
+    if (this.#total) {
+      this.#total.bytes -= bytes;
+      if (this.length === 0) this.#total.pinned -= bytes;
+    }
     if (this.#head >= COMPACT_AFTER && this.#head * 2 >= this.#events.length) {
       this.#events = this.#events.slice(this.#head);
       this.#sizes = this.#sizes.slice(this.#head);

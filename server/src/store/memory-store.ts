@@ -6,7 +6,9 @@ import { envelopeBytes } from '../events/event-json.ts';
 import { createEventByteBudget } from './event-byte-budget.ts';
 import { EventLog } from './memory-event-log.ts';
 import { textBytes } from '../limits/text-bytes.ts';
-import { commitBytes, writeTexts } from './workspace-bytes.ts';
+import { writeTexts } from './workspace-bytes.ts';
+import { commitRefusal } from './memory-commit-bytes.ts';
+import { createNodeBytes, WORKSPACE_BYTES } from './memory-node-bytes.ts';
 import { fillAnswer } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
 import { decodeRemembered, encodeRemembered } from './request-fingerprint.ts';
@@ -16,7 +18,15 @@ import { createMemoryRevocations } from './revocations/revocations.ts';
 import { SortedMembers } from './sorted-members.ts';
 import { loadFromSnapshot, settled, type SnapshotReads } from './snapshot-load.ts';
 import { applyOps, fireFanIn, writeDocs } from './memory-apply.ts';
-import { docJsonBytes, firing, stale, type Workspace } from './memory-workspace.ts';
+import {
+  emptyWorkspace,
+  firing,
+  forgetRequest,
+  heldBytes,
+  rememberRequest,
+  stale,
+  type Workspace,
+} from './memory-workspace.ts';
 import type {
   CollectionRead,
   Commit,
@@ -38,6 +48,11 @@ export interface MemoryStoreOptions {
   eventBytes?: number;
   /** Stored bytes (documents + events kept) one workspace may hold; unbounded when absent. */
   workspaceBytes?: number;
+  /**
+   * What the whole store may hold: documents, collections, remembered answers and events of every workspace
+   * (memory-node-bytes.ts); unbounded when absent.
+   */
+  storeBytes?: number;
   now?: () => number;
   /**
    * Told of a listener that threw. The commit has applied by then, so its answer stays `ok`; the other listeners
@@ -64,42 +79,39 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
   let closed = false;
   // Always counting: the per-workspace quota reads each log's bytes from it.
   const budget = createEventByteBudget(options.eventBytes ?? Number.POSITIVE_INFINITY);
+  const node = createNodeBytes({ storeBytes: options.storeBytes, eventBytes: options.eventBytes });
 
+  /** A workspace to write in, kept from then on. */
   const ws = (name: string): Workspace => {
     let w = workspaces.get(name);
     if (!w) {
-      w = {
-        docs: new Map(),
-        sets: new Map(),
-        hashes: new Map(),
-        counters: new Map(),
-        zsets: new Map(),
-        events: new EventLog(),
-        requests: new Map(),
-        requestIndex: createRequestIndex(),
-        lastMs: 0,
-        lastSeq: -1,
-        docBytes: 0,
-      };
+      w = emptyWorkspace(new EventLog(node.events), createRequestIndex());
       workspaces.set(name, w);
       budget.track(name, w.events);
+      node.changed(WORKSPACE_BYTES);
     }
     return w;
   };
+  // Reads of a workspace nobody wrote see an empty one that is not kept: reads cannot be refused, so a read of a
+  // new name each time must not grow the heap.
+  const nothing = emptyWorkspace(new EventLog(), createRequestIndex());
+  const peek = (name: string): Workspace => workspaces.get(name) ?? nothing;
 
   const requestKey = (agentId: string, requestId: string) => `${agentId}\u0000${requestId}`;
 
   const liveRequest = (w: Workspace, key: string) => {
     const entry = w.requests.get(key);
     if (entry && entry.expires <= now()) {
-      w.requests.delete(key);
+      const before = w.requestBytes;
+      forgetRequest(w, key);
+      node.changed(w.requestBytes - before);
       return undefined;
     }
     return entry;
   };
 
   const rememberedAnswer = (workspace: string, request: { agent_id: string; request_id: string }) => {
-    const entry = liveRequest(ws(workspace), requestKey(request.agent_id, request.request_id));
+    const entry = liveRequest(peek(workspace), requestKey(request.agent_id, request.request_id));
     return entry ? decodeRemembered(entry.text) : undefined;
   };
 
@@ -115,7 +127,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
   };
 
   const loadDocs = (workspace: string, keys: readonly string[]) => {
-    const w = ws(workspace);
+    const w = peek(workspace);
     return keys.map((key): LoadedDoc => {
       const doc = w.docs.get(key);
       return doc
@@ -124,7 +136,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     });
   };
   const readCollections = (workspace: string, read: CollectionRead): LoadedCollections => {
-    const w = ws(workspace);
+    const w = peek(workspace);
     return {
       sets: (read.sets ?? []).map((key) => [...(w.sets.get(key) ?? [])]),
       hashes: (read.hashes ?? []).map((key) => Object.fromEntries(w.hashes.get(key) ?? [])),
@@ -141,7 +153,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
   const snapshotReads: SnapshotReads = {
     docs: loadDocs,
     hashes: (workspace, keys) => readCollections(workspace, { hashes: keys }).hashes,
-    ranges: (workspace, read) => readRanges(ws(workspace), read),
+    ranges: (workspace, read) => readRanges(peek(workspace), read),
     request: rememberedAnswer,
   };
 
@@ -156,55 +168,65 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       settled(() => loadFromSnapshot(snapshotReads, workspace, keys, alongside)),
     loadCollections: (workspace, read) => Promise.resolve(readCollections(workspace, read)),
     commit(workspace, commit: Commit): Promise<CommitOutcome> {
-      const w = ws(workspace);
+      // Checked on what is there: a refused commit must not leave a new workspace behind.
+      const seen = peek(workspace);
       const fanIns = commit.fanIns ?? [];
-      const fires = firing(w, fanIns);
+      const fires = firing(seen, fanIns);
       const reqKey = commit.request && requestKey(commit.request.agent_id, commit.request.request_id);
       if (
-        stale(w, commit.reads) ||
-        fanIns.some((f, i) => fires[i] && stale(w, f.then.reads)) ||
-        (reqKey !== undefined && liveRequest(w, reqKey))
+        stale(seen, commit.reads) ||
+        fanIns.some((f, i) => fires[i] && stale(seen, f.then.reads)) ||
+        (reqKey !== undefined && liveRequest(seen, reqKey))
       )
         return Promise.resolve({ ok: false, reason: 'conflict' });
-      const overBound = boundRefusal(commit.ops ?? [], (key) => w.sets.get(key));
+      const overBound = boundRefusal(commit.ops ?? [], (key) => seen.sets.get(key));
       if (overBound) return Promise.resolve(overBound);
       const texts = writeTexts(commit.writes);
       const textOf = (doc: DocWrite) => texts.get(doc) ?? JSON.stringify(doc.value);
-      if (options.workspaceBytes !== undefined) {
-        const needed = commitBytes(
-          commit,
-          fires,
-          (key) => docJsonBytes(w, key),
-          (doc) => (texts.has(doc) ? textBytes(textOf(doc)) : serializedBytes(doc.value)),
-        );
-        const used = w.docBytes + budget.bytes(workspace);
-        if (needed > 0 && used + needed > options.workspaceBytes)
-          return Promise.resolve({ ok: false, reason: 'quota', used, needed, limit: options.workspaceBytes });
-      }
+      const remembered =
+        commit.request && reqKey !== undefined
+          ? {
+              key: reqKey,
+              text: encodeRemembered(
+                commit.request.fingerprint,
+                fillAnswer(JSON.stringify(commit.request.answer ?? null), fanIns, fires),
+              ),
+            }
+          : undefined;
+      const refused = commitRefusal({
+        w: seen,
+        created: seen === nothing,
+        commit,
+        fires,
+        written: (doc) => (texts.has(doc) ? textBytes(textOf(doc)) : serializedBytes(doc.value)),
+        workspaceEvents: budget.bytes(workspace),
+        workspaceBytes: options.workspaceBytes,
+        node,
+        remembered,
+      });
+      // The node's refusal is an error, as the Redis store's out-of-memory one: transact.ts words only the quota.
+      if (refused) return 'error' in refused ? Promise.reject(refused.error) : Promise.resolve(refused.quota);
+      const w = ws(workspace);
+      const held = heldBytes(w);
       const counters: number[] = [];
       writeDocs(w, commit.writes, textOf);
       applyOps(w, commit.ops ?? [], counters);
-      if (commit.request && reqKey !== undefined) {
-        w.requests.set(reqKey, {
-          text: encodeRemembered(
-            commit.request.fingerprint,
-            fillAnswer(JSON.stringify(commit.request.answer ?? null), fanIns, fires),
-          ),
-          expires: now() + commit.request.ttl_ms,
-        });
+      if (commit.request && remembered) {
+        rememberRequest(w, remembered.key, { text: remembered.text, expires: now() + commit.request.ttl_ms });
         const { agent_id, keep, ttl_ms } = commit.request;
-        for (const key of w.requestIndex.remembered(agent_id, reqKey, now() + ttl_ms, keep, now()))
-          w.requests.delete(key);
+        for (const key of w.requestIndex.remembered(agent_id, remembered.key, now() + ttl_ms, keep, now()))
+          forgetRequest(w, key);
       }
       const newEvents: NewEvent[] = [...commit.events];
       for (const fanIn of fanIns) {
-        const set = w.sets.get(fanIn.set);
-        if (!set?.delete(fanIn.member)) continue;
+        if (!w.sets.get(fanIn.set)?.has(fanIn.member)) continue;
+        applyOps(w, [{ op: 'srem', key: fanIn.set, members: [fanIn.member] }], counters);
         if (fanIn.record) applyOps(w, [{ op: 'hset', key: fanIn.record.hash, fields: fanIn.record.fields }], counters);
-        if (set.size > 0) continue;
-        w.sets.delete(fanIn.set);
+        // The emptied set is gone (applyOps drops it): the fan-in fires.
+        if (w.sets.has(fanIn.set)) continue;
         newEvents.push(...fireFanIn(w, fanIn, counters));
       }
+      node.changed(heldBytes(w) - held);
       const logged = newEvents.map((e) => {
         const id = nextId(w);
         return { event: withEventId(id, e), bytes: envelopeBytes(id, e) };
@@ -230,7 +252,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     requestAnswer: (workspace, agentId, requestId) =>
       Promise.resolve(rememberedAnswer(workspace, { agent_id: agentId, request_id: requestId })),
     readEvents(workspace, range: EventRange) {
-      const log = ws(workspace).events;
+      const log = peek(workspace).events;
       if (range.after !== undefined) return Promise.resolve(log.after(range.after, range.count));
       if (range.before !== undefined) return Promise.resolve(log.before(range.before, range.count));
       return Promise.resolve(log.newest(range.count));
@@ -248,7 +270,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     ping() {
       return closed ? Promise.reject(new Error('store closed')) : Promise.resolve();
     },
-    // The heap is bounded by the byte budgets; there is no separate refusal state.
+    // The heap is bounded by the byte bounds, which refuse writes only: reads go on, so the node stays ready.
     writeHealth: () => Promise.resolve({ ok: true }),
     close() {
       closed = true;

@@ -18,7 +18,46 @@ export interface Workspace {
   lastSeq: number;
   /** UTF-8 bytes of the documents' JSON (the quota's document part; events are counted by the byte budget). */
   docBytes: number;
+  /** What the collections count toward the node's bound (memory-collection-bytes.ts). */
+  collectionBytes: number;
+  /** UTF-8 bytes of the remembered answers and their keys. */
+  requestBytes: number;
 }
+
+/** A workspace with nothing in it: what a read of a workspace nobody wrote sees, without being kept. */
+export const emptyWorkspace = (events: EventLog, requestIndex: ReturnType<typeof createRequestIndex>): Workspace => ({
+  docs: new Map(),
+  sets: new Map(),
+  hashes: new Map(),
+  counters: new Map(),
+  zsets: new Map(),
+  events,
+  requests: new Map(),
+  requestIndex,
+  lastMs: 0,
+  lastSeq: -1,
+  docBytes: 0,
+  collectionBytes: 0,
+  requestBytes: 0,
+});
+
+/** Everything but events that the workspace counts toward the node's bound (events have their own total). */
+export const heldBytes = (w: Workspace) => w.docBytes + w.collectionBytes + w.requestBytes;
+
+const requestEntryBytes = (key: string, text: string) => textBytes(key) + textBytes(text);
+
+export const rememberRequest = (w: Workspace, key: string, entry: { text: string; expires: number }) => {
+  forgetRequest(w, key);
+  w.requests.set(key, entry);
+  w.requestBytes += requestEntryBytes(key, entry.text);
+};
+
+export const forgetRequest = (w: Workspace, key: string) => {
+  const entry = w.requests.get(key);
+  if (!entry) return;
+  w.requests.delete(key);
+  w.requestBytes -= requestEntryBytes(key, entry.text);
+};
 
 export const docJsonBytes = (w: Workspace, key: string) => textBytes(w.docs.get(key)?.json ?? '');
 
