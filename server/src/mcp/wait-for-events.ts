@@ -1,6 +1,7 @@
 import type { Caller, EventEnvelope, Subscription } from '@planhub/shared';
 import { eventsThatFit } from '../events/answer-bytes.ts';
 import { LOG_START, isPastLogEnd, pastLogEndWarning } from '../events/past-log-end.ts';
+import { trimmedAfter, trimmedGapWarning } from '../events/trimmed-gap.ts';
 import { scanForward, scanWork, type Scan } from '../events/scan-log.ts';
 import { chargeWork } from '../limits/call-limiter.ts';
 import type { Services } from '../tools/context.ts';
@@ -73,6 +74,10 @@ export const waitForEvents = async (
   let subscriptions = await readMine();
   if (args.after_event !== undefined) cursor.moveTo(args.after_event);
   const from = cursor.position;
+  // Whether the log trimmed events after the cursor (a session that fell behind, an old after_event): asked once,
+  // beside the first scan.
+  const gap = trimmedAfter(store, caller.workspace, from);
+  gap.catch(() => undefined);
   // Where this call reads from: the session's cursor, or the oldest kept event once that lies past the log's end.
   let start = from;
   let checked = from === LOG_START;
@@ -148,6 +153,7 @@ export const waitForEvents = async (
     if (fit < found.events.length)
       found = { ...found, events: found.events.slice(0, fit), cursor: found.events[fit - 1]?.event_id };
     const to = found.cursor ?? after;
+    const trimmed = await gap;
     // Charged before the cursor moves: a charge that fails (the limiter's store down) fails the call with the cursor
     // where it was, so no event is passed over.
     await chargeScan(services, caller, work);
@@ -157,6 +163,16 @@ export const waitForEvents = async (
       count: found.events.length,
       last_event_id: to,
       message: messageOf(found, args.timeout, subscriptions.length),
+      ...(trimmed !== undefined && start === from
+        ? {
+            warning: trimmedGapWarning(
+              args.after_event !== undefined ? 'after_event' : "The session's cursor",
+              from,
+              trimmed,
+              'this read went on from the oldest event kept.',
+            ),
+          }
+        : {}),
       ...(start !== from
         ? {
             warning: pastLogEndWarning(

@@ -25,6 +25,7 @@ export class EventLog {
   #sizes: number[] = [];
   #head = 0;
   #bytes = 0;
+  #trimmedThrough: string | undefined;
   /**
    * Every log of a store adds to one total, so the node's bound reads it without visiting each log: `bytes` of all
    * events kept, and `pinned`, the bytes of each log's newest event, which the event budget never drops.
@@ -57,10 +58,16 @@ export class EventLog {
     if (this.#total) this.#total.bytes += bytes;
   }
 
+  /** The newest event id dropped (Store.trimmedThrough); undefined while none was. */
+  get trimmedThrough(): string | undefined {
+    return this.#trimmedThrough;
+  }
+
   /** Drops the oldest event; answers its bytes (0 when the log is empty). */
   dropOldest(): number {
     if (this.length === 0) return 0;
     const bytes = this.#sizes[this.#head] as number;
+    this.#trimmedThrough = this.#events[this.#head]?.event_id;
     // The slot is cleared at once so the dropped event can be collected before the next compaction.
     this.#events[this.#head] = undefined;
     this.#head += 1;

@@ -257,6 +257,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       if (range.before !== undefined) return Promise.resolve(log.before(range.before, range.count));
       return Promise.resolve(log.newest(range.count));
     },
+    trimmedThrough: (workspace) => Promise.resolve(peek(workspace).events.trimmedThrough),
     watch(workspace, listener) {
       let set = watchers.get(workspace);
       if (!set) watchers.set(workspace, (set = new Set()));

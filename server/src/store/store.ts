@@ -264,6 +264,12 @@ export interface Store {
   /** Events of the workspace log in order: after a cursor, or the newest `count`. */
   readEvents(workspace: string, range: EventRange): Promise<EventEnvelope[]>;
   /**
+   * The newest event id the workspace log no longer keeps (its retention, or the memory store's event budget, trimmed
+   * it and everything before it); undefined while nothing was trimmed. A reader resuming after an older id missed
+   * events: it is told so rather than left to read on as if nothing were missing.
+   */
+  trimmedThrough(workspace: string): Promise<string | undefined>;
+  /**
    * Pushes the workspace's events committed from now on, by any node, to `listener`: in log order, each once, none
    * missed across faults (the store reads its log back after any gap). "From now on" is the moment of the call:
    * whatever the caller reads or commits afterwards is after it. The returned function stops it; a node only hears

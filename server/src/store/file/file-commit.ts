@@ -117,6 +117,8 @@ const trim = (tables: Tables, w: WorkspaceView, retention: number) => {
     w.meta.events -= 1;
     w.meta.eventBytes -= textBytes(value);
   }
+  const last = oldest.at(-1)?.value;
+  if (last !== undefined) w.meta.trimmedThrough = (JSON.parse(last) as { event_id: string }).event_id;
 };
 
 /**

@@ -13,6 +13,8 @@ export interface WorkspaceMeta {
   eventBytes: number;
   /** UTF-8 bytes of the documents' JSON. */
   docBytes: number;
+  /** The newest event id retention removed (Store.trimmedThrough); absent while none was. */
+  trimmedThrough?: string;
 }
 
 export const emptyMeta = (): WorkspaceMeta => ({ lastMs: 0, lastSeq: -1, events: 0, eventBytes: 0, docBytes: 0 });

@@ -23,7 +23,7 @@ import type {
 import { commitInTransaction } from './file-commit.ts';
 import { readEventRange } from './file-event-log.ts';
 import { entryKey, requestEntryKey, SEP } from './file-keys.ts';
-import { decodeDoc, decodeRequest, type Table } from './file-state.ts';
+import { decodeDoc, decodeRequest, readMeta, type Table } from './file-state.ts';
 import { openTables } from './file-tables.ts';
 import { upgradeKeyFormat } from './key-format.ts';
 import { readSortedMembers } from './workspace-view.ts';
@@ -193,6 +193,9 @@ export const createFileStore = (options: FileStoreOptions): Store => {
       read(() => rememberedAnswer(workspace, { agent_id: agentId, request_id: requestId })),
     readEvents(workspace, range) {
       return read(() => readEventRange(tables.events, workspace, range));
+    },
+    trimmedThrough(workspace) {
+      return read(() => readMeta(tables.meta.get(workspace)).trimmedThrough);
     },
     // One node per directory: every commit is this node's own, so watching is filtering, not subscribing.
     watch(workspace, listener) {

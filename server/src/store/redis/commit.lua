@@ -4,8 +4,8 @@
   it happens or none of it (every check runs before the first write).
 
   KEYS     every key the commit touches (declared for Redis Cluster; all share the workspace's hash tag): KEYS[1]
-           the workspace's event log, KEYS[2] its stored-byte counter, then the others, each named below by its
-           index in KEYS (a `key`)
+           the workspace's event log, KEYS[2] its stored-byte counter, KEYS[3] the newest event id its retention
+           trimmed, then the others, each named below by its index in KEYS (a `key`)
   ARGV[1]  the commit as JSON (built by redis-commit.ts):
            { channel (the workspace's sharded channel), workspace, retention, quota or absent,
              request = { key, ttl, answer (an ARGV index) [, index key, keep, request_id, key prefix (text)] }
@@ -324,7 +324,8 @@ end
 -- entry per commit was about a tenth of this script's time.
 local over = redis.call('XLEN', KEYS[1]) - c.retention
 if over >= math.max(1, math.floor(c.retention / 100)) then
-  for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', over)) do
+  local trimmed = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', over)
+  for _, entry in ipairs(trimmed) do
     local fields = entry[2]
     for j = 1, #fields, 2 do
       if fields[j] == 'e' then
@@ -333,6 +334,8 @@ if over >= math.max(1, math.floor(c.retention / 100)) then
     end
   end
   redis.call('XTRIM', KEYS[1], 'MAXLEN', c.retention)
+  -- A reader whose cursor is older than this lost events to retention, and is told so (events/trimmed-gap.ts).
+  redis.call('SET', KEYS[3], trimmed[#trimmed][1])
 end
 if stored ~= 0 then
   redis.call('INCRBY', KEYS[2], stored)

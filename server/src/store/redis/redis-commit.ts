@@ -27,6 +27,7 @@ export const packCommit = (
   const touched = new Map<string, number>([
     [keys.events(workspace), 1],
     [keys.bytes(workspace), 2],
+    [keys.trimmed(workspace), 3],
   ]);
   /** KEYS index of `key` in the script. */
   const touch = (key: string) => {

@@ -23,6 +23,8 @@ export interface RedisKeys {
   bytes(workspace: string): string;
   /** The workspace event log (a stream; entries `{ e: envelope JSON without event_id }`). */
   events(workspace: string): string;
+  /** The newest event id the log's retention trimmed (a string): how a reader behind it learns of its gap. */
+  trimmed(workspace: string): string;
   /** A remembered request answer (string, expires by PX). */
   request(workspace: string, agentId: string, requestId: string): string;
   /** The workspace's sharded pub/sub channel (SPUBLISH/SSUBSCRIBE), in its hash tag so it lives on its slot. */
@@ -44,6 +46,7 @@ export const redisKeys = (prefix: string): RedisKeys => {
     zset: (workspace, key) => `${ws(workspace)}:zset:${key}`,
     events: (workspace) => `${ws(workspace)}:events`,
     bytes: (workspace) => `${ws(workspace)}:bytes`,
+    trimmed: (workspace) => `${ws(workspace)}:trimmed`,
     request: (workspace, agentId, requestId) => `${ws(workspace)}:req:${part(agentId)}:${requestId}`,
     channel: (workspace) => `${ws(workspace)}:feed`,
     requestIndex: (workspace, agentId) => `${ws(workspace)}:reqs:${part(agentId)}`,

@@ -214,6 +214,9 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
         if (!feed.live()) throw unavailable();
       }),
 
+    trimmedThrough: (workspace) =>
+      run('trimmedThrough', async () => (await client.get(keys.trimmed(workspace))) ?? undefined),
+
     dataLoss: () => epoch.lost(),
 
     writeHealth: async () => {

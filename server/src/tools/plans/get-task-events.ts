@@ -3,6 +3,7 @@ import { EVENT_TYPES, EventIdSchema, MAX_WAIT_SECONDS, fail, isPresenceEvent } f
 import { eventsThatFit } from '../../events/answer-bytes.ts';
 import { matchesFilter } from '../../events/match.ts';
 import { LOG_START, isPastLogEnd, pastLogEndWarning } from '../../events/past-log-end.ts';
+import { trimmedAfter, trimmedGapWarning } from '../../events/trimmed-gap.ts';
 import { SCAN_BUDGET, scanBackward, scanForward, scanWork } from '../../events/scan-log.ts';
 import { SEARCHED_BYTES_BUDGET, mentions, searchCost } from '../../events/text-match.ts';
 import type { ToolHandlers } from '../context.ts';
@@ -76,6 +77,9 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
   const wait = waits ? hub.waitFor(workspace, match, { timeoutMs: timeout * 1000, signal: ctx.signal }) : undefined;
   try {
     let after = foreign ? LOG_START : (head ?? args.after_event ?? LOG_START);
+    // Asked beside the scan (no extra wait): whether the log trimmed events after the caller's cursor.
+    const gap = !backward && !foreign && !live ? trimmedAfter(store, workspace, after) : undefined;
+    gap?.catch(() => undefined);
     let scan = backward
       ? await scanBackward(store, workspace, args.before_event, args.limit, match, SCAN_BUDGET, spent)
       : await scanForward(store, workspace, after, args.limit, match, SCAN_BUDGET, spent);
@@ -106,6 +110,7 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
       scan = forward
         ? { ...scan, events: scan.events.slice(0, fit), cursor: scan.events[fit - 1]?.event_id }
         : { ...scan, events: scan.events.slice(-fit), nextBefore: scan.events.at(-fit)?.event_id };
+    const trimmed = await gap;
     await ctx.chargeWork?.(scanWork({ scanned, bytes: parsed }) + searchCost(searched.bytes));
     return {
       events: scan.events,
@@ -123,6 +128,16 @@ export const getTaskEvents: ToolHandlers['getTaskEvents'] = async (ctx, args) =>
             warning:
               `after_event "${args.after_event!.slice(0, 64)}" is not an event id of this workspace's log (they look ` +
               'like 1700000000000-0), so the read started at the oldest event kept. Continue with cursor.',
+          }
+        : {}),
+      ...(trimmed !== undefined && !pastEnd
+        ? {
+            warning: trimmedGapWarning(
+              'after_event',
+              args.after_event!,
+              trimmed,
+              'this read went on from the oldest event kept. Continue with cursor.',
+            ),
           }
         : {}),
       ...(pastEnd

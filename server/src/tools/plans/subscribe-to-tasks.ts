@@ -2,6 +2,7 @@ import type { Subscription } from '@planhub/shared';
 import { compareEventIds, fail } from '@planhub/shared';
 import { canonicalFilter, isEcho, matchesFilter, sameFilter } from '../../events/match.ts';
 import { pastLogEndWarning } from '../../events/past-log-end.ts';
+import { trimmedAfter, trimmedGapWarning } from '../../events/trimmed-gap.ts';
 import { SCAN_BUDGET, historyStart, scanWork } from '../../events/scan-log.ts';
 import { subscriptionFilter } from '../../events/subscription-views.ts';
 import type { CallContext, ConnectionHooks, ToolHandlers } from '../context.ts';
@@ -77,6 +78,11 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
     return { sub: created, existed: false };
   });
   const from = await replayFrom(ctx, sub, args.after_event);
+  // Only a cursor the caller gave can be behind what the log trimmed; the default replay starts within the log.
+  const trimmed =
+    args.after_event !== undefined && from !== undefined
+      ? await trimmedAfter(services.store, caller.workspace, from)
+      : undefined;
   const stream = ctx.connection?.onSubscribed
     ? await ctx.connection.onSubscribed(sub, from)
     : { replayed: 0, last_event_id: await logHead(ctx), already_live: false };
@@ -103,6 +109,16 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
     last_event_id: stream.last_event_id,
     // The history this call could not push (the stream was already running): getTaskEvents reads it from here.
     ...(skipped !== undefined ? { history_after: skipped } : {}),
+    ...(trimmed !== undefined && !restarted
+      ? {
+          warning: trimmedGapWarning(
+            'after_event',
+            from!,
+            trimmed,
+            'the history was replayed from the oldest event kept, and events go on from there.',
+          ),
+        }
+      : {}),
     ...(restarted
       ? {
           warning: pastLogEndWarning(

@@ -1,0 +1,63 @@
+import { connect, type PlanHubClient } from '@planhub/client-sdk';
+import { createServer, type PlanHubServer } from '@planhub/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { callRaw, mcpClient } from '../mcp/mcp-clients.ts';
+import { storeFixture, type StoreFixture, type StoreFixtureKind } from '../helpers/stores.ts';
+
+const KINDS: readonly StoreFixtureKind[] = ['memory', 'redis', 'redis-cluster', 'file'];
+const RETENTION = 5;
+const MISSING = /^after_event "[^"]+" is older than events this workspace's log no longer keeps \(trimmed through /;
+
+/**
+ * A reader resuming after an event the log has since trimmed (it keeps the newest PLANHUB_EVENT_RETENTION) used to
+ * get the events kept as if nothing were missing: plans created meanwhile vanished from its view without a word.
+ * Every way of resuming says so now, and a cursor still in the log, or one whose own event alone was trimmed, does
+ * not.
+ */
+describe.each(KINDS)('resuming after trimmed events (%s store)', (kind) => {
+  let fixture: StoreFixture | undefined;
+  let server: PlanHubServer | undefined;
+  let agent: PlanHubClient | undefined;
+  afterEach(async () => {
+    agent?.close();
+    await server?.close();
+    await fixture?.close();
+  });
+
+  it('tells getTaskEvents, subscribeToTasks and waitForEvents that events after the cursor are gone', async () => {
+    fixture = storeFixture(kind);
+    server = createServer(
+      { port: 0, logLevel: 'silent', approvalPolicy: 'auto' },
+      { store: fixture.open({ eventRetention: RETENTION }) },
+    );
+    const { url } = await server.listen();
+    agent = await connect({ url, workspace: 'ws', agentId: 'writer' });
+    await agent.createPlan({ title: 'First', steps: ['a'] });
+    const [first] = (await agent.getTaskEvents({ after_event: '0-0', limit: 1 })).events;
+    for (let i = 0; i < 2 * RETENTION; i++) await agent.createPlan({ title: `Next ${i}`, steps: ['a'] });
+
+    const read = await agent.getTaskEvents({ after_event: first!.event_id, limit: 100 });
+    expect(read.warning).toMatch(MISSING);
+    expect(read.warning).toMatch(/events after it are missing: this read went on from the oldest event kept\./);
+    expect(read.events.length).toBeLessThanOrEqual(RETENTION);
+    const subscribed = await agent.subscribeToTasks({ event_types: ['plan_created'], after_event: first!.event_id });
+    expect(subscribed.warning).toMatch(MISSING);
+
+    const mcp = await mcpClient('http', url, { workspace: 'ws', agentId: 'mcp-reader' });
+    try {
+      await callRaw(mcp, 'subscribeToTasks', { event_types: ['plan_created'], after_event: '$' });
+      const waited = await callRaw(mcp, 'waitForEvents', { after_event: first!.event_id, timeout: 0 });
+      expect(JSON.stringify(waited.structuredContent)).toMatch(/is older than events this workspace's log no longer/);
+    } finally {
+      await mcp.close();
+    }
+
+    // A cursor the log still holds, and the newest trimmed event itself (a reader that saw everything up to it):
+    // nothing after either is missing.
+    const [oldest] = (await agent.getTaskEvents({ after_event: '0-0', limit: 100 })).events;
+    expect((await agent.getTaskEvents({ after_event: oldest!.event_id, limit: 100 })).warning).toBeUndefined();
+    const through = /trimmed through (\S+) to/.exec(read.warning ?? '')?.[1];
+    expect(through).toMatch(/^\d+-\d+$/);
+    expect((await agent.getTaskEvents({ after_event: through, limit: 100 })).warning).toBeUndefined();
+  });
+});
