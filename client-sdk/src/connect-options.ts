@@ -38,7 +38,7 @@ export interface ConnectOptions {
   onState?: (state: ConnectionState, info: StateInfo) => void;
   /** Per-call timeout; startPlan waits for the user without one. Default 15 s. */
   timeoutMs?: number;
-  /** How often a retryable failure (UNAVAILABLE, DEADLINE_EXCEEDED) is retried. Default 5. */
+  /** How often a retryable failure (UNAVAILABLE, DEADLINE_EXCEEDED) is retried. Default 8 (rides out a Redis restart). */
   retries?: number;
   backoff?: BackoffOptions;
   /** Between failed renewals of the subscriptions after a reconnect (retried until they succeed). Default 250 ms–5 s. */

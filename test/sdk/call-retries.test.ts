@@ -30,6 +30,18 @@ describe('SDK calls and resumption against a scripted node', () => {
     return c;
   };
 
+  it('retries UNAVAILABLE 8 times by default, enough to ride out a Redis restart of a few seconds', async () => {
+    let attempts = 0;
+    const node = await scriptedNode((_call, ack) => {
+      attempts += 1;
+      ack({ ok: false, error: { code: 'UNAVAILABLE', message: 'Redis is restarting' } });
+    });
+    cleanups.push(node.close);
+    const c = await client(node.url);
+    await expect(c.getPlanStatus({})).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(attempts).toBe(9);
+  });
+
   it('retries a timed-out mutating call with the same request_id', async () => {
     let attempt = 0;
     const node = await scriptedNode((call, ack) => {
