@@ -220,9 +220,13 @@ export class PlanHubClientCore extends EventClient {
       async () => {
         const attempt = attemptTerms(tool, args, terms, Date.now() - started);
         const ack = await this.callOnce(
+          // Built when sent, after any wait for a connection: a long-poll's wait is what is left of it by then.
           () => ({
             tool,
-            args: tool === 'subscribeToTasks' ? this.subscriptions.resuming(args, this.lastEventId) : attempt.args,
+            args:
+              tool === 'subscribeToTasks'
+                ? this.subscriptions.resuming(args, this.lastEventId)
+                : attemptTerms(tool, args, terms, Date.now() - started).args,
             ...(requestId ? { request_id: requestId } : {}),
           }),
           attempt.timeoutMs,

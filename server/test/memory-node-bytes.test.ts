@@ -146,4 +146,14 @@ describe('the memory store under its bound', () => {
     expect((await put(store, 'w1', 'd', null)).ok).toBe(true);
     expect((await store.commit('w0', add(members.slice(0, 5)))).ok).toBe(true);
   });
+
+  it('keeps taking events when the bound is below the event budget: events are dropped, never made to refuse', async () => {
+    // The default event budget (256 MiB) beside a 300 KB bound: every write was refused for good after 388 commits
+    // of 500-byte events, since events leave only past their own budget.
+    const store = createMemoryStore({ eventRetention: 10_000, storeBytes: 300_000, eventBytes: 256 * 1024 * 1024 });
+    const big = { ...event, payload: { pad: 'e'.repeat(500) } } as unknown as NewEvent;
+    for (let i = 0; i < 2_000; i++)
+      expect((await store.commit('ws', { reads: [], writes: [], events: [big] })).ok, `commit ${i}`).toBe(true);
+    expect((await store.readEvents('ws', { count: 10_000 })).length).toBeLessThan(2_000);
+  });
 });

@@ -220,9 +220,15 @@ export const issueSentence = (issue: Issue, value: unknown, tool?: string): stri
     case 'invalid_union': {
       // The accepted form that came closest is the one the caller most likely meant.
       const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? [];
+      // A refinement's own message (a schema's reason, such as an agent id no agent can connect as) is kept: its code
+      // alone says only "not valid".
+      const sentence = (i: (typeof closest)[number]) =>
+        i.code === 'custom' && i.message
+          ? `${fieldName([...path, ...i.path])}: ${i.message}`
+          : issueSentence({ ...i, path: [...path, ...i.path] }, valueAt(value, i.path), tool);
       return closest.length > 0
         ? closest
-            .map((i) => issueSentence({ ...i, path: [...path, ...i.path] }, valueAt(value, i.path), tool))
+            .map(sentence)
             .filter((sentence, i, all) => all.indexOf(sentence) === i)
             .join('; ')
         : `${field} matches none of the accepted forms`;

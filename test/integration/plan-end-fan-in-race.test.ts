@@ -85,6 +85,34 @@ describe.each(KINDS)('a plan ending while a step it left open unblocks (%s store
     }
   });
 
+  it('shows what a step its ended plan left blocked had received, and what it still waited on', async () => {
+    const { client } = await start();
+    const parent = await client('parent');
+    const sub = await client('sub');
+    const plan = await startedPlan(parent, 'Parent', ['first']);
+    await startedPlan(sub, 'Sub', ['one', 'two']);
+    await parent.addDependentStep({
+      description: 'Use both',
+      depends_on: [
+        { agent_id: 'sub', step_id: 'step_1' },
+        { agent_id: 'sub', step_id: 'step_2' },
+      ],
+    });
+    await sub.completeStepWithOutput({ step_id: 'step_1', output: OUTPUT });
+    await parent.completePlan({ status: 'completed' });
+    const left = (await parent.getPlanStatus({ plan_id: plan.plan_id })).steps[1];
+    expect(left).toMatchObject({
+      status: 'blocked',
+      blocked_by: [expect.objectContaining({ agent_id: 'sub', step_id: 'step_2' })],
+      received_outputs: { 'sub:step_1': OUTPUT },
+    });
+    expect(left?.blocked_by).toHaveLength(1);
+    // The other target's end, after the plan's, changes nothing it shows as waiting.
+    await sub.completeStepWithOutput({ step_id: 'step_2', output: OUTPUT });
+    expect((await parent.getPlanStatus({ plan_id: plan.plan_id })).steps[1]).toMatchObject({ status: 'blocked' });
+    expect(await unblocksOf(parent, plan.plan_id, 'step_2')).toHaveLength(0);
+  });
+
   it('ends the plan with the step pending when the unblock committed between the end’s reads and its commit', async () => {
     const { held, client } = await start();
     for (let round = 0; round < rounds(2); round++) {

@@ -42,6 +42,11 @@ describe.each(KINDS)('resuming after trimmed events (%s store)', (kind) => {
     expect(read.events.length).toBeLessThanOrEqual(RETENTION);
     const subscribed = await agent.subscribeToTasks({ event_types: ['plan_created'], after_event: first!.event_id });
     expect(subscribed.warning).toMatch(MISSING);
+    expect(subscribed.warning).toMatch(/the history was replayed from the oldest event kept/);
+    // A second filter on the running stream replays nothing, and its warning says so rather than claim a replay.
+    const again = await agent.subscribeToTasks({ event_types: ['plan_started'], after_event: first!.event_id });
+    expect(again).toMatchObject({ replayed: 0, history_after: first!.event_id });
+    expect(again.warning).toMatch(/so nothing was replayed; getTaskEvents reads what the log kept after history_after/);
 
     const mcp = await mcpClient('http', url, { workspace: 'ws', agentId: 'mcp-reader' });
     try {

@@ -31,6 +31,10 @@ describe.each(STORE_KINDS)('agent ids no agent can connect as (%s store)', (stor
       );
     }
     await expectRefusal(parent.getTaskEvents({ agent_id: 'x/y' }), 'INVALID_ARGUMENT', NOT_CONNECTABLE);
+    // With another argument wrong too (neither description nor step_id), the id's own reason still reads as such.
+    const twoWrong = { title: 'x', depends_on: [{ agent_id: 'impl ', step_id: 's' }] } as never;
+    const both = await expectRefusal(parent.addDependentStep(twoWrong), 'INVALID_ARGUMENT');
+    expect(both.message).toMatch(/"impl " is not an id any agent can connect as/);
     // Nothing was written by the refused calls.
     expect((await parent.getPlanStatus({})).steps).toHaveLength(1);
 

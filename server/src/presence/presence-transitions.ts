@@ -22,8 +22,14 @@ export const createPresenceTransitions = (store: Store, iso: () => string, log: 
       // Given up rather than thrown: a dead node's taker retries what throws on every heartbeat, ahead of its reports
       // of every other agent and workspace and of its stall checks. A workspace at its byte quota refuses the event
       // and the state alike, so they still agree.
+      // An expected refusal: its kind and figures, not a stack (one line per connect or disconnect while full).
       if (err.code === 'RESOURCE_EXHAUSTED')
-        log.warn({ err, workspace }, 'presence change not logged: the workspace is full');
+        log.warn(
+          { workspace, agent_id: agentId, reason: err.message, details: err.details },
+          (err.details as { kind?: unknown } | undefined)?.kind === 'memoryStoreBytes'
+            ? "presence change not logged: this node's in-memory store is full (PLANHUB_MEMORY_STORE_BYTES)"
+            : 'presence change not logged: the workspace is full',
+        );
       // INTERNAL: no retry can fix it (a corrupt presence state, named in the error, waits for an operator).
       else if (err.code === 'INTERNAL')
         log.error({ err, workspace, agent_id: agentId }, 'presence change not logged: the store cannot say it');

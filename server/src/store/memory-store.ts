@@ -78,8 +78,18 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       }));
   let closed = false;
   // Always counting: the per-workspace quota reads each log's bytes from it.
-  const budget = createEventByteBudget(options.eventBytes ?? Number.POSITIVE_INFINITY);
-  const node = createNodeBytes({ storeBytes: options.storeBytes, eventBytes: options.eventBytes });
+  // Events are dropped past their budget, never refused; were that budget the store's bound or more, a store full of
+  // events would refuse every write for good (a 300 KB bound beside the default 256 MiB event budget did, after 388
+  // commits). So events may take at most half the bound, whatever PLANHUB_MEMORY_EVENT_BYTES says.
+  const eventBytes = Math.min(
+    options.eventBytes ?? Number.POSITIVE_INFINITY,
+    options.storeBytes === undefined ? Number.POSITIVE_INFINITY : Math.floor(options.storeBytes / 2),
+  );
+  const budget = createEventByteBudget(eventBytes);
+  const node = createNodeBytes({
+    storeBytes: options.storeBytes,
+    ...(Number.isFinite(eventBytes) ? { eventBytes } : {}),
+  });
 
   /** A workspace to write in, kept from then on. */
   const ws = (name: string): Workspace => {

@@ -38,7 +38,9 @@ export const AgentIdArg = z
   // An empty id is refused in upstream's words for a missing one ("Each dependency must have …"), alone.
   .min(1, { abort: true })
   .max(MAX_ID)
-  .regex(NAME_PATTERN, { error: (issue) => notAnAgentId(issue.input) });
+  // A refinement, not .regex(): a refusal built from several branches of a union rewords a format issue by its code
+  // ("must be a valid regex") and would lose this message.
+  .refine((id) => NAME_PATTERN.test(id), { error: (issue) => notAnAgentId(issue.input) });
 
 /** An optional agent filter: one agent, or "*" or "" (left out) for any. */
 export const OptionalAgentFilterArg = z

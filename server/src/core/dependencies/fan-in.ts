@@ -55,12 +55,13 @@ export const liveStep = (
   received: Readonly<Record<string, unknown>>,
   nodeOf: (ref: DependencyRef) => string,
 ): Step => {
-  if (outstanding.has(PLAN_ENDED)) return step;
   const blockedBy = (step.blocked_by ?? []).filter((d) => outstanding.has(nodeOf(d)));
   return {
     ...step,
     blocked_by: blockedBy,
     received_outputs: { ...step.received_outputs, ...received },
-    status: blockedBy.length > 0 ? 'blocked' : 'pending',
+    // A step its finished plan left blocked stays blocked, as the end's event says, whatever arrives later; what it
+    // had received, and what it still waited on, show as they are.
+    status: blockedBy.length > 0 || outstanding.has(PLAN_ENDED) ? 'blocked' : 'pending',
   };
 };

@@ -115,7 +115,10 @@ export const subscribeToTasks: ToolHandlers['subscribeToTasks'] = async (ctx, ar
             'after_event',
             from!,
             trimmed,
-            'the history was replayed from the oldest event kept, and events go on from there.',
+            skipped !== undefined
+              ? 'this connection already received events, so nothing was replayed; getTaskEvents reads what the log ' +
+                  'kept after history_after.'
+              : 'the history was replayed from the oldest event kept, and events go on from there.',
           ),
         }
       : {}),
