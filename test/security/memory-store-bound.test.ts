@@ -1,18 +1,13 @@
 import type { CallAck } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
+import { paddedTodos } from './support/padded-todos.ts';
 import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
 
 /** The node's bound on everything its memory store holds, and the event budget counted within it. */
 const BOUND = 600_000;
 const EVENT_BUDGET = 150_000;
-const items = (n: number, tag: string) =>
-  Array.from({ length: n }, (_, i) => ({
-    content: `${tag}${i}`,
-    activeForm: `a${i}`,
-    status: 'pending',
-    pad: 'x'.repeat(7_000),
-  }));
+const items = paddedTodos;
 
 /**
  * The flood the per-workspace quota cannot stop: a client naming a new workspace (and agent) for each call. The

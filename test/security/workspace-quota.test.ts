@@ -1,16 +1,11 @@
 import type { CallAck } from '@planhub/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
+import { paddedTodos } from './support/padded-todos.ts';
 import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
 
 const QUOTA = 200_000;
-const items = (n: number, tag: string) =>
-  Array.from({ length: n }, (_, i) => ({
-    content: `${tag}${i}`,
-    activeForm: `a${i}`,
-    status: 'pending',
-    pad: 'x'.repeat(7_000),
-  }));
+const items = paddedTodos;
 
 /** A noisy workspace fills its own stored-byte quota; a bystander workspace on the same store keeps writing. */
 describe.each(STORE_KINDS)('the workspace byte quota on the %s store', (kind) => {
