@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { poll } from '../helpers/eventually.ts';
 import { browserSuite, watchPageErrors } from './chromium.ts';
+import { AUTH_PLAN } from '../integration/plan-mode-support.ts';
 import { dashboardAgent, dashboardNode } from './dashboard-node.ts';
 
 /**
@@ -30,6 +31,22 @@ const openWithHeldEvents = async (page: Page, url: string) => {
       for (const deliver of held.splice(0)) deliver();
     },
   };
+};
+
+/** Every text written to the page's alert (#notice), in order: each write is announced by screen readers. */
+const alertsWritten = async (page: Page) => {
+  const written: string[] = [];
+  await page.exposeFunction('noticeWritten', (text: string) => written.push(text));
+  await page.evaluate(() => {
+    const notice = document.getElementById('notice')!;
+    const report = (window as unknown as { noticeWritten: (t: string) => void }).noticeWritten;
+    new MutationObserver(() => report(notice.textContent ?? '')).observe(notice, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
+  });
+  return written;
 };
 
 /** Two people deciding one plan at once: the server records one decision; the other must hear that theirs was not. */
@@ -69,4 +86,57 @@ describe('a decision that loses the race to another', () => {
       expect(await notice.textContent()).toContain('was not recorded');
       expect(errors).toEqual([]);
     });
+
+  it('keeps a lost approval race told in person-facing words when the plan later waits for a change, and names who won a modification race', async () => {
+    const node = await dashboardNode(cleanups);
+    const page = await suite.browser.newPage();
+    cleanups.push(() => page.close());
+    const errors = watchPageErrors(page);
+    const relay = await openWithHeldEvents(page, node.url);
+    const written = await alertsWritten(page);
+    const main = await dashboardAgent(cleanups, node.url, 'main');
+    await main.plan_enter({ goal: 'Add authentication', scope: 'src/' });
+    const { plan_id } = await main.plan_exit({ plan: AUTH_PLAN });
+    const carol = await dashboardAgent(cleanups, node.url, 'carol', 'user');
+    const approve = page.locator(`#approval--${plan_id}--approve`);
+    await approve.waitFor();
+
+    relay.hold();
+    await carol.plan_approve({ plan_id });
+    await approve.click();
+    relay.release();
+    const notice = page.locator('#notice');
+    const lostApproval = new RegExp(
+      `^Your approval of "Add authentication" \\(${plan_id}\\) was not recorded: it was already approved by carol\\.`,
+    );
+    await poll(() => notice.textContent()).toMatch(lostApproval);
+    // The agent asks for a change to a step: a decision of another kind, which the notice is not about.
+    await main.plan_modify({
+      step_id: 2,
+      reason: 'Routes live in two files',
+      new_description: 'Apply it to routes.ts and admin.ts',
+    });
+    const modApprove = page.locator(`#modification--${plan_id}--approve`);
+    await modApprove.waitFor();
+    await page.waitForTimeout(300);
+    expect(await notice.textContent()).toMatch(lostApproval);
+    // The server's words for agents were never written, not even for a frame before the outcome.
+    expect(written.filter((t) => t.includes('FAILED_PRECONDITION'))).toEqual([]);
+
+    relay.hold();
+    await carol.plan_reject({ plan_id, modification: true, reason: 'keep it' });
+    await modApprove.click();
+    relay.release();
+    await poll(() => notice.textContent()).toMatch(
+      new RegExp(
+        `^Your approval of the change to "Add authentication" \\(${plan_id}\\) was not recorded: it was already rejected by carol\\.`,
+      ),
+    );
+    expect(written.filter((t) => t.includes('FAILED_PRECONDITION'))).toEqual([]);
+    // Read, it can be put away.
+    await page.locator('#notice-dismiss').click();
+    await poll(() => notice.textContent()).toBe('');
+    expect(await page.locator('#notice-dismiss').isHidden()).toBe(true);
+    expect(errors).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { connect } from '@planhub/client-sdk';
 import { poll } from '../helpers/eventually.ts';
 import { spendWindow } from '../helpers/spend-window.ts';
-import { browserSuite } from './chromium.ts';
+import { browserSuite, watchPageErrors } from './chromium.ts';
 import { dashboardAgent, dashboardNode, openDashboard } from './dashboard-node.ts';
 import { startTcpBalancer } from './tcp-balancer.ts';
 
@@ -41,6 +41,35 @@ describe('dashboard plan pages', () => {
     expect(await body.textContent()).not.toContain('instead of polling');
     await page.locator(`.page[data-plan-id="${plan_id}"] #page-h`).waitFor({ timeout: 15_000 });
     expect(await body.textContent()).not.toContain('slow down');
+    expect(errors).toEqual([]);
+  });
+
+  it('does not read a rate-refused plan again once the reader left it, but when it is opened again', async () => {
+    const node = await dashboardNode(cleanups, { limits: { callsPerSecond: 2, rateWindowSeconds: 6 } });
+    const page = await suite.browser.newPage();
+    cleanups.push(() => page.close());
+    const errors = watchPageErrors(page);
+    // Listened to before the page opens its socket: the event names a socket when it opens.
+    const tools = callsSent(page);
+    await page.goto(`${node.url}/dashboard?workspace=ws&agent=alice&role=user`);
+    await page.locator('#connection.live').waitFor();
+    const planner = await dashboardAgent(cleanups, node.url, 'planner');
+    const { plan_id } = await planner.createPlan({ title: 'Left while refused', steps: ['one'] });
+    await poll(() => page.locator(`.plan[data-plan-id="${plan_id}"]`).count()).toBe(1);
+    const alice = await connect({ url: node.url, workspace: 'ws', agentId: 'alice', role: 'user', retries: 0 });
+    cleanups.push(() => alice.close());
+    const refusal = await spendWindow(alice);
+    const wait = (refusal.details as { retry_after_ms: number }).retry_after_ms;
+    await page.evaluate((id) => (window.location.hash = `#/ws/ws/plan/${id}`), plan_id);
+    await poll(() => page.locator('.page-body').textContent()).toContain('asked this page to slow down');
+    const readsBefore = tools.filter((t) => t === 'getPlanStatus').length;
+    await page.evaluate(() => (window.location.hash = '#/ws/ws'));
+    // Past the time the refusal named: the retry would have been sent by now, for a page nobody looks at.
+    await page.waitForTimeout(wait + 1500);
+    expect(tools.filter((t) => t === 'getPlanStatus')).toHaveLength(readsBefore);
+    await page.evaluate((id) => (window.location.hash = `#/ws/ws/plan/${id}`), plan_id);
+    await page.locator(`.page[data-plan-id="${plan_id}"] #page-h`).waitFor({ timeout: 15_000 });
+    expect(tools.filter((t) => t === 'getPlanStatus')).toHaveLength(readsBefore + 1);
     expect(errors).toEqual([]);
   });
 

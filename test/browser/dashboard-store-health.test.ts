@@ -8,13 +8,24 @@ import { browserSuite } from './chromium.ts';
 import { dashboardAgent, openDashboard } from './dashboard-node.ts';
 
 /** A node on its own redis-server (never 6379), for faults of the store under a page that stays connected. */
-const redisNode = async (cleanups: (() => Promise<unknown> | void)[]) => {
-  const redis = await startRedisProcess();
+const redisNode = async (cleanups: (() => Promise<unknown> | void)[], args: readonly string[] = []) => {
+  const redis = await startRedisProcess({ args });
   cleanups.push(() => redis.dispose());
-  const server = createServer({ port: 0, logLevel: 'silent', redisUrl: redis.url, redisPrefix: 'pill' });
+  let server = createServer({ port: 0, logLevel: 'silent', redisUrl: redis.url, redisPrefix: 'pill' });
   const { url } = await server.listen();
   cleanups.push(() => server.close());
-  return { redis, url };
+  /** The node stopped and started again on the same port and Redis, as an operator does after a loss. */
+  const restart = async () => {
+    await server.close();
+    server = createServer({
+      port: Number(new URL(url).port),
+      logLevel: 'silent',
+      redisUrl: redis.url,
+      redisPrefix: 'pill',
+    });
+    await server.listen();
+  };
+  return { redis, url, restart };
 };
 
 const chrome = async (page: Page) => ({
@@ -81,5 +92,70 @@ describe('dashboard while the node’s store is out or lost its data', () => {
     expect(await page.locator('#connection').textContent()).toBe('data lost');
     await page.evaluate((id) => (window.location.hash = `#/ws/ws/plan/${id}`), plan_id);
     await poll(() => page.locator('.page-body').textContent()).toContain('no longer exists');
+  });
+
+  it('says the store is full while Redis is out of memory, and what a decision then means for a person', async () => {
+    const { redis, url } = await redisNode(cleanups, ['--maxmemory-policy', 'noeviction']);
+    const { page } = await openDashboard(suite.browser, cleanups, url);
+    const planner = await dashboardAgent(cleanups, url, 'planner');
+    const { plan_id } = await planner.createPlan({ title: 'Decide when full', steps: ['one'] });
+    await planner.startPlan({ wait: false });
+    const approve = page.locator(`#approval--${plan_id}--approve`);
+    await approve.waitFor();
+    const admin = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    admin.on('error', () => undefined);
+    cleanups.push(() => admin.disconnect());
+    await admin.config('SET', 'maxmemory', '1');
+    cleanups.push(() => admin.config('SET', 'maxmemory', '0'));
+    await poll(() => chrome(page)).toEqual({
+      pill: 'store full',
+      title: '(1) Store full · PlanHub · ws',
+      icon: 'store-full',
+    });
+    expect(await page.locator('#stale').textContent()).toContain('nothing new can be recorded');
+    await approve.click();
+    const notice = page.locator('#notice');
+    await poll(() => notice.textContent()).toContain('store is full');
+    // The server's words are for whoever codes an agent: a person cannot "retry with the same request_id".
+    expect(await notice.textContent()).not.toMatch(/RESOURCE_EXHAUSTED|request_id/);
+    expect(await notice.textContent()).toContain('still waits for a decision');
+    await admin.config('SET', 'maxmemory', '0');
+    await poll(() => chrome(page)).toEqual({ pill: 'live', title: '(1) PlanHub · ws', icon: 'waiting' });
+  });
+
+  it('after a wipe: offers no older events or workspaces to read, names plans by title, and says when the server is back', async () => {
+    const { redis, url, restart } = await redisNode(cleanups);
+    const { page } = await openDashboard(suite.browser, cleanups, url);
+    const planner = await dashboardAgent(cleanups, url, 'planner');
+    const { plan_id } = await planner.createPlan({ title: 'Named after the loss', steps: ['one'] });
+    await page.evaluate((id) => (window.location.hash = `#/ws/ws/plan/${id}`), plan_id);
+    await page.locator('#page-h').waitFor();
+    await page.evaluate(() => (window.location.hash = '#/ws/ws/events'));
+    await page.locator('#feed-older').waitFor();
+
+    const raw = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+    raw.on('error', () => undefined);
+    cleanups.push(() => raw.disconnect());
+    await raw.flushall();
+    await poll(() => page.locator('#connection').textContent()).toBe('data lost');
+    // The log older events would be read from is gone: nothing offers to read it, nothing prints DATA_LOSS.
+    await poll(() => page.locator('#feed-older').count()).toBe(0);
+    const sent: string[] = [];
+    page.on('websocket', (ws) => ws.on('framesent', ({ payload }) => sent.push(String(payload))));
+    await page.evaluate(() => (window.location.hash = '#/workspaces'));
+    await poll(() => page.locator('#workspaces').textContent()).toContain('store lost its data');
+    expect(await page.locator('#workspaces').textContent()).not.toContain('createPlan');
+    expect(await page.locator('#notice').textContent()).toBe('');
+    expect(sent.filter((f) => f.includes('"listWorkspaces"'))).toEqual([]);
+    // The plan is no longer in the overview: the tab names it by the title its page read.
+    await page.evaluate((id) => (window.location.hash = `#/ws/ws/plan/${id}`), plan_id);
+    await poll(() => page.title()).toBe('Data lost · Plan “Named after the loss” · PlanHub · ws');
+
+    // Still checked after the loss: once the node answers ready again, a reload helps, and the banner says so.
+    const stale = page.locator('#stale');
+    expect(await stale.textContent()).not.toContain('server is back');
+    await restart();
+    await poll(() => stale.textContent()).toContain('The server is back');
+    expect(await stale.textContent()).toContain('reload this page');
   });
 });

@@ -27,6 +27,24 @@ describe('dashboard views: title, focus and links to other workspaces', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows bidi and control characters of a title or workspace name in the tab title, not their effect', async () => {
+    const node = await dashboardNode(cleanups);
+    const planner = await dashboardAgent(cleanups, node.url, 'planner');
+    const { plan_id } = await planner.createPlan({ title: 'Pay \u202Eevorppa\u202C ok', steps: ['Build'] });
+    const { page, errors } = await openDashboard(suite.browser, cleanups, node.url, {
+      hash: `#/ws/ws/plan/${plan_id}`,
+    });
+    await page.locator('#page-h').waitFor();
+    // A U+202E left as is would show "Pay approve ok" in the tab; an unclosed one reverses the rest of the title.
+    await poll(() => page.title()).toMatch(/^Plan “Pay .*evorppa.* ok” · PlanHub · ws$/);
+    expect(await page.title()).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    await page.evaluate(() => (window.location.hash = '#/ws/%E2%80%AEevil/plan/xyz'));
+    await poll(() => page.locator('#elsewhere').isVisible()).toBe(true);
+    await poll(() => page.title()).toMatch(/^Not “.*evil” · PlanHub · ws$/);
+    expect(await page.title()).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+    expect(errors).toEqual([]);
+  });
+
   it('focuses the heading of a plan page opened by a deep link or a reload', async () => {
     const node = await dashboardNode(cleanups);
     const planner = await dashboardAgent(cleanups, node.url, 'planner');

@@ -1,4 +1,3 @@
-import { neutralize } from '@planhub/shared';
 import { openConnection, type Connection, type Identity } from './connection.ts';
 import { h } from './dom.ts';
 import { patchChildren } from './patch.ts';
@@ -6,7 +5,7 @@ import { createPageLoader } from './pages.ts';
 import { otherWorkspaceOf, parseRoute } from './router.ts';
 import { DashboardState } from './state.ts';
 import { createAgentsView } from './views/agents.ts';
-import { approvalsView, replaceApprovals, waitsForDecision } from './views/approvals.ts';
+import { approvalsView, replaceApprovals } from './views/approvals.ts';
 import { attentionView } from './views/attention.ts';
 import { dependenciesView } from './views/dependencies.ts';
 import { createFeedList, feedControls, feedFooter, replaceFeedFooter } from './views/feed.ts';
@@ -23,7 +22,8 @@ import { createDecider } from './decide.ts';
 import { createOlderLoader } from './older-events.ts';
 import { workspacesView } from './views/workspaces.ts';
 import { createDataLoss } from './data-loss.ts';
-import { undecidedText } from './decision-outcome.ts';
+import { noticeView } from './views/notice.ts';
+import { createWorkspaceList } from './workspace-list.ts';
 import { watchStoreHealth } from './store-health.ts';
 import { createViewFocus } from './view-focus.ts';
 import { elsewhereView } from './views/elsewhere.ts';
@@ -74,18 +74,26 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   const feed = section('events', 'Events', feedControls(state, feedActions));
   feed.body.append(feedList.el, footer);
   const header = headerView(state);
-  const notice = h('div', { id: 'notice', role: 'alert', class: 'notice' });
+  // The button that dismisses it goes with it: the focus goes to where the page starts.
+  const notice = noticeView(state, () => {
+    main.focus();
+    schedule();
+  });
   // Not a live region: its age ticks every second, and the connection pill already announces the drop. In the
   // sticky header, so it stays in sight wherever the reader has scrolled to.
   const stale = h('div', { id: 'stale', class: 'stale', hidden: true });
   header.el.append(stale);
-  const tab = tabView(state, document);
+  const tab = tabView(state, document, (planId) => pages.titleOf(planId));
   // The skip link's target on every view; focusable from script only, so Tab order is unchanged.
   const main = h('main', { class: 'layout', id: 'main', tabindex: -1 });
-  root.replaceChildren(header.el, notice, main);
-  let workspaceNames: string[] | undefined;
-  let workspaceError: string | undefined;
-  const pages = createPageLoader({ conn: connection, changed: () => schedule(), lose: (m) => lose(m) });
+  root.replaceChildren(header.el, notice.el, main);
+  const shownPlan = () => (state.route.view === 'plan' || state.route.view === 'step' ? state.route.planId : undefined);
+  const pages = createPageLoader({
+    conn: connection,
+    changed: () => schedule(),
+    lose: (m) => lose(m),
+    shown: shownPlan,
+  });
   const lose = createDataLoss(
     state,
     () => pages.lose(),
@@ -135,15 +143,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     // no place in the list to keep: the reader just left the one they were reading.
     const reading = showsFeed && view === shownView ? feedList.reading() : undefined;
     renderChrome();
-    // A decision not made says so only while its plan still waits for one (decided elsewhere, it is moot).
-    // A refused one stays: the reader's decision lost to someone else's, which they must be told (decision-outcome.ts).
-    if (state.undecided && !state.undecided.refused && !waitsForDecision(state, state.undecided.planId))
-      state.undecided = undefined;
-    // An alert is announced each time its text is written: only a new message is.
-    const noticeText = neutralize([undecidedText(state), state.notice?.text].filter(Boolean).join(' '));
-    if (notice.textContent !== noticeText) notice.textContent = noticeText;
-    const noticeClass = `notice ${state.undecided ? 'error' : (state.notice?.kind ?? '')}`;
-    if (notice.className !== noticeClass) notice.className = noticeClass;
+    notice.update();
     if (view !== shownView) {
       shownView = view;
       main.className = `layout view-${view}`;
@@ -167,7 +167,8 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       replaceFeedFooter(footer, feedFooter(state, visible, feedActions));
     }
     if (view === 'timeline') timelineChart.update();
-    if (view === 'workspaces') patchChildren(workspaces.body, workspacesView(state, workspaceNames, workspaceError));
+    if (view === 'workspaces')
+      patchChildren(workspaces.body, workspacesView(state, workspaceList.list.names, workspaceList.list.error));
     if (route.view === 'plan') patchChildren(page, planPage(state, pages.get(route.planId)));
     if (route.view === 'step') patchChildren(page, stepPage(state, pages.get(route.planId), route.stepId));
     if (headingWanted) focusHeading();
@@ -231,12 +232,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     state.elsewhere = otherWorkspaceOf(window.location.hash, identity.workspace);
     const route = state.route;
     if ((route.view === 'plan' || route.view === 'step') && link.conn) pages.want(route.planId);
-    if (route.view === 'workspaces' && link.conn)
-      connection()
-        .call('listWorkspaces', {})
-        .then((r) => (workspaceNames = r.workspaces))
-        .catch((err: unknown) => (workspaceError = err instanceof Error ? err.message : String(err)))
-        .finally(schedule);
+    if (route.view === 'workspaces' && link.conn) workspaceList.load();
     // What a decision answered belongs to the view it was taken on.
     // Answers and decisions not made are about the page the reader leaves; a connection error is not.
     if (JSON.stringify(before) !== JSON.stringify(route)) {
@@ -259,7 +255,8 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
 
   const sync = createSync({ state, connection, pages, schedule, fail, onRoute, lose, checkStore: storeHealth.check });
 
-  const loadOlder = createOlderLoader({ state, connection, schedule, fail });
+  const loadOlder = createOlderLoader({ state, connection, schedule, fail, lose });
+  const workspaceList = createWorkspaceList({ state, connection, lose, changed: schedule });
   const decide = createDecider({ state, connection, schedule, refresh: () => sync.refresh() });
 
   link.conn = openConnection(identity, {

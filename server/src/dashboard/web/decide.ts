@@ -1,4 +1,5 @@
 import { PlanHubError, RETRYABLE_CODES } from '@planhub/shared';
+import { rateWait } from './call-errors.ts';
 import type { Connection } from './connection.ts';
 import type { DashboardState } from './state.ts';
 
@@ -24,6 +25,24 @@ export interface Decision {
 
 const what = (d: Decision) => `${d.modification ? 'the change to ' : ''}"${d.title}" (${d.planId})`;
 
+const causeOf = (err: unknown): string =>
+  err instanceof PlanHubError ? `${err.code}: ${err.message}` : String(err instanceof Error ? err.message : err);
+
+/**
+ * A refusal's words. The server's own for a full store ("retry this call later with the same request_id") are for
+ * whoever codes an agent; a person is told what it means for the plan and when to press again.
+ */
+const refusalText = (d: Decision, verb: string, at: string, err: PlanHubError): string => {
+  if (err.code !== 'RESOURCE_EXHAUSTED') return `Not ${verb}: ${what(d)}: ${causeOf(err)}`;
+  const wait = rateWait(err);
+  if (wait !== undefined)
+    return `Not ${verb}: the server asked this page to slow down. ${what(d)} still waits for a decision; decide again in ${Math.max(1, Math.ceil(wait / 1000))} s.${at}`;
+  return `Not ${verb}: the server’s store is full, so no decision can be recorded until whoever runs PlanHub frees memory in it. ${what(d)} still waits for a decision; decide again once the banner at the top is gone.${at}`;
+};
+
+const maybeNotText = (d: Decision, verb: string, err: unknown): string =>
+  `Maybe not ${verb}: ${what(d)} got no answer (${causeOf(err)}). If its card is still there, it still waits: decide again.`;
+
 /**
  * A person's approval or rejection of a plan (or of its modification), and its answer shown for a while. A decision
  * that was not made says so in `state.undecided`, naming the plan, beside any other notice and across a reconnect
@@ -39,6 +58,7 @@ export const createDecider =
     if (state.status !== 'live') {
       state.undecided = {
         planId: d.planId,
+        modification: d.modification,
         text: `Not ${verb}: the dashboard is not connected, so nothing was sent. ${what(d)} still waits for a decision; decide again once the page is live.${at}`,
       };
       schedule();
@@ -65,17 +85,17 @@ export const createDecider =
       .catch((err: unknown) => {
         // A refusal applied nothing; a lost answer may hide a decision that was made (the re-read below shows it).
         const refused = err instanceof PlanHubError && !RETRYABLE_CODES.has(err.code);
-        const cause =
-          err instanceof PlanHubError
-            ? `${err.code}: ${err.message}`
-            : String(err instanceof Error ? err.message : err);
+        const lostRace = err instanceof PlanHubError && err.code === 'FAILED_PRECONDITION';
         state.undecided = {
           planId: d.planId,
-          text: refused
-            ? `Not ${verb}: ${what(d)}: ${cause}`
-            : `Maybe not ${verb}: ${what(d)} got no answer (${cause}). If its card is still there, it still waits: decide again.`,
-          // Kept once the plan stops waiting: that is what a lost race looks like (decision-outcome.ts).
-          ...(refused ? { refused: { approve: d.approve, title: d.title, modification: d.modification, at } } : {}),
+          modification: d.modification,
+          text: refused ? refusalText(d, verb, at, err) : maybeNotText(d, verb, err),
+          // Kept once the plan stops waiting: that is what a lost race looks like (decision-outcome.ts), whose
+          // words app.ts writes from the first render, before the page has caught up with the other decision.
+          // Not a refusal for a full store or the page's rate: it only says to press again, moot once decided.
+          ...(refused && err.code !== 'RESOURCE_EXHAUSTED'
+            ? { refused: { approve: d.approve, title: d.title, modification: d.modification, at, lostRace } }
+            : {}),
         };
         schedule();
       })

@@ -1,3 +1,4 @@
+import { isDataLoss } from './call-errors.ts';
 import type { Connection } from './connection.ts';
 import { type DashboardState, groupTypes } from './state.ts';
 
@@ -8,6 +9,8 @@ export interface OlderDeps {
   connection: () => Connection;
   schedule: () => void;
   fail: (err: unknown) => unknown;
+  /** The store was found wiped (data-loss.ts): the banner says so once, not a notice per press. */
+  lose: (message: string) => void;
 }
 
 /**
@@ -15,7 +18,7 @@ export interface OlderDeps {
  * under the feed's filter, one request at a time, until the log has no more.
  */
 export const createOlderLoader =
-  ({ state, connection, schedule, fail }: OlderDeps) =>
+  ({ state, connection, schedule, fail, lose }: OlderDeps) =>
   async (): Promise<void> => {
     // The server's pages start before the live buffer: matching events it holds beyond the display cap come first,
     // or a page read from the server would sit below events the reader cannot see.
@@ -25,6 +28,8 @@ export const createOlderLoader =
       schedule();
       return;
     }
+    // The log those pages came from no longer exists: every read answers DATA_LOSS.
+    if (state.storeTrouble?.kind === 'lost') return;
     const key = state.filterKey;
     if (state.older?.key !== key)
       state.older = { key, events: [], nextBefore: state.feed[0]?.event_id ?? null, scanned: 0, loading: false };
@@ -45,7 +50,8 @@ export const createOlderLoader =
       older.scanned += page.scanned ?? 0;
       older.nextBefore = page.next_before ?? null;
     } catch (err) {
-      fail(err);
+      if (isDataLoss(err)) lose(err.message);
+      else fail(err);
     } finally {
       older.loading = false;
       schedule();

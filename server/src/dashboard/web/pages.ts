@@ -15,6 +15,8 @@ export interface PageLoaderDeps {
   changed: () => void;
   /** A read answered DATA_LOSS: the store was wiped (data-loss.ts, which then calls `lose` here). */
   lose: (message: string) => void;
+  /** The plan whose page is shown, if one is. */
+  shown: () => string | undefined;
 }
 
 /**
@@ -22,11 +24,13 @@ export interface PageLoaderDeps {
  * not) and the plan's events. Re-read when an event of that plan arrives; at most one read in flight per plan.
  * A re-read of the events only looks back to where the last one began; after a reconnection they are read afresh.
  */
-export const createPageLoader = ({ conn, changed, lose }: PageLoaderDeps) => {
+export const createPageLoader = ({ conn, changed, lose, shown }: PageLoaderDeps) => {
   const pages = new Map<string, PlanPageData>();
   const running = new Set<string>();
   const again = new Set<string>();
   const found = new Map<string, PlanEvents>();
+  /** Each plan's title as last read, kept after its page is forgotten or the store lost it: the tab names it so. */
+  const titles = new Map<string, string>();
   /** Plans whose read was refused for the page's rate, waiting for the time the refusal named. */
   const retrying = new Map<string, ReturnType<typeof setTimeout>>();
   /** Set once the store lost its data: every read would answer DATA_LOSS. */
@@ -51,6 +55,7 @@ export const createPageLoader = ({ conn, changed, lose }: PageLoaderDeps) => {
       .then(([plan, events]) => {
         found.set(planId, events);
         page.plan = plan;
+        titles.set(planId, plan.title);
         page.events = events.events;
         if (events.complete) delete page.searchStoppedAfter;
         else page.searchStoppedAfter = events.scanned;
@@ -75,9 +80,11 @@ export const createPageLoader = ({ conn, changed, lose }: PageLoaderDeps) => {
         clearTimeout(retrying.get(planId));
         retrying.set(
           planId,
+          // Only for the plan still shown: a read of a page nobody looks at spends the budget that just ran out.
+          // Left waiting, it is read when opened again (want).
           setTimeout(() => {
             retrying.delete(planId);
-            if (pages.get(planId) === page) load(planId);
+            if (pages.get(planId) === page && shown() === planId) load(planId);
           }, wait),
         );
       })
@@ -90,6 +97,7 @@ export const createPageLoader = ({ conn, changed, lose }: PageLoaderDeps) => {
 
   return {
     get: (planId: string) => pages.get(planId),
+    titleOf: (planId: string) => titles.get(planId),
     /** Loads the plan unless it is already there (a load that failed is tried again) or waits for its retry. */
     want(planId: string) {
       const page = pages.get(planId);
@@ -102,7 +110,8 @@ export const createPageLoader = ({ conn, changed, lose }: PageLoaderDeps) => {
         pages.set(planId, { planId, events: [], error: lostMessage });
         return;
       }
-      if (!page || (page.error !== undefined && !retrying.has(planId))) load(planId);
+      const failed = page?.error !== undefined || page?.waiting !== undefined;
+      if (!page || (failed && !retrying.has(planId))) load(planId);
       for (const id of pages.keys()) {
         if (pages.size <= MOST_PAGES) break;
         if (id !== planId) forget(id);

@@ -49,20 +49,32 @@ export interface OlderEvents {
 export interface Undecided {
   planId: string;
   text: string;
+  /** Which decision it was: a plan's approval, or its pending modification's. */
+  modification: boolean;
   /**
    * Set when the server refused the decision (applied nothing): it stays once the plan no longer waits, as the
    * reader's own decision was not recorded and someone else's was.
    */
-  refused?: { approve: boolean; title: string; modification: boolean; at: string };
+  refused?: {
+    approve: boolean;
+    title: string;
+    modification: boolean;
+    at: string;
+    /** FAILED_PRECONDITION: nothing waited to be decided, so someone else decided first; the server's words are for agents. */
+    lostRace: boolean;
+  };
 }
 
 export interface StoreTrouble {
-  kind: 'unreachable' | 'lost';
+  /** full: Redis is out of memory, so reads work but no decision (or anything else) can be recorded. */
+  kind: 'unreachable' | 'full' | 'lost';
   /** Browser clock. */
   since: number;
   message: string;
   /** Lost only: the newest event the page held when the loss was seen; the feed is cut there. */
   lastEventId?: string;
+  /** Lost only: when /readyz answered ready again (the nodes were restarted), so a reload would now help. */
+  backSince?: number;
 }
 
 /** Everything the page shows; views read it, the controller changes it. */
@@ -79,8 +91,8 @@ export class DashboardState {
    */
   undecided: Undecided | undefined;
   /**
-   * What the node says of its store while the socket is up: unreachable (calls answer UNAVAILABLE until it is back)
-   * or lost (wiped or restarted empty: calls answer DATA_LOSS for good). A lost store stays lost for this page.
+   * What the node says of its store while the socket is up: unreachable (calls answer UNAVAILABLE until it is back),
+   * full (out of memory: writes answer RESOURCE_EXHAUSTED until an operator frees memory) or lost (wiped or restarted empty: calls answer DATA_LOSS for good). A lost store stays lost for this page.
    */
   storeTrouble: StoreTrouble | undefined;
   /** A link that named another workspace than this page's (`#/ws/<other>/…`), until the route changes. */

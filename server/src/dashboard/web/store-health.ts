@@ -9,6 +9,11 @@ interface Readiness {
   message?: string;
 }
 
+const KIND_OF_REASON: Record<string, 'unreachable' | 'full'> = {
+  store_unreachable: 'unreachable',
+  store_out_of_memory: 'full',
+};
+
 export interface StoreHealthDeps {
   state: DashboardState;
   /** The store was found wiped: final for this page (data-loss.ts). */
@@ -24,30 +29,36 @@ export interface StoreHealthDeps {
  */
 export const watchStoreHealth = ({ state, lose, changed }: StoreHealthDeps) => {
   let inFlight = false;
-  // A function, not a narrowed field: the answer comes after an await, when either may have changed.
-  const settled = () => state.status !== 'live' || state.storeTrouble?.kind === 'lost';
+  // A function, not a narrowed field: the answer comes after an await, when it may have changed. A lost store is
+  // still checked: the only news left for that page is that the nodes were restarted, when a reload helps.
+  const settled = () => state.status !== 'live';
   const check = async () => {
     if (inFlight || settled()) return;
     inFlight = true;
     try {
       const res = await fetch('/readyz', { cache: 'no-store' });
       const body = (await res.json().catch(() => ({}))) as Readiness;
+      const trouble = state.storeTrouble;
       if (settled()) return;
+      if (trouble?.kind === 'lost') {
+        if (res.ok && trouble.backSince === undefined) {
+          trouble.backSince = Date.now();
+          changed();
+        }
+        return;
+      }
       if (res.ok) {
-        if (state.storeTrouble) {
+        if (trouble) {
           state.storeTrouble = undefined;
           changed();
         }
         return;
       }
       if (body.reason === 'store_data_lost') return lose(body.message ?? 'The store lost its data.');
-      // Shutting down is the socket's news (it drops next); out of memory still serves reads.
-      if (body.reason !== 'store_unreachable' || state.storeTrouble?.kind === 'unreachable') return;
-      state.storeTrouble = {
-        kind: 'unreachable',
-        since: Date.now(),
-        message: body.message ?? 'The store is unreachable.',
-      };
+      // Shutting down is the socket's news (it drops next).
+      const kind = KIND_OF_REASON[body.reason ?? ''];
+      if (!kind || trouble?.kind === kind) return;
+      state.storeTrouble = { kind, since: Date.now(), message: body.message ?? 'The store refuses this node.' };
       changed();
     } catch {
       // The node itself did not answer: the socket says so soon enough.

@@ -18,14 +18,6 @@ const readOnlyHint = (state: DashboardState): (Node | string)[] =>
         h('code', {}, `?workspace=${encodeURIComponent(state.identity.workspace)}&agent=<your name>&role=user`),
       ];
 
-/** Whether the plan (or a change to it) waits for a person's decision, as the overview last read. */
-export const waitsForDecision = (state: DashboardState, planId: string): boolean =>
-  state.model.snapshot?.agents.some(
-    (a) =>
-      a.pending_approvals.some((p) => p.plan_id === planId) ||
-      a.pending_modifications.some((m) => m.plan_id === planId),
-  ) ?? false;
-
 /** Cards for plans waiting for a person, with Approve / Reject for user clients. */
 export const approvalsView = (state: DashboardState, actions: DecisionActions): Node[] => {
   const snapshot = state.model.snapshot;

@@ -204,6 +204,8 @@ export const feedFooter = (state: DashboardState, visible: readonly TaskEvent[],
               : `Showing all ${held} matching events loaded.`,
           ),
         ];
+  // After a loss only what the page holds can be shown: the server's log it would read no longer exists.
+  if (dataLost(state) && shown === held) return count;
   if (older?.nextBefore === null && shown === held)
     return [
       ...count,

@@ -4,10 +4,10 @@ import type { DashboardState } from '../state.ts';
 
 const LABEL = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', refused: 'refused' } as const;
 
-const STORE_LABEL = { unreachable: 'store unreachable', lost: 'data lost' } as const;
+const STORE_LABEL = { unreachable: 'store unreachable', full: 'store full', lost: 'data lost' } as const;
 
 /**
- * The store's trouble the page shows: a loss always (it is final), an unreachable store only while the socket is up
+ * The store's trouble the page shows: a loss always (it is final), an unreachable or full store only while the socket is up
  * (while it is down, the page cannot tell, and "reconnecting" says enough).
  */
 export const storeTroubleShown = (state: DashboardState) => {

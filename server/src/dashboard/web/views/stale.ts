@@ -22,9 +22,23 @@ export const staleView = (state: DashboardState, now = Date.now()): Node[] => {
           'and the events listed below the line in the feed happened before the loss. Trying again does not help: ' +
           'reload this page once the PlanHub server has been restarted.',
       ),
+      // Checked every few seconds since: a page left open learns when reloading it would help.
+      ...(store.backSince === undefined
+        ? []
+        : [h('p', {}, h('strong', {}, `The server is back (since ${clockOf(store.backSince)}): reload this page.`))]),
+    ];
+  if (store?.kind === 'full')
+    return [
+      h(
+        'p',
+        {},
+        h('strong', {}, `The server’s store is full since ${clockOf(store.since)} (${ago(store.since, now)}).`),
+        ' What is shown is current, but nothing new can be recorded (decisions included) until whoever runs PlanHub ' +
+          'frees memory in its store; checked every few seconds.',
+      ),
     ];
   const lost = state.lostAt;
-  if (store)
+  if (store?.kind === 'unreachable')
     return [
       h(
         'p',

@@ -1,16 +1,24 @@
+import { neutralize } from '@planhub/shared';
 import type { DashboardState } from '../state.ts';
 import { storeTroubleShown } from './header.ts';
 
-const STORE_TITLE = { unreachable: 'Store unreachable', lost: 'Data lost' } as const;
+const STORE_TITLE = { unreachable: 'Store unreachable', full: 'Store full', lost: 'Data lost' } as const;
 
-const planTitle = (state: DashboardState, planId: string): string =>
-  state.model.snapshot?.agents.flatMap((a) => a.plans).find((p) => p.plan_id === planId)?.title ?? planId;
+/** A plan's title as the page last read it on its own page, for a plan the overview does not list. */
+export type PageTitleOf = (planId: string) => string | undefined;
+
+// The overview lists only current plans: a deep link to an old finished one, or any plan after a data loss, is
+// named by what its page read, and by its id only when that read has not come.
+const planTitle = (state: DashboardState, planId: string, pageTitle: PageTitleOf): string =>
+  state.model.snapshot?.agents.flatMap((a) => a.plans).find((p) => p.plan_id === planId)?.title ??
+  pageTitle(planId) ??
+  planId;
 
 /**
  * The view's name, so a person with several dashboard tabs (or the history list) can tell them apart. The overview
  * has none: it is the dashboard itself.
  */
-const viewTitle = (state: DashboardState): string => {
+const viewTitle = (state: DashboardState, pageTitle: PageTitleOf): string => {
   const route = state.route;
   switch (route.view) {
     case 'overview':
@@ -24,9 +32,9 @@ const viewTitle = (state: DashboardState): string => {
     case 'workspaces':
       return 'Workspaces';
     case 'plan':
-      return `Plan “${planTitle(state, route.planId)}”`;
+      return `Plan “${planTitle(state, route.planId, pageTitle)}”`;
     case 'step':
-      return `${route.stepId} of “${planTitle(state, route.planId)}”`;
+      return `${route.stepId} of “${planTitle(state, route.planId, pageTitle)}”`;
   }
 };
 
@@ -41,7 +49,7 @@ const decisionsWaiting = (state: DashboardState): number =>
  * The tab's title and icon: a dashboard spends most of the day in a background tab, where these are all a person
  * sees, so they carry what needs that person (decisions waiting) and whether what the page shows is current.
  */
-export const tabView = (state: DashboardState, doc: Document) => {
+export const tabView = (state: DashboardState, doc: Document, pageTitle: PageTitleOf = () => undefined) => {
   let shownIcon: string | undefined;
   return {
     update() {
@@ -56,13 +64,17 @@ export const tabView = (state: DashboardState, doc: Document) => {
             ? 'Refused'
             : 'Disconnected'
           : '';
-      const view = viewTitle(state);
-      const title = [
-        waiting ? `(${waiting}) ` : '',
-        trouble ? `${trouble} · ` : '',
-        view ? `${view} · ` : '',
-        `PlanHub · ${state.identity.workspace}`,
-      ].join('');
+      const view = viewTitle(state, pageTitle);
+      // Titles and workspace names are anyone's text: a bidi override in one would reorder the rest of the tab's
+      // title ("Pay \u202Eevorppa\u202C" reads "approve"), so it is shown as the page shows it everywhere (dom.ts).
+      const title = neutralize(
+        [
+          waiting ? `(${waiting}) ` : '',
+          trouble ? `${trouble} · ` : '',
+          view ? `${view} · ` : '',
+          `PlanHub · ${state.identity.workspace}`,
+        ].join(''),
+      );
       if (doc.title !== title) doc.title = title;
       // A dot on the icon, amber for a decision waiting, red while disconnected or the store is out, crossed out
       // once the store lost its data (final): visible when the title is cut off.
