@@ -13,10 +13,14 @@ export const ANSWER_BYTES_PER_UNIT = 64 * 1024;
 export const answerCost = (bytes: number): number => Math.floor(bytes / ANSWER_BYTES_PER_UNIT);
 
 /**
- * Charges an answer already sent. The answer is out, so a charge that fails (the limiter's store unreachable) is
- * dropped: it has no call to fail, and must not become an unhandled rejection.
+ * Charges work already done (an answer sent, a commit applied): the agent's next calls pay. The work stands, so a
+ * charge that fails (the limiter's store unreachable) is dropped: it has no call to fail, and must not become an
+ * unhandled rejection.
  */
-export const chargeAnswer = (limiter: CallLimiter, caller: Caller, bytes: number): void => {
-  const units = answerCost(bytes);
+export const chargeDone = (limiter: CallLimiter, caller: Caller, units: number): void => {
   if (units > 0) chargeWork(limiter, caller, units).catch(() => undefined);
 };
+
+/** Charges an answer already sent, by its bytes. */
+export const chargeAnswer = (limiter: CallLimiter, caller: Caller, bytes: number): void =>
+  chargeDone(limiter, caller, answerCost(bytes));

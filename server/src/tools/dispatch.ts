@@ -11,6 +11,7 @@ import {
 } from '@planhub/shared';
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { chargeWork, isRateLimited } from '../limits/call-limiter.ts';
+import { chargeDone } from '../limits/answer-cost.ts';
 import { writeCost } from '../limits/write-cost.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
@@ -101,10 +102,8 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
                 }
               : {}),
           });
-          // Charged once the commit applied, as an answer's size is: the agent's next calls pay for a large write. The
-          // change is made, so a charge that fails (the limiter's store unreachable) must not turn it into an error.
-          const work = writeCost(done.written ?? 0);
-          if (work > 0) chargeWork(services.callLimiter, site.caller, work).catch(() => undefined);
+          // Charged once the commit applied, as an answer's size is: the agent's next calls pay for a large write.
+          chargeDone(services.callLimiter, site.caller, writeCost(done.written ?? 0));
           return done.result;
         },
       };
