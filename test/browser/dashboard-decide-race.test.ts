@@ -6,19 +6,31 @@ import { AUTH_PLAN } from '../integration/plan-mode-support.ts';
 import { dashboardAgent, dashboardNode } from './dashboard-node.ts';
 
 /**
- * The page's socket through a relay that can hold back the events the node pushes (socket.io frames `42["event",…`)
- * while answers to its calls still pass: the page keeps showing a plan as waiting after someone else decided it, as
- * a page does in the moment two people decide at once.
+ * The page's socket through a relay that can hold back what would tell the page of someone else's decision: the
+ * events the node pushes (socket.io frames `42["event",…`) and the answers to the page's own reads (`43<id>[…`, an
+ * overview re-read that an earlier event asked for can be answered after the other decision). Only the answers to
+ * the page's decisions pass: the page keeps showing a plan as waiting after someone else decided it, as a page does
+ * in the moment two people decide at once.
  */
 const openWithHeldEvents = async (page: Page, url: string) => {
   let holding = false;
   const held: (() => void)[] = [];
+  const decisionCalls = new Set<string>();
+  const tellsNews = (frame: string) => {
+    if (frame.startsWith('42')) return true;
+    const answer = /^43(\d+)\[/.exec(frame);
+    return answer !== null && !decisionCalls.has(answer[1]!);
+  };
   await page.routeWebSocket(/\/socket\.io\//, (ws) => {
     const server = ws.connectToServer();
-    ws.onMessage((message) => server.send(message));
+    ws.onMessage((message) => {
+      const decision = /^42(\d+)\["call",\{"tool":"plan_(?:approve|reject)"/.exec(String(message));
+      if (decision) decisionCalls.add(decision[1]!);
+      server.send(message);
+    });
     server.onMessage((message) => {
       const deliver = () => ws.send(message);
-      if (holding && String(message).startsWith('42["event"')) held.push(deliver);
+      if (holding && tellsNews(String(message))) held.push(deliver);
       else deliver();
     });
   });
@@ -53,12 +65,18 @@ const alertsWritten = async (page: Page) => {
 describe('a decision that loses the race to another', () => {
   const suite = browserSuite();
   const { cleanups } = suite;
+  // A step that cannot act fails on its own within the polls' patience, naming itself, not as the test's timeout.
+  const newPage = async () => {
+    const page = await suite.browser.newPage();
+    cleanups.push(() => page.close());
+    page.setDefaultTimeout(15_000);
+    return page;
+  };
 
   for (const carolApproves of [false, true])
     it(`says the reader's approval was not recorded, and that carol ${carolApproves ? 'approved' : 'rejected'} it first`, async () => {
       const node = await dashboardNode(cleanups);
-      const page = await suite.browser.newPage();
-      cleanups.push(() => page.close());
+      const page = await newPage();
       const errors = watchPageErrors(page);
       const relay = await openWithHeldEvents(page, node.url);
       const planner = await dashboardAgent(cleanups, node.url, 'planner');
@@ -89,8 +107,7 @@ describe('a decision that loses the race to another', () => {
 
   it('keeps a lost approval race told in person-facing words when the plan later waits for a change, and names who won a modification race', async () => {
     const node = await dashboardNode(cleanups);
-    const page = await suite.browser.newPage();
-    cleanups.push(() => page.close());
+    const page = await newPage();
     const errors = watchPageErrors(page);
     const relay = await openWithHeldEvents(page, node.url);
     const written = await alertsWritten(page);
