@@ -38,9 +38,10 @@ describe('the dashboard’s live regions', () => {
     await worker.createPlan({ title: 'Busy', steps: ['a', 'b', 'c'] });
     await worker.startPlan({ wait: false });
     await worker.plan_approve({});
-    await planner.createPlan({ title: 'Roll out', steps: ['Canary'] });
+    const rollOut = await planner.createPlan({ title: 'Roll out', steps: ['Canary'] });
     await planner.startPlan({ wait: false });
-    await page.locator('.approval button.approve').click();
+    // The worker's card can still be shown (the page may not have heard of its approval yet): press the planner's.
+    await page.locator(`#approval--${rollOut.plan_id}--approve`).click();
     const notice = page.locator('#notice');
     await poll(() => notice.textContent()).not.toBe('');
 
@@ -55,9 +56,9 @@ describe('the dashboard’s live regions', () => {
     // Gone on its own after a while, and at once when the reader moves to another view.
     await poll(() => notice.textContent()).toBe('');
     const fixer = await dashboardAgent(cleanups, url, 'fixer');
-    await fixer.createPlan({ title: 'Roll back', steps: ['Revert'] });
+    const rollBack = await fixer.createPlan({ title: 'Roll back', steps: ['Revert'] });
     await fixer.startPlan({ wait: false });
-    await page.locator('.approval button.approve').click();
+    await page.locator(`#approval--${rollBack.plan_id}--approve`).click();
     await poll(() => notice.textContent()).not.toBe('');
     await page.locator('nav a[data-view="graph"]').click();
     await poll(() => notice.textContent()).toBe('');
