@@ -18,6 +18,8 @@ export default defineConfig({
     reporters: ['default', './test/setup/summary-reporter.ts'],
     // Race rounds scale with PLANHUB_STRESS, so a test's time limit scales with them.
     testTimeout: 30_000 * STRESS,
+    // expect.poll's own default patience is 1 s, too short for a loaded 2-core CI machine (test/helpers/eventually.ts).
+    expect: { poll: { timeout: 15_000, interval: 20 } },
     hookTimeout: 60_000,
     // Multi-process and browser suites compete for two cores; a little less parallelism keeps them honest.
     maxWorkers: 2,

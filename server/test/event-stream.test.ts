@@ -1,9 +1,10 @@
 import type { Caller, EventEnvelope, NewEvent, Subscription } from '@planhub/shared';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { EventHub } from '../src/events/event-hub.ts';
 import { createMemoryStore } from '../src/store/memory-store.ts';
 import type { Store } from '../src/store/store.ts';
 import { EventStream } from '../src/transport/event-stream.ts';
+import { eventually } from '../../test/helpers/eventually.ts';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -187,7 +188,7 @@ describe('a connection event stream', () => {
     const { stream, sent, commit, log } = setup(undefined, undefined, pace);
     await commit(30);
     const starting = stream.subscribe(sub('s1'), '0-0');
-    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    await eventually(() => expect(sent).toHaveLength(1));
     // Far more live events than it holds while waiting: the oldest are dropped, the log still has them.
     await commit(250);
     expect(sent).toHaveLength(1);

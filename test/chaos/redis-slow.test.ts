@@ -23,15 +23,19 @@ describe('a slow Redis (CLIENT PAUSE, over and over)', () => {
   it('ends a call whose round trips together outlast its deadline, and applies its retry once', async () => {
     const pauser = new Redis(redis.url);
     let pausing = true;
+    let paused!: () => void;
+    /** Settles once Redis has answered the first CLIENT PAUSE (the pauser connects first): from then on it pauses. */
+    const pausingNow = new Promise<void>((resolve) => (paused = resolve));
     const pauses = (async () => {
       while (pausing) {
         await pauser.call('CLIENT', 'PAUSE', String(PAUSE_MS), 'ALL');
+        paused();
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
     let err: unknown;
     try {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await Promise.race([pausingNow, pauses]);
       const started = performance.now();
       // addStep without plan_id: its count, the owner's index, the plan and the commit, one after another. Each
       // waits less than a deadline, so a timeout per command would let the call through after all four.

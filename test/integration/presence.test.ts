@@ -1,7 +1,8 @@
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
 import { createServer, type PlanHubServer } from '@planhub/server';
-import { inject, afterEach, describe, expect, it, vi } from 'vitest';
+import { inject, afterEach, describe, expect, it } from 'vitest';
 import { uniquePrefix, STORE_KINDS } from '../helpers/servers.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /** Presence and stalls across two nodes of one store: events in the log and flags in getWorkspace. */
 describe.each(STORE_KINDS)('presence and stalls on two nodes (%s store)', (kind) => {
@@ -45,18 +46,18 @@ describe.each(STORE_KINDS)('presence and stalls on two nodes (%s store)', (kind)
     const worker = await client('worker', 0);
     await worker.createPlan({ title: 'Work', steps: ['one'] });
     const second = await client('worker', 1);
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       const ws = await board.getWorkspace({});
       expect(ws.agents.find((a) => a.agent_id === 'worker')).toMatchObject({ online: true });
     });
     second.close();
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       const ws = await board.getWorkspace({});
       expect(ws.agents.find((a) => a.agent_id === 'worker')?.last_seen_at).not.toBeNull();
     });
     expect((await presenceEvents(board)).events.map((e) => e.event_type)).toEqual(['agent_online']);
     worker.close();
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       const { events } = await presenceEvents(board);
       expect(events.map((e) => [e.event_type, e.source_agent])).toEqual([
         ['agent_online', 'worker'],
@@ -76,7 +77,7 @@ describe.each(STORE_KINDS)('presence and stalls on two nodes (%s store)', (kind)
     await worker.createPlan({ title: 'Slow', steps: ['think'] });
     await worker.startPlan({});
     await worker.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       const { events } = await board.getTaskEvents({ event_types: ['step_stalled'], limit: 10 });
       expect(events.length).toBeGreaterThan(0);
     });

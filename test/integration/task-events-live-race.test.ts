@@ -10,6 +10,9 @@ import { bigEvent } from '../helpers/big-event.ts';
  */
 const committingAfterHeadRead = (store: Store, event: NewEvent) => {
   let armed = false;
+  let taken!: () => void;
+  /** Settles once the armed head read has answered: the call's position is taken. */
+  const positionTaken = new Promise<void>((resolve) => (taken = resolve));
   const wrapped: Store = {
     ...store,
     limits: store.limits,
@@ -17,11 +20,14 @@ const committingAfterHeadRead = (store: Store, event: NewEvent) => {
       if (armed && read.count === 1 && read.after === undefined && read.before === undefined) {
         armed = false;
         await store.commit(ws, { reads: [], writes: [], events: [event] });
+        const head = await store.readEvents(ws, read);
+        taken();
+        return head;
       }
       return store.readEvents(ws, read);
     },
   };
-  return { store: wrapped, arm: () => (armed = true) };
+  return { store: wrapped, arm: () => (armed = true), positionTaken };
 };
 
 /**
@@ -37,7 +43,7 @@ describe('getTaskEvents after "$" with an event committed as the position is tak
   });
 
   it('waits on past it and returns the next event', async () => {
-    const { store, arm } = committingAfterHeadRead(
+    const { store, arm, positionTaken } = committingAfterHeadRead(
       createMemoryStore({ eventRetention: 1000 }),
       bigEvent(1, { source_agent: 'other', source_plan_id: 'p-before', payload: { result: 'raced', error: null } }),
     );
@@ -49,15 +55,17 @@ describe('getTaskEvents after "$" with an event committed as the position is tak
     await reader.createPlan({ title: 'Before', steps: ['a'] });
     arm();
     const reading = reader.getTaskEvents({ after_event: '$', agent_id: 'other', timeout: 10 });
-    // The next event, well after the position was taken and the wait began.
-    setTimeout(() => {
-      const next = bigEvent(2, {
-        source_agent: 'other',
-        source_plan_id: 'p-after',
-        payload: { result: 'next', error: null },
-      });
-      void store.commit('ws', { reads: [], writes: [], events: [next] });
-    }, 500);
+    // The next event, well after the position was taken (counted from then, however slow the node) and the wait began.
+    void positionTaken.then(() =>
+      setTimeout(() => {
+        const next = bigEvent(2, {
+          source_agent: 'other',
+          source_plan_id: 'p-after',
+          payload: { result: 'next', error: null },
+        });
+        void store.commit('ws', { reads: [], writes: [], events: [next] });
+      }, 500),
+    );
     const read = await reading;
     expect(read.events.map((e) => [e.event_type, e.source_agent, e.source_plan_id])).toEqual([
       ['step_completed', 'other', 'p-after'],

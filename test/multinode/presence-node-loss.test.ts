@@ -1,6 +1,7 @@
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDIS_BACKENDS, startCluster, type Cluster } from '../helpers/cluster.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /** An agent whose node is killed shows offline on the other node within a few heartbeats, reported once. */
 describe.each(REDIS_BACKENDS)('presence when a node dies (%s)', (backend) => {
@@ -26,12 +27,12 @@ describe.each(REDIS_BACKENDS)('presence when a node dies (%s)', (backend) => {
     await worker.createPlan({ title: 'On node 1', steps: ['work'] });
     await worker.startPlan({});
     await worker.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       expect((await board.getWorkspace({})).agents.find((a) => a.agent_id === 'worker')?.online).toBe(true);
     });
     // Its arrival logged too: the entry that makes it read online is written before agent_online is committed, and
     // a node that dies in between leaves the log with neither (nothing to take back).
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       const { events } = await board.getTaskEvents({ event_types: ['agent_online'], agent_id: 'worker' });
       expect(events).toHaveLength(1);
     });

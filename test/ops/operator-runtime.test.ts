@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { captureLog } from '../security/support/capture-log.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { freePort } from '../helpers/free-port.ts';
+import { refusingPort } from '../helpers/free-port.ts';
 import { uniquePrefix } from '../helpers/servers.ts';
 import { SOURCE_ENTRY, runMain, type MainRun } from './run-main.ts';
 
@@ -39,7 +39,8 @@ describe('a node started by an operator', () => {
   });
 
   it('logs an unreachable Redis at startup, answers /readyz 503 with the reason, and logs its return', async () => {
-    const port = await freePort();
+    // Refusing, and kept free for the redis-server started on it below: outside the range listen(0) hands out.
+    const port = await refusingPort();
     const run = runMain({ REDIS_URL: `redis://:pw-not-in-logs@127.0.0.1:${port}` });
     runs.push(run);
     const listening = JSON.parse(await run.line(/PlanHub listening/)) as { url: string };

@@ -1,8 +1,9 @@
 import type { FanIn, Store, StoreOp } from '@planhub/server';
-import { describe, expect, vi } from 'vitest';
+import { describe, expect } from 'vitest';
 import { STORE_FIXTURE_KINDS } from '../helpers/stores.ts';
 import { rounds } from '../helpers/stress.ts';
 import { WS, collect, event, storeTest } from './conformance-support.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const TOKEN = '@@fill-received@@';
 
@@ -130,7 +131,7 @@ describe.each(STORE_FIXTURE_KINDS)('the %s store’s commutative operations', (k
     const last = await store.commit(WS, { reads: [], writes: [], fanIns: [completion('b', null)], events: [] });
     const received = { a: { n: 1 }, b: null, c: [1, 'x'] };
     expect(last.ok && last.events.map((e) => e.payload)).toEqual([{ received_outputs: received }]);
-    await vi.waitFor(() => expect(seen.map((e) => e.payload)).toEqual([{ received_outputs: received }]));
+    await eventually(() => expect(seen.map((e) => e.payload)).toEqual([{ received_outputs: received }]));
     off();
     expect((await store.load(WS, ['parent']))[0]?.value).toEqual({ status: 'pending', received });
     expect((await store.loadCollections(WS, { sets: ['out:parent'], hashes: ['recv:parent'] })).hashes).toEqual([{}]);
