@@ -94,7 +94,7 @@ export const createDecider =
           // words app.ts writes from the first render, before the page has caught up with the other decision.
           // Not a refusal for a full store or the page's rate: it only says to press again, moot once decided.
           ...(refused && err.code !== 'RESOURCE_EXHAUSTED'
-            ? { refused: { approve: d.approve, title: d.title, modification: d.modification, at, lostRace } }
+            ? { refused: { approve: d.approve, title: d.title, at, lostRace } }
             : {}),
         };
         schedule();

@@ -49,8 +49,8 @@ export const undecidedText = (state: DashboardState): string | undefined => {
   const u = state.undecided;
   const r = u?.refused;
   if (!u || !r || (!r.lostRace && waitsForSameDecision(state, u))) return u?.text;
-  const subject = `Your ${r.approve ? 'approval' : 'rejection'} of ${r.modification ? 'the change to ' : ''}"${r.title}" (${u.planId}) was not recorded`;
-  const decided = decisionOf(state.feed, u.planId, r.modification);
+  const subject = `Your ${r.approve ? 'approval' : 'rejection'} of ${u.modification ? 'the change to ' : ''}"${r.title}" (${u.planId}) was not recorded`;
+  const decided = decisionOf(state.feed, u.planId, u.modification);
   if (decided)
     return `${subject}: it was already ${decided.approved ? 'approved' : 'rejected'} by ${decided.by}.${r.at}`;
   const status = waitsForSameDecision(state, u) ? undefined : planStatusOf(state, u.planId);

@@ -58,7 +58,6 @@ export interface Undecided {
   refused?: {
     approve: boolean;
     title: string;
-    modification: boolean;
     at: string;
     /** FAILED_PRECONDITION: nothing waited to be decided, so someone else decided first; the server's words are for agents. */
     lostRace: boolean;
