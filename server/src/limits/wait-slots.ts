@@ -33,6 +33,13 @@ export const decisionWait = (planId: string): WaitKind => ({
     'from getPlanStatus or the plan_approved / plan_rejected events.',
 });
 
+/**
+ * Waits one connection can hold at once: each kind's slots are the agent's, whatever connection it calls on. Each
+ * wait listens on its call's abort signal, which a socket shares by all of its calls; node warns of a possible leak
+ * ("MaxListenersExceededWarning") past 10 listeners, so the signal is told this bound instead.
+ */
+export const WAITS_PER_CONNECTION = 2 * WAITS_PER_AGENT; // LONG_POLL and decisionWait
+
 /** The open waits of this node's agents. */
 export class WaitSlots {
   private readonly waits = new KeyedCount();

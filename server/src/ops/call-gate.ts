@@ -1,5 +1,7 @@
+import { setMaxListeners } from 'node:events';
 import type { CallAck } from '@planhub/shared';
 import { TOOLS, isToolName } from '@planhub/shared';
+import { WAITS_PER_CONNECTION } from '../limits/wait-slots.ts';
 import { callBudget } from '../store/call-budget.ts';
 import { dataLossError } from '../store/data-loss.ts';
 import type { DataLoss } from '../store/store.ts';
@@ -68,7 +70,11 @@ export const createCallGate = (
   const combined = new WeakMap<AbortSignal, AbortSignal>();
   const signalOf = (signal: AbortSignal) => {
     let both = combined.get(signal);
-    if (!both) combined.set(signal, (both = AbortSignal.any([signal, shutdown.signal, lost.signal])));
+    if (!both) {
+      combined.set(signal, (both = AbortSignal.any([signal, shutdown.signal, lost.signal])));
+      // Each wait among the connection's calls listens on it: past the waits an agent may hold, a leak.
+      setMaxListeners(WAITS_PER_CONNECTION, both);
+    }
     return both;
   };
 
