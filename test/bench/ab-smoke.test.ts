@@ -182,6 +182,8 @@ describe('bench:ab on real builds', () => {
   }, 60_000);
 
   it('names a revision git does not know', () => {
-    expect(() => buildRevision('no-such-revision-anywhere', 'smoke-bad')).toThrow();
+    expect(() => buildRevision('no-such-revision-anywhere', 'smoke-bad')).toThrow(
+      /^git does not know the revision "no-such-revision-anywhere" \(git rev-parse: fatal: Needed a single revision\)$/,
+    );
   });
 });

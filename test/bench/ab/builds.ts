@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,10 +23,11 @@ export const buildWorkingTree = (name: string): string => {
  * that needs other versions is not compared faithfully.
  */
 export const buildRevision = (rev: string, name: string): { main: string; commit: string } => {
-  const commit = execFileSync('git', ['rev-parse', '--verify', `${rev}^{commit}`], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-  }).trim();
+  // git's own complaint goes into the error, not onto the terminal of whoever called (a test, the bench's user).
+  const parsed = spawnSync('git', ['rev-parse', '--verify', `${rev}^{commit}`], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (parsed.status !== 0)
+    throw new Error(`git does not know the revision "${rev}" (git rev-parse: ${parsed.stderr.trim() || parsed.error})`);
+  const commit = parsed.stdout.trim();
   const checkout = join(mkdtempSync(join(tmpdir(), 'planhub-ab-')), 'tree');
   execFileSync('git', ['worktree', 'add', '--detach', '--quiet', checkout, commit], { cwd: REPO_ROOT });
   try {
