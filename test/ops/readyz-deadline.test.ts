@@ -2,7 +2,7 @@ import { createServer as createTcpServer, type Socket } from 'node:net';
 import { createServer, type PlanHubServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureLog } from '../security/support/capture-log.ts';
-import { freePort } from '../helpers/free-port.ts';
+import { refusingPort } from '../helpers/free-port.ts';
 import { uniquePrefix } from '../helpers/servers.ts';
 
 /**
@@ -34,7 +34,7 @@ describe('/readyz answers within a balancer check timeout', () => {
   };
 
   it('says not ready at once when Redis refuses connections', async () => {
-    const url = await start(`redis://127.0.0.1:${await freePort()}`);
+    const url = await start(`redis://127.0.0.1:${await refusingPort()}`);
     const probe = await timedProbe(url);
     expect(probe.status).toBe(503);
     expect(probe.body.reason).toBe('store_unreachable');

@@ -4,7 +4,7 @@ import { redactUrl } from '../../server/src/config-error.ts';
 import { parseConfig } from '../../server/src/config.ts';
 import { captureLog } from '../security/support/capture-log.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { freePort } from '../helpers/free-port.ts';
+import { refusingPort } from '../helpers/free-port.ts';
 import { uniquePrefix } from '../helpers/servers.ts';
 
 describe('a Redis URL shown in an error, a log line or /readyz', () => {
@@ -35,7 +35,7 @@ describe('a Redis URL shown in an error, a log line or /readyz', () => {
     });
 
     it('logs the URL with its query password masked, and /readyz names neither the password nor the address', async () => {
-      const port = await freePort();
+      const port = await refusingPort();
       const capture = captureLog();
       server = createServer(
         { port: 0, redisUrl: `redis://127.0.0.1:${port}/0?password=hunter2-query`, redisPrefix: uniquePrefix() },
