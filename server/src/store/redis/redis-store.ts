@@ -17,6 +17,7 @@ import { createReplicatedCommits } from './replicated-commit.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
 import { createStoreEpoch } from './store-epoch.ts';
+import { watchSilence } from './silent-connection.ts';
 import { endBefore, startAfter } from './stream-range.ts';
 import { randomUUID } from 'node:crypto';
 
@@ -82,6 +83,11 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   const isClosing = () => closing !== undefined;
   logConnectionState(client, log, 'commands', isClosing);
   logConnectionState(subscriber, log, 'subscriber', isClosing);
+  // A connection the network dropped without closing it is replaced once its pings go unanswered: the command
+  // connection after two (a slow Redis is not cut at its first slow answer), the subscriber, which has nothing else in
+  // flight, after one. On a Cluster, ioredis holds one connection per node and the feed reads back periodically.
+  const silentCommands = connections.cluster ? undefined : watchSilence(connections.commands, 'commands', log, 2);
+  const silentSubscriber = connections.cluster ? undefined : watchSilence(subscriber, 'subscriber', log, 1);
   // Adopted at the first connection, checked at every reconnect (a restarted Redis may come back empty).
   const epoch = createStoreEpoch({ client, key: keys.epoch, newId: randomUUID, log });
   client.on('ready', () => void epoch.verify().catch(() => undefined));
@@ -206,10 +212,12 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
       run('ping', async () => {
         // The epoch rides on the monitor's and /readyz's pings; a loss is reported by dataLoss(), not as an outage.
         await Promise.all([
-          client.ping(),
+          silentCommands ? silentCommands.ping() : client.ping(),
           epoch.verify().catch((err: unknown) => {
             if (!epoch.lost()) throw err;
           }),
+          // A subscriber that knows it is down is reconnecting already (and fails the check below).
+          silentSubscriber && feed.live() ? silentSubscriber.ping() : undefined,
         ]);
         if (!feed.live()) throw unavailable();
       }),
