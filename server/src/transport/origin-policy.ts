@@ -48,8 +48,9 @@ export const createOriginPolicy = (config: OriginPolicyConfig): OriginCheck => {
   const origins = new Set(config.allowedOrigins.map(normalizeOrigin));
   const hosts = new Set(config.allowedHosts.map((h) => h.toLowerCase()));
   const checkHost = config.secret === undefined || hosts.size > 0;
-  const hostAllowed = (url: URL) =>
-    hosts.has(url.host) || hosts.has(url.hostname) || (config.secret === undefined && isLoopbackName(url.hostname));
+  // Loopback names in either mode: a rebound page is addressed by its own name, never by one of these, and the
+  // balancer's and the image's health checks use them (refusing them in secret mode took every node out of service).
+  const hostAllowed = (url: URL) => hosts.has(url.host) || hosts.has(url.hostname) || isLoopbackName(url.hostname);
 
   return (headers) => {
     const host = headers.host === undefined ? undefined : parseHost(headers.host);
