@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { errorResult } from './tool-result.ts';
+import { ERROR_META, errorResult } from './tool-result.ts';
 
 const CLOSED = errorResult({
   code: 'UNAVAILABLE',
@@ -7,6 +7,9 @@ const CLOSED = errorResult({
     'This MCP session closed while the call was waiting (the node is shutting down, or the session was deleted or ' +
     'expired). Call again: the host reconnects to a running node.',
 });
+
+const unavailable = (result: CallToolResult) =>
+  (result._meta?.[ERROR_META] as { code?: string } | undefined)?.code === 'UNAVAILABLE';
 
 /**
  * A session's running tool calls. When the session closes they are answered at once instead of being dropped with
@@ -17,15 +20,20 @@ export class InflightCalls {
   private readonly running = new Set<Promise<CallToolResult>>();
   private readonly closed: Promise<CallToolResult>;
 
-  constructor(signal: AbortSignal) {
+  constructor(private readonly signal: AbortSignal) {
     this.closed = new Promise((resolve) => {
       if (signal.aborted) resolve(CLOSED);
-      else signal.addEventListener('abort', () => resolve(CLOSED), { once: true });
+      // A turn later: a call whose work ended with the node's drain is still on its way back through promise
+      // continuations when the session closes (the drain ends as its dispatch returns), and its answer must win; told
+      // "call again", a host repeated an applied call. What still waits is answered CLOSED (run() says why twice).
+      else signal.addEventListener('abort', () => setImmediate(() => resolve(CLOSED)), { once: true });
     });
   }
 
   run(call: Promise<CallToolResult>): Promise<CallToolResult> {
-    const answered = Promise.race([call, this.closed]);
+    // A wait ends UNAVAILABLE on the same abort, within that turn: it gets the session's own words, which say why.
+    const own = call.then((result) => (this.signal.aborted && unavailable(result) ? CLOSED : result));
+    const answered = Promise.race([own, this.closed]);
     this.running.add(answered);
     void answered.finally(() => this.running.delete(answered));
     return answered;
