@@ -1,5 +1,6 @@
 import type { DataLoss, Store } from '../store/store.ts';
 import type { Route } from '../transport/http-routes.ts';
+import { EVENTS_DOWN, isEventsDown } from '../store/events-down.ts';
 import { settleBy } from './settle-by.ts';
 
 export interface Readiness {
@@ -38,7 +39,7 @@ const json = (res: Parameters<Route>[1], status: number, body: object) =>
 
 /**
  * /readyz: 200 `{ "status": "ready" }`, or 503 with a machine-readable reason (`shutting_down`,
- * `store_unreachable`, `store_out_of_memory`, `store_data_lost`) and a sentence for the person looking at the load balancer's health page.
+ * `store_unreachable`, `store_out_of_memory`, `store_data_lost`, `store_events_down`) and a sentence for the person looking at the load balancer's health page.
  */
 export const readinessRoute =
   (readiness: Readiness): Route =>
@@ -62,6 +63,16 @@ export const readinessRoute =
         reason: 'store_data_lost',
         message: `${readiness.storeName} lost its data since this node started (wiped or restarted empty); calls answer DATA_LOSS until the node is restarted.`,
         since: new Date(loss.since).toISOString(),
+      });
+      return;
+    }
+    if ('failed' in pinged && isEventsDown(pinged.failed)) {
+      json(res, 503, {
+        status: 'unavailable',
+        reason: EVENTS_DOWN,
+        message:
+          `${readiness.storeName} answers, but this node's event subscription to it is down: calls work, and events ` +
+          "from other nodes reach this node's clients once it is back.",
       });
       return;
     }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { isEventsDown } from '../store/events-down.ts';
 
 export interface StoreMonitorOptions {
   ping: () => Promise<void>;
@@ -46,18 +47,23 @@ export const monitorStore = (options: StoreMonitorOptions) => {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
+  /** Only the event subscription is down (calls work): the lines say that, not that calls fail. */
+  let eventsOnly = false;
   const check = async () => {
-    const ok = await ping().then(
-      () => true,
-      () => false,
+    const failure = await ping().then(
+      () => undefined,
+      (err: unknown) => ({ err }),
     );
+    const ok = failure === undefined;
     if (stopped) return;
     options.checked?.();
     const at = now();
     if (ok) {
       if (state === 'down') {
         const fields = { down_s: Math.round((at - downSince) / 1000), failed_checks: failedChecks };
-        const back = `${name} is reachable again after ${fields.down_s} s`;
+        const back = eventsOnly
+          ? `The event subscription to ${name} is back after ${fields.down_s} s`
+          : `${name} is reachable again after ${fields.down_s} s`;
         const unready = options.stillUnready?.();
         if (unready === undefined) log.info(fields, `${back}; the node is ready`);
         else log.error(fields, `${back}, but the node stays unready: ${unready}`);
@@ -68,11 +74,15 @@ export const monitorStore = (options: StoreMonitorOptions) => {
       failedChecks += 1;
       const reason = options.reason?.();
       const why = reason === undefined ? {} : { reason };
+      eventsOnly = isEventsDown(failure.err);
       if (state !== 'down') {
         log.error(
           why,
-          `${name} is unreachable${state === 'unknown' ? ' at startup' : ''}: calls answer UNAVAILABLE and ` +
-            '/readyz answers 503 until it is back (checking every few seconds)',
+          eventsOnly
+            ? `${name} answers, but this node's event subscription to it is down: calls work, events from other ` +
+                "nodes reach this node's clients late, and /readyz answers 503 until it is back (checking every few seconds)"
+            : `${name} is unreachable${state === 'unknown' ? ' at startup' : ''}: calls answer UNAVAILABLE and ` +
+                '/readyz answers 503 until it is back (checking every few seconds)',
         );
         state = 'down';
         downSince = at;
@@ -81,7 +91,8 @@ export const monitorStore = (options: StoreMonitorOptions) => {
         lastSummary = at;
         log.warn(
           { down_s: Math.round((at - downSince) / 1000), failed_checks: failedChecks, ...why },
-          `${name} still unreachable after ${Math.round((at - downSince) / 1000)} s`,
+          `${eventsOnly ? `The event subscription to ${name} is still down` : `${name} still unreachable`} after ` +
+            `${Math.round((at - downSince) / 1000)} s`,
         );
       }
     }

@@ -12,6 +12,7 @@ import { createRedisPresence } from '../presence/redis-presence.ts';
 import { createRedisRevocations } from '../revocations/revocations.ts';
 import { redisKeys } from './redis-keys.ts';
 import { storeFailure, unavailable } from './redis-errors.ts';
+import { eventsDown } from '../events-down.ts';
 import { connectRedis, type RedisTarget } from './connect.ts';
 import { createReplicatedCommits } from './replicated-commit.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
@@ -211,15 +212,19 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     ping: () =>
       run('ping', async () => {
         // The epoch rides on the monitor's and /readyz's pings; a loss is reported by dataLoss(), not as an outage.
-        await Promise.all([
-          silentCommands ? silentCommands.ping() : client.ping(),
-          epoch.verify().catch((err: unknown) => {
-            if (!epoch.lost()) throw err;
-          }),
+        const [commands, subscription] = await Promise.allSettled([
+          Promise.all([
+            silentCommands ? silentCommands.ping() : client.ping(),
+            epoch.verify().catch((err: unknown) => {
+              if (!epoch.lost()) throw err;
+            }),
+          ]),
           // A subscriber that knows it is down is reconnecting already (and fails the check below).
           silentSubscriber && feed.live() ? silentSubscriber.ping() : undefined,
         ]);
-        if (!feed.live()) throw unavailable();
+        if (commands.status === 'rejected') throw commands.reason;
+        // Calls work: the outage is only the events', and /readyz and the monitor say so in those words.
+        if (subscription.status === 'rejected' || !feed.live()) throw eventsDown();
       }),
 
     trimmedThrough: (workspace) =>
