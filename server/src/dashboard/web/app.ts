@@ -27,6 +27,7 @@ import { createWorkspaceList } from './workspace-list.ts';
 import { watchStoreHealth } from './store-health.ts';
 import { createViewFocus } from './view-focus.ts';
 import { elsewhereView } from './views/elsewhere.ts';
+import { watchHiddenTab } from './hidden-tab.ts';
 
 const section = (id: string, title: string, ...extra: Node[]) => {
   const body = h('div', { class: 'section-body', id: `${id}-body` });
@@ -176,7 +177,17 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
     root.dataset.view = view;
     root.dataset.lastEvent = state.model.lastEventId ?? '';
   };
+  const hiddenTab = watchHiddenTab(
+    document,
+    () => tab.update(),
+    () => {
+      // The frame asked for while hidden may still come once shown: this render is that frame's.
+      cancelAnimationFrame(frame);
+      render();
+    },
+  );
   const schedule = () => {
+    hiddenTab.changed();
     frame ||= requestAnimationFrame(render);
   };
   // A part drawn alone in the next frame, unless a full render (which draws it too) is already coming.
@@ -190,7 +201,11 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       });
     };
   };
-  const scheduleChrome = between(renderChrome);
+  const chromeFrame = between(renderChrome);
+  const scheduleChrome = () => {
+    hiddenTab.changed();
+    chromeFrame();
+  };
   const clocked = new Set(['timeline', 'plan', 'step']);
   const scheduleClock = between(() => {
     if (state.route.view === 'timeline') timelineChart.tick();
