@@ -1,19 +1,16 @@
-import ElkApi from 'elkjs/lib/elk-api.js';
-import type { ELK, ELKConstructorArguments, ElkNode } from 'elkjs/lib/elk-api.js';
 import { h } from '../dom.ts';
 import type { DashboardState } from '../state.ts';
 import { drawGraph, fitTitles } from './graph-draw.ts';
 import { NODE_H, NODE_W, nodeName, statusOf, statusText } from './graph-labels.ts';
+import { createLayout } from './graph-layout.ts';
+import type { ElkNode } from 'elkjs/lib/elk-api.js';
 import { graphLegend } from './graph-legend.ts';
 import { dependencyGraph, type DependencyGraph } from './graph-model.ts';
 
-// elk-api.js is CommonJS: its module.exports is the constructor (esbuild hands it over as the default import). The
-// layout engine itself (1.5 MB) runs in a worker the node serves, so the page stays small and layout never blocks it.
-const Elk = ((ElkApi as unknown as { default?: unknown }).default ?? ElkApi) as new (
-  args?: ELKConstructorArguments,
-) => ELK;
-let elk: ELK | undefined;
-const layout = (graph: ElkNode) => (elk ??= new Elk({ workerUrl: '/dashboard/elk-worker.js' })).layout(graph);
+const layout = createLayout();
+/** A failed layout is tried again after 1 s, then twice as long each time up to 30 s, until one succeeds. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MOST_MS = 30_000;
 
 /**
  * The layout request: agents as groups, steps inside. Each edge runs from the step waited on to the step that waits
@@ -75,6 +72,8 @@ export const createGraphView = (state: DashboardState) => {
   const el = h('div', { class: 'graph-block' }, skip, legend, scroller, end);
   let shape = '';
   let layoutRun = 0;
+  let failures = 0;
+  let retry = 0;
 
   /** Shows a message instead of a drawing: nothing to skip, explain or scroll. */
   const message = (p: HTMLElement) => {
@@ -118,30 +117,54 @@ export const createGraphView = (state: DashboardState) => {
     paint(graph);
   };
 
-  return {
-    el,
-    update() {
-      const snapshot = state.model.snapshot;
-      if (!snapshot) return;
-      const graph = dependencyGraph(snapshot);
-      if (graph.nodes.length === 0) {
-        shape = '';
-        message(h('p', { class: 'muted' }, 'No step waits on another agent.'));
-        return;
-      }
-      if (graph.shape === shape) {
-        paint(graph);
-        return;
-      }
-      shape = graph.shape;
-      const run = ++layoutRun;
-      layout(elkGraph(graph))
-        .then((laid) => {
-          if (run === layoutRun) draw(dependencyGraph(state.model.snapshot ?? snapshot), laid);
-        })
-        .catch((err: unknown) => {
-          message(h('p', { class: 'error' }, `The graph could not be laid out: ${String(err)}`));
-        });
-    },
+  const failed = (err: unknown) => {
+    // Laid out anew at the retry, whatever changed meanwhile; until then the message stays (events do not hasten it).
+    shape = '';
+    const delay = Math.min(RETRY_MOST_MS, RETRY_FIRST_MS * 2 ** failures++);
+    const reason = err instanceof Error ? err.message : String(err);
+    message(
+      h(
+        'p',
+        { class: 'error', role: 'status' },
+        `Could not lay out the graph (${reason}); retrying in ${Math.round(delay / 1000)} s.`,
+      ),
+    );
+    retry = window.setTimeout(() => {
+      retry = 0;
+      update();
+    }, delay);
   };
+
+  const update = () => {
+    const snapshot = state.model.snapshot;
+    if (!snapshot) return;
+    const graph = dependencyGraph(snapshot);
+    if (graph.nodes.length === 0) {
+      window.clearTimeout(retry);
+      retry = 0;
+      shape = '';
+      message(h('p', { class: 'muted' }, 'No step waits on another agent.'));
+      return;
+    }
+    if (retry) return;
+    if (graph.shape === shape) {
+      paint(graph);
+      return;
+    }
+    shape = graph.shape;
+    const run = ++layoutRun;
+    // Whatever was said before (no dependencies, a failure) is no longer so; a drawing stays until the new one.
+    if (!scroller.querySelector('svg')) message(h('p', { class: 'muted' }, 'Laying out the graph…'));
+    layout(elkGraph(graph))
+      .then((laid) => {
+        if (run !== layoutRun) return;
+        failures = 0;
+        draw(dependencyGraph(state.model.snapshot ?? snapshot), laid);
+      })
+      .catch((err: unknown) => {
+        if (run === layoutRun) failed(err);
+      });
+  };
+
+  return { el, update };
 };
