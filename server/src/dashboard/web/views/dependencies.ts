@@ -1,7 +1,7 @@
 import type { PlanSummary, StepSummary } from '@planhub/shared';
 import { h } from '../dom.ts';
 import type { DashboardState } from '../state.ts';
-import { dependencyState, dependencyStateText, findTarget } from './dependency-state.ts';
+import { dependencyState, dependencyStateText, dependencyTarget } from './dependency-state.ts';
 import { statusBadge, unblockedMark } from './status-badges.ts';
 
 const DEP_MARK = { open: '… ', resolved: '✓ ', 'given-up': '– ' } as const;
@@ -55,7 +55,7 @@ export const dependenciesView = (state: DashboardState): Node[] => {
             'ul',
             { class: 'deps', 'aria-label': `${step.id} of ${agentId} waits on` },
             ...(step.depends_on ?? []).map((ref) => {
-              const target = findTarget(snapshot, ref)?.step;
+              const target = dependencyTarget(snapshot, ref);
               const dependency = dependencyState(step, plan, ref);
               return h(
                 'li',

@@ -40,6 +40,20 @@ interface OwningPlan {
   status: PlanStatus;
 }
 
+/**
+ * The status a step shows as a dependency: what its waiters receive (the server's `endedOutcome`,
+ * core/dependencies/attach.ts). A step its plan left open when it finished (every step of a rejected plan, one a
+ * completed plan left) will never end: its waiters received it as skipped, while its own status stays as it was.
+ */
+export const statusAsDependency = (step: { status: StepStatus }, plan: OwningPlan): StepStatus =>
+  !ENDED_STEP_STATUSES.has(step.status) && FINISHED_PLAN_STATUSES.has(plan.status) ? 'skipped' : step.status;
+
+/** The step a dependency points at, as far as the overview shows it, with the status its waiters see. */
+export const dependencyTarget = (snapshot: WorkspaceSnapshot, ref: DependencyRef): StepSummary | undefined => {
+  const found = findTarget(snapshot, ref);
+  return found && { ...found.step, status: statusAsDependency(found.step, found.plan) };
+};
+
 /** Whether the step waits for nothing any more: it ended, or its plan did (a completed plan leaves steps open). */
 const stoppedWaiting = (step: WaitingStep, plan: OwningPlan): boolean =>
   ENDED_STEP_STATUSES.has(step.status) || FINISHED_PLAN_STATUSES.has(plan.status);

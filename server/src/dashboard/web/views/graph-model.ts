@@ -1,5 +1,5 @@
 import type { PlanSummary, StepSummary, WorkspaceSnapshot } from '@planhub/shared';
-import { dependencyState, findTarget, openDependencies } from './dependency-state.ts';
+import { dependencyState, findTarget, openDependencies, statusAsDependency } from './dependency-state.ts';
 
 export interface GraphNode {
   id: string;
@@ -54,7 +54,8 @@ export const dependencyGraph = (snapshot: WorkspaceSnapshot): DependencyGraph =>
         id,
         agentId,
         planId: plan?.plan_id,
-        step,
+        // Drawn as its waiters see it: a rejected plan's steps were received as skipped, and their arrows are solid.
+        step: step && plan ? { ...step, status: statusAsDependency(step, plan) } : step,
         stepId,
         waiting: !!step && !!plan && openDependencies(step, plan).length > 0,
       });

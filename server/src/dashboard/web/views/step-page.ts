@@ -1,11 +1,11 @@
-import type { DependencyRef, StepView } from '@planhub/shared';
-import { formatDuration, sameDependency, statusHistory } from '@planhub/shared';
+import type { DependencyRef, StepStatus, StepView } from '@planhub/shared';
+import { ENDED_STEP_STATUSES, formatDuration, sameDependency, statusHistory } from '@planhub/shared';
 import { h, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
 import { runningDuration, stepTook } from './running.ts';
-import { dependencyState, dependencyStateText, type DependencyState } from './dependency-state.ts';
+import { dependencyState, dependencyStateText, dependencyTarget, type DependencyState } from './dependency-state.ts';
 import { backLink, searchNote, type PlanPageData, type PlanView } from './plan-page.ts';
 import { isUnblocked, statusBadge, unblockedMark } from './status-badges.ts';
 
@@ -38,11 +38,33 @@ const deliveredBy = (step: StepView, key: string): DependencyRef | undefined => 
   );
 };
 
+/**
+ * The status a resolved dependency delivered: the received output's own, as the server handed it over (a rejected
+ * plan's step arrives skipped while it stays pending), else as the overview shows the step.
+ */
+const deliveredStatus = (state: DashboardState, step: StepView, ref: DependencyRef): StepStatus | undefined => {
+  const output = Object.entries(step.received_outputs ?? {}).find(([key]) => {
+    const from = deliveredBy(step, key);
+    return from !== undefined && sameDependency(from, ref);
+  })?.[1];
+  const received = (output as { status?: unknown } | undefined)?.status;
+  const status = [...ENDED_STEP_STATUSES].find((s) => s === received);
+  if (status) return status;
+  const snapshot = state.model.snapshot;
+  return snapshot && dependencyTarget(snapshot, ref)?.status;
+};
+
 /** How a dependency reads under "Waits on"; a step (or plan) that ended first gave it up, and says how it ended. */
-const STEP_PAGE_DEPENDENCY: Record<DependencyState, (step: StepView, plan: PlanView) => string> = {
+const STEP_PAGE_DEPENDENCY: Record<
+  DependencyState,
+  (state: DashboardState, step: StepView, plan: PlanView, ref: DependencyRef) => string
+> = {
   open: () => 'waiting',
-  resolved: () => 'ended',
-  'given-up': (step, plan) => dependencyStateText('given-up', step, plan, undefined),
+  resolved: (state, step, plan, ref) => {
+    const status = deliveredStatus(state, step, ref);
+    return dependencyStateText('resolved', step, plan, status && { status });
+  },
+  'given-up': (_state, step, plan) => dependencyStateText('given-up', step, plan, undefined),
 };
 
 const row = (label: string, value: Node | string) => h('div', { class: 'kv' }, h('dt', {}, label), h('dd', {}, value));
@@ -144,7 +166,7 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
                 'li',
                 { class: dependency },
                 depLink(state, d, `${d.agent_id} · ${d.step_id}`),
-                ` — ${STEP_PAGE_DEPENDENCY[dependency](step, plan)}`,
+                ` — ${STEP_PAGE_DEPENDENCY[dependency](state, step, plan, d)}`,
               );
             }),
           )
