@@ -62,12 +62,10 @@ describe('a node draining behind HAProxy (deploy/haproxy.cfg)', () => {
     socket.once('disconnect', () => (disconnectedAt = performance.now()));
     await admin.call('CLIENT', 'PAUSE', String(HELD_MS), 'WRITE');
     const sentAt = performance.now();
-    const answer = socket
-      .timeout(15_000)
-      .emitWithAck('call', {
-        tool: 'createPlan',
-        args: { title: 'during the drain', steps: ['a'] },
-      }) as Promise<CallAck>;
+    const answer = socket.timeout(15_000).emitWithAck('call', {
+      tool: 'createPlan',
+      args: { title: 'during the drain', steps: ['a'] },
+    }) as Promise<CallAck>;
     await new Promise((resolve) => setTimeout(resolve, 300));
     cluster.signal(node, 'SIGTERM');
 
