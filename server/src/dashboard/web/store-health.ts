@@ -2,6 +2,8 @@ import type { DashboardState } from './state.ts';
 
 /** How often a connected page asks the node whether it can reach its store. */
 export const STORE_CHECK_MS = 5_000;
+/** How long one check may take before it is given up and the next one may run. */
+const CHECK_DEADLINE_MS = 3_000;
 
 interface Readiness {
   status?: string;
@@ -36,7 +38,9 @@ export const watchStoreHealth = ({ state, lose, changed }: StoreHealthDeps) => {
     if (inFlight || settled()) return;
     inFlight = true;
     try {
-      const res = await fetch('/readyz', { cache: 'no-store' });
+      // With a deadline: one request that never ended (a proxy holding it, a node frozen mid-answer) held `inFlight`
+      // and stopped every later check. The node answers within 700 ms by design.
+      const res = await fetch('/readyz', { cache: 'no-store', signal: AbortSignal.timeout(CHECK_DEADLINE_MS) });
       const body = (await res.json().catch(() => ({}))) as Readiness;
       const trouble = state.storeTrouble;
       if (settled()) return;
