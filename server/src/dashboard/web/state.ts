@@ -65,8 +65,11 @@ export interface Undecided {
 }
 
 export interface StoreTrouble {
-  /** full: Redis is out of memory, so reads work but no decision (or anything else) can be recorded. */
-  kind: 'unreachable' | 'full' | 'lost';
+  /**
+   * full: Redis is out of memory, so reads work but no decision (or anything else) can be recorded. events: calls
+   * work, but the node's event subscription is down, so other agents' events reach the page late.
+   */
+  kind: 'unreachable' | 'full' | 'events' | 'lost';
   /** Browser clock. */
   since: number;
   message: string;

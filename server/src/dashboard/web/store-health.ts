@@ -11,9 +11,10 @@ interface Readiness {
   message?: string;
 }
 
-const KIND_OF_REASON: Record<string, 'unreachable' | 'full'> = {
+const KIND_OF_REASON: Record<string, 'unreachable' | 'full' | 'events'> = {
   store_unreachable: 'unreachable',
   store_out_of_memory: 'full',
+  store_events_down: 'events',
 };
 
 export interface StoreHealthDeps {

@@ -4,7 +4,12 @@ import type { DashboardState } from '../state.ts';
 
 const LABEL = { connecting: 'connecting…', live: 'live', reconnecting: 'reconnecting…', refused: 'refused' } as const;
 
-const STORE_LABEL = { unreachable: 'store unreachable', full: 'store full', lost: 'data lost' } as const;
+const STORE_LABEL = {
+  unreachable: 'store unreachable',
+  full: 'store full',
+  events: 'events delayed',
+  lost: 'data lost',
+} as const;
 
 /**
  * The store's trouble the page shows: a loss always (it is final), an unreachable or full store only while the socket is up

@@ -37,6 +37,20 @@ export const staleView = (state: DashboardState, now = Date.now()): Node[] => {
           'frees memory in its store; checked every few seconds.',
       ),
     ];
+  if (store?.kind === 'events')
+    return [
+      h(
+        'p',
+        {},
+        h(
+          'strong',
+          {},
+          `The server’s event feed from its store is down since ${clockOf(store.since)} (${ago(store.since, now)}).`,
+        ),
+        ' Decisions and calls still work, but what other agents do reaches this page late, so what is shown may be ' +
+          'old; checked every few seconds.',
+      ),
+    ];
   const lost = state.lostAt;
   if (store?.kind === 'unreachable')
     return [

@@ -2,7 +2,12 @@ import { neutralize } from '@planhub/shared';
 import type { DashboardState } from '../state.ts';
 import { storeTroubleShown } from './header.ts';
 
-const STORE_TITLE = { unreachable: 'Store unreachable', full: 'Store full', lost: 'Data lost' } as const;
+const STORE_TITLE = {
+  unreachable: 'Store unreachable',
+  full: 'Store full',
+  events: 'Events delayed',
+  lost: 'Data lost',
+} as const;
 
 /** A plan's title as the page last read it on its own page, for a plan the overview does not list. */
 export type PageTitleOf = (planId: string) => string | undefined;
