@@ -3,7 +3,7 @@ import { poll } from '../helpers/eventually.ts';
 import { browserSuite } from './chromium.ts';
 import { seriousA11yFindings } from './dashboard-checks.ts';
 import { dashboardAgent, dashboardNode, openDashboard } from './dashboard-node.ts';
-import { startTcpBalancer } from './tcp-balancer.ts';
+import { startTcpBalancer } from '../helpers/tcp-balancer.ts';
 
 /**
  * A decision the page could not make says so and stays said. Pressing Approve while the page was not connected sent

@@ -5,7 +5,7 @@ import { poll } from '../helpers/eventually.ts';
 import { spendWindow } from '../helpers/spend-window.ts';
 import { browserSuite, watchPageErrors } from './chromium.ts';
 import { dashboardAgent, dashboardNode, openDashboard } from './dashboard-node.ts';
-import { startTcpBalancer } from './tcp-balancer.ts';
+import { startTcpBalancer } from '../helpers/tcp-balancer.ts';
 
 /** The tools the page calls from now on, one entry per call, read from the socket.io frames it sends. */
 const callsSent = (page: Page) => {

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/servers.ts';
 import { launchChromium, screenshot, watchPageErrors } from './chromium.ts';
-import { startTcpBalancer } from './tcp-balancer.ts';
+import { startTcpBalancer } from '../helpers/tcp-balancer.ts';
 import { poll } from '../helpers/eventually.ts';
 
 const VIEWPORT = { width: 1366, height: 900 };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { startRedisProcess, type RedisProcess } from '../helpers/redis-process.ts';
-import { startSilentDropProxy } from '../helpers/silent-drop-proxy.ts';
+import { startTcpBalancer } from '../helpers/tcp-balancer.ts';
 import { clientOn, watch } from './support/chaos-cluster.ts';
 
 /** A short store deadline: a PING goes unanswered within it, so a silent connection is found in a few seconds. */
@@ -20,15 +20,14 @@ const readyz = async (url: string) => {
  */
 describe('a Redis connection dropped silently by the network', () => {
   let redis: RedisProcess;
-  let proxy: Awaited<ReturnType<typeof startSilentDropProxy>>;
+  let proxy: Awaited<ReturnType<typeof startTcpBalancer>>;
   let cluster: Cluster;
   beforeAll(async () => {
     redis = await startRedisProcess();
-    const { hostname, port } = new URL(redis.url);
-    proxy = await startSilentDropProxy({ host: hostname, port: Number(port) });
+    proxy = await startTcpBalancer([new URL(redis.url)]);
     cluster = await startCluster({
       nodes: 2,
-      redisUrl: `redis://127.0.0.1:${proxy.port}`,
+      redisUrl: proxy.url.replace(/^http:/, 'redis:'),
       env: { PLANHUB_APPROVAL_POLICY: 'auto', PLANHUB_STORE_DEADLINE_MS: String(DEADLINE_MS) },
     });
   });
@@ -44,7 +43,7 @@ describe('a Redis connection dropped silently by the network', () => {
     const before = await producer.createPlan({ title: 'before', steps: ['a'] });
     await watcher.log.next((e) => e.source_plan_id === before.plan_id);
 
-    expect(proxy.drop(`planhub-sub:${cluster.prefix}`)).toBe(2);
+    expect(proxy.stall(`planhub-sub:${cluster.prefix}`)).toBe(2);
     const after = await producer.createPlan({ title: 'after', steps: ['a'] });
     await eventually(() =>
       expect(
@@ -61,7 +60,7 @@ describe('a Redis connection dropped silently by the network', () => {
     const agent = await clientOn(cluster, 0, 'writer', 'mute');
     const kept = await agent.createPlan({ title: 'acknowledged before the drop', steps: ['a'] });
 
-    expect(proxy.drop(`planhub:${cluster.prefix}`)).toBe(2);
+    expect(proxy.stall(`planhub:${cluster.prefix}`)).toBe(2);
     const status = await eventually(() => agent.getPlanStatus({ plan_id: kept.plan_id }));
     expect(status).toMatchObject({ plan_id: kept.plan_id, title: 'acknowledged before the drop' });
     expect((await agent.createPlan({ title: 'after the drop', steps: ['a'] })).plan_id).not.toBe(kept.plan_id);

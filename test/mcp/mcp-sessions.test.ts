@@ -3,8 +3,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, LoggingMessageNotification, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { PlanHubServer } from '@planhub/server';
-import { createServer } from '@planhub/server';
+import { createMemoryStore, createServer } from '@planhub/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { holdingCommits } from '../helpers/held-commits.ts';
 import { callJson, endpointOf, mcpClient, refusalOf, textOf } from './mcp-clients.ts';
 import { initializeRequest, initializeWithHeaders, listToolsRequest, rawMcp } from './raw-mcp.ts';
 
@@ -166,6 +167,32 @@ describe('MCP sessions', () => {
       (err: unknown) => String(err),
     );
     expect(settled).toMatch(/^UNAVAILABLE: This MCP session closed while the call was waiting/);
+  });
+
+  // A call whose work ended as the drain did was answered "closed while the call was waiting … Call again" too, though
+  // it was applied: its answer was still on its way back when the session closed, and a host called again.
+  it('answers a call doing work at shutdown with its result, not "call again"', async () => {
+    const held = holdingCommits(createMemoryStore({ eventRetention: 1000 }));
+    const node = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto' }, { store: held.store });
+    server = node;
+    const { url } = await node.listen();
+    const host = await mcpClient('http', url, { workspace: 'team', agentId: 'worker' });
+    clients.push(host);
+
+    const hold = held.holdNext((commit) => JSON.stringify(commit).includes('made during shutdown'));
+    const call = host.callTool({ name: 'createPlan', arguments: { title: 'made during shutdown', steps: ['a'] } });
+    await hold.reached;
+    const closing = node.close();
+    // The drain has begun (the node stops taking calls at once); the held commit now ends the call's work.
+    await new Promise((resolve) => setImmediate(resolve));
+    hold.release();
+    const result = (await call) as CallToolResult;
+    await closing;
+    server = undefined;
+    expect(refusalOf(result)).toBe('');
+    expect(JSON.parse(textOf(result))).toMatchObject({ title: 'made during shutdown', status: 'pending' });
+    const events = await held.store.readEvents('team', { count: 100 });
+    expect(events.filter((e) => e.event_type === 'plan_created')).toHaveLength(1);
   });
 
   it('refuses cross-origin requests and, in open mode, host names that are not loopback (DNS rebinding)', async () => {
