@@ -47,9 +47,8 @@ const deliveredStatus = (state: DashboardState, step: StepView, ref: DependencyR
     const from = deliveredBy(step, key);
     return from !== undefined && sameDependency(from, ref);
   })?.[1];
-  const received = (output as { status?: unknown } | undefined)?.status;
-  const status = [...ENDED_STEP_STATUSES].find((s) => s === received);
-  if (status) return status;
+  const received = (output as { status?: StepStatus } | undefined)?.status;
+  if (received !== undefined && ENDED_STEP_STATUSES.has(received)) return received;
   const snapshot = state.model.snapshot;
   return snapshot && dependencyTarget(snapshot, ref)?.status;
 };
