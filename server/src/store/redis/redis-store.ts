@@ -18,9 +18,10 @@ import { createReplicatedCommits } from './replicated-commit.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
 import { createStoreEpoch } from './store-epoch.ts';
-import { watchSilence } from './silent-connection.ts';
+import { watchClusterSilence, watchSilence } from './silent-connection.ts';
 import { endBefore, startAfter } from './stream-range.ts';
 import { randomUUID } from 'node:crypto';
+import { Cluster } from 'ioredis';
 
 export interface RedisStoreOptions {
   /** One Redis by URL, or a Redis Cluster by its seed nodes (`target` wins over `url`, kept for existing callers). */
@@ -86,9 +87,13 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   logConnectionState(subscriber, log, 'subscriber', isClosing);
   // A connection the network dropped without closing it is replaced once its pings go unanswered: the command
   // connection after two (a slow Redis is not cut at its first slow answer), the subscriber, which has nothing else in
-  // flight, after one. On a Cluster, ioredis holds one connection per node and the feed reads back periodically.
-  const silentCommands = connections.cluster ? undefined : watchSilence(connections.commands, 'commands', log, 2);
-  const silentSubscriber = connections.cluster ? undefined : watchSilence(subscriber, 'subscriber', log, 1);
+  // flight, after one. On a Cluster, ioredis holds one command connection per master, each watched alike; its
+  // subscriber's per-shard connections are not, since the feed reads every followed log back every 2 s there anyway.
+  const silentCommands =
+    connections.commands instanceof Cluster
+      ? watchClusterSilence(connections.commands, 'commands connection', log, 2)
+      : watchSilence(connections.commands, 'commands connection', log, 2);
+  const silentSubscriber = connections.cluster ? undefined : watchSilence(subscriber, 'subscriber connection', log, 1);
   // Adopted at the first connection, checked at every reconnect (a restarted Redis may come back empty).
   const epoch = createStoreEpoch({ client, key: keys.epoch, newId: randomUUID, log });
   client.on('ready', () => void epoch.verify().catch(() => undefined));
@@ -214,7 +219,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
         // The epoch rides on the monitor's and /readyz's pings; a loss is reported by dataLoss(), not as an outage.
         const [commands, subscription] = await Promise.allSettled([
           Promise.all([
-            silentCommands ? silentCommands.ping() : client.ping(),
+            silentCommands.ping(),
             epoch.verify().catch((err: unknown) => {
               if (!epoch.lost()) throw err;
             }),

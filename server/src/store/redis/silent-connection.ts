@@ -35,13 +35,42 @@ export const watchSilence = (connection: PingedConnection, name: string, log: Lo
           unanswered = 0;
           log.warn(
             { connection: name },
-            `Redis answered no PING on the ${name} connection ${timeouts === 1 ? 'in time' : `${timeouts} times in a row`}: ` +
+            `Redis answered no PING on the ${name} ${timeouts === 1 ? 'in time' : `${timeouts} times in a row`}: ` +
               'replacing it (a connection the network dropped without closing it stays silent)',
           );
           connection.disconnect(true);
         }
         throw err;
       }
+    },
+  };
+};
+
+/** What a watched Cluster needs: ioredis' `Cluster` lists its per-master connections. */
+export interface ClusterConnections {
+  nodes(role: 'master'): (PingedConnection & { options: { host?: string; port?: number } })[];
+}
+
+/**
+ * The same watch on a Redis Cluster, where ioredis holds one command connection per master: a PING to one random node
+ * (what `Cluster.ping()` sends) says nothing of the others, and a silent connection to the master of a workspace's
+ * slot timed out every call of that workspace while the rest answered. Every master is pinged; a connection replaced
+ * here ends (a Cluster's node connections do not reconnect themselves), and the Cluster makes a new one at its next
+ * slot refresh. Resolves once every master answered.
+ */
+export const watchClusterSilence = (cluster: ClusterConnections, name: string, log: Logger, timeouts: number) => {
+  const watched = new WeakMap<PingedConnection, ReturnType<typeof watchSilence>>();
+  const watcherOf = (node: ReturnType<ClusterConnections['nodes']>[number]) => {
+    let watcher = watched.get(node);
+    if (!watcher) {
+      watcher = watchSilence(node, `${name} to ${node.options.host}:${node.options.port}`, log, timeouts);
+      watched.set(node, watcher);
+    }
+    return watcher;
+  };
+  return {
+    ping: async (): Promise<void> => {
+      await Promise.all(cluster.nodes('master').map((node) => watcherOf(node).ping()));
     },
   };
 };
