@@ -8,6 +8,7 @@ export * from './events.ts';
 export * from './model.ts';
 export * from './limits.ts';
 export * from './ttl.ts';
+export * from './working-dir-path.ts';
 export * from './tools/define.ts';
 export * from './tools/common.ts';
 export * from './tools/catalog.ts';

@@ -182,6 +182,24 @@ describe.each(STORE_KINDS)('seed 004 plans by index through the SDK (%s store)',
     expect((await refusal(agent.get_plan({ working_dir: '/nowhere' }))).code).toBe('NOT_FOUND');
   });
 
+  it('reads working_dir as the folder it names: a trailing slash, "//" or "/./" is the same folder', async () => {
+    h = await startHarness(store);
+    const planner = await h.client('planner');
+    const worker = await h.client('worker');
+    const { plan_id } = await planner.create_plan({
+      title: 'Shared',
+      steps: [{ description: 'Build' }, { description: 'Test' }],
+      working_dir: '/srv/repo/',
+    });
+    for (const dir of ['/srv/repo', '/srv/repo/', '/srv//repo', '/srv/./repo', '/srv/x/../repo'])
+      expect((await worker.get_plan({ working_dir: dir })).plan_id, dir).toBe(plan_id);
+    expect(await worker.update_plan({ plan_id, step_index: 0, working_dir: '/srv//repo/.' })).toMatchObject({
+      ok: true,
+      new_status: 'completed',
+    });
+    expect((await refusal(worker.get_plan({ working_dir: '/srv/repo2' }))).code).toBe('NOT_FOUND');
+  });
+
   it('completes the plan when its last open step ends, and reopens it when a step goes back to pending', async () => {
     h = await startHarness(store);
     const agent = await h.client('main');

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { MAX_ARRAY, MAX_ID, MAX_RESULT, MAX_TITLE } from '../limits.ts';
 import { PlanStatusSchema } from '../model.ts';
 import { INDEXED_PLAN_STATUSES } from '../shapes/indexed-plan.ts';
-import { OptionalPlanIdArg, StepTextArg, absentIfNull, emptyAsAbsent } from './common.ts';
+import { OptionalPlanIdArg, StepTextArg, absentIfNull } from './common.ts';
+import { folderOf } from '../working-dir-path.ts';
 import { defineTool } from './define.ts';
 import { laxInt } from './lax-int.ts';
 
@@ -10,12 +11,12 @@ const IndexedStatus = z.enum(INDEXED_PLAN_STATUSES, {
   error: (issue) =>
     `Invalid status ${JSON.stringify(issue.input)}. Valid statuses: ${INDEXED_PLAN_STATUSES.join(', ')}.`,
 });
-// Upstream's Path("") is the current folder, its default: "" reads as left out.
+// Upstream's Path("") is the current folder, its default: "" reads as left out. "/srv/repo/" names "/srv/repo".
 const WorkingDir = z
   .string()
   .max(1024)
   .optional()
-  .transform(emptyAsAbsent)
+  .transform((dir) => (dir === undefined || dir === '' ? undefined : folderOf(dir)))
   .optional()
   .describe('Groups your plans the way a project folder does; get_plan without plan_id looks in it.');
 const Notes = z.string().max(MAX_RESULT);

@@ -1,5 +1,5 @@
 import type { Dialect, Plan } from '@planhub/shared';
-import { FINISHED_PLAN_STATUSES } from '@planhub/shared';
+import { FINISHED_PLAN_STATUSES, folderOf } from '@planhub/shared';
 
 /** Per-agent index of plans, newest last; the plans themselves are separate documents. */
 export interface AgentPlanRef {
@@ -28,7 +28,8 @@ export const defaultPlanId = (agent: AgentDoc): string | undefined =>
 /** The plan changed most recently, optionally within one working_dir (seed 004's get_plan). */
 export const lastChangedPlanId = (agent: AgentDoc, workingDir?: string): string | undefined =>
   agent.plans
-    .filter((p) => workingDir === undefined || (p.working_dir ?? '.') === workingDir)
+    // A working_dir stored before round 30 as written ("/srv/repo/") is compared as the folder it names.
+    .filter((p) => workingDir === undefined || folderOf(p.working_dir ?? '.') === workingDir)
     .reduce<AgentPlanRef | undefined>((best, p) => (!best || p.changed_at >= best.changed_at ? p : best), undefined)
     ?.plan_id;
 

@@ -1,5 +1,5 @@
 import type { Plan } from '@planhub/shared';
-import { fail } from '@planhub/shared';
+import { fail, folderOf } from '@planhub/shared';
 import { hashKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
 
@@ -10,7 +10,8 @@ import type { Tx } from '../../store/transaction.ts';
  */
 export const recordInWorkingDir = (tx: Tx, plan: Plan): void => {
   if (plan.working_dir === undefined) return;
-  tx.op({ op: 'hset', key: hashKeys.workingDir(plan.working_dir), fields: { [plan.plan_id]: plan.updated_at } });
+  const folder = folderOf(plan.working_dir);
+  tx.op({ op: 'hset', key: hashKeys.workingDir(folder), fields: { [plan.plan_id]: plan.updated_at } });
 };
 
 /** The plan of the folder changed most recently, whoever changed it. */
@@ -28,7 +29,8 @@ export const latestInWorkingDir = async (
 /** Your own plans, and plans in the working_dir you name (the folder is shared), are yours to update. */
 export const requireUpdatable = (plan: Plan, agentId: string, workingDir: string | undefined): void => {
   if (plan.agent_id === agentId) return;
-  if (plan.working_dir !== undefined && plan.working_dir === workingDir) return;
+  // Stored before round 30 as written ("/srv/repo/"): compared as the folder it names.
+  if (plan.working_dir !== undefined && folderOf(plan.working_dir) === workingDir) return;
   fail(
     'PERMISSION_DENIED',
     `Plan ${plan.plan_id} belongs to agent ${plan.agent_id}; you (${agentId}) can only change your own plans` +
