@@ -38,7 +38,7 @@ describe.each(STORE_KINDS)('empty optional arguments on the %s store', (kind) =>
       plan_id: '',
       step_id: '',
     });
-    expect(sub.filter).toEqual({ agent_id: '*', plan_id: null, step_id: null, event_types: ['step_completed'] });
+    expect(sub.filter).toEqual({ agent_id: null, plan_id: null, step_id: null, event_types: ['step_completed'] });
     const read = await ok(socket, 'getTaskEvents', { agent_id: '', plan_id: '', step_id: '' });
     expect(read.count).toBeGreaterThan(0);
   });

@@ -63,8 +63,9 @@ describe.each(STORE_KINDS)("seed 000 answers carry upstream's fields at the same
     const main = await h.client('main');
     const implementer = await h.client('implementer');
     const sub = await main.subscribeToTasks({ event_types: ['plan_created', 'step_completed'] });
+    // Upstream's EventFilter.to_dict(): no agent named is None.
     expect(sub.filter).toEqual({
-      agent_id: '*',
+      agent_id: null,
       plan_id: null,
       step_id: null,
       event_types: ['plan_created', 'step_completed'],

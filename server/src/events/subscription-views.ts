@@ -1,9 +1,14 @@
 import type { Subscription } from '@planhub/shared';
 import type { MatchCount } from './match-counts.ts';
 
-/** Upstream's `filter` object: the parts a subscription does not narrow by are null. */
+const ANY_AGENT = '*';
+
+/**
+ * Upstream's `filter` object: the parts a subscription does not narrow by are null, the agent too (PlanHub keeps
+ * "any agent" as "*", the form its flat `agent_id` field answers).
+ */
 export const subscriptionFilter = (sub: Subscription) => ({
-  agent_id: sub.agent_id,
+  agent_id: sub.agent_id === ANY_AGENT ? null : sub.agent_id,
   plan_id: sub.plan_id ?? null,
   step_id: sub.step_id ?? null,
   event_types: sub.event_types,
