@@ -26,6 +26,7 @@ describe.each(STORE_KINDS)("seed 000 answers carry upstream's fields at the same
       [4, 'Verify'],
     ]);
 
+    expect((await agent.getPlanStatus({})).current_step).toBeNull();
     const running = await agent.setStepStatus({ step_id: 'step_1', status: 'in_progress' });
     expect(Object.keys(running)).toEqual(expect.arrayContaining([...STEP_FIELDS, 'message', 'step', 'instruction']));
     expect(running).toMatchObject({ step_id: 'step_1', sequence: 1, status: 'in_progress', result: null, error: null });
@@ -37,7 +38,8 @@ describe.each(STORE_KINDS)("seed 000 answers carry upstream's fields at the same
     expect(done).toMatchObject({ status: 'completed', result: 'All tests passed', error: null });
     expect(done.instruction).toBe('Step completed. Proceed immediately to next step: Build (step_2).');
     const status = await agent.getPlanStatus({});
-    expect(status).toMatchObject({ current_step: null, completed_at: null, summary: null });
+    // Upstream sets current_step on in_progress and never clears it: the step started last.
+    expect(status).toMatchObject({ current_step: 1, completed_at: null, summary: null });
     expect(status.progress).toMatchObject({ completed: 1, pending: 3 });
     expect(status.steps[0]).toMatchObject({ step_id: 'step_1', result: 'All tests passed', error: null });
     expect(status.steps[0]?.started_at).toEqual(expect.any(String));
@@ -45,6 +47,7 @@ describe.each(STORE_KINDS)("seed 000 answers carry upstream's fields at the same
     const added = await agent.addStep({ description: 'Inserted', after_step_id: 'step_1' });
     expect(added).toMatchObject({ sequence: 2, total_steps: 5, status: 'pending', result: null, error: null });
     for (const id of ['step_2', 'step_3', 'step_4']) await agent.setStepStatus({ step_id: id, status: 'completed' });
+    expect((await agent.getPlanStatus({})).current_step).toBe(1);
     const last = await agent.execute('setStepStatus', { step_id: 'step_5', status: 'completed' });
     expect(last).toMatchObject({ instruction: 'All steps completed. Call completePlan to finalize.' });
     const ended = await agent.completePlan({ status: 'completed', summary: 'Feature deployed successfully' });

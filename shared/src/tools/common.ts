@@ -94,7 +94,7 @@ export const PlanViewSchema = z
     created_at: z.string(),
     completed_at: z.string().nullable(),
     summary: z.string().nullable(),
-    /** Sequence of the step in progress (upstream's current_step), null when none is. */
+    /** Sequence of the step last set in_progress (upstream's current_step, kept after it ends); null until one is. */
     current_step: z.number().int().nullable(),
     progress: ProgressSchema,
     steps: z.array(StepViewSchema),

@@ -35,9 +35,18 @@ export const planHeader = (plan: Plan) => ({
   updated_at: plan.updated_at,
 });
 
-/** Upstream's current_step: the sequence of the step being worked on, null when none is. */
-export const currentStep = (plan: Plan): number | null =>
-  plan.steps.find((s) => s.status === 'in_progress')?.sequence ?? null;
+/**
+ * Upstream's current_step: the sequence of the step last set in_progress, kept after it ends (upstream sets it on
+ * in_progress and never clears it), null until a step starts. Each in_progress stamps started_at, so the step
+ * started last is the one with the newest started_at.
+ */
+export const currentStep = (plan: Plan): number | null => {
+  let last: Step | undefined;
+  for (const step of plan.steps)
+    if (step.started_at !== undefined && (last?.started_at === undefined || step.started_at >= last.started_at))
+      last = step;
+  return last?.sequence ?? null;
+};
 
 export const planView = (plan: Plan): PlanView => ({
   ...planHeader(plan),
