@@ -25,11 +25,23 @@ export const ENDED_STEP_STATUSES: ReadonlySet<StepStatus> = new Set(['completed'
 export const DialectSchema = z.enum(['000', '001', '002', '003', '004']);
 export type Dialect = z.infer<typeof DialectSchema>;
 
+/**
+ * What a dependency's author may say about its target for people reading it (upstream TaskRef's display fields):
+ * echoed wherever the dependency is shown, never used to find or match the step.
+ */
+export const DependencyDisplaySchema = z.object({
+  agent_name: z.string().optional(),
+  step_sequence: z.number().int().optional(),
+  step_description: z.string().optional(),
+});
+export type DependencyDisplay = z.infer<typeof DependencyDisplaySchema>;
+
 /** A reference to another agent's step; `plan_id` is filled in when the dependency is registered. */
 export const DependencyRefSchema = z.object({
   agent_id: z.string(),
   step_id: z.string(),
   plan_id: z.string().optional(),
+  ...DependencyDisplaySchema.shape,
 });
 export type DependencyRef = z.infer<typeof DependencyRefSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_ARRAY, MAX_ID } from '../limits.ts';
+import { MAX_ARRAY, MAX_DESCRIPTION, MAX_ID, MAX_TITLE } from '../limits.ts';
+import { laxInt } from './lax-int.ts';
 import { EventIdSchema, EventTypeSchema, WireTaskEventSchema } from '../events.ts';
 import { DependencyRefSchema } from '../model.ts';
 import {
@@ -24,6 +25,10 @@ const DependsOnArg = z
       agent_id: AgentIdArg,
       step_id: IdArg,
       plan_id: OptionalIdArg.describe("Without it, the agent's step in its current or most recent plan."),
+      // Upstream TaskRef's display fields: shown with the dependency, never used to find the step.
+      agent_name: z.string().max(MAX_TITLE).optional().describe("For display: the agent's name."),
+      step_sequence: laxInt().optional().describe("For display: the step's position in its plan."),
+      step_description: z.string().max(MAX_DESCRIPTION).optional().describe('For display: what the step does.'),
     }),
   )
   .min(1)

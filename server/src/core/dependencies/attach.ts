@@ -1,4 +1,4 @@
-import type { DependencyRef, NewEvent, Plan, Step, Waiter } from '@planhub/shared';
+import type { DependencyDisplay, DependencyRef, NewEvent, Plan, Step, Waiter } from '@planhub/shared';
 import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES, fail } from '@planhub/shared';
 import { clonePlan } from '../plans/plan-factory.ts';
 import { planEvent } from '../plans/plan-events.ts';
@@ -14,6 +14,8 @@ export { stepNode } from './nodes.ts';
 export interface DependencyTarget {
   plan: Plan;
   step_id: string;
+  /** What the caller said about the target for display, kept on the dependency as given. */
+  display?: DependencyDisplay;
 }
 
 /**
@@ -25,6 +27,7 @@ export interface FutureTarget {
   agent_id: string;
   step_id: string;
   plan?: Plan | undefined;
+  display?: DependencyDisplay;
 }
 
 export type AnyTarget = DependencyTarget | FutureTarget;
@@ -136,6 +139,7 @@ export const attachDependencies = (
         agent_id: target.agent_id,
         step_id: target.step_id,
         ...(holder ? { plan_id: holder.plan_id } : {}),
+        ...target.display,
       };
       if ((step.blocked_by ?? []).some((d) => sameRef(d, ref))) continue;
       if (!(step.depends_on ?? []).some((d) => sameRef(d, ref))) step.depends_on = [...(step.depends_on ?? []), ref];
@@ -148,7 +152,12 @@ export const attachDependencies = (
     const holder = holderOf(target.plan);
     owners.set(holder.plan_id, holder.agent_id);
     const targetStep = findStep(holder, target.step_id);
-    const ref: DependencyRef = { agent_id: holder.agent_id, plan_id: holder.plan_id, step_id: targetStep.id };
+    const ref: DependencyRef = {
+      agent_id: holder.agent_id,
+      plan_id: holder.plan_id,
+      step_id: targetStep.id,
+      ...target.display,
+    };
     if ((step.blocked_by ?? []).some((d) => sameRef(d, ref))) continue;
     if (!(step.depends_on ?? []).some((d) => sameRef(d, ref))) step.depends_on = [...(step.depends_on ?? []), ref];
     const ended = endedOutcome(holder, targetStep);

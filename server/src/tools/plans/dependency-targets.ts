@@ -1,4 +1,4 @@
-import type { Plan } from '@planhub/shared';
+import type { DependencyDisplay, Plan } from '@planhub/shared';
 import { FINISHED_PLAN_STATUSES, fail } from '@planhub/shared';
 import { type AgentDoc, currentPlanId } from '../../core/agents/agent-doc.ts';
 import { missingPlanMessage } from '../../core/agents/retention.ts';
@@ -11,11 +11,26 @@ import { checkStep, wasRead } from '../plan-repository.ts';
 import { readOneStep, stepReadKeys } from '../plan-step-read.ts';
 import { docKeys } from '../../store/keys.ts';
 
-export interface DependencyArg {
+export interface DependencyArg extends DependencyDisplayArg {
   agent_id: string;
   step_id: string;
   plan_id?: string | undefined;
 }
+
+interface DependencyDisplayArg {
+  agent_name?: string | undefined;
+  step_sequence?: number | undefined;
+  step_description?: string | undefined;
+}
+
+/** The display fields the caller gave, without the absent ones (a stored dependency holds no undefined). */
+const displayOf = (dep: DependencyDisplayArg): DependencyDisplay | undefined => {
+  const display: DependencyDisplay = {};
+  if (dep.agent_name !== undefined) display.agent_name = dep.agent_name;
+  if (dep.step_sequence !== undefined) display.step_sequence = dep.step_sequence;
+  if (dep.step_description !== undefined) display.step_description = dep.step_description;
+  return Object.keys(display).length > 0 ? display : undefined;
+};
 
 /** Plans are loaded a few at a time: the newest usually hold the step, and an agent's history can be long. */
 const BATCH = 8;
@@ -96,7 +111,9 @@ const searchOrder = (agent: AgentDoc): string[] => {
  * or step created meanwhile re-runs the call, which then finds it.
  */
 export const findDependencyTarget = async (tx: Tx, dep: DependencyArg): Promise<AnyTarget> => {
-  const target = await locateTarget(tx, dep);
+  const located = await locateTarget(tx, dep);
+  const display = displayOf(dep);
+  const target = display ? { ...located, display } : located;
   // A plan's steps are read unchecked; an existing target's must be checked, so its completion racing this
   // registration conflicts with it (else the completion would not see the new waiter and the wake-up would be lost).
   // A future target is covered by the plan header or agent index read, which its creation writes.
