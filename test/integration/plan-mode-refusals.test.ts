@@ -66,6 +66,34 @@ describe.each(STORE_KINDS)('dialect 002: refusals and who decides (%s store)', (
     ).toEqual(['normal→plan', 'plan→awaiting_approval', 'awaiting_approval→executing']);
   });
 
+  it('words each state\'s refusal as a sentence, after upstream\'s "No active plan"', async () => {
+    h = await startHarness(store);
+    const agent = await h.client('main');
+    const complete = () => agent.plan_step_complete({ step_id: 1, verification_result: 'x' });
+    await expectRefusal(
+      complete(),
+      'FAILED_PRECONDITION',
+      /^No active plan: you are in normal mode, so there is no plan to complete steps of\. /,
+    );
+    await expectRefusal(
+      agent.plan_complete({ summary: 'x' }),
+      'FAILED_PRECONDITION',
+      /^No active plan: you are in normal mode, so there is no plan to complete\. /,
+    );
+    const { plan_id } = await enterAndPresent(agent);
+    const awaiting = `No active plan: plan ${plan_id} is awaiting the user's approval; you cannot`;
+    await expectRefusal(
+      complete(),
+      'FAILED_PRECONDITION',
+      `${awaiting} complete steps of it before it is approved. Wait for the plan_approved or plan_rejected event`,
+    );
+    await expectRefusal(
+      agent.plan_modify({ step_id: 1, reason: 'r', new_description: 'd' }),
+      'FAILED_PRECONDITION',
+      `${awaiting} modify it before it is approved.`,
+    );
+  });
+
   it('refuses malformed plans (unknown or cyclic dependencies) and stays in plan mode', async () => {
     h = await startHarness(store);
     const agent = await h.client('main');

@@ -34,8 +34,40 @@ export const planModeBlockedMessage = (name: string): string =>
 export const PlanModeSchema = z.enum(['normal', 'plan', 'awaiting_approval', 'executing']);
 export type PlanMode = z.infer<typeof PlanModeSchema>;
 
-export const PathArg = z.string().min(1).max(1000);
-export const Paths = z.array(PathArg).max(MAX_ARRAY);
+const MAX_PATH = 1000;
+/**
+ * A file of the plan's lists. Upstream checks only that each list is an array, and models often send file objects
+ * (`{ path, action }`, `{ path, purpose }`): text is kept, an object is read by its path (`path`, `file` or `name`)
+ * or else as its JSON, so a stored list is text whatever was sent (the markdown and the dashboard print it).
+ */
+const FileObject = z
+  .record(z.string(), z.unknown())
+  .refine(fitsBytes(MAX_NOTE_BYTES), { message: `a file object may be at most ${MAX_NOTE_BYTES} bytes as JSON` });
+const pathOf = (file: Record<string, unknown>): string => {
+  const named = [file.path, file.file, file.name].find((value) => typeof value === 'string');
+  return typeof named === 'string' ? named : JSON.stringify(file);
+};
+/**
+ * Any other item upstream lets through reads as text too (a null as an empty item), so the tool list can advertise
+ * only the two forms a model should send.
+ */
+const asFileForm = (item: unknown): unknown => {
+  if (item === null) return '';
+  if (typeof item === 'number' || typeof item === 'boolean') return String(item);
+  return Array.isArray(item) ? JSON.stringify(item) : item;
+};
+export const PathArg = z
+  .preprocess(
+    asFileForm,
+    z.union([z.string(), FileObject], { error: 'each file must be a path (string) or an object with a path' }),
+  )
+  .transform((file) => (typeof file === 'string' ? file : pathOf(file)))
+  .pipe(z.string().max(MAX_PATH, `a file path may be at most ${MAX_PATH} characters`));
+/** An empty item names no file: it is left out, as upstream (which never reads the items) lets it through. */
+export const Paths = z
+  .array(PathArg)
+  .max(MAX_ARRAY)
+  .transform((files) => files.filter((file) => file !== ''));
 /** Free text, or a small object (e.g. `{ risk, mitigation }`): upstream takes strings, models often send objects. */
 export const Note = z.union([
   z.string().max(MAX_DESCRIPTION),
@@ -50,6 +82,22 @@ export const Notes = z.array(Note).max(MAX_ARRAY);
  */
 export const StepNumber = z.number();
 
+/** A number written as text ("2", "-1", "1.5"): what models send for an id more often than anything else. */
+const NUMERIC_TEXT = /^\s*-?\d+(?:\.\d+)?\s*$/;
+/**
+ * The ids of a step's `depends_on`. Upstream checks only that the list is an array, so an id sent as text is taken as
+ * the number it spells, and an empty item (which names no step) is left out; any other text could name no step, and
+ * is refused with what to send instead.
+ */
+const DependencyIds = z
+  .array(
+    z.union([z.number(), z.literal(''), z.string().regex(NUMERIC_TEXT).transform(Number)], {
+      error: 'each depends_on item must be a step id: a number, or a string of one such as "2"',
+    }),
+  )
+  .max(MAX_ARRAY)
+  .transform((ids) => ids.filter((id): id is number => id !== ''));
+
 /**
  * Upstream reads a missing optional list and a `null` one alike (`plan.risks ?? []`), so null is absent here: a list
  * of the plan object becomes [] and a field of a step is left out.
@@ -62,9 +110,7 @@ export const PlanModeStepSchema = z.object({
   id: StepNumber.describe('The step number (1, 2, 3, …); give each step its own.'),
   description: PlanText.describe('What this step does.'),
   files: absentIfNull(Paths).describe('Files this step creates or changes.'),
-  depends_on: absentIfNull(z.array(StepNumber).max(MAX_ARRAY)).describe(
-    'ids of steps of this plan that must be complete before this one.',
-  ),
+  depends_on: absentIfNull(DependencyIds).describe('ids of steps of this plan that must be complete before this one.'),
   verification: absentIfNull(ResultArg).describe('How to check the step worked, e.g. the test command to run.'),
 });
 export type PlanModeStep = z.infer<typeof PlanModeStepSchema>;

@@ -19,7 +19,11 @@ export const loadModeState = async (tx: Tx, agentId: string): Promise<ModeState>
   return { agent_id: agentId, doc, plan, mode: deriveMode(doc, plan) };
 };
 
-/** The executing plan, or a refusal that tells the model where it stands and what to do instead. */
+/**
+ * The executing plan, or a refusal that tells the model where it stands and what to do instead. `action` is what the
+ * call does to a plan, worded to take the plan as its object ("complete", "complete steps of"): the refusals read
+ * "no plan to <action>" and "you cannot <action> it".
+ */
 export const requireExecuting = (state: ModeState, action: string): Plan => {
   if (state.mode === 'executing' && state.plan) return state.plan;
   if (state.mode === 'plan')
@@ -31,13 +35,13 @@ export const requireExecuting = (state: ModeState, action: string): Plan => {
   if (state.mode === 'awaiting_approval')
     stateRefusal(
       'FAILED_PRECONDITION',
-      `No active plan: plan ${state.plan?.plan_id ?? ''} is awaiting the user's approval; you cannot ${action} before ` +
-        'it is approved. ' +
+      `No active plan: plan ${state.plan?.plan_id ?? ''} is awaiting the user's approval; you cannot ${action} it ` +
+        'before it is approved. ' +
         'Wait for the plan_approved or plan_rejected event; do not poll.',
     );
   return stateRefusal(
     'FAILED_PRECONDITION',
-    `No active plan: you are in normal mode, so there is nothing to ${action}. For complex work call plan_enter, then plan_exit with ` +
+    `No active plan: you are in normal mode, so there is no plan to ${action}. For complex work call plan_enter, then plan_exit with ` +
       'your plan, and execute it once approved.',
   );
 };

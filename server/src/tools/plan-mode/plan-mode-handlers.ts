@@ -15,6 +15,7 @@ import { recordEdges } from '../dependency-graph.ts';
 import { finishPlan } from '../finish-plan.ts';
 import { loadAgent, savePlan } from '../plan-access.ts';
 import { registerAgent } from '../planhub/agent-index.ts';
+import { currentPlanModeStep } from './current-step.ts';
 import { loadModeState, type ModeState } from './mode-access.ts';
 
 /** Says what entering plan mode did to the plan being executed, so the model does not report its steps as done. */
@@ -199,7 +200,7 @@ const plan_status: ToolHandlers['plan_status'] = (ctx, args) =>
             active_plan_progress: {
               total_steps: progress.total_steps,
               completed_steps: progress.completed_steps,
-              current_step: progress.next_step,
+              current_step: currentPlanModeStep(plan),
             },
           }
         : {}),
