@@ -93,8 +93,30 @@ const decodeJson = (value: string): unknown => {
   }
 };
 
+const TYPE_TESTS: Record<string, (value: unknown) => boolean> = {
+  array: Array.isArray,
+  object: isRecord,
+  number: (value) => typeof value === 'number',
+  integer: (value) => typeof value === 'number',
+  boolean: (value) => typeof value === 'boolean',
+  null: (value) => value === null,
+};
+
+/** Whether `value` is of a type `schema` takes; a schema that names no type (free-form, a reference) takes any. */
+const takesType = (schema: Schema, value: unknown): boolean => {
+  if (Array.isArray(schema.anyOf)) return (schema.anyOf as unknown[]).filter(isRecord).some((b) => takesType(b, value));
+  const types = typesOf(schema);
+  return types.length === 0 || types.some((type) => TYPE_TESTS[type]?.(value) ?? true);
+};
+
 const fromStrictNode = (schema: Schema, value: unknown): unknown => {
-  if (typeof value === 'string' && !acceptsString(schema)) return decodeJson(value);
+  if (typeof value === 'string' && !acceptsString(schema)) {
+    const decoded = decodeJson(value);
+    // A string that decodes to a type the field does not take ("2" where a list goes) is refused either way; kept as
+    // sent, the refusal names the type the model sent ("must be an array (got string)"), not the one decoding made.
+    // null always passes: it is how strict mode leaves a field out, and the node reads it so.
+    return decoded === null || takesType(schema, decoded) ? decoded : value;
+  }
   if (Array.isArray(value) && isRecord(schema.items)) {
     const items = schema.items;
     return value.map((v) => fromStrictNode(items, v));
