@@ -1,4 +1,4 @@
-import { toStrictSchema } from '@planhub/shared';
+import { toModelSchema, toStrictSchema, withArgumentForms, type JsonSchemaObject } from '@planhub/shared';
 
 /** One tool as listTools serves it (and as the SDK builds it locally from the same zod schemas). */
 export interface CatalogEntry {
@@ -8,7 +8,7 @@ export interface CatalogEntry {
   input_schema: unknown;
 }
 
-export type JsonSchemaObject = { type: 'object'; properties: Record<string, unknown>; [key: string]: unknown };
+export type { JsonSchemaObject };
 
 /** OpenAI's function-calling tool (Chat Completions `tools[]`); `strict: true` for Structured Outputs. */
 export interface OpenAITool {
@@ -31,44 +31,14 @@ export interface AnthropicTool {
   input_schema: JsonSchemaObject;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * Both APIs want a plain `type: "object"` at the root. A tool whose input is a union of object shapes
- * (addDependentStep's two forms) is presented as one object holding every property, required only where all forms
- * require it; the server still validates the exact union, and its error names what is missing.
- */
-export const toParameters = (schema: unknown): JsonSchemaObject => {
-  if (!isRecord(schema)) return { type: 'object', properties: {} };
-  const { $schema: _dialect, ...rest } = schema;
-  const branches = (rest.anyOf ?? rest.oneOf) as unknown[] | undefined;
-  if (rest.type === 'object' && !branches)
-    return { ...rest, type: 'object', properties: isRecord(rest.properties) ? rest.properties : {} };
-  const objects = (branches ?? []).filter(isRecord).filter((b) => b.type === 'object');
-  const properties: Record<string, unknown> = {};
-  for (const branch of objects)
-    for (const [key, value] of Object.entries(isRecord(branch.properties) ? branch.properties : {}))
-      properties[key] ??= value;
-  const requiredSets = objects.map((b) => new Set(Array.isArray(b.required) ? (b.required as string[]) : []));
-  const required = [...(requiredSets[0] ?? [])].filter((key) => requiredSets.every((set) => set.has(key)));
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
-};
-
-const describe = (entry: CatalogEntry, schema: unknown): string => {
-  const branches = isRecord(schema) ? (schema.anyOf ?? schema.oneOf) : undefined;
-  if (!Array.isArray(branches) || branches.length < 2) return entry.description;
-  const forms = branches
-    .filter(isRecord)
-    .map((b) => `{${(Array.isArray(b.required) ? (b.required as string[]) : []).join(', ')}}`)
-    .join(' or ');
-  return `${entry.description} Accepted argument forms (required fields): ${forms}.`;
-};
+/** Kept under its earlier name for hosts that import it from the SDK. */
+export const toParameters = toModelSchema;
 
 export const toOpenAITool = (entry: CatalogEntry, options: CatalogOptions = {}): OpenAITool => ({
   type: 'function',
   function: {
     name: entry.name,
-    description: describe(entry, entry.input_schema),
+    description: withArgumentForms(entry.description, entry.input_schema),
     parameters: options.strict
       ? (toStrictSchema(toParameters(entry.input_schema)) as JsonSchemaObject)
       : toParameters(entry.input_schema),
@@ -78,7 +48,7 @@ export const toOpenAITool = (entry: CatalogEntry, options: CatalogOptions = {}):
 
 export const toAnthropicTool = (entry: CatalogEntry): AnthropicTool => ({
   name: entry.name,
-  description: describe(entry, entry.input_schema),
+  description: withArgumentForms(entry.description, entry.input_schema),
   input_schema: toParameters(entry.input_schema),
 });
 

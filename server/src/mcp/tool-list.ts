@@ -1,5 +1,14 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { DialectSchema, PlanHubError, TOOLS, isToolName, takesRequestId, toolCatalog } from '@planhub/shared';
+import {
+  DialectSchema,
+  PlanHubError,
+  TOOLS,
+  isToolName,
+  takesRequestId,
+  toModelSchema,
+  toolCatalog,
+  withArgumentForms,
+} from '@planhub/shared';
 import { WAIT_FOR_EVENTS_TOOL } from './wait-for-events-tool.ts';
 
 /** What `?dialects=` may name: the seed dialects and PlanHub's own tools. */
@@ -31,16 +40,16 @@ const REQUEST_ID = {
 };
 
 /**
- * An MCP tool's inputSchema must be an object schema at the top; a catalog input that is a union (anyOf of objects)
- * still is one. Mutating tools also take the call's request_id, which the socket protocol carries next to the args.
+ * MCP hosts hand a tool's inputSchema to their model's API as it is, and those APIs want a plain object at the root:
+ * Anthropic's refuses a root `anyOf`, which addDependentStep's two forms made until round 30. So the schema is the
+ * flat model form (the forms' required fields go into the description), and mutating tools also take the call's
+ * request_id, which the socket protocol carries next to the args.
  */
-const inputSchemaOf = (schema: Record<string, unknown>, withRequestId: boolean): Tool['inputSchema'] => {
-  const properties = schema.properties as Record<string, object> | undefined;
-  return {
-    ...schema,
-    type: 'object',
-    ...(properties !== undefined && withRequestId ? { properties: { ...properties, request_id: REQUEST_ID } } : {}),
-  };
+const inputSchemaOf = (schema: unknown, withRequestId: boolean): Tool['inputSchema'] => {
+  const flat = toModelSchema(schema);
+  // Every property of a JSON Schema generated from zod is itself a schema object.
+  const properties = flat.properties as Record<string, object>;
+  return { ...flat, properties: withRequestId ? { ...properties, request_id: REQUEST_ID } : properties };
 };
 
 /** The session's tools: the asked dialects of the one catalog, plus waitForEvents. */
@@ -52,8 +61,8 @@ export const mcpTools = (dialects: ReadonlySet<string>): Tool[] => [
       const readOnly = known?.readOnly === true;
       return {
         name: entry.name,
-        description: entry.description,
-        inputSchema: inputSchemaOf(entry.input_schema as Record<string, unknown>, !known || takesRequestId(known)),
+        description: withArgumentForms(entry.description, entry.input_schema),
+        inputSchema: inputSchemaOf(entry.input_schema, !known || takesRequestId(known)),
         annotations: { readOnlyHint: readOnly },
       };
     }),

@@ -3,6 +3,7 @@ import type { ToolResult } from './catalog.ts';
 import { TOOLS, TOOL_NAMES } from './catalog.ts';
 
 export { fromStrictArgs, toStrictSchema } from './strict-schema.ts';
+export { toModelSchema, withArgumentForms, type JsonSchemaObject } from './model-schema.ts';
 
 export type CatalogEntries = ToolResult<'listTools'>;
 
@@ -18,7 +19,8 @@ export const toolCatalog = (dialect?: string): CatalogEntries => {
     name,
     dialect: TOOLS[name].dialect,
     description: TOOLS[name].description,
-    input_schema: z.toJSONSchema(TOOLS[name].input, { io: 'input', unrepresentable: 'any' }),
+    // A union input (addDependentStep's two forms) is still an object: its root says so, as a schema reader expects.
+    input_schema: { ...z.toJSONSchema(TOOLS[name].input, { io: 'input', unrepresentable: 'any' }), type: 'object' },
   }));
   return dialect === undefined ? [...built] : built.filter((t) => t.dialect === dialect);
 };
