@@ -6,6 +6,8 @@ export interface FrameLimits {
   maxValues: number;
   /** Nesting of a call's arguments (the frame wraps them two levels deeper: ["call", { tool, args }]). */
   maxDepth: number;
+  /** Bytes of one packet, its binary attachments included (each websocket message is held to it by the transport). */
+  maxPacketBytes: number;
 }
 
 const FRAME_WRAPPING = 2;
@@ -102,10 +104,22 @@ export const guardedParser = (limits: FrameLimits) => {
     /** What the binary packet being put together is charged to: its attachments add to it as they arrive. */
     awaitingAttachments: FramedCall | FrameRefusal | undefined;
 
+    /** Bytes of the packet being put together: its text, then each attachment as it arrives. */
+    packetBytes = 0;
+
     override add(obj: unknown): void {
-      // Before the parser's own step: the last attachment completes the packet, and its call runs at once.
-      if (typeof obj !== 'string' && this.awaitingAttachments !== undefined)
-        this.awaitingAttachments.bytes += attachmentBytes(obj);
+      if (typeof obj === 'string') this.packetBytes = obj.length;
+      else {
+        this.packetBytes += attachmentBytes(obj);
+        // The parser holds a binary packet's attachments until the last one arrives, and the transport caps each
+        // message, not their sum: a packet announcing 10 attachments and never sending the last held 9 MiB per
+        // connection, before any authentication (the parser runs before the namespace's CONNECT is checked). A
+        // throw here closes the connection, as a malformed packet does.
+        if (this.packetBytes > limits.maxPacketBytes)
+          throw new Error(`a packet's attachments passed ${limits.maxPacketBytes} bytes`);
+        // Before the parser's own step: the last attachment completes the packet, and its call runs at once.
+        if (this.awaitingAttachments !== undefined) this.awaitingAttachments.bytes += attachmentBytes(obj);
+      }
       super.add(obj);
     }
   }

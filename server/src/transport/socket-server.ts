@@ -73,7 +73,11 @@ export const attachSocketServer = (
     maxHttpBufferSize: deps.config.limits.payloadBytes,
     serveClient: false,
     cors: { origin: false },
-    parser: guardedParser({ maxValues: deps.config.limits.frameValues, maxDepth: deps.config.limits.argsDepth }),
+    parser: guardedParser({
+      maxValues: deps.config.limits.frameValues,
+      maxDepth: deps.config.limits.argsDepth,
+      maxPacketBytes: deps.config.limits.payloadBytes,
+    }),
     // A transport connection that never connects a socket is closed after this (socket.io's default is 45 s).
     connectTimeout: CONNECT_TIMEOUT_MS,
     pingInterval: PING_INTERVAL_MS,
