@@ -25,7 +25,19 @@ const CASES: Case[] = [
     code: 'NOT_FOUND',
     message: /Unknown tool "deletePlan".*Valid tools:.*createPlan.*setStepStatus/,
   },
-  { name: 'no tool at all', payload: { args: {} }, code: 'INVALID_ARGUMENT', message: /tool/ },
+  {
+    name: 'no tool at all',
+    payload: { args: {} },
+    code: 'INVALID_ARGUMENT',
+    message: /^tool is required\. A call is \{ tool, args, request_id\? \}/,
+  },
+  {
+    // Named by its tool: there is no tool named "call" (the refusal used to say "Check the arguments of call").
+    name: 'arguments that are a list',
+    payload: { tool: 'getPlanStatus', args: [1] },
+    code: 'INVALID_ARGUMENT',
+    message: /^args must be a record \(got array\)\. Check the arguments of getPlanStatus against its schema/,
+  },
   {
     name: 'a missing required field',
     payload: { tool: 'setStepStatus', args: { status: 'completed' } },
@@ -167,7 +179,7 @@ const CASES: Case[] = [
   { name: 'args that are null', payload: { tool: 'addStep', args: null }, code: 'INVALID_ARGUMENT', message: /args/ },
   { name: 'a call that is a string', payload: 'addStep', code: 'INVALID_ARGUMENT', message: /call/ },
   { name: 'a call that is null', payload: null, code: 'INVALID_ARGUMENT', message: /call/ },
-  { name: 'a call that is a number', payload: 7, code: 'INVALID_ARGUMENT', message: /call/ },
+  { name: 'a call that is a number', payload: 7, code: 'INVALID_ARGUMENT', message: /A call is \{ tool, args/ },
 ];
 
 const send = (socket: Socket, payload: unknown) =>

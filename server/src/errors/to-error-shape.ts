@@ -34,19 +34,20 @@ export const refusalSentences = <S extends z.ZodType>(
  * required"), then says where the accepted arguments are described. `args` (what was sent) lets the sentences quote
  * the bad value.
  */
-export const invalidArguments = (tool: string, error: z.ZodError, args?: unknown): PlanHubError => {
+export const invalidArguments = (
+  tool: string,
+  error: z.ZodError,
+  args?: unknown,
+  // Not "listTools": an MCP session offered some dialects only has no such tool, and its host lists the schemas.
+  guidance = `Check the arguments of ${tool} against its schema (the tool list shows it).`,
+): PlanHubError => {
   const issues = issuesOf(error, args, tool);
   const more = error.issues.length - issues.length;
   // One value can fail two checks in the same words ("" for a list: not a list, and too short): said once.
   const sentences = [...new Set(issues.map((i) => i.message))];
   // A sentence written whole (upstream's "… Valid statuses: a, b.") keeps its own full stop: no second one.
   const text = (sentences.join('; ') + (more > 0 ? `; and ${more} more issues` : '')).replace(/\.$/, '');
-  return new PlanHubError(
-    'INVALID_ARGUMENT',
-    // Not "listTools": an MCP session offered some dialects only has no such tool, and its host lists the schemas.
-    `${text}. Check the arguments of ${tool} against its schema (the tool list shows it).`,
-    { issues },
-  );
+  return new PlanHubError('INVALID_ARGUMENT', `${text}. ${guidance}`, { issues });
 };
 
 /** The wire shape with the message capped (a handler's message may quote a long input or list every bad item). */

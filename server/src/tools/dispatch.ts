@@ -1,4 +1,5 @@
 import type { CallAck, Caller, ToolDefinition } from '@planhub/shared';
+import type { z } from 'zod';
 import {
   CallRequestSchema,
   PlanHubError,
@@ -47,6 +48,22 @@ const withRetention =
   };
 
 /**
+ * A call whose envelope ({ tool, args, request_id? }) is malformed: refused as its tool's arguments when it names a
+ * tool (`args: [1]` is that tool's arguments sent wrong), else with what a call is. There is no tool named "call",
+ * which the refusal used to name.
+ */
+const malformedCall = (error: z.ZodError, raw: unknown): PlanHubError => {
+  const named = (raw as { tool?: unknown } | null)?.tool;
+  if (typeof named === 'string' && isToolName(named)) return invalidArguments(named, error, raw);
+  return invalidArguments(
+    'call',
+    error,
+    raw,
+    'A call is { tool, args, request_id? }: tool names a tool of the tool list, args is an object of its arguments.',
+  );
+};
+
+/**
  * The single path of every call: parse → authorize → validate → run → acknowledge. Handlers throw PlanHubError;
  * nothing else reaches the client.
  */
@@ -61,7 +78,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
       refuseWriteBeforeParsing(site.caller, raw);
       checkShape('arguments', raw, { maxDepth: services.config.limits.argsDepth, wellFormedText: 'call' });
       const request = parseArguments(CallRequestSchema, raw, plainErrorMap);
-      if (!request.success) throw invalidArguments('call', request.error, raw);
+      if (!request.success) throw malformedCall(request.error, raw);
       tool = request.data.tool;
       if (!isToolName(tool))
         throw new PlanHubError(
