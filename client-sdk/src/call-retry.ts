@@ -10,6 +10,8 @@ export interface CallTerms {
   /** None for a call that waits for a person. */
   timeoutMs: number | undefined;
   retries: number;
+  /** The caller's own timeoutMs: one deadline for the whole call, retries included (call-deadline.ts). */
+  callerTimeoutMs: number | undefined;
 }
 
 /** A request_id the caller put among the arguments, MCP's way: the call's own, so its retries carry it. */
@@ -45,6 +47,7 @@ export const callTerms = <N extends ToolName>(
         ? undefined
         : (client.timeoutMs ?? 15_000) + (definition ? longPollMs(definition, args) : 0)),
     retries: options.retries ?? client.retries ?? DEFAULT_RETRIES,
+    callerTimeoutMs: options.timeoutMs,
   };
 };
 
@@ -88,24 +91,44 @@ const endedWith = (error: PlanHubError, requestId: string | undefined, attempts:
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * `attempt` until it succeeds, fails with an error that is not retryable, the client closes (`closed`), or the
- * retries are spent: then the last error, saying how many attempts it made over how long.
+ * What a call ends with once the caller's deadline has passed: DEADLINE_EXCEEDED naming the caller's timeoutMs, with
+ * the last attempt's own failure when that was something else (the node's store unreachable, say).
+ */
+export const pastDeadline = (error: PlanHubError, callerMs: number): PlanHubError => {
+  const named = `no answer within ${callerMs} ms`;
+  if (error.code === 'DEADLINE_EXCEEDED' && error.message === named) return error;
+  const last = error.code === 'DEADLINE_EXCEEDED' ? error.message : `${error.code}: ${error.message}`;
+  return new PlanHubError('DEADLINE_EXCEEDED', `${named} (last attempt: ${last})`, error.details, error.requestId);
+};
+
+/**
+ * `attempt` until it succeeds, fails with an error that is not retryable, the client closes (`closed`), the retries
+ * are spent, or the caller's deadline passes: then the last error, saying how many attempts it made over how long.
+ * A backoff never sleeps past the caller's deadline, and no attempt starts after it: retried past it, a 1 s
+ * startPlan ended after 9 attempts over 12 s.
  */
 export const withRetries = async <T>(
   attempt: () => Promise<T>,
   terms: CallTerms,
   backoff: BackoffOptions,
   closed: () => boolean,
+  // The call's own start, which its attempts' deadlines count from too.
+  started = Date.now(),
 ): Promise<T> => {
-  const started = Date.now();
+  const callerMs = terms.callerTimeoutMs;
+  const leftMs = () => (callerMs === undefined ? Infinity : callerMs - (Date.now() - started));
   for (let n = 0; ; n++) {
     try {
       return await attempt();
     } catch (err) {
       const error = err instanceof PlanHubError ? err : new PlanHubError('INTERNAL', String(err));
       if (!error.retryable || closed()) throw endedWith(error, terms.requestId, 1, 0);
-      if (n >= terms.retries) throw endedWith(error, terms.requestId, n + 1, Date.now() - started);
-      await sleep(backoffDelay(n, backoff));
+      if (n < terms.retries && leftMs() > 0) {
+        await sleep(Math.min(backoffDelay(n, backoff), leftMs()));
+        if (leftMs() > 0) continue;
+      }
+      const last = callerMs !== undefined && leftMs() <= 0 ? pastDeadline(error, callerMs) : error;
+      throw endedWith(last, terms.requestId, n + 1, Date.now() - started);
     }
   }
 };

@@ -6,7 +6,8 @@ import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './
 import { CloseWatch } from './close-watch.ts';
 import { clientClosedError } from './closed-client.ts';
 import { emitCall } from './emit-call.ts';
-import { attemptTerms, callTerms, withRetries } from './call-retry.ts';
+import { callTerms, withRetries } from './call-retry.ts';
+import { attemptAt, boundedArgs } from './call-deadline.ts';
 import { withinMs } from './within-ms.ts';
 import { EventClient } from './event-client.ts';
 import { nodeUrlProblem } from './node-url.ts';
@@ -201,24 +202,29 @@ export class PlanHubClientCore extends EventClient {
     });
   }
 
-  /** `payload` is built once connected: what a call sends can depend on the connection it goes out on. */
-  private async callOnce(payload: () => object, timeoutMs: number | undefined): Promise<CallAck> {
-    const deadline = timeoutMs === undefined ? Number.MAX_SAFE_INTEGER : Date.now() + timeoutMs;
+  /**
+   * `payload` is built once connected: what a call sends can depend on the connection it goes out on. `namedMs` is
+   * what a timeout says, `at` when the attempt stops waiting (none: it waits for a person).
+   */
+  private async callOnce(payload: () => object, namedMs: number | undefined, at: number | undefined): Promise<CallAck> {
+    const deadline = at ?? Number.MAX_SAFE_INTEGER;
     const socket = await this.waitConnected(Math.min(deadline, Date.now() + (this.options.timeoutMs ?? 15_000)));
-    return emitCall(socket, payload(), timeoutMs, deadline, this.closeWatch);
+    return emitCall(socket, payload(), namedMs, deadline, this.closeWatch);
   }
 
   /**
    * One tool call. Mutating calls carry a request_id, so retrying after a lost connection or a timeout applies
-   * the change once; the typed error carries `code` and `retryable`, and a retryable one its `requestId`.
+   * the change once; the typed error carries `code` and `retryable`, and a retryable one its `requestId`. A
+   * `timeoutMs` of the caller's bounds the whole call, retries and the node's waits included (call-deadline.ts).
    */
   async call<N extends ToolName>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<N>> {
     const terms = callTerms(tool, args, options, this.options);
     const { requestId } = terms;
+    const sent = boundedArgs(tool, args, options);
     const started = Date.now();
     return withRetries(
       async () => {
-        const attempt = attemptTerms(tool, args, terms, Date.now() - started);
+        const attempt = attemptAt(tool, sent, terms, started);
         const ack = await this.callOnce(
           // Built when sent, after any wait for a connection: a long-poll's wait is what is left of it by then.
           () => ({
@@ -226,10 +232,11 @@ export class PlanHubClientCore extends EventClient {
             args:
               tool === 'subscribeToTasks'
                 ? this.subscriptions.resuming(args, this.lastEventId)
-                : attemptTerms(tool, args, terms, Date.now() - started).args,
+                : attemptAt(tool, sent, terms, started).args,
             ...(requestId ? { request_id: requestId } : {}),
           }),
-          attempt.timeoutMs,
+          attempt.namedMs,
+          attempt.at,
         );
         if (!ack.ok) throw new PlanHubError(ack.error.code, ack.error.message, ack.error.details);
         this.observe(tool, args, ack.result);
@@ -238,6 +245,7 @@ export class PlanHubClientCore extends EventClient {
       terms,
       this.options.backoff ?? { baseMs: 100, maxMs: 2000 },
       () => this.state === 'closed',
+      started,
     );
   }
 

@@ -36,7 +36,10 @@ export interface ConnectOptions {
   connectTimeoutMs?: number;
   /** Sees every connection state from the first attempt on (`connecting` comes before connect() resolves). */
   onState?: (state: ConnectionState, info: StateInfo) => void;
-  /** Per-call timeout; startPlan waits for the user without one. Default 15 s. */
+  /**
+   * Each attempt's timeout (a long-poll's wait comes on top); startPlan waits for the user without one. Default 15 s.
+   * A call's own `timeoutMs` (CallOptions) is instead one deadline for the call and all of its retries.
+   */
   timeoutMs?: number;
   /** How often a retryable failure (UNAVAILABLE, DEADLINE_EXCEEDED) is retried. Default 8 (rides out a Redis restart). */
   retries?: number;
@@ -46,6 +49,12 @@ export interface ConnectOptions {
 }
 
 export interface CallOptions {
+  /**
+   * One deadline for the whole call, retries included: no attempt is sent once it has passed, a long-poll's
+   * `timeout` is cut to end before it, and a startPlan is sent with `wait: false` (the node's wait for a decision
+   * has no bound). Past it the call fails DEADLINE_EXCEEDED "no answer within <timeoutMs> ms". Without it each
+   * attempt has the client's `timeoutMs` (plus a long-poll's wait), and a startPlan waits for the decision.
+   */
   timeoutMs?: number;
   requestId?: string;
   /** How often a retryable failure of this call is retried (default: the client's `retries`). */

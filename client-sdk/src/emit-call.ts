@@ -17,6 +17,10 @@ export const emitCall = (
 ): Promise<CallAck> =>
   new Promise<CallAck>((resolve, reject) => {
     if (closed.signal.aborted) return reject(closed.signal.reason as Error);
+    // No time left (a caller's deadline spent waiting for a connection): sent anyway, it would only leave work, a
+    // long-poll's wait say, on the node for an answer no one waits for.
+    if (timeoutMs !== undefined && deadline <= Date.now())
+      return reject(new PlanHubError('DEADLINE_EXCEEDED', `no answer within ${timeoutMs} ms`));
     const onDisconnect = () => {
       cleanup();
       reject(new PlanHubError('UNAVAILABLE', 'connection lost during the call'));
@@ -24,13 +28,10 @@ export const emitCall = (
     const timer =
       timeoutMs === undefined
         ? undefined
-        : setTimeout(
-            () => {
-              cleanup();
-              reject(new PlanHubError('DEADLINE_EXCEEDED', `no answer within ${timeoutMs} ms`));
-            },
-            Math.max(0, deadline - Date.now()),
-          );
+        : setTimeout(() => {
+            cleanup();
+            reject(new PlanHubError('DEADLINE_EXCEEDED', `no answer within ${timeoutMs} ms`));
+          }, deadline - Date.now());
     const cleanup = () => {
       if (timer) clearTimeout(timer);
       socket.off('disconnect', onDisconnect);

@@ -50,8 +50,10 @@ describe('SDK calls and resumption against a scripted node', () => {
       if (attempt > 1) ack({ ok: true, result: { plan_id: 'p', step: {}, attempt } });
     });
     cleanups.push(node.close);
-    const c = await client(node.url);
-    const result = await c.addStep({ description: 'x' }, { timeoutMs: 200 });
+    // The client's timeoutMs is each attempt's; a call's own timeoutMs bounds all of its attempts (call-deadline.test.ts).
+    const c = await connect({ url: node.url, agentId: 'a', timeoutMs: 200, backoff: { baseMs: 10, maxMs: 20 } });
+    cleanups.push(() => c.close());
+    const result = await c.addStep({ description: 'x' });
     expect(result).toMatchObject({ attempt: 2 });
     expect(node.calls).toHaveLength(2);
     expect(node.calls[0]?.request_id).toMatch(/\S/);
@@ -85,9 +87,10 @@ describe('SDK calls and resumption against a scripted node', () => {
       // Never answers: every attempt runs to its deadline.
     });
     cleanups.push(node.close);
-    const c = await client(node.url);
+    const c = await connect({ url: node.url, agentId: 'a', timeoutMs: 150, backoff: { baseMs: 10, maxMs: 20 } });
+    cleanups.push(() => c.close());
     const started = Date.now();
-    const error = await c.getPlanStatus({}, { timeoutMs: 150, retries: 2 }).catch((err: unknown) => err);
+    const error = await c.getPlanStatus({}, { retries: 2 }).catch((err: unknown) => err);
     const elapsedS = (Date.now() - started) / 1000;
     expect(error).toMatchObject({ code: 'DEADLINE_EXCEEDED', retryable: true });
     const message = (error as Error).message;
@@ -97,7 +100,7 @@ describe('SDK calls and resumption against a scripted node', () => {
     expect(saidS).toBeGreaterThanOrEqual(0.4);
     expect(Math.abs(saidS - elapsedS)).toBeLessThanOrEqual(0.25);
     // One attempt, no retry: its own deadline is the whole story.
-    await expect(c.getPlanStatus({}, { timeoutMs: 150, retries: 0 })).rejects.toMatchObject({
+    await expect(c.getPlanStatus({}, { retries: 0 })).rejects.toMatchObject({
       code: 'DEADLINE_EXCEEDED',
       message: 'no answer within 150 ms',
     });
