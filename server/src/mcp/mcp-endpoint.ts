@@ -18,6 +18,7 @@ import { admitSession, type AdmissionCaps, type Cap } from './session-admission.
 import { isHandshakeOnly } from './handshake-message.ts';
 import { parseDialects } from './tool-list.ts';
 import { clientAddressOf } from '../transport/client-address.ts';
+import { createBodyBudget, declaredLength } from './body-budget.ts';
 
 /** An MCP host may pause a conversation for a long time; after this its session is closed and it re-initializes. */
 export const DEFAULT_MCP_IDLE_MS = 30 * 60_000;
@@ -87,6 +88,7 @@ export const createMcpEndpoint = (
     void registry.get(id)?.close();
   });
   let closed = false;
+  const bodyBudget = createBodyBudget(config.limits.payloadBytes);
 
   /**
    * A POST's body, read here (within payloadBytes) rather than by the SDK so its call is charged by the bytes that
@@ -94,7 +96,8 @@ export const createMcpEndpoint = (
    */
   const readBody = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return { parsed: undefined };
-    const body = await readJsonBody(req, res, config.limits.payloadBytes);
+    const release = bodyBudget.hold(addressOf(req), declaredLength(req.headers['content-length']));
+    const body = await readJsonBody(req, res, config.limits.payloadBytes).finally(release);
     if (!body.ok) return undefined;
     (req as IncomingMessage & { auth?: AuthInfo }).auth = bodyAuth(body.bytes);
     return body;
