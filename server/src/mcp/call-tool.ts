@@ -12,7 +12,8 @@ import type { SubscriptionChanges } from './subscription-changes.ts';
 import { chargeAnswer } from '../limits/answer-cost.ts';
 import { ackResult, answerBytes, errorResult, successResult, withNext } from './tool-result.ts';
 import { WAIT_FOR_EVENTS, WaitForEventsArgsSchema } from './wait-for-events-tool.ts';
-import { waitForEvents } from './wait-for-events.ts';
+import { queuedPastDeadline, waitForEvents } from './wait-for-events.ts';
+import type { WaitQueue } from './wait-queue.ts';
 
 const DECISION_NEXT =
   'The user has not decided yet. Call waitForEvents: it returns plan_approved or plan_rejected for this plan once ' +
@@ -31,7 +32,7 @@ export interface SessionCallDeps {
   /** Wakes the session's running wait when one of its calls subscribes or unsubscribes. */
   subscriptionChanges: SubscriptionChanges;
   /** Runs a session's waits one after another, so two overlapping waits never hand out the same events. */
-  serially: <T>(run: () => Promise<T>) => Promise<T>;
+  waits: WaitQueue;
 }
 
 /** What the MCP request adds to a call: its abort signal, and progress reporting when the client asked for it. */
@@ -45,14 +46,19 @@ export interface CallExtras {
 const refused = (err: unknown): CallToolResult => errorResult(clippedShape(toPlanHubError(err)));
 
 const callWaitForEvents = async (deps: SessionCallDeps, args: unknown, extras: CallExtras) => {
+  // The host times the call from when it sent it: so does its timeout, including any time queued behind another wait.
+  const arrived = performance.now();
   try {
     await deps.services.callLimiter.consume(deps.caller, extras.cost);
     const parsed = parseArguments(WaitForEventsArgsSchema, args ?? {}, plainErrorMap);
     if (!parsed.success) throw invalidArguments(WAIT_FOR_EVENTS, parsed.error, args);
     const { data } = parsed;
+    const deadline = arrived + data.timeout * 1000;
     const wait = () =>
-      waitForEvents(deps.services, deps.caller, deps.cursor, data, extras.signal, deps.subscriptionChanges);
-    const result = successResult(await deps.serially(() => withHeartbeat(extras.heartbeat, data.timeout, wait)));
+      waitForEvents(deps.services, deps.caller, deps.cursor, data, extras.signal, deps.subscriptionChanges, deadline);
+    // The heartbeat covers the time queued too, so a host that resets its timeout on progress keeps a queued wait.
+    const queued = () => deps.waits.run(wait, deadline, () => queuedPastDeadline(deps.cursor, data));
+    const result = successResult(await withHeartbeat(extras.heartbeat, data.timeout, queued));
     chargeAnswer(deps.services.callLimiter, deps.caller, answerBytes(result));
     return result;
   } catch (err) {

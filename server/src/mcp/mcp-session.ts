@@ -20,6 +20,7 @@ import { readSessionStart } from './session-start.ts';
 import { EVENTS_LOGGER, sseFrameBytes } from './sse-frame-bytes.ts';
 import { SubscriptionChanges } from './subscription-changes.ts';
 import { mcpTools } from './tool-list.ts';
+import { WaitQueue } from './wait-queue.ts';
 
 export interface McpSessionDeps {
   services: Services;
@@ -65,12 +66,7 @@ export const openMcpSession = async (
   const abort = new AbortController();
   const inflight = new InflightCalls(abort.signal);
   const subscriptionChanges = new SubscriptionChanges();
-  let queue: Promise<unknown> = Promise.resolve();
-  const serially = <T>(run: () => Promise<T>): Promise<T> => {
-    const next = queue.then(run);
-    queue = next.catch(() => undefined);
-    return next;
-  };
+  const waits = new WaitQueue();
 
   const server = new Server(
     { name: 'planhub', version: String(PROTOCOL_VERSION) },
@@ -145,7 +141,7 @@ export const openMcpSession = async (
               .catch((err: unknown) => deps.log.debug({ err }, 'progress not sent'));
     return inflight.run(
       callTool(
-        { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, subscriptionChanges, serially },
+        { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, subscriptionChanges, waits },
         request.params.name,
         request.params.arguments,
         {

@@ -41,6 +41,19 @@ const messageOf = (found: Scan, timeout: number, subscriptions: number): string 
 };
 
 /**
+ * The answer of a wait whose deadline came while another wait of its session still held the cursor (wait-queue.ts):
+ * it read nothing and moved nothing, so the model continues from where it was.
+ */
+export const queuedPastDeadline = (cursor: SessionCursor, args: WaitForEventsArgs): WaitForEventsResult => ({
+  events: [],
+  count: 0,
+  last_event_id: args.after_event ?? cursor.position,
+  message:
+    `No new event for this call in ${args.timeout} s: another waitForEvents call of this session was waiting all ` +
+    'that time, and events go to one call at a time. Call waitForEvents again (one call at a time) to keep waiting.',
+});
+
+/**
  * Charges the log entries this call looked at, and the text parsed for them, to the agent's call budget, as
  * getTaskEvents' scans are (scanWork), once the answer is made.
  */
@@ -52,8 +65,9 @@ const sameSubscriptions = (a: readonly Subscription[], b: readonly Subscription[
 
 /**
  * The agent's next events after the session's cursor, from the workspace's event log (so events committed on any
- * node count). With none there yet it waits up to `timeout` seconds for one from the hub; listening starts before
- * the read, so an event committed in between wakes the wait instead of being missed.
+ * node count). With none there yet it waits until `deadline` (`timeout` seconds after the call arrived) for one
+ * from the hub; listening starts before the read, so an event committed in between wakes the wait instead of being
+ * missed.
  *
  * Which events are the agent's depends on its subscriptions, which another call may change meanwhile. Before the
  * cursor moves they are read again, and if they changed the log is scanned again from where this call started:
@@ -67,10 +81,11 @@ export const waitForEvents = async (
   args: WaitForEventsArgs,
   signal: AbortSignal,
   changes: SubscriptionChanges,
+  // A performance.now() time: when the call arrived plus its timeout, so time spent queued counts (wait-queue.ts).
+  deadline = performance.now() + args.timeout * 1000,
 ): Promise<WaitForEventsResult> => {
   const { store, hub, config } = services;
   const readMine = () => readSubscriptions(store, caller.workspace, caller.agent_id);
-  const deadline = performance.now() + args.timeout * 1000;
   let subscriptions = await readMine();
   if (args.after_event !== undefined) cursor.moveTo(args.after_event);
   const from = cursor.position;
