@@ -9,6 +9,8 @@ RUN npm install --global pnpm@10.34.9
 WORKDIR /src
 # Manifests first: the dependency layer is rebuilt only when they change, not on every source edit.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+# pnpm-workspace.yaml's patchedDependencies: applied at install, so they must be there first.
+COPY patches/ patches/
 COPY shared/package.json shared/
 COPY server/package.json server/
 COPY client-sdk/package.json client-sdk/
