@@ -41,7 +41,10 @@ export interface EventFeed {
   watch(workspace: string, listener: EventListener): () => void;
   /** Resolves when the subscriber connection is first ready; never rejects. */
   readonly subscribed: Promise<void>;
-  /** True while the subscriber connection is up. */
+  /**
+   * True while the subscriber connection is up and no followed workspace's subscription keeps failing (its events
+   * would then reach this node's watchers late, or on one Redis not at all).
+   */
   live(): boolean;
   /** Reads back every followed workspace: for any sign that published messages may have been lost. */
   resync(reason: string, options?: { quiet?: boolean }): void;
@@ -61,6 +64,12 @@ export interface EventFeed {
 
 const READ_BATCH = 1000;
 const DEFAULT_LINGER_MS = 10_000;
+/**
+ * Failed SSUBSCRIBEs in a row, with the connection up, after which a workspace's subscription counts as failing (about
+ * 1.5 s of retries): one failure is a slot moving or a node failing over, three in a row something that stays
+ * broken (in a cluster review, "No sharded subscriber for slot …" every 2 s for 13 minutes with /readyz at 200).
+ */
+const FAILING_AFTER = 3;
 
 /** Unref'd: a pending retry never keeps the process alive, and a closed feed just stops at its next turn. */
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
@@ -86,6 +95,8 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
   let generation = 0;
   let connected = false;
   let closed = false;
+  /** Workspaces whose subscription failed FAILING_AFTER times in a row and has not succeeded since. */
+  const failing = new Set<string>();
   let markSubscribed: () => void = () => {};
   const subscribed = new Promise<void>((resolve) => (markSubscribed = resolve));
   const current = (workspace: string, follow: FollowedWorkspace) => !closed && follows.get(workspace) === follow;
@@ -145,12 +156,24 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
     subscriber.ssubscribe(follow.channel).then(
       () => {
         settled();
+        failing.delete(workspace);
         if (!current(workspace, follow) || subscribedOn !== generation) return;
         follow.subscribedIn = subscribedOn;
         void catchUp(workspace, follow);
       },
       async (err: unknown) => {
         log.warn({ workspace, reason: reason(err) }, 'event subscription failed');
+        if (attempt + 1 >= FAILING_AFTER && !failing.has(workspace)) {
+          failing.add(workspace);
+          log.error(
+            { workspace, attempts: attempt + 1, reason: reason(err) },
+            "event subscription keeps failing while the connection is up: this node hears other nodes' events " +
+              'of the workspace late, and /readyz says store_events_down until it succeeds',
+          );
+        }
+        // Meanwhile every retry reads the log back, as the periodic read-back on a Cluster does, so the workspace's
+        // watchers get its events late rather than never (one Redis has no periodic read-back).
+        if (failing.has(workspace)) void catchUp(workspace, follow);
         await pause(Math.min(2000, 100 * 2 ** attempt));
         if (current(workspace, follow) && subscribedOn === generation && connected)
           subscribe(workspace, follow, attempt + 1);
@@ -162,6 +185,7 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
   const unfollow = (workspace: string, follow: FollowedWorkspace) => {
     if (!current(workspace, follow)) return;
     follows.delete(workspace);
+    failing.delete(workspace);
     if (connected)
       subscriber
         .sunsubscribe(follow.channel)
@@ -238,7 +262,7 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
         }, lingerMs).unref();
       };
     },
-    live: () => connected,
+    live: () => connected && failing.size === 0,
     resync(why, { quiet = false } = {}) {
       if (follows.size > 0 && !quiet)
         log.info({ workspaces: follows.size, reason: why }, 'reading back every followed log');
