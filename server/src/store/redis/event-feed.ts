@@ -163,7 +163,10 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
       },
       async (err: unknown) => {
         log.warn({ workspace, reason: reason(err) }, 'event subscription failed');
-        if (attempt + 1 >= FAILING_AFTER && !failing.has(workspace)) {
+        // A workspace no longer followed (its last watcher left while this attempt was on its way) is not failing:
+        // counted, it would keep /readyz at 503 with nothing left to retry it.
+        const still = current(workspace, follow);
+        if (still && attempt + 1 >= FAILING_AFTER && !failing.has(workspace)) {
           failing.add(workspace);
           log.error(
             { workspace, attempts: attempt + 1, reason: reason(err) },
@@ -173,7 +176,7 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
         }
         // Meanwhile every retry reads the log back, as the periodic read-back on a Cluster does, so the workspace's
         // watchers get its events late rather than never (one Redis has no periodic read-back).
-        if (failing.has(workspace)) void catchUp(workspace, follow);
+        if (still && failing.has(workspace)) void catchUp(workspace, follow);
         await pause(Math.min(2000, 100 * 2 ** attempt));
         if (current(workspace, follow) && subscribedOn === generation && connected)
           subscribe(workspace, follow, attempt + 1);
