@@ -1,5 +1,5 @@
 import type { Plan, Step } from '@planhub/shared';
-import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES } from '@planhub/shared';
+import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES, folderOf } from '@planhub/shared';
 import { finishedPlansPastRetention, withoutPlans } from '../core/agents/retention.ts';
 import { pendingNode, stepNode } from '../core/dependencies/nodes.ts';
 import { assemblePlan } from '../core/plans/plan-split.ts';
@@ -122,8 +122,12 @@ const deletePlan = (tx: Tx, { plan, awaited }: Candidate): void => {
     { op: 'del', kind: 'counter', key: counterKeys.waitersOn(plan.plan_id) },
     { op: 'del', kind: 'set', key: setKeys.waitersOn(plan.plan_id) },
   );
-  if (plan.working_dir !== undefined)
-    tx.op({ op: 'hdel', key: hashKeys.workingDir(plan.working_dir), fields: [plan.plan_id] });
+  if (plan.working_dir !== undefined) {
+    // Listed under the folder it names since round 30, and under the text it was written as before then.
+    const folder = folderOf(plan.working_dir);
+    for (const dir of new Set([folder, plan.working_dir]))
+      tx.op({ op: 'hdel', key: hashKeys.workingDir(dir), fields: [plan.plan_id] });
+  }
 };
 
 const pruneAgent = async (tx: Tx, agentId: string, kept: number, now: string): Promise<void> => {
