@@ -83,4 +83,38 @@ describe('overlapping waitForEvents calls of one MCP session', () => {
     const steps = [...answers.map((a) => a.waited), after].flatMap((w) => w.events.map((e) => e.source_step_id));
     expect(steps).toEqual(['step_1']);
   });
+
+  it('hands no event to a queued wait its host cancelled: the next wait gets it', async () => {
+    const { harness, watcher } = await open();
+    // Nothing matches yet: both waits stay queued while the events are written.
+    await callJson(watcher, 'subscribeToTasks', { event_types: ['step_completed'], agent_id: 'nobody' });
+    await callJson(watcher, 'waitForEvents', { timeout: 0 });
+    const first = timedWait(watcher, { timeout: 10, limit: 1 });
+    const abort = new AbortController();
+    let arrived: () => void = () => {};
+    const queued = new Promise<void>((resolve) => (arrived = resolve));
+    const cancelled = watcher
+      .callTool({ name: 'waitForEvents', arguments: { timeout: 10, limit: 1 } }, undefined, {
+        signal: abort.signal,
+        // Its first progress says the node has the call, queued behind the first.
+        onprogress: () => arrived(),
+      })
+      .then(
+        () => 'answered',
+        () => 'cancelled',
+      );
+    await queued;
+    abort.abort('the host gave up');
+    expect(await cancelled).toBe('cancelled');
+    const worker = await harness.client('worker');
+    await worker.createPlan({ title: 'work', steps: ['one', 'two'] });
+    await worker.startPlan({});
+    await worker.setStepStatus({ step_id: 'step_1', status: 'completed' });
+    await worker.setStepStatus({ step_id: 'step_2', status: 'completed' });
+    // Now a subscription that matches them wakes the first wait, which takes one; the cancelled one must take none.
+    await callJson(watcher, 'subscribeToTasks', { event_types: ['step_completed'], agent_id: 'worker' });
+    expect((await first.answer).waited.events.map((e) => e.source_step_id)).toEqual(['step_1']);
+    const next = await callJson<Waited>(watcher, 'waitForEvents', { timeout: 1 });
+    expect(next.events.map((e) => e.source_step_id)).toEqual(['step_2']);
+  });
 });

@@ -57,7 +57,7 @@ const callWaitForEvents = async (deps: SessionCallDeps, args: unknown, extras: C
     const wait = () =>
       waitForEvents(deps.services, deps.caller, deps.cursor, data, extras.signal, deps.subscriptionChanges, deadline);
     // The heartbeat covers the time queued too, so a host that resets its timeout on progress keeps a queued wait.
-    const queued = () => deps.waits.run(wait, deadline, () => queuedPastDeadline(deps.cursor, data));
+    const queued = () => deps.waits.run(wait, deadline, () => queuedPastDeadline(deps.cursor, data), extras.signal);
     const result = successResult(await withHeartbeat(extras.heartbeat, data.timeout, queued));
     chargeAnswer(deps.services.callLimiter, deps.caller, answerBytes(result));
     return result;

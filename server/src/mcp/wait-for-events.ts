@@ -172,6 +172,8 @@ export const waitForEvents = async (
     // Charged before the cursor moves: a charge that fails (the limiter's store down) fails the call with the cursor
     // where it was, so no event is passed over.
     await chargeScan(services, caller, work);
+    // A call its host cancelled gets no answer: moving the cursor would pass over events nobody receives.
+    signal.throwIfAborted();
     cursor.advance(from, to);
     return {
       events: found.events,
