@@ -6,6 +6,7 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Limits } from '../config.ts';
 import type { LimitBackend } from '../store/limits/limit-backend.ts';
 import { createMemoryLimits } from '../store/limits/memory-limits.ts';
+import { RememberedRefusals } from './remembered-refusals.ts';
 
 /** Counts every call an agent makes, across all nodes when the store is shared. */
 export interface CallLimiter {
@@ -19,8 +20,8 @@ export interface CallLimiter {
  * A call being counted. `settled` is consume's answer. `early` says the call may start reading before it settles:
  * the agent was, at its last count in this window, at most half way through its budget, so the count's round trip
  * can travel with the call's first read instead of before it. Only a commit must wait for `settled` (and the answer,
- * so a refused call answers the refusal). An agent nearer its limit, or not seen in this window, waits first, so
- * a flooding agent's refused calls cost one counter round trip each, as before.
+ * so a refused call answers the refusal). An agent nearer its limit, or not seen in this window, waits first. An
+ * agent this node saw refused in this window is refused at once, with no count (remembered-refusals.ts).
  */
 export interface Admission {
   settled: Promise<void>;
@@ -43,8 +44,6 @@ interface AgentWindow {
   granted: number;
   /** A count that takes points ahead is on its way (one at a time, which bounds what a node holds unspent). */
   ahead: boolean;
-  /** The first refusal in this window was logged. */
-  warned: boolean;
 }
 
 const MAX_AGENTS = 10_000;
@@ -97,6 +96,10 @@ export const chargeWork = async (
  * count at once, and when a count overshoots the window, the node keeps only what was free when its count landed
  * (the counter is atomic, so that share is exactly the node's). What it costs: an agent calling through several
  * nodes may be refused while another node still holds up to 32 of its points unspent.
+ *
+ * A refusal is remembered until its window ends, and the agent's calls meanwhile are refused here: the shared count
+ * of a fixed window only grows, so it would refuse them too. Each node remembers only what its own counts answered,
+ * so every node still counts an agent until it sees the agent refused (one round trip per node and window).
  */
 export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
   const duration = options.limits.rateWindowSeconds;
@@ -114,7 +117,7 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
     const known = current(key);
     if (known && until - known.until < (duration * 1000) / 2) return Object.assign(known, { until });
     if (windows.size >= MAX_AGENTS && !windows.has(key)) windows.clear();
-    const fresh: AgentWindow = { remaining: points, until, counted: 0, granted: 0, ahead: false, warned: false };
+    const fresh: AgentWindow = { remaining: points, until, counted: 0, granted: 0, ahead: false };
     windows.set(key, fresh);
     return fresh;
   };
@@ -125,8 +128,9 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
     window.granted -= cost;
     return true;
   };
-  const refusal = (caller: Caller, res: RateLimiterRes, first: boolean) => {
-    const retryAfterMs = Math.max(1, Math.ceil(res.msBeforeNext));
+  const refusals = new RememberedRefusals(duration * 1000, MAX_AGENTS);
+  const refusal = (caller: Caller, msBeforeNext: number, first: boolean) => {
+    const retryAfterMs = Math.max(1, Math.ceil(msBeforeNext));
     if (first)
       options.log?.warn(
         { agent_id: caller.agent_id, workspace: caller.workspace, limit: points, window_s: duration },
@@ -149,6 +153,9 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
         : 0;
     const want = cost + ahead;
     let res: RateLimiterRes;
+    // The refusal is remembered from when the count was sent: no later than the window truly ends, however late
+    // its answer is read.
+    const sent = Date.now();
     try {
       if (known && ahead > 0) known.ahead = true;
       // On Redis, a round trip like the store's: it shares the call's one deadline.
@@ -165,26 +172,38 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
       if (spend(key, cost)) return;
       // Past its points (work charged after the call may take it there): the agent's next calls pay, none from here.
       window.granted = 0;
-      const first = !window.warned;
-      window.warned = true;
-      throw refusal(caller, refused, first);
+      throw refusal(caller, refused.msBeforeNext, refusals.remember(key, sent + refused.msBeforeNext));
     } finally {
       if (known && ahead > 0) known.ahead = false;
     }
+    refusals.forget(key);
     const window = windowOf(key, res.msBeforeNext);
     window.counted += 1;
     window.remaining = res.remainingPoints;
     window.granted += ahead;
   };
+  /** A refusal this node remembers for `key` (remembered-refusals.ts): answered with no round trip, and not logged. */
+  const remembered = (caller: Caller, key: string): PlanHubError | undefined => {
+    const until = refusals.until(key);
+    return until === undefined ? undefined : refusal(caller, until - Date.now(), false);
+  };
   const consume = (caller: Caller, cost = 1, budget?: CallBudget): Promise<void> => {
     const key = keyOf(caller);
-    return spend(key, cost) ? RESOLVED : count(caller, key, cost, budget);
+    if (spend(key, cost)) return RESOLVED;
+    const refused = remembered(caller, key);
+    return refused ? Promise.reject(refused) : count(caller, key, cost, budget);
   };
   return {
     consume,
     admit(caller, cost = 1, budget) {
       const key = keyOf(caller);
       if (spend(key, cost)) return { settled: RESOLVED, early: true };
+      const refused = remembered(caller, key);
+      if (refused) {
+        const settled = Promise.reject(refused);
+        settled.catch(() => undefined);
+        return { settled, early: false };
+      }
       const window = current(key);
       const early = window !== undefined && window.remaining - cost >= points / 2;
       // Calls admitted early before the count answers use up the estimate, so a burst cannot all go early.

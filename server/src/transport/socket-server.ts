@@ -21,6 +21,8 @@ import { withCanonicalTool } from '../tools/tool-alias.ts';
 import type { OriginCheck } from './origin-policy.ts';
 import type { AddressOutbound } from './address-outbound.ts';
 import { guardOutbound } from './outbound-limit.ts';
+import { CallsInFlight } from './calls-in-flight.ts';
+import { pauseReading } from './read-pause.ts';
 
 /** How long a transport connection may stay open without connecting a socket (it holds a slot meanwhile). */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -135,10 +137,25 @@ export const attachSocketServer = (
       pace: () => outbound.drained(),
     });
     log.debug({ agent_id: caller.agent_id, workspace: caller.workspace, socket: socket.id }, 'connected');
+    const inFlight = new CallsInFlight();
+    const pause = pauseReading(socket);
     // socket.io appends the acknowledgement as the last argument, whatever else a (hostile) client sent before it.
     socket.on('call', (...args: unknown[]) => {
       const ack = args.at(-1);
       if (typeof ack !== 'function') return;
+      const reply = (answer: unknown) => outbound.answer(() => (ack as (a: unknown) => void)(answer));
+      const release = inFlight.take();
+      // Past the connection's bound: answered here, with nothing charged or asked of the store (calls-in-flight.ts),
+      // and the socket goes unread for a moment (read-pause.ts).
+      if (release === undefined) {
+        pause();
+        try {
+          reply({ ok: false, error: inFlight.refusal() });
+        } catch (err) {
+          log.error({ err, socket: socket.id }, 'acknowledgement failed');
+        }
+        return;
+      }
       const framed = args.length > 1 ? args[0] : undefined;
       const raw = withCanonicalTool(callArgument(framed));
       // An ack that throws (socket gone mid-encode) must not become an unhandled rejection that kills the node.
@@ -154,11 +171,9 @@ export const attachSocketServer = (
         )
         // Bounded like events: a client that keeps calling and never reads the answers (large getTaskEvents pages,
         // say) is cut as a slow consumer instead of growing the node's buffers without end.
-        .then((answer) => {
-          const bytes = outbound.answer(() => (ack as (a: unknown) => void)(answer));
-          deps.answered?.(caller, bytes);
-        })
-        .catch((err: unknown) => log.error({ err, socket: socket.id }, 'acknowledgement failed'));
+        .then((answer) => deps.answered?.(caller, reply(answer)))
+        .catch((err: unknown) => log.error({ err, socket: socket.id }, 'acknowledgement failed'))
+        .finally(release);
     });
     socket.on('disconnect', () => {
       abort.abort();
