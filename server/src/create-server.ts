@@ -23,6 +23,7 @@ import { httpServerOptions } from './transport/http-timeouts.ts';
 import { onlyMethods, PROBE } from './transport/only-methods.ts';
 import { limitConnections } from './transport/connection-limit.ts';
 import { attachSocketServer } from './transport/socket-server.ts';
+import { createCallAdmission } from './transport/call-admission.ts';
 import { createOriginPolicy } from './transport/origin-policy.ts';
 import { createMemoryRevocations } from './store/revocations/revocations.ts';
 import { revokeTokenRoute } from './auth/revoke-route.ts';
@@ -90,8 +91,10 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
   const originPolicy = createOriginPolicy(config);
   // One total per client address for its sockets and its MCP event streams together.
   const addressOutbound = createAddressOutbound(config.limits.outboundBytesPerAddress);
+  // One budget per client address for its socket calls and its MCP calls together.
+  const admission = createCallAdmission(config.limits, log.child({ module: 'socket' }));
   const mcp = createMcpEndpoint(
-    { services, dispatch, log, outbound: ops.metrics.outbound, addressOutbound },
+    { services, dispatch, log, outbound: ops.metrics.outbound, addressOutbound, admission },
     tokens,
     deps.mcp,
   );
@@ -137,6 +140,7 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
     store,
     outbound: ops.metrics.outbound,
     addressOutbound,
+    admission,
     answered: (caller, bytes) => chargeAnswer(services.callLimiter, caller, bytes),
   });
   const connections = store.limits.connectionCounter({ log });

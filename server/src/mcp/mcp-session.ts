@@ -8,6 +8,8 @@ import type { Logger } from 'pino';
 import type { Services } from '../tools/context.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import type { AddressOutbound, AddressShare } from '../transport/address-outbound.ts';
+import type { CallAdmission } from '../transport/call-admission.ts';
+import { errorResult } from './tool-result.ts';
 import type { OutboundObserver } from '../transport/socket-server.ts';
 import { slowConsumerReason, type AddressCut } from '../transport/slow-consumer.ts';
 import { costOfBody } from './body-cost.ts';
@@ -30,6 +32,8 @@ export interface McpSessionDeps {
   outbound?: OutboundObserver;
   /** What the node queues per client address, sockets and event streams together. */
   addressOutbound?: AddressOutbound;
+  /** The per-address call budget, shared with the socket door. */
+  admission?: CallAdmission;
 }
 
 /** One MCP session: one agent, its event cursor and notifications, and the SDK server and transport serving it. */
@@ -139,18 +143,19 @@ export const openMcpSession = async (
                 params: { progressToken, progress, total, message: 'Waiting for events' },
               })
               .catch((err: unknown) => deps.log.debug({ err }, 'progress not sent'));
-    return inflight.run(
-      callTool(
+    const cost = costOfBody(extra.authInfo);
+    // Charged to the client address as a socket call is: rotating agent ids or doors does not multiply its budget.
+    const call = async () => {
+      const refused = await deps.admission?.charge(cost, caller, address);
+      if (refused) return errorResult(refused, request.params.name);
+      return callTool(
         { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, subscriptionChanges, waits },
         request.params.name,
         request.params.arguments,
-        {
-          signal: AbortSignal.any([abort.signal, extra.signal]),
-          heartbeat,
-          cost: costOfBody(extra.authInfo),
-        },
-      ),
-    );
+        { signal: AbortSignal.any([abort.signal, extra.signal]), heartbeat, cost },
+      );
+    };
+    return inflight.run(call());
   });
 
   let closed = false;

@@ -14,6 +14,8 @@ export interface CallAdmission {
   costOf(raw: unknown): number;
   /** An error to acknowledge instead of running the call, or undefined when it may go on to dispatch. */
   refuse(raw: unknown, caller: Caller, address: string): Promise<ErrorShape | undefined>;
+  /** Charges a call of `cost` units that came another way (an MCP tools/call) to its address: the refusal, if any. */
+  charge(cost: number, caller: Caller, address: string): Promise<ErrorShape | undefined>;
 }
 
 /**
@@ -28,27 +30,32 @@ export const createCallAdmission = (
   const points = limits.callsPerAddressPerSecond * limits.rateWindowSeconds;
   const perAddress = new RateLimiterMemory({ points, duration: limits.rateWindowSeconds, keyPrefix: 'addr' });
   const costOf = (raw: unknown) => callCost(frameSizeOf(raw));
+  const charge = async (cost: number, caller: Caller, address: string): Promise<ErrorShape | undefined> => {
+    try {
+      await perAddress.consume(address, cost);
+      return undefined;
+    } catch (res) {
+      if (!(res instanceof RateLimiterRes)) throw res;
+      const retryAfterMs = Math.max(1, Math.ceil(res.msBeforeNext));
+      if (res.consumedPoints - cost <= points)
+        log.warn({ address, agent_id: caller.agent_id, limit: points }, 'address call budget exceeded');
+      return {
+        code: 'RESOURCE_EXHAUSTED',
+        message:
+          `Too many calls from ${address}: its clients may spend ${points} units per ` +
+          `${limits.rateWindowSeconds} s together (a call costs 1 plus 1 per ${COST_UNIT_BYTES} bytes). ` +
+          `Retry in ${retryAfterMs} ms.`,
+        details: { retry_after_ms: retryAfterMs, limit: points, window_ms: limits.rateWindowSeconds * 1000 },
+      };
+    }
+  };
   return {
     costOf,
+    charge,
     async refuse(raw, caller, address) {
-      const cost = costOf(raw);
-      try {
-        await perAddress.consume(address, cost);
-        return raw instanceof FrameRefusal ? { code: raw.code, message: raw.message } : undefined;
-      } catch (res) {
-        if (!(res instanceof RateLimiterRes)) throw res;
-        const retryAfterMs = Math.max(1, Math.ceil(res.msBeforeNext));
-        if (res.consumedPoints - cost <= points)
-          log.warn({ address, agent_id: caller.agent_id, limit: points }, 'address call budget exceeded');
-        return {
-          code: 'RESOURCE_EXHAUSTED',
-          message:
-            `Too many calls from ${address}: its clients may spend ${points} units per ` +
-            `${limits.rateWindowSeconds} s together (a call costs 1 plus 1 per ${COST_UNIT_BYTES} bytes). ` +
-            `Retry in ${retryAfterMs} ms.`,
-          details: { retry_after_ms: retryAfterMs, limit: points, window_ms: limits.rateWindowSeconds * 1000 },
-        };
-      }
+      const refused = await charge(costOf(raw), caller, address);
+      if (refused) return refused;
+      return raw instanceof FrameRefusal ? { code: raw.code, message: raw.message } : undefined;
     },
   };
 };

@@ -10,7 +10,7 @@ import type { Dispatch } from '../tools/dispatch.ts';
 import { toConnectError, type Authenticate } from './authenticate.ts';
 import { EventStream } from './event-stream.ts';
 import { originGuard } from './origin-guard.ts';
-import { createCallAdmission } from './call-admission.ts';
+import type { CallAdmission } from './call-admission.ts';
 import { clientAddressOf } from './client-address.ts';
 import { capConnections } from './connection-caps.ts';
 import { capEngineConnections } from './engine-caps.ts';
@@ -66,6 +66,8 @@ export const attachSocketServer = (
     outbound?: OutboundObserver;
     /** What the node queues per client address (shared with the MCP event streams). */
     addressOutbound: AddressOutbound;
+    /** The per-address call budget (shared with /mcp, so an address spends one budget through either door). */
+    admission: CallAdmission;
     /** A call's answer went out as `bytes` (its cost to the caller's budget: limits/answer-cost.ts). */
     answered?: (caller: Caller, bytes: number) => void;
   },
@@ -85,7 +87,7 @@ export const attachSocketServer = (
     pingInterval: PING_INTERVAL_MS,
     pingTimeout: PING_TIMEOUT_MS,
   });
-  const admission = createCallAdmission(deps.config.limits, log);
+  const { admission } = deps;
   const caps = { perAddress: deps.config.limits.connectionsPerAddress, perNode: deps.config.limits.connectionsPerNode };
   // Behind a trusted balancer, the client it forwards for; every per-address count and log uses this one answer.
   const addressOf = clientAddressOf(deps.config.trustedProxies);
