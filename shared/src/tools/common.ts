@@ -85,6 +85,40 @@ export const StepAnswerShape = {
   message: z.string(),
 };
 
+/** A note of a 002 plan object (a risk, an alternative, a test): free text, or the small object the model sent. */
+const PlanModeNoteSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
+
+/**
+ * A 002 plan's object as plan_exit submitted it (and plan_modify changed its steps since), on getPlanStatus of a
+ * 002 plan: the approach, risks and files are what a person approves, and the dashboard reads plans only through
+ * the views. A step's fields are found by its `step_id`.
+ */
+export const PlanModeViewSchema = z
+  .object({
+    goal: z.string(),
+    scope: z.string().optional(),
+    summary: z.string(),
+    approach: z.string(),
+    alternatives_considered: z.array(PlanModeNoteSchema),
+    risks: z.array(PlanModeNoteSchema),
+    files_to_create: z.array(z.string()),
+    files_to_modify: z.array(z.string()),
+    tests_to_write: z.array(PlanModeNoteSchema),
+    estimated_complexity: z.string(),
+    steps: z.array(
+      z.object({
+        step_id: z.string(),
+        /** The number the plan gave the step (null for a step another dialect added with an id not `step_N`). */
+        id: z.number().nullable(),
+        files: z.array(z.string()),
+        depends_on: z.array(z.number()),
+        verification: z.string().nullable(),
+      }),
+    ),
+  })
+  .loose();
+export type PlanModeView = z.infer<typeof PlanModeViewSchema>;
+
 export const PlanViewSchema = z
   .object({
     plan_id: z.string(),
@@ -99,6 +133,8 @@ export const PlanViewSchema = z
     progress: ProgressSchema,
     steps: z.array(StepViewSchema),
     received_outputs: z.record(z.string(), z.unknown()),
+    /** 002 plans only: the plan object the agent submitted. */
+    plan_mode: PlanModeViewSchema.optional(),
   })
   .loose();
 export type PlanView = z.infer<typeof PlanViewSchema>;

@@ -3,6 +3,7 @@ import { progressOf, progressOfCounts } from '@planhub/shared';
 import { type StepTally, tallyOf, totalOf } from './step-tally.ts';
 import { unfinishedSteps, unfinishedWarning } from './plan-lifecycle.ts';
 import { copyWithout } from '../copy-without.ts';
+import { planModeView } from '../plan-mode/plan-mode-view.ts';
 
 const DETAILS = ['details'] as const;
 
@@ -48,16 +49,25 @@ export const currentStep = (plan: Plan): number | null => {
   return last?.sequence ?? null;
 };
 
-export const planView = (plan: Plan): PlanView => ({
-  ...planHeader(plan),
-  completed_at: plan.completed_at ?? null,
-  summary: plan.summary ?? null,
-  current_step: currentStep(plan),
-  steps: plan.steps.map(stepView),
-  received_outputs: planReceivedOutputs(plan),
-  ...(plan.started_at ? { started_at: plan.started_at } : {}),
-  ...(plan.decision ? { decision: plan.decision } : {}),
-});
+/**
+ * getPlanStatus's answer. A 002 plan adds `plan_mode`, the plan object its agent submitted: the only read a person
+ * (or their dashboard) has of the approach, risks, files and verification they approve. Upstream's fields are as
+ * they were; other dialects' plans answer exactly as before.
+ */
+export const planView = (plan: Plan): PlanView => {
+  const mode = planModeView(plan);
+  return {
+    ...planHeader(plan),
+    completed_at: plan.completed_at ?? null,
+    summary: plan.summary ?? null,
+    current_step: currentStep(plan),
+    steps: plan.steps.map(stepView),
+    received_outputs: planReceivedOutputs(plan),
+    ...(plan.started_at ? { started_at: plan.started_at } : {}),
+    ...(plan.decision ? { decision: plan.decision } : {}),
+    ...(mode ? { plan_mode: mode } : {}),
+  };
+};
 
 /**
  * The flat fields upstream answers a step change with, beside PlanHub's `step` view: setStepStatus, addStep,

@@ -28,16 +28,8 @@ import { watchStoreHealth } from './store-health.ts';
 import { createViewFocus } from './view-focus.ts';
 import { elsewhereView } from './views/elsewhere.ts';
 import { watchHiddenTab } from './hidden-tab.ts';
-
-const section = (id: string, title: string, ...extra: Node[]) => {
-  const body = h('div', { class: 'section-body', id: `${id}-body` });
-  const heading = h('h2', { id: `${id}-h`, tabindex: -1 }, title);
-  return {
-    body,
-    heading,
-    el: h('section', { id, class: `panel ${id}`, 'aria-labelledby': `${id}-h` }, heading, ...extra, body),
-  };
-};
+import { createPlanDetails } from './plan-details.ts';
+import { section } from './views/section.ts';
 
 /** The controller: one connection, one state, the route's sections re-rendered (at most once a frame) on change. */
 export const startDashboard = (root: HTMLElement, identity: Identity): void => {
@@ -155,7 +147,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
       elsewhere.el.hidden = state.elsewhere === undefined;
       patchChildren(elsewhere.body, elsewhereView(state, window.location.hash));
       agentsView.update();
-      replaceApprovals(approvals.body, approvalsView(state, { decide }), approvals.heading);
+      replaceApprovals(approvals.body, approvalsView(state, { decide, planDetails }), approvals.heading);
       patchChildren(attention.body, attentionView(state));
     }
     if (view === 'overview' || view === 'graph') {
@@ -273,6 +265,7 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   const loadOlder = createOlderLoader({ state, connection, schedule, fail, lose });
   const workspaceList = createWorkspaceList({ state, connection, lose, changed: schedule });
   const decide = createDecider({ state, connection, schedule, refresh: () => sync.refresh() });
+  const planDetails = createPlanDetails({ state, connection, changed: schedule, lose });
 
   link.conn = openConnection(identity, {
     onStatus(status, detail) {

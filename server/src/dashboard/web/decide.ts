@@ -40,6 +40,22 @@ const refusalText = (d: Decision, verb: string, at: string, err: PlanHubError): 
   return `Not ${verb}: the server’s store is full, so no decision can be recorded until whoever runs PlanHub frees memory in it. ${what(d)} still waits for a decision; decide again once the banner at the top is gone.${at}`;
 };
 
+/**
+ * A decision's answer in words for the person who made it, naming the plan by its title. The server's message is
+ * written for the plan's agent ("Plan plan_… approved; execution begins. Work through the steps and call
+ * plan_step_complete after each."): a tool to call, and the plan by its id. The agent's own answer is unchanged.
+ */
+export const decidedText = (d: Decision, at: string, stepId?: unknown): string => {
+  const step = typeof stepId === 'number' || typeof stepId === 'string' ? `step ${stepId} of ` : '';
+  if (d.modification)
+    return d.approve
+      ? `Approved the change to ${step}"${d.title}".${at}`
+      : `Rejected the change to ${step}"${d.title}"; the step stays as it was.${at}`;
+  return d.approve
+    ? `Approved "${d.title}"; its agent may start on it.${at}`
+    : `Rejected "${d.title}"${d.reason ? ` with the reason: ${d.reason}` : ''}.${at}`;
+};
+
 const maybeNotText = (d: Decision, verb: string, err: unknown): string =>
   `Maybe not ${verb}: ${what(d)} got no answer (${causeOf(err)}). If its card is still there, it still waits: decide again.`;
 
@@ -73,7 +89,10 @@ export const createDecider =
       : connection().call('plan_reject', { ...args, ...(d.reason ? { reason: d.reason } : {}) });
     call
       .then((answer) => {
-        const notice = { kind: 'info' as const, text: answer.message };
+        const notice = {
+          kind: 'info' as const,
+          text: decidedText(d, at, 'step_id' in answer ? answer.step_id : undefined),
+        };
         state.notice = notice;
         // Said once, then gone: a message left standing reads as news to whoever looks next.
         setTimeout(() => {

@@ -1,9 +1,13 @@
 import { domId, h, replaceKeepingFocus, timeOf } from '../dom.ts';
 import type { Decision } from '../decide.ts';
+import type { PlanDetailsSource } from '../plan-details.ts';
 import type { DashboardState } from '../state.ts';
+import { planModeCardParts } from './plan-mode-card.ts';
 
 export interface DecisionActions {
   decide(decision: Decision): void;
+  /** The 002 plan objects of plans waiting for approval (plan-details.ts). */
+  planDetails: PlanDetailsSource;
 }
 
 /**
@@ -26,6 +30,15 @@ export const approvalsView = (state: DashboardState, actions: DecisionActions): 
   for (const agent of snapshot.agents) {
     for (const pending of agent.pending_approvals) {
       const plan = agent.plans.find((p) => p.plan_id === pending.plan_id);
+      // A 002 plan was submitted with an approach, risks, files and verification: the person approves all of it.
+      const body =
+        plan?.dialect === '002'
+          ? planModeCardParts(
+              state,
+              { planId: pending.plan_id, title: pending.title, steps: plan.steps },
+              actions.planDetails.want(pending.plan_id),
+            )
+          : undefined;
       cards.push(
         card(state, actions, {
           planId: pending.plan_id,
@@ -35,6 +48,7 @@ export const approvalsView = (state: DashboardState, actions: DecisionActions): 
           message: pending.message,
           at: pending.requested_at,
           lines: plan?.steps.map((s) => `${s.id}: ${s.description}`) ?? [],
+          ...(body ? { body } : {}),
         }),
       );
     }
@@ -69,6 +83,8 @@ interface CardInput {
   message: string | null;
   at: string;
   lines: string[];
+  /** Shown in place of `lines` when set: a 002 plan's submitted plan object (plan-mode-card.ts). */
+  body?: Node[];
 }
 
 const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HTMLElement => {
@@ -99,7 +115,7 @@ const card = (state: DashboardState, actions: DecisionActions, c: CardInput): HT
     h('h3', { id: `${base}--title` }, c.kind === 'approval' ? c.title : `Change to: ${c.title}`),
     h('p', { class: 'muted small' }, `${c.agentId} · ${c.planId}${c.at ? ` · ${timeOf(c.at)}` : ''}`),
     c.message ? h('blockquote', {}, c.message) : null,
-    c.lines.length ? h('ol', { class: 'brief' }, ...c.lines.map((l) => h('li', {}, l))) : null,
+    ...(c.body ?? [c.lines.length ? h('ol', { class: 'brief' }, ...c.lines.map((l) => h('li', {}, l))) : null]),
     state.canDecide
       ? h(
           'div',

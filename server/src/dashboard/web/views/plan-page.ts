@@ -4,6 +4,7 @@ import { h, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
 import { feedItem } from './feed.ts';
+import { planModeSection, planModeStepNote } from './plan-mode-page.ts';
 import { stepTook } from './running.ts';
 import { planBadge, statusBadge, unblockedMark } from './status-badges.ts';
 
@@ -48,6 +49,7 @@ export const stepLine = (state: DashboardState, plan: PlanView, step: StepView):
     statusBadge(step.status),
     unblockedMark(step),
     stepTook(step, Date.now(), { class: 'muted small' }),
+    planModeStepNote(plan, step.id),
   );
 };
 
@@ -79,6 +81,7 @@ export const planPage = (state: DashboardState, data: PlanPageData | undefined):
         planBadge(plan.status),
         ` ${plan.agent_id} · ${plan.plan_id} · ${completed}/${total} done (${percentage}%)`,
       ),
+      ...planModeSection(plan),
       fold
         ? h(
             'details',

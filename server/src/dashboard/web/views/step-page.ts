@@ -7,6 +7,7 @@ import { feedItem } from './feed.ts';
 import { runningDuration, stepTook } from './running.ts';
 import { dependencyState, dependencyStateText, dependencyTarget, type DependencyState } from './dependency-state.ts';
 import { backLink, searchNote, type PlanPageData, type PlanView } from './plan-page.ts';
+import { planModeStepRows } from './plan-mode-page.ts';
 import { isUnblocked, statusBadge, unblockedMark } from './status-badges.ts';
 
 const json = (value: unknown, label: string, open: boolean) =>
@@ -114,6 +115,7 @@ export const stepPage = (state: DashboardState, data: PlanPageData | undefined, 
         step.result ? row('Result', step.result) : null,
         step.error ? row('Error', h('span', { class: 'error' }, step.error)) : null,
         step.provides ? row('Provides', step.provides) : null,
+        ...planModeStepRows(plan, step.id),
       ),
       h('h3', {}, 'Status history'),
       history.length
