@@ -6,6 +6,17 @@ export const rateWait = (err: unknown): number | undefined =>
     ? retryAfterOf(err.details)
     : undefined;
 
+/** The plan (or other record) asked for is not kept: never made, or removed by retention. */
+export const isNotFound = (err: unknown): boolean => err instanceof PlanHubError && err.code === 'NOT_FOUND';
+
+/**
+ * A plan page's words for a plan the server does not keep. The server's refusal is written for an agent ("call
+ * getTaskEvents with plan_id …"); a person is told what happened, and shown what the log still holds of it.
+ */
+export const REMOVED_PLAN_TEXT =
+  "This plan is not kept any more: the server removes an agent's oldest finished plans past its retention limit " +
+  '(or the plan never existed). What the event log still holds of it is below.';
+
 /** The node's store lost its data: every later call answers the same, so retrying is pointless. */
 export const isDataLoss = (err: unknown): err is PlanHubError =>
   err instanceof PlanHubError && err.code === 'DATA_LOSS';

@@ -1,5 +1,5 @@
 import type { TaskEvent } from '@planhub/shared';
-import { isDataLoss, rateWait, slowDownText } from './call-errors.ts';
+import { REMOVED_PLAN_TEXT, isDataLoss, isNotFound, rateWait, slowDownText } from './call-errors.ts';
 import type { Connection } from './connection.ts';
 import { readPlanEvents, type PlanEvents } from './plan-events.ts';
 import type { PlanPageData } from './views/plan-page.ts';
@@ -62,9 +62,22 @@ export const createPageLoader = ({ conn, changed, lose, shown }: PageLoaderDeps)
         delete page.error;
         delete page.waiting;
       })
-      .catch((err: unknown) => {
+      .catch(async (err: unknown) => {
         if (isDataLoss(err)) {
           lose(err.message);
+          return;
+        }
+        if (isNotFound(err)) {
+          // Retention removed it (or it never was): its events may still be in the log, which the page reads itself.
+          page.error = REMOVED_PLAN_TEXT;
+          delete page.waiting;
+          const events = await readPlanEvents(conn(), planId, found.get(planId)).catch(() => undefined);
+          if (events) {
+            found.set(planId, events);
+            page.events = events.events;
+            if (events.complete) delete page.searchStoppedAfter;
+            else page.searchStoppedAfter = events.scanned;
+          }
           return;
         }
         const wait = rateWait(err);

@@ -62,9 +62,10 @@ export const planPage = (state: DashboardState, data: PlanPageData | undefined):
     return [
       backLink(state),
       h('p', { class: data?.error ? 'error' : 'muted' }, data?.error ?? data?.waiting ?? 'Loading the plan…'),
+      // A plan the server no longer keeps: what the log still holds of it.
+      ...(data && data.events.length > 0 ? [eventsSection(state, data)] : []),
     ];
   const plan = data.plan;
-  const ws = state.identity.workspace;
   const finished = plan.steps.filter((s) => ENDED_STEP_STATUSES.has(s.status) && s.status !== 'failed');
   const fold = plan.steps.length > FOLD_AFTER && finished.length > 0;
   const open = fold ? plan.steps.filter((s) => !finished.includes(s)) : plan.steps;
@@ -92,16 +93,19 @@ export const planPage = (state: DashboardState, data: PlanPageData | undefined):
         : null,
       h('ol', { class: 'steps', 'aria-label': `Steps of ${plan.title}` }, ...open.map((s) => stepLine(state, plan, s))),
     ),
-    h(
-      'section',
-      { class: 'panel', 'aria-labelledby': 'plan-events-h' },
-      h('h2', { id: 'plan-events-h' }, 'Events of this plan'),
-      data.events.length
-        ? h('ol', { class: 'feed' }, ...[...data.events].reverse().map((e) => feedItem(e, ws)))
-        : h('p', { class: 'muted' }, 'No events of this plan in the log.'),
-      searchNote(data),
-    ),
+    eventsSection(state, data),
   ];
 };
+
+const eventsSection = (state: DashboardState, data: PlanPageData) =>
+  h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'plan-events-h' },
+    h('h2', { id: 'plan-events-h' }, 'Events of this plan'),
+    data.events.length
+      ? h('ol', { class: 'feed' }, ...[...data.events].reverse().map((e) => feedItem(e, state.identity.workspace)))
+      : h('p', { class: 'muted' }, 'No events of this plan in the log.'),
+    searchNote(data),
+  );
 
 export const when = (iso: string | undefined) => (iso ? timeOf(iso) : '—');
