@@ -18,7 +18,7 @@ import { admitSession, type AdmissionCaps, type Cap } from './session-admission.
 import { isHandshakeOnly } from './handshake-message.ts';
 import { parseDialects } from './tool-list.ts';
 import { clientAddressOf } from '../transport/client-address.ts';
-import { createBodyBudget, declaredLength } from './body-budget.ts';
+import { BODY_DEADLINE_MS, createBodyBudget } from './body-budget.ts';
 
 /** An MCP host may pause a conversation for a long time; after this its session is closed and it re-initializes. */
 export const DEFAULT_MCP_IDLE_MS = 30 * 60_000;
@@ -96,8 +96,16 @@ export const createMcpEndpoint = (
    */
   const readBody = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return { parsed: undefined };
-    const release = bodyBudget.hold(addressOf(req), declaredLength(req.headers['content-length']));
-    const body = await readJsonBody(req, res, config.limits.payloadBytes).finally(release);
+    const hold = bodyBudget.open(addressOf(req));
+    const body = await readJsonBody(req, res, config.limits.payloadBytes, {
+      admit: (bytes) => hold.add(bytes),
+      deadlineMs: BODY_DEADLINE_MS,
+      late: () =>
+        new PlanHubError(
+          'DEADLINE_EXCEEDED',
+          `The request body did not arrive whole within ${BODY_DEADLINE_MS / 1000} s; send it again at once.`,
+        ),
+    }).finally(() => hold.release());
     if (!body.ok) return undefined;
     (req as IncomingMessage & { auth?: AuthInfo }).auth = bodyAuth(body.bytes);
     return body;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ClientGone, readBodyBytes } from '../transport/read-body.ts';
+import { ClientGone, readBodyBytes, type BodyReadOptions } from '../transport/read-body.ts';
 import { writeJsonRpcError } from './http-refusal.ts';
 
 export type JsonBody = { ok: true; bytes: number; parsed: unknown } | { ok: false };
@@ -13,10 +13,15 @@ const answer = (res: ServerResponse, status: number, code: number, message: stri
  * limit, 400 (-32700) when it is not JSON. Read here rather than by the SDK so the call is charged by the bytes that
  * actually came, whether or not the request declared a length.
  */
-export const readJsonBody = async (req: IncomingMessage, res: ServerResponse, maxBytes: number): Promise<JsonBody> => {
+export const readJsonBody = async (
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBytes: number,
+  options: BodyReadOptions = {},
+): Promise<JsonBody> => {
   let body: Buffer | undefined;
   try {
-    body = await readBodyBytes(req, maxBytes);
+    body = await readBodyBytes(req, maxBytes, options);
   } catch (err) {
     // A client that went away mid-body gets no answer: there is no one to read it.
     if (err instanceof ClientGone) return { ok: false };
