@@ -66,3 +66,25 @@ describe('the event feed while a workspace subscription keeps failing', () => {
     feed.close();
   });
 });
+
+describe('the event feed of a Redis Cluster, which reads every followed log back every 2 s', () => {
+  it('stays live while a workspace subscription keeps failing: the read-back delivers its events', async () => {
+    const subscriber = scriptedSubscriber();
+    const feed = createEventFeed({
+      subscriber: subscriber.connection,
+      channel: (w) => `{${w}}:feed`,
+      readLast: () => Promise.resolve('0-0'),
+      readAfter: () => Promise.resolve([]),
+      log: pino({ level: 'silent' }),
+      lingerMs: 0,
+      readsBackPeriodically: true,
+    });
+    subscriber.ready();
+    feed.watch('ws', () => {});
+    for (let i = 0; i < 4; i++) await subscriber.failNext();
+    // Its retry is under way again: the failures were seen, and counted as nothing.
+    await vi.waitFor(() => expect(subscriber.inFlight()).toBe(1), { timeout: 5000, interval: 5 });
+    expect(feed.live()).toBe(true);
+    feed.close();
+  });
+});

@@ -34,6 +34,11 @@ export interface EventFeedOptions {
   log: Logger;
   /** How long a workspace stays subscribed after its last listener left (a wait that comes and goes). */
   lingerMs?: number;
+  /**
+   * Every followed log is read back every 2 s regardless (a Redis Cluster, cluster-resync.ts): a subscription that
+   * keeps failing then only makes its events up to 2 s late, and does not count as events down.
+   */
+  readsBackPeriodically?: boolean;
 }
 
 export interface EventFeed {
@@ -165,7 +170,9 @@ export const createEventFeed = (options: EventFeedOptions): EventFeed => {
         log.warn({ workspace, reason: reason(err) }, 'event subscription failed');
         // A workspace no longer followed (its last watcher left while this attempt was on its way) is not failing:
         // counted, it would keep /readyz at 503 with nothing left to retry it.
-        const still = current(workspace, follow);
+        // On a Cluster the periodic read-back delivers the workspace's events anyway, at most 2 s late: counted, one
+        // shard's dead subscriber connection (which every retry reuses) kept every node at 503 while calls worked.
+        const still = current(workspace, follow) && options.readsBackPeriodically !== true;
         if (still && attempt + 1 >= FAILING_AFTER && !failing.has(workspace)) {
           failing.add(workspace);
           log.error(

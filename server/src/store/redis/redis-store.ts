@@ -120,6 +120,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     readLast,
     readAfter,
     log,
+    readsBackPeriodically: connections.cluster,
     ...(options.feedLingerMs !== undefined ? { lingerMs: options.feedLingerMs } : {}),
   });
   const stopResync = connections.cluster ? clusterResync(subscriber, feed) : () => {};
