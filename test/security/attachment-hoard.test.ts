@@ -1,3 +1,4 @@
+import { Manager } from 'socket.io-client';
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
 import { serverFixture } from './support/server-fixture.ts';
@@ -35,5 +36,23 @@ describe('a binary packet whose attachments never end', () => {
     const answer = await sender.call('getPlanStatus', { plan_id: 'p', note: Buffer.alloc(ATTACHMENT, 1) });
     expect(answer).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     expect(sender.socket.connected).toBe(true);
+  });
+
+  it('closes a connection that starts a binary packet before any namespace admitted it', async () => {
+    const url = await node();
+    // The transport alone, with no CONNECT: what a client without a token (or from a page of another site) has.
+    const manager = new Manager(url, { transports: ['websocket'], reconnection: false, autoConnect: false });
+    await new Promise<void>((resolve, reject) => manager.open((err) => (err ? reject(err) : resolve())));
+    const engine = manager.engine;
+    const sent = performance.now();
+    let closedAt: number | undefined;
+    engine.on('close', () => (closedAt = performance.now()));
+    // Two attachments announced, one sent: the parser held it until the node's connectTimeout (10 s) ended the
+    // connection, a megabyte a connection for every client that never authenticates; now the packet ends it.
+    engine.write('52-["call",{"_placeholder":true,"num":0},{"_placeholder":true,"num":1}]');
+    engine.write(Buffer.alloc(1000, 1));
+    await eventually(() => expect(closedAt).toBeDefined());
+    // Well before the connectTimeout that closed it before, whatever the machine's load.
+    expect((closedAt ?? Infinity) - sent).toBeLessThan(5000);
   });
 });

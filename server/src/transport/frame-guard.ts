@@ -11,6 +11,8 @@ export interface FrameLimits {
 }
 
 const FRAME_WRAPPING = 2;
+/** A packet's text starts with its type: these are the ones whose attachments follow it. */
+const BINARY_TYPES: ReadonlySet<string> = new Set([String(PacketType.BINARY_EVENT), String(PacketType.BINARY_ACK)]);
 
 /**
  * What a "call" receives instead of its arguments when the frame was refused before dispatch: too large a shape
@@ -106,6 +108,8 @@ export const guardedParser = (limits: FrameLimits) => {
 
     /** Bytes of the packet being put together: its text, then each attachment as it arrives. */
     packetBytes = 0;
+    /** Set once a namespace admitted the connection (admitDecoder): only then may it send binary packets. */
+    admitted = false;
 
     override add(obj: unknown): void {
       if (typeof obj === 'string') this.packetBytes = obj.length;
@@ -126,6 +130,11 @@ export const guardedParser = (limits: FrameLimits) => {
   Object.defineProperty(GuardedDecoder.prototype, 'decodeString', {
     value(this: GuardedDecoder, text: string): Packet {
       this.awaitingAttachments = undefined;
+      // A binary packet holds its attachments until the last arrives; before any authentication (a CONNECT not yet
+      // admitted, or refused) nothing may be held: the connection closes, as for a malformed packet. Every other
+      // packet of such a connection is decoded and dropped by socket.io, holding nothing.
+      if (!this.admitted && BINARY_TYPES.has(text.charAt(0)))
+        throw new Error('a binary packet before the connection was admitted');
       const refusal = scanFrame(text, limits);
       if (refusal === undefined) {
         const packet = decodeString.call(this, text);
@@ -156,4 +165,13 @@ export const guardedParser = (limits: FrameLimits) => {
     },
   });
   return { Encoder, Decoder: GuardedDecoder };
+};
+
+/**
+ * Lets a connection a namespace admitted send binary packets (guardedParser refuses them before). socket.io keeps
+ * each connection's decoder on its private `client.decoder`; pinned by test/security/attachment-hoard.test.ts.
+ */
+export const admitDecoder = (socket: { client: unknown }): void => {
+  const decoder = (socket.client as { decoder?: { admitted?: boolean } }).decoder;
+  if (decoder) decoder.admitted = true;
 };

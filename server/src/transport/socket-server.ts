@@ -16,7 +16,7 @@ import { capConnections } from './connection-caps.ts';
 import { capEngineConnections } from './engine-caps.ts';
 import { guardPollingOrigins } from './engine-origin-guard.ts';
 import { throttledLog } from '../throttled-log.ts';
-import { callArgument, guardedParser } from './frame-guard.ts';
+import { admitDecoder, callArgument, guardedParser } from './frame-guard.ts';
 import { withCanonicalTool } from '../tools/tool-alias.ts';
 import type { OriginCheck } from './origin-policy.ts';
 import type { AddressOutbound } from './address-outbound.ts';
@@ -114,6 +114,7 @@ export const attachSocketServer = (
   });
 
   io.on('connection', (socket) => {
+    admitDecoder(socket);
     const { caller } = socket.data;
     const abort = new AbortController();
     const address = addressOf(socket.request);
