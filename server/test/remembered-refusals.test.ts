@@ -77,4 +77,18 @@ describe('call limiter: refusals remembered until their window ends', () => {
     for (const refused of await Promise.all(inFlight)) expect(refused).toMatchObject({ code: 'RESOURCE_EXHAUSTED' });
     expect(lines.filter((line) => line.msg === WARNING)).toHaveLength(1);
   });
+
+  it('neither warns again nor remembers a refusal read after its window ended', async () => {
+    const lines: { msg: string }[] = [];
+    const log = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as never) });
+    // A 1-s window of 1 call; two of three refusals in flight together are read 2.5 s late, two windows on.
+    const { backend } = sharedCount((count) => (count >= 2 && count < 4 ? 2500 : 0));
+    const limiter = createCallLimiter({ limits: { callsPerSecond: 1, rateWindowSeconds: 1 }, backend, log });
+    await limiter.consume(agent);
+    const inFlight = Array.from({ length: 3 }, () => outcome(limiter.admit(agent).settled));
+    for (const refused of await Promise.all(inFlight)) expect(refused).toMatchObject({ code: 'RESOURCE_EXHAUSTED' });
+    expect(lines.filter((line) => line.msg === WARNING)).toHaveLength(1);
+    // Nothing stale refuses the agent's next call: its window is a new one.
+    expect(await outcome(limiter.admit(agent).settled)).toBe('admitted');
+  });
 });

@@ -45,6 +45,10 @@ export class RememberedRefusals {
    * refusal seen of that window (the one to log).
    */
   remember(key: string, end: number): boolean {
+    // Answered after its window ended (a node so loaded that counts come back seconds late): it refuses nothing
+    // more, and its window's warning, if any, was due when it was first seen. Under a 40-socket flood such late
+    // answers of past windows each looked like a window's first refusal: 50 warnings in one millisecond.
+    if (end <= Date.now()) return false;
     this.until(key);
     const known = this.byKey.get(key);
     if (known !== undefined && end - known.end < this.windowMs / 2) {
