@@ -6,6 +6,7 @@ import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './
 import { CloseWatch } from './close-watch.ts';
 import { clientClosedError } from './closed-client.ts';
 import { emitCall } from './emit-call.ts';
+import { CallSlots } from './call-slots.ts';
 import { callTerms, withRetries } from './call-retry.ts';
 import { attemptAt, boundedArgs } from './call-deadline.ts';
 import { withinMs } from './within-ms.ts';
@@ -33,6 +34,8 @@ export class PlanHubClientCore extends EventClient {
   /** Aborted by close(), with the error every call still in flight or made later ends with. */
   private readonly closing = new AbortController();
   private readonly closeWatch = new CloseWatch(this.closing.signal);
+  /** Calls on the wire, kept under the node's bound per connection (call-slots.ts). */
+  private readonly slots = new CallSlots();
   private readonly urls: readonly string[];
   constructor(readonly options: ConnectOptions) {
     super(options.renewalBackoff);
@@ -208,8 +211,17 @@ export class PlanHubClientCore extends EventClient {
    */
   private async callOnce(payload: () => object, namedMs: number | undefined, at: number | undefined): Promise<CallAck> {
     const deadline = at ?? Number.MAX_SAFE_INTEGER;
-    const socket = await this.waitConnected(Math.min(deadline, Date.now() + (this.options.timeoutMs ?? 15_000)));
-    return emitCall(socket, payload(), namedMs, deadline, this.closeWatch);
+    // The place first: the connection it then waits for is the one the call goes out on.
+    const release = await this.slots.take(
+      at,
+      () => new PlanHubError('DEADLINE_EXCEEDED', `no answer within ${namedMs} ms (queued behind other calls)`),
+    );
+    try {
+      const socket = await this.waitConnected(Math.min(deadline, Date.now() + (this.options.timeoutMs ?? 15_000)));
+      return await emitCall(socket, payload(), namedMs, deadline, this.closeWatch);
+    } finally {
+      release();
+    }
   }
 
   /**

@@ -15,6 +15,11 @@ export const MAX_ARRAY = 200;
 export const MAX_ITEM_BYTES = 8 * 1024;
 export const MAX_NOTE_BYTES = MAX_DESCRIPTION;
 export const MAX_EVENT_BYTES = 512 * 1024;
+/**
+ * Calls one connection may have unanswered: past it a node answers the next RESOURCE_EXHAUSTED at once (the
+ * server's transport/calls-in-flight.ts says how it is made up), and the SDK queues its calls to stay under it.
+ */
+export const CALLS_IN_FLIGHT_PER_CONNECTION = 96;
 
 /**
  * UTF-8 bytes of `text` as TextEncoder would encode it (a lone surrogate as U+FFFD, 3 bytes), counted without

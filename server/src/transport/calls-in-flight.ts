@@ -1,4 +1,5 @@
 import type { ErrorShape } from '@planhub/shared';
+import { CALLS_IN_FLIGHT_PER_CONNECTION } from '@planhub/shared';
 import { WAITS_PER_CONNECTION } from '../limits/wait-slots.ts';
 
 /**
@@ -15,6 +16,11 @@ export const WORKING_CALLS_PER_CONNECTION = 64;
  * ahead of other tenants' and /readyz's, and the node's RSS went from 159 to 528 MB (1.9 GB with 4 sockets).
  */
 export const CALLS_PER_CONNECTION = WAITS_PER_CONNECTION + WORKING_CALLS_PER_CONNECTION;
+// The SDK keeps under the figure the contract states; the two must not drift apart.
+if (CALLS_PER_CONNECTION !== CALLS_IN_FLIGHT_PER_CONNECTION)
+  throw new Error(
+    `calls in flight per connection: ${CALLS_PER_CONNECTION} here, ${CALLS_IN_FLIGHT_PER_CONNECTION} in shared`,
+  );
 
 /**
  * One connection's calls in flight. A call past the bound is answered at once, before admission or any store round
