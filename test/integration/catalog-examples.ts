@@ -138,7 +138,7 @@ export const EXAMPLES: Record<string, ToolExamples> = {
       { after_event: '3f1c1b9e-8a1e-4d7b-9d5c-1a2b3c4d5e6f' },
     ],
     // A timeout that is not a number reads as 0, as upstream reads it: zod takes { timeout: 'soon' }.
-    invalid: [{ limit: 0 }, { limit: 'twenty' }, { after_event: 7 }],
+    invalid: [{ limit: -1 }, { limit: 501 }, { limit: 'twenty' }, { after_event: 7 }],
   },
   listSubscriptions: { valid: [{}], invalid: [] },
   unsubscribe: { valid: [{ subscription_id: 'sub_1' }, { all: true }], invalid: [{ all: 'yes' }] },

@@ -59,6 +59,8 @@ const SubscriptionFilterView = z.object({
 });
 
 const OutputArg = z.record(z.string(), z.unknown());
+/** The most events one getTaskEvents returns. */
+const EVENTS_PER_READ = 500;
 
 export const subscribeToTasks = defineTool({
   name: 'subscribeToTasks',
@@ -211,7 +213,15 @@ export const getTaskEvents = defineTool({
     plan_id: OptionalIdArg,
     step_id: OptionalIdArg,
     text: z.string().min(1).max(200).optional().describe('Only events mentioning this (case-insensitive).'),
-    limit: z.number().int().min(1).max(500).default(20),
+    // Upstream's `events[-0:]` is every event: 0 reads as many as one call returns.
+    limit: z
+      .number()
+      .int()
+      .min(0)
+      .max(EVENTS_PER_READ)
+      .default(20)
+      .transform((n) => (n === 0 ? EVENTS_PER_READ : n))
+      .describe(`Events to return, at most ${EVENTS_PER_READ}; 0 for that most.`),
     // Any string, as upstream takes any: an id that is not one of this log's is read from the oldest kept event.
     after_event: z
       .string()
