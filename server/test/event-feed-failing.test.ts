@@ -23,7 +23,7 @@ const scriptedSubscriber = () => {
   };
 };
 
-const feedOn = (subscriber: ReturnType<typeof scriptedSubscriber>) =>
+const feedOn = (subscriber: ReturnType<typeof scriptedSubscriber>, readsBackPeriodically = false) =>
   createEventFeed({
     subscriber: subscriber.connection,
     channel: (w) => `{${w}}:feed`,
@@ -31,6 +31,7 @@ const feedOn = (subscriber: ReturnType<typeof scriptedSubscriber>) =>
     readAfter: () => Promise.resolve([]),
     log: pino({ level: 'silent' }),
     lingerMs: 0,
+    readsBackPeriodically,
   });
 
 describe('the event feed while a workspace subscription keeps failing', () => {
@@ -70,15 +71,7 @@ describe('the event feed while a workspace subscription keeps failing', () => {
 describe('the event feed of a Redis Cluster, which reads every followed log back every 2 s', () => {
   it('stays live while a workspace subscription keeps failing: the read-back delivers its events', async () => {
     const subscriber = scriptedSubscriber();
-    const feed = createEventFeed({
-      subscriber: subscriber.connection,
-      channel: (w) => `{${w}}:feed`,
-      readLast: () => Promise.resolve('0-0'),
-      readAfter: () => Promise.resolve([]),
-      log: pino({ level: 'silent' }),
-      lingerMs: 0,
-      readsBackPeriodically: true,
-    });
+    const feed = feedOn(subscriber, true);
     subscriber.ready();
     feed.watch('ws', () => {});
     for (let i = 0; i < 4; i++) await subscriber.failNext();
