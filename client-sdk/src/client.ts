@@ -216,12 +216,17 @@ export class PlanHubClientCore extends EventClient {
       at,
       () => new PlanHubError('DEADLINE_EXCEEDED', `no answer within ${namedMs} ms (queued behind other calls)`),
     );
+    let socket: Socket;
+    let body: object;
     try {
-      const socket = await this.waitConnected(Math.min(deadline, Date.now() + (this.options.timeoutMs ?? 15_000)));
-      return await emitCall(socket, payload(), namedMs, deadline, this.closeWatch);
-    } finally {
+      socket = await this.waitConnected(Math.min(deadline, Date.now() + (this.options.timeoutMs ?? 15_000)));
+      body = payload();
+    } catch (err) {
       release();
+      throw err;
     }
+    // Freed when the node no longer counts the call (emit-call.ts), which may be after the caller gave up on it.
+    return emitCall(socket, body, namedMs, deadline, this.closeWatch, release);
   }
 
   /**
