@@ -70,6 +70,8 @@ export const createPageLoader = ({ conn, changed, lose, shown }: PageLoaderDeps)
         if (isNotFound(err)) {
           // Retention removed it (or it never was): its events may still be in the log, which the page reads itself.
           page.error = REMOVED_PLAN_TEXT;
+          // A copy read before it was removed would be shown instead of the notice.
+          delete page.plan;
           delete page.waiting;
           const events = await readPlanEvents(conn(), planId, found.get(planId)).catch(() => undefined);
           if (events) {
