@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import * as planCoreTools from './plans-core.ts';
 import * as crossAgentTools from './plans-cross-agent.ts';
+import * as taskEventTools from './task-events.ts';
 import * as todoListTools from './todo-list.ts';
 import * as planModeTools from './plan-mode.ts';
 import * as planManageTools from './plan-manage.ts';
@@ -11,6 +12,7 @@ import * as planhub from './planhub.ts';
 /** Every tool of the flat namespace, by name. Adding a dialect = one spread here. */
 export const TOOLS = {
   ...planCoreTools,
+  ...taskEventTools,
   ...crossAgentTools,
   ...todoListTools,
   ...planModeTools,
