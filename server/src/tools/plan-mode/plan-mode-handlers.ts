@@ -2,7 +2,13 @@ import type { Plan } from '@planhub/shared';
 import { fail, PLAN_MODE_BLOCKED_TOOLS, progressOf } from '@planhub/shared';
 import { planFromImplementationPlan, planEdges } from '../../core/plan-mode/build-plan.ts';
 import type { PlanModeDoc } from '../../core/plan-mode/mode.ts';
-import { blockedToolsIn, deriveMode, pendingModificationOf, planModeProgress } from '../../core/plan-mode/mode.ts';
+import {
+  blockedToolsIn,
+  currentPlanModeStep,
+  deriveMode,
+  pendingModificationOf,
+  planModeProgress,
+} from '../../core/plan-mode/mode.ts';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
 import { planModeId } from '../../core/plan-mode/plan-id.ts';
 import { stateRefusal } from '../../core/plan-mode/state-refusal.ts';
@@ -15,7 +21,6 @@ import { recordEdges } from '../dependency-graph.ts';
 import { finishPlan } from '../finish-plan.ts';
 import { loadAgent, savePlan } from '../plan-access.ts';
 import { registerAgent } from '../planhub/agent-index.ts';
-import { currentPlanModeStep } from './current-step.ts';
 import { loadModeState, type ModeState } from './mode-access.ts';
 
 /** Says what entering plan mode did to the plan being executed, so the model does not report its steps as done. */
