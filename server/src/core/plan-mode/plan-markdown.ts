@@ -1,5 +1,6 @@
-import type { Plan } from '@planhub/shared';
+import type { Plan, PlanModeView } from '@planhub/shared';
 import { numericStepId } from './mode.ts';
+import { planModeView } from './plan-mode-view.ts';
 
 type Note = string | Record<string, unknown>;
 
@@ -13,6 +14,20 @@ const noteText = (note: Note): string =>
 /** A list as upstream prints it: a bullet per item, or its one line for none. */
 const bullets = (items: readonly Note[] | undefined, none: string): string =>
   items?.length ? items.map((i) => `- ${noteText(i)}`).join('\n') : `- ${none}`;
+
+/** What the Markdown prints of a 002 plan object (PlanModeView is loose: its named fields, picked). */
+type PlanObject = Pick<
+  PlanModeView,
+  | 'goal'
+  | 'summary'
+  | 'approach'
+  | 'alternatives_considered'
+  | 'risks'
+  | 'files_to_create'
+  | 'files_to_modify'
+  | 'tests_to_write'
+  | 'estimated_complexity'
+>;
 
 const STATUS_MARK: Record<string, string> = { completed: 'x', skipped: '-', failed: '!' };
 
@@ -34,44 +49,43 @@ const statusLabel = (status: string): string =>
  * any). Pure.
  */
 export const renderPlanMarkdown = (plan: Plan): string => {
-  const details = (plan.details ?? {}) as {
-    goal?: string;
-    plan?: {
-      summary?: string;
-      approach?: string;
-      alternatives_considered?: Note[];
-      risks?: Note[];
-      files_to_create?: string[];
-      files_to_modify?: string[];
-      tests_to_write?: Note[];
-      estimated_complexity?: string;
-    };
+  // One reader of the stored plan object, the one getPlanStatus's plan_mode uses; a plan without one prints empty.
+  const view = planModeView(plan);
+  const p: PlanObject = view ?? {
+    goal: plan.title,
+    summary: '',
+    approach: '',
+    alternatives_considered: [],
+    risks: [],
+    files_to_create: [],
+    files_to_modify: [],
+    tests_to_write: [],
+    estimated_complexity: '',
   };
-  const p = details.plan ?? {};
-  const steps = plan.steps.map((s) => {
-    const d = (s.details ?? {}) as { files?: string[]; depends_on?: number[]; verification?: string };
+  const steps = plan.steps.map((s, i) => {
+    const d = view?.steps[i];
     // Plan mode's own dependencies by step number; a step another dialect added may wait on other agents' steps,
     // which the dash must not deny.
-    const waitsOn = d.depends_on?.length
+    const waitsOn = d?.depends_on.length
       ? d.depends_on.map((n) => `Step ${n}`)
       : (s.depends_on ?? []).map((ref) => `${ref.agent_id}'s ${ref.step_id}`);
     return [
       `- [${STATUS_MARK[s.status] ?? ' '}] **Step ${numericStepId(s) ?? s.id}:** ${s.description}`,
-      `  - Files: ${d.files?.length ? d.files.join(', ') : '(none)'}`,
+      `  - Files: ${d?.files.length ? d.files.join(', ') : '(none)'}`,
       `  - Depends on: ${waitsOn.length > 0 ? waitsOn.join(', ') : '—'}`,
-      `  - Verify: \`${d.verification || '(none)'}\``,
+      `  - Verify: \`${d?.verification || '(none)'}\``,
     ].join('\n');
   });
   return [
-    `# Implementation Plan: ${details.goal ?? plan.title}`,
+    `# Implementation Plan: ${p.goal}`,
     '',
     `**Status:** ${statusLabel(plan.status)}`,
     `**Created:** ${plan.created_at}`,
     `**Plan ID:** ${plan.plan_id}`,
     '',
-    `## Summary\n${p.summary ?? ''}`,
+    `## Summary\n${p.summary}`,
     '',
-    `## Approach\n${p.approach ?? ''}`,
+    `## Approach\n${p.approach}`,
     '',
     `## Alternatives Considered\n${bullets(p.alternatives_considered, 'None considered')}`,
     '',
@@ -84,7 +98,7 @@ export const renderPlanMarkdown = (plan: Plan): string => {
     '',
     `## Risks\n${bullets(p.risks, 'None identified')}`,
     '',
-    `## Estimated Complexity\n${p.estimated_complexity ?? ''}`,
+    `## Estimated Complexity\n${p.estimated_complexity}`,
     '',
   ].join('\n');
 };
