@@ -34,19 +34,29 @@ export const pollingRefusal = (req: EngineRequest, check: OriginCheck): string |
 };
 
 /**
- * Engine middleware, ahead of the engine caps: polling requests that fail pollingRefusal are answered 403
- * PERMISSION_DENIED before they open or use a session. A websocket upgrade always carries a browser's Origin, so
- * originGuard answers it at the CONNECT, where the client gets the refusal's code and message.
+ * Why a websocket upgrade is refused, or undefined. A browser always sends the page's Origin on one, and no page can
+ * read the answer to a refused handshake, so a browser's upgrade is held to the origin policy here, before it opens a
+ * transport: accepted, a foreign page's websockets each held an engine slot of the victim's address until their
+ * CONNECT or `connectTimeout`, and with `connectionsPerAddress` at 100 a page holding 200 locked every local client
+ * of that address out (429). Clients that send no Origin (SDKs, CLIs) are checked at their CONNECT instead
+ * (originGuard), where they get the refusal's code and message: a misaddressed host in open mode says what to set.
  */
-export const guardPollingOrigins = (io: Server, check: OriginCheck, deps: { refused: ThrottledLog }): void => {
+export const upgradeRefusal = (req: IncomingMessage, check: OriginCheck): string | undefined =>
+  req.headers.origin === undefined ? undefined : check(req.headers);
+
+/**
+ * Engine middleware, ahead of the engine caps: polling requests that fail pollingRefusal, and browsers' websocket
+ * upgrades that fail upgradeRefusal, are answered 403 PERMISSION_DENIED before they open or use a session.
+ */
+export const guardEngineOrigins = (io: Server, check: OriginCheck, deps: { refused: ThrottledLog }): void => {
   io.engine.use((req: EngineRequest, res: object, next: () => void) => {
-    if (req.headers.upgrade !== undefined) return next();
-    const reason = pollingRefusal(req, check);
+    const upgrade = req.headers.upgrade !== undefined;
+    const reason = upgrade ? upgradeRefusal(req, check) : pollingRefusal(req, check);
     if (reason === undefined) return next();
     deps.refused(
       'warn',
       { origin: req.headers.origin, host: req.headers.host, site: req.headers['sec-fetch-site'] },
-      'polling request refused: origin',
+      upgrade ? 'websocket upgrade refused: origin' : 'polling request refused: origin',
     );
     refuseEngineRequest(req, res, { status: 403, code: 'PERMISSION_DENIED', message: reason });
   });

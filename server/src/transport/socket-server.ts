@@ -14,7 +14,7 @@ import type { CallAdmission } from './call-admission.ts';
 import { clientAddressOf } from './client-address.ts';
 import { capConnections } from './connection-caps.ts';
 import { capEngineConnections } from './engine-caps.ts';
-import { guardPollingOrigins } from './engine-origin-guard.ts';
+import { guardEngineOrigins } from './engine-origin-guard.ts';
 import { throttledLog } from '../throttled-log.ts';
 import { admitDecoder, callArgument, guardedParser } from './frame-guard.ts';
 import { withCanonicalTool } from '../tools/tool-alias.ts';
@@ -93,7 +93,7 @@ export const attachSocketServer = (
   const addressOf = clientAddressOf(deps.config.trustedProxies);
   const refused = throttledLog(log);
   // Origins first: a request the policy refuses is never counted against its address.
-  guardPollingOrigins(io, deps.originPolicy, { refused });
+  guardEngineOrigins(io, deps.originPolicy, { refused });
   capEngineConnections(io, caps, { refused, addressOf });
   const { addressOutbound } = deps;
 
