@@ -72,7 +72,8 @@ export const connectRedis = (target: RedisTarget, options: ConnectOptions): Redi
  * Events go out on one sharded channel per workspace (SPUBLISH), carried only by the shard that holds the
  * workspace's slot, so the subscriber is a Cluster with one subscriber connection per shard (ioredis follows slot
  * moves and failovers). A shard's subscriber may come back without a 'ready' on the Cluster; the store therefore
- * also reads every followed log back on topology changes and periodically (see `clusterResync`).
+ * also reads every followed log back on topology changes and periodically (see `clusterResync`). A shard's
+ * connection the network drops without closing it is found by PING and ended (silent-shard-subscriber.ts).
  */
 const clusterSubscriber = (
   seeds: { host: string; port: number }[],

@@ -19,6 +19,7 @@ import { decodeRemembered } from '../request-fingerprint.ts';
 import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
 import { createStoreEpoch } from './store-epoch.ts';
 import { watchClusterSilence, watchSilence } from './silent-connection.ts';
+import { watchShardSubscriberSilence } from './silent-shard-subscriber.ts';
 import { endBefore, startAfter } from './stream-range.ts';
 import { randomUUID } from 'node:crypto';
 import { Cluster } from 'ioredis';
@@ -87,13 +88,12 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   logConnectionState(subscriber, log, 'subscriber', isClosing);
   // A connection the network dropped without closing it is replaced once its pings go unanswered: the command
   // connection after two (a slow Redis is not cut at its first slow answer), the subscriber, which has nothing else in
-  // flight, after one. On a Cluster, ioredis holds one command connection per master, each watched alike; its
-  // subscriber's per-shard connections are not, since the feed reads every followed log back every 2 s there anyway.
+  // flight, after one. On a Cluster, ioredis holds one command connection and one subscriber connection per master,
+  // each watched alike (the subscriber's below, once the feed exists).
   const silentCommands =
     connections.commands instanceof Cluster
       ? watchClusterSilence(connections.commands, 'commands connection', log, 2)
       : watchSilence(connections.commands, 'commands connection', log, 2);
-  const silentSubscriber = connections.cluster ? undefined : watchSilence(subscriber, 'subscriber connection', log, 1);
   // Adopted at the first connection, checked at every reconnect (a restarted Redis may come back empty).
   const epoch = createStoreEpoch({ client, key: keys.epoch, newId: randomUUID, log });
   client.on('ready', () => void epoch.verify().catch(() => undefined));
@@ -124,6 +124,15 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     ...(options.feedLingerMs !== undefined ? { lingerMs: options.feedLingerMs } : {}),
   });
   const stopResync = connections.cluster ? clusterResync(subscriber, feed) : () => {};
+  const silentSubscriber =
+    subscriber instanceof Cluster
+      ? watchShardSubscriberSilence(subscriber, {
+          name: 'subscriber connection',
+          log,
+          timeouts: 1,
+          onResubscribed: () => feed.resync("a shard's subscriber connection was renewed"),
+        })
+      : { ...watchSilence(subscriber, 'subscriber connection', log, 1), stop: () => {} };
   const epochInLoad = !connections.cluster;
 
   let started = false;
@@ -226,7 +235,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
             }),
           ]),
           // A subscriber that knows it is down is reconnecting already (and fails the check below).
-          silentSubscriber && feed.live() ? silentSubscriber.ping() : undefined,
+          feed.live() ? silentSubscriber.ping() : undefined,
         ]);
         if (commands.status === 'rejected') throw commands.reason;
         // Calls work: the outage is only the events', and /readyz and the monitor say so in those words.
@@ -254,6 +263,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
     close: () =>
       (closing ??= (async () => {
         stopResync();
+        silentSubscriber.stop();
         feed.close();
         // quit() lets in-flight replies arrive; during an outage it fails at once and disconnect() ends the retries.
         await Promise.allSettled([client.quit(), subscriber.quit()]);
