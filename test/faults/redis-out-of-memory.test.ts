@@ -64,8 +64,16 @@ describe('a Redis that refuses writes for lack of memory', () => {
     const full = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))?.[1]);
     await admin.config('SET', 'maxmemory', String(Math.max(1, full - 256 * 1024)));
     expect(await ready()).toMatchObject({ status: 503, body: { reason: 'store_out_of_memory' } });
-    // Reads still work.
+    // Reads still work, those of sets and hashes too (getWorkspace's agents and plans, 003's task list): they were
+    // read in a MULTI, which a Redis over maxmemory refuses whole, and answered INTERNAL.
     expect((await agent.call('todo', { action: 'list' })).ok).toBe(true);
+    expect(await agent.call('getWorkspace', {})).toMatchObject({ ok: true, result: { agents: [{ agent_id: 'a' }] } });
+    expect(await agent.call('TaskList', {})).toMatchObject({ ok: true });
+    // A write that reads collections first is refused for the memory, not as a fault.
+    expect(await agent.call('TaskCreate', { subject: 's', description: 'd' })).toMatchObject({
+      ok: false,
+      error: { code: 'RESOURCE_EXHAUSTED' },
+    });
     // Several refusals, one error line.
     for (let i = 0; i < 3; i++)
       expect(await agent.call('todo', { action: 'create', todos: items(`again${i}-`) })).toMatchObject({

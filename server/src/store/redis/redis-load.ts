@@ -63,8 +63,8 @@ export const loadWithScript = async (
   };
 };
 
-/** Sets, hashes and counters in one MULTI: one snapshot, so a commit never shows half of its operations to it. */
-export const loadCollectionsMulti = async (
+/** Sets, hashes and counters in one collections.lua call: one snapshot, so a commit never shows half of itself. */
+export const loadCollections = async (
   { client, keys }: Pick<RedisReads, 'client' | 'keys'>,
   workspace: string,
   read: CollectionRead,
@@ -73,17 +73,15 @@ export const loadCollectionsMulti = async (
   const hashes = read.hashes ?? [];
   const counters = read.counters ?? [];
   if (sets.length + hashes.length + counters.length === 0) return { sets: [], hashes: [], counters: [] };
-  const multi = client.multi();
-  for (const key of sets) multi.smembers(keys.set(workspace, key));
-  for (const key of hashes) multi.hgetall(keys.hash(workspace, key));
-  for (const key of counters) multi.get(keys.counter(workspace, key));
-  const replies = ((await multi.exec()) ?? []).map(([err, value]) => {
-    if (err) throw err;
-    return value;
-  });
+  const names = [
+    ...sets.map((key) => keys.set(workspace, key)),
+    ...hashes.map((key) => keys.hash(workspace, key)),
+    ...counters.map((key) => keys.counter(workspace, key)),
+  ];
+  const replies = await client.phCollections(names.length, ...names, String(sets.length), String(hashes.length));
   return {
     sets: replies.slice(0, sets.length) as string[][],
-    hashes: replies.slice(sets.length, sets.length + hashes.length) as Record<string, string>[],
-    counters: replies.slice(sets.length + hashes.length).map((v) => Number(v ?? 0)),
+    hashes: replies.slice(sets.length, sets.length + hashes.length).map(hashOf),
+    counters: replies.slice(sets.length + hashes.length).map((v) => Number(typeof v === 'string' ? v : 0)),
   };
 };

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Commit, CommitOutcome, Store } from '../store.ts';
 import { toEnvelope, type StreamEntry } from './redis-replies.ts';
-import { loadCollectionsMulti, loadWithScript, type RedisReads } from './redis-load.ts';
+import { loadCollections, loadWithScript, type RedisReads } from './redis-load.ts';
 import { logConnectionState } from './connection-log.ts';
 import { defineStoreCommands } from './commands.ts';
 import { clusterResync } from './cluster-resync.ts';
@@ -181,7 +181,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
       runAfterWatch('load', workspace, () => loadWithScript(reads, workspace, docKeys, alongside)),
 
     loadCollections: (workspace, read) =>
-      runAfterWatch('loadCollections', workspace, () => loadCollectionsMulti(reads, workspace, read)),
+      runAfterWatch('loadCollections', workspace, () => loadCollections(reads, workspace, read)),
 
     commit: (workspace, commit: Commit) =>
       runAfterWatch('commit', workspace, async (): Promise<CommitOutcome> => {
