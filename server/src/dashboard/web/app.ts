@@ -22,6 +22,7 @@ import { createDecider } from './decide.ts';
 import { createOlderLoader } from './older-events.ts';
 import { workspacesView } from './views/workspaces.ts';
 import { createDataLoss } from './data-loss.ts';
+import { createStoreRestart } from './store-restart.ts';
 import { noticeView } from './views/notice.ts';
 import { createWorkspaceList } from './workspace-list.ts';
 import { watchStoreHealth } from './store-health.ts';
@@ -260,7 +261,9 @@ export const startDashboard = (root: HTMLElement, identity: Identity): void => {
   };
   window.addEventListener('hashchange', onRoute);
 
-  const sync = createSync({ state, connection, pages, schedule, fail, onRoute, lose, checkStore: storeHealth.check });
+  const restart = createStoreRestart({ state, forgetPlans: (ids) => pages.restarted(ids), changed: schedule });
+  const checkStore = storeHealth.check;
+  const sync = createSync({ state, connection, pages, schedule, fail, onRoute, lose, checkStore, restart });
 
   const loadOlder = createOlderLoader({ state, connection, schedule, fail, lose });
   const workspaceList = createWorkspaceList({ state, connection, lose, changed: schedule });

@@ -28,8 +28,8 @@ export const createOlderLoader =
       schedule();
       return;
     }
-    // The log those pages came from no longer exists: every read answers DATA_LOSS.
-    if (state.storeTrouble?.kind === 'lost') return;
+    // The log those pages came from no longer exists: every read answers DATA_LOSS, or reads another history.
+    if (state.olderGone) return;
     const key = state.filterKey;
     if (state.older?.key !== key)
       state.older = { key, events: [], nextBefore: state.feed[0]?.event_id ?? null, scanned: 0, loading: false };

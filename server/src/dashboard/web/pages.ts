@@ -2,6 +2,7 @@ import type { TaskEvent } from '@planhub/shared';
 import { REMOVED_PLAN_TEXT, isDataLoss, isNotFound, rateWait, slowDownText } from './call-errors.ts';
 import type { Connection } from './connection.ts';
 import { readPlanEvents, type PlanEvents } from './plan-events.ts';
+import { RESTARTED_PLAN_TEXT } from './store-restart.ts';
 import type { PlanPageData } from './views/plan-page.ts';
 
 /**
@@ -35,6 +36,8 @@ export const createPageLoader = ({ conn, changed, lose, shown }: PageLoaderDeps)
   const retrying = new Map<string, ReturnType<typeof setTimeout>>();
   /** Set once the store lost its data: every read would answer DATA_LOSS. */
   let lostMessage: string | undefined;
+  /** Plans of a history the node's store restarted without: none exists on the server, so none is read. */
+  const restartedAway = new Set<string>();
 
   const forget = (planId: string) => {
     pages.delete(planId);
@@ -44,6 +47,11 @@ export const createPageLoader = ({ conn, changed, lose, shown }: PageLoaderDeps)
   };
 
   const load = (planId: string): void => {
+    if (restartedAway.has(planId)) {
+      pages.set(planId, { planId, events: [], error: RESTARTED_PLAN_TEXT });
+      changed();
+      return;
+    }
     if (running.has(planId)) {
       again.add(planId);
       return;
@@ -147,6 +155,17 @@ export const createPageLoader = ({ conn, changed, lose, shown }: PageLoaderDeps)
       found.clear();
       for (const id of [...pages.keys()]) if (id !== shown) forget(id);
       if (shown !== undefined && lostMessage === undefined) load(shown);
+    },
+    /**
+     * The node's store restarted without its history: these plans are gone, and so is every plan a kept page was read
+     * of; their pages say so, and are not read again.
+     */
+    restarted(planIds: readonly string[]) {
+      for (const id of [...planIds, ...pages.keys()]) restartedAway.add(id);
+      for (const id of [...pages.keys()]) {
+        forget(id);
+        pages.set(id, { planId: id, events: [], error: RESTARTED_PLAN_TEXT });
+      }
     },
     /** The store lost its data: each kept page says so instead of showing a plan that no longer exists. */
     lose() {

@@ -79,11 +79,29 @@ export interface StoreTrouble {
   backSince?: number;
 }
 
+/** Where the feed's history broke: the node's store restarted without it (store-restart.ts). */
+export interface FeedBreak {
+  /** The history that starts after it (DashboardState.history): events of earlier ones happened before it. */
+  history: number;
+  /** Browser clock. */
+  since: number;
+}
+
 /** Everything the page shows; views read it, the controller changes it. */
 export class DashboardState {
-  readonly model = new WorkspaceModel();
+  /** A new one after each restart of the node's store without its history: the old one's cursor is another log's. */
+  model = new WorkspaceModel();
   /** Oldest first; the feed view shows newest first. */
   feed: TaskEvent[] = [];
+  /**
+   * Which history of the workspace the page follows: 0, then one more at each restart of the node's store that lost
+   * it. Ids compare only within one history (the new log's may be lower or higher than the old one's).
+   */
+  history = 0;
+  /** Oldest first. */
+  readonly breaks: FeedBreak[] = [];
+  /** The history each feed event came from. */
+  private readonly historyOfEvent = new WeakMap<TaskEvent, number>();
   status: ConnectionStatus = 'connecting';
   statusDetail: string | undefined;
   notice: { kind: 'error' | 'info'; text: string } | undefined;
@@ -118,7 +136,9 @@ export class DashboardState {
   /** Adds an event to the feed unless it is already there; returns false for a duplicate. */
   addToFeed(event: TaskEvent): boolean {
     const last = this.feed.at(-1);
-    if (last && compareEventIds(event.event_id, last.event_id) <= 0) return false;
+    if (last && this.historyOf(last) === this.history && compareEventIds(event.event_id, last.event_id) <= 0)
+      return false;
+    this.historyOfEvent.set(event, this.history);
     this.feed.push(event);
     if (this.feed.length > FEED_LIMIT) {
       this.feed.splice(0, this.feed.length - FEED_LIMIT);
@@ -129,6 +149,45 @@ export class DashboardState {
     if (event.event_type === 'step_unblocked' && event.source_plan_id && event.source_step_id)
       this.flashes.set(`${event.source_plan_id}:${event.source_step_id}`, Date.now() + FLASH_MS);
     return true;
+  }
+
+  /** The history an event came from; one the feed never held (a page read from the server) is the current one. */
+  historyOf(event: TaskEvent): number {
+    return this.historyOfEvent.get(event) ?? this.history;
+  }
+
+  /** Whether the event belongs to a history the node's store no longer has: its plan is gone, its log too. */
+  beforeBreak(event: TaskEvent): boolean {
+    return this.historyOf(event) < this.history;
+  }
+
+  /**
+   * Whether what comes before the events the page holds is gone from the server: its store lost its data, or they
+   * start in a history it restarted without. "Load older" then shows only what the page holds.
+   */
+  get olderGone(): boolean {
+    const oldest = this.feed[0];
+    return this.storeTrouble?.kind === 'lost' || (oldest !== undefined && this.beforeBreak(oldest));
+  }
+
+  /** Where a subscription resumes: the newest event seen of the current history, if any was. */
+  get resumeFrom(): string | undefined {
+    const last = this.feed.at(-1);
+    return (last && !this.beforeBreak(last) ? last.event_id : undefined) ?? this.model.lastEventId;
+  }
+
+  /**
+   * The node's store restarted without its history: the feed keeps what it holds as a record of the earlier one, and
+   * the overview starts over empty until it is read again. Pages read with "Load older" came from the old log.
+   */
+  breakHistory(now = Date.now()): void {
+    this.history += 1;
+    this.breaks.push({ history: this.history, since: now });
+    const snapshot = this.model.snapshot;
+    this.model = new WorkspaceModel();
+    if (snapshot) this.model.reset({ ...snapshot, agents: [], tasks: [], last_event_id: null });
+    this.older = undefined;
+    this.moreShown = undefined;
   }
 
   /** Read-only, as views call it while rendering: fadeFlashes() alone forgets ended highlights. */

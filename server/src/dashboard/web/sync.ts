@@ -1,9 +1,10 @@
-import type { TaskEvent } from '@planhub/shared';
+import type { TaskEvent, ToolArgs } from '@planhub/shared';
 import { EVENT_TYPES, PlanHubError, coalesceRetrying, retryWait } from '@planhub/shared';
 import { isDataLoss, rateWait } from './call-errors.ts';
 import type { Connection } from './connection.ts';
 import type { createPageLoader } from './pages.ts';
 import type { DashboardState } from './state.ts';
+import { restartedSince, unmarked } from './store-restart.ts';
 
 const HISTORY = 100;
 /** Rate refusals one step of a catch-up waits out before the catch-up starts over. */
@@ -25,6 +26,8 @@ export interface SyncDeps {
   lose: (message: string) => void;
   /** Asks the node at once whether it reaches its store (a call failed, or a connection came). */
   checkStore: () => void;
+  /** The node's store restarted without its history: the page starts on the new one (store-restart.ts). */
+  restart: () => void;
 }
 
 /**
@@ -32,7 +35,17 @@ export interface SyncDeps {
  * subscription), the events pushed afterwards, and the overview re-read they ask for; each retried while the
  * connection stays up, since nothing else would ask again.
  */
-export const createSync = ({ state, connection, pages, schedule, fail, onRoute, lose, checkStore }: SyncDeps) => {
+export const createSync = ({
+  state,
+  connection,
+  pages,
+  schedule,
+  fail,
+  onRoute,
+  lose,
+  checkStore,
+  restart,
+}: SyncDeps) => {
   const lost = () => state.storeTrouble?.kind === 'lost';
   // Each connect and each drop starts a new generation: a catch-up retry scheduled in an earlier one is dropped,
   // and a catch-up still running from an earlier one stops at its next step.
@@ -61,7 +74,14 @@ export const createSync = ({ state, connection, pages, schedule, fail, onRoute, 
   );
   const refresh = reread.run;
 
-  const onEvent = (event: TaskEvent) => {
+  const onEvent = (pushed: TaskEvent) => {
+    const { event, restartedAfter } = unmarked(pushed);
+    // The node restarted this connection's stream from its log's start: the page's cursor was past the end of a log
+    // that started over. Seen by the catch-up first as a rule (restartedSince); this is for what it could not see.
+    if (restartedAfter !== undefined && state.resumeFrom !== undefined) {
+      restart();
+      refresh();
+    }
     const shown = state.addToFeed(event);
     // Applied even when the feed already shows it: the first load's history can hold events newer than the
     // overview read before it, which the subscription then replays. The model ignores what it already applied.
@@ -93,11 +113,18 @@ export const createSync = ({ state, connection, pages, schedule, fail, onRoute, 
     const first = state.model.snapshot === undefined;
     const snapshot = await connection().call('getWorkspace', {});
     current(connectedIn);
-    const history = first
-      ? await patiently(connectedIn, () =>
-          connection().call('getTaskEvents', { limit: HISTORY, event_types: [...EVENT_TYPES] }),
-        ).catch(() => undefined)
-      : undefined;
+    const readEvents = (args: ToolArgs<'getTaskEvents'>) =>
+      patiently(connectedIn, () => connection().call('getTaskEvents', args));
+    // Asked before subscribing, so the subscription resumes in the log the node has now, not after the old one's end.
+    const restarted = !first && (await restartedSince(state, snapshot, readEvents));
+    current(connectedIn);
+    if (restarted) restart();
+    const history =
+      first || restarted
+        ? await patiently(connectedIn, () =>
+            connection().call('getTaskEvents', { limit: HISTORY, event_types: [...EVENT_TYPES] }),
+          ).catch(() => undefined)
+        : undefined;
     current(connectedIn);
     for (const e of history?.events ?? []) state.addToFeed(e);
     state.model.reset(snapshot);
@@ -118,7 +145,7 @@ export const createSync = ({ state, connection, pages, schedule, fail, onRoute, 
         connection().call('subscribeToTasks', {
           agent_id: '*',
           event_types: [...EVENT_TYPES],
-          after_event: state.feed.at(-1)?.event_id ?? state.model.lastEventId ?? snapshot.last_event_id ?? '0-0',
+          after_event: state.resumeFrom ?? snapshot.last_event_id ?? '0-0',
         }),
       ).catch((err: unknown) => {
         // A refusal applied nothing (admission comes first); any other failure may have started the stream.

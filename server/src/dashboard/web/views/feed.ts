@@ -1,10 +1,19 @@
 import type { TaskEvent } from '@planhub/shared';
-import { compareEventIds, unblockedBy } from '@planhub/shared';
-import { clockOf, h, reconcile, replaceKeepingFocus, timeOf } from '../dom.ts';
+import { unblockedBy } from '@planhub/shared';
+import { h, reconcile, replaceKeepingFocus, timeOf } from '../dom.ts';
 import { href } from '../router.ts';
 import { FEED_GROUPS, type DashboardState } from '../state.ts';
+import { withCuts } from './feed-cuts.ts';
 
 const dataLost = (state: DashboardState): boolean => state.storeTrouble?.kind === 'lost';
+/** An event whose plan the server no longer has: its store lost its data, or restarted without it. */
+const goneOf = (state: DashboardState, e: TaskEvent): boolean => dataLost(state) || state.beforeBreak(e);
+/**
+ * Which element shows an event: ids repeat across histories (a new log's may meet an old one's), and an item built
+ * with its plan's link is built again, once, without it when that plan is gone.
+ */
+const itemKey = (state: DashboardState, e: TaskEvent): string =>
+  `${state.historyOf(e)}:${goneOf(state, e) ? 'gone:' : ''}${e.event_id}`;
 
 /** The line of detail of an event; a type newer than this page (see connection.ts) shows its envelope only. */
 const detailOf = (e: TaskEvent): string => {
@@ -100,25 +109,11 @@ export const feedControls = (state: DashboardState, actions: FeedActions): HTMLE
 export const feedView = (
   state: DashboardState,
   visible: readonly TaskEvent[],
-  item = (e: TaskEvent) => feedItem(e, state.identity.workspace, dataLost(state)),
+  item = (e: TaskEvent) => feedItem(e, state.identity.workspace, goneOf(state, e)),
 ): Node[] => {
   const events = visible.slice(-state.feedShown).reverse();
-  const cut = state.storeTrouble?.kind === 'lost' ? state.storeTrouble : undefined;
-  if (cut && events.length > 0) {
-    // The line where the store lost its data: what is under it happened before, in a log that no longer exists.
-    const at = events.findIndex(
-      (e) => cut.lastEventId === undefined || compareEventIds(e.event_id, cut.lastEventId) <= 0,
-    );
-    const nodes: Node[] = events.map(item);
-    const mark = h(
-      'li',
-      { class: 'loss-mark', id: 'feed-loss' },
-      `${clockOf(cut.since)}: the server’s store lost its data. The events below happened before; their plans no longer exist.`,
-    );
-    nodes.splice(at < 0 ? nodes.length : at, 0, mark);
-    return nodes;
-  }
-  if (events.length > 0) return events.map(item);
+  // Lines where the history broke: the store's loss, or a restart without it; what is under one happened before.
+  if (events.length > 0) return withCuts(state, events, events.map(item));
   const older = state.older?.key === state.filterKey ? state.older : undefined;
   const scanned = state.feed.length + (older?.scanned ?? 0);
   if (scanned === 0) return [h('li', { class: 'muted' }, 'No events yet.')];
@@ -126,9 +121,11 @@ export const feedView = (
     h(
       'li',
       { class: 'muted', 'data-empty': 'filtered' },
-      older?.nextBefore === null
-        ? `No matching events in the last ${scanned} scanned, back to the oldest event kept.`
-        : `No matching events in the last ${scanned} scanned; load older to look further back.`,
+      state.olderGone
+        ? `No matching events among the ${scanned} this page holds.`
+        : older?.nextBefore === null
+          ? `No matching events in the last ${scanned} scanned, back to the oldest event kept.`
+          : `No matching events in the last ${scanned} scanned; load older to look further back.`,
     ),
   ];
 };
@@ -157,7 +154,6 @@ const readingAt = (list: HTMLElement): FeedReading | undefined => {
 export const createFeedList = (state: DashboardState) => {
   const el = h('ol', { class: 'feed', 'aria-label': 'Events, newest first' });
   let built = new Map<string, HTMLElement>();
-  let builtGone = false;
   return {
     el,
     /**
@@ -166,14 +162,11 @@ export const createFeedList = (state: DashboardState) => {
      */
     reading: (): FeedReading | undefined => readingAt(el),
     update(visible: readonly TaskEvent[], reading: FeedReading | undefined) {
-      const gone = dataLost(state);
-      // Built before the loss, an item links its plan: each is built again once, without.
-      if (gone !== builtGone) built = new Map();
-      builtGone = gone;
       const next = new Map<string, HTMLElement>();
       const nodes = feedView(state, visible, (e) => {
-        const li = built.get(e.event_id) ?? feedItem(e, state.identity.workspace, gone);
-        next.set(e.event_id, li);
+        const key = itemKey(state, e);
+        const li = built.get(key) ?? feedItem(e, state.identity.workspace, goneOf(state, e));
+        next.set(key, li);
         return li;
       });
       built = next;
@@ -204,8 +197,8 @@ export const feedFooter = (state: DashboardState, visible: readonly TaskEvent[],
               : `Showing all ${held} matching events loaded.`,
           ),
         ];
-  // After a loss only what the page holds can be shown: the server's log it would read no longer exists.
-  if (dataLost(state) && shown === held) return count;
+  // After a loss or a restart only what the page holds can be shown: the server's log it would read is gone.
+  if (state.olderGone && shown === held) return count;
   if (older?.nextBefore === null && shown === held)
     return [
       ...count,
