@@ -43,6 +43,34 @@ describe('attaching dependencies (the engine of addDependentStep)', () => {
     expect(out.registrations.map((r) => r.target)).toEqual([stepNode('ss', 'step_1'), stepNode('ss', 'step_2')]);
   });
 
+  it("refuses one agent's step of one id in two named plans: received_outputs would keep one of the outputs", () => {
+    const parent = running('pp', 'parent', ['join']);
+    const first = running('p1', 'kid', ['same']);
+    const second = running('p2', 'kid', ['same']);
+    const ended = changeStepStatus(
+      first,
+      { step_id: 'step_1', status: 'completed', output: { from: 'plan1' } },
+      NOW,
+    ).plan;
+    const attempt = () =>
+      attachDependencies(
+        parent,
+        'step_1',
+        [
+          { plan: ended, step_id: 'step_1' },
+          { plan: second, step_id: 'step_1' },
+        ],
+        {},
+        NOW,
+      );
+    expect(attempt).toThrow(/already depends on kid:step_1 in plan p1, and cannot also depend on it in plan p2/);
+    // Added in two calls, the same.
+    const once = attachDependencies(parent, 'step_1', [{ plan: ended, step_id: 'step_1' }], {}, NOW);
+    expect(() => attachDependencies(once.plan, 'step_1', [{ plan: second, step_id: 'step_1' }], {}, NOW)).toThrow(
+      /received_outputs keeps one value per/,
+    );
+  });
+
   it('blocks the step, registers one waiter per dependency and one graph edge', () => {
     const parent = running('pp', 'parent', ['wait']);
     const sub = running('ss', 'sub', ['final']);

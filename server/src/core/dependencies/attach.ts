@@ -121,6 +121,22 @@ export const attachDependencies = (
     graph = addEdge(graph, from, to);
     newEdges.push({ from, to });
   };
+  // received_outputs holds one value per "<agent_id>:<step_id>" (the seed's key): a step waiting on one agent's step
+  // of one id in two plans would keep only the output that ended last.
+  const refuseSameKey = (ref: DependencyRef) => {
+    // Only two named plans clash for sure: a wait on "any plan" may well be the same step.
+    if (ref.plan_id === undefined) return;
+    const clash = (step.depends_on ?? []).find(
+      (d) => d.plan_id !== undefined && d.plan_id !== ref.plan_id && dependencyKey(d) === dependencyKey(ref),
+    );
+    if (clash === undefined) return;
+    fail(
+      'INVALID_ARGUMENT',
+      `${plan.agent_id}:${step.id} already depends on ${dependencyKey(ref)} in plan ${clash.plan_id}, and cannot also ` +
+        `depend on it in plan ${ref.plan_id}: received_outputs keeps one value per "<agent_id>:<step_id>", so one of the ` +
+        'two outputs would be lost. Depend on the step of one plan only, or on steps with different ids.',
+    );
+  };
   const wait = (ref: DependencyRef, holder: Plan | undefined, to: string) => {
     step.blocked_by = [...(step.blocked_by ?? []), ref];
     const waiter: Waiter = { agent_id: plan.agent_id, plan_id: plan.plan_id, step_id: step.id };
@@ -142,6 +158,7 @@ export const attachDependencies = (
         ...target.display,
       };
       if ((step.blocked_by ?? []).some((d) => sameRef(d, ref))) continue;
+      refuseSameKey(ref);
       if (!(step.depends_on ?? []).some((d) => sameRef(d, ref))) step.depends_on = [...(step.depends_on ?? []), ref];
       const to = dependencyNode(ref);
       refuseCycle(ref, to);
@@ -159,6 +176,7 @@ export const attachDependencies = (
       ...target.display,
     };
     if ((step.blocked_by ?? []).some((d) => sameRef(d, ref))) continue;
+    refuseSameKey(ref);
     if (!(step.depends_on ?? []).some((d) => sameRef(d, ref))) step.depends_on = [...(step.depends_on ?? []), ref];
     const ended = endedOutcome(holder, targetStep);
     if (ended) {
