@@ -33,6 +33,14 @@ describe('bench configuration', () => {
     expect(benchConfigFromEnv({}).frameAttack).toEqual({ rounds: 8, phaseMs: 500 });
   });
 
+  it('selects the crowded-workspace scenario alone and takes its rounds, phase length and watchers', () => {
+    const config = benchConfigFromEnv({}, ['--only', 'crowd', '--crowd-rounds', '2', '--crowd-watchers', '50']);
+    expect(config).toMatchObject({ only: 'crowd', crowd: { rounds: 2, phaseMs: 2000, watchers: 50 } });
+    expect(config.outFile).toBe('.bench/latest-crowd.json');
+    expect(benchConfigFromEnv({}).crowd).toEqual({ rounds: 6, phaseMs: 2000, watchers: 500 });
+    expect(benchConfigFromEnv({ BENCH_QUICK: '1' }).crowd).toEqual({ rounds: 2, phaseMs: 2000, watchers: 100 });
+  });
+
   it("waits out the previous run's departures for a heartbeat and a second, not in a quick run", () => {
     expect(benchConfigFromEnv({}).settleMs).toBe(PRESENCE_HEARTBEAT_MS + 1000);
     expect(benchConfigFromEnv({ BENCH_QUICK: '1' }).settleMs).toBe(0);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { CROWD_WATCHERS } from './crowd/shape.ts';
 import { PRESENCE_HEARTBEAT_MS } from './load/departures.ts';
 
 const num = () => z.coerce.number().positive().optional();
@@ -17,7 +18,7 @@ const EnvSchema = z.object({
   BENCH_MAX_PROBES: num(),
   BENCH_OUT: z.string().optional(),
   BENCH_PUBLISH: z.enum(['0', '1', '']).optional(),
-  BENCH_ONLY: z.enum(['all', 'floors', 'fanin', 'isolation', 'frame-attack', '']).optional(),
+  BENCH_ONLY: z.enum(['all', 'floors', 'fanin', 'isolation', 'frame-attack', 'crowd', '']).optional(),
   BENCH_ISOLATION_BUSY: z
     .string()
     .regex(/^\d+(,\d+)*$/, 'a comma-separated list of busy workspace counts, e.g. 1,5,20')
@@ -25,6 +26,9 @@ const EnvSchema = z.object({
   BENCH_ISOLATION_WINDOW_MS: num(),
   BENCH_ATTACK_ROUNDS: num(),
   BENCH_ATTACK_PHASE_MS: num(),
+  BENCH_CROWD_ROUNDS: num(),
+  BENCH_CROWD_PHASE_MS: num(),
+  BENCH_CROWD_WATCHERS: num(),
   BENCH_FANIN_FLOWS: z
     .string()
     .regex(/^\d+(,\d+)*$/, 'a comma-separated list of flow counts, e.g. 100,1000')
@@ -48,6 +52,9 @@ const ARGS = {
   'isolation-busy': 'BENCH_ISOLATION_BUSY',
   'attack-rounds': 'BENCH_ATTACK_ROUNDS',
   'attack-phase-ms': 'BENCH_ATTACK_PHASE_MS',
+  'crowd-rounds': 'BENCH_CROWD_ROUNDS',
+  'crowd-phase-ms': 'BENCH_CROWD_PHASE_MS',
+  'crowd-watchers': 'BENCH_CROWD_WATCHERS',
   server: 'BENCH_SERVER',
 } as const;
 
@@ -106,13 +113,15 @@ export interface BenchConfig {
   crossRate: number;
   /** Probes per rate search after the first repetition (which gets two more, starting from a closed-loop guess). */
   maxProbes: number;
-  /** Which part runs: everything, or one of the floor comparisons, the fan-in, isolation and frame-attack scenarios. */
-  only: 'all' | 'floors' | 'fanin' | 'isolation' | 'frame-attack';
+  /** Which part runs: everything, or the floor comparisons, or one of the fan-in, isolation, frame-attack and crowd scenarios. */
+  only: 'all' | 'floors' | 'fanin' | 'isolation' | 'frame-attack' | 'crowd';
   fanin: FaninConfig;
   /** Node B's CPU for workspaces it does not serve, at each number of busy workspaces on node A. */
   isolation: { busy: number[]; windowMs: number };
   /** A bystander's latency in quiet and loud (huge frames arriving) phases that alternate, `rounds` pairs of them. */
   frameAttack: { rounds: number; phaseMs: number };
+  /** A bystander's latency while another workspace's many watchers get events, in alternating quiet and loud phases. */
+  crowd: { rounds: number; phaseMs: number; watchers: number };
   server: ServerBuild;
   outFile: string;
   /** Also write docs/bench-latest.json and docs/bench.md (for the README). */
@@ -122,7 +131,7 @@ export interface BenchConfig {
 /**
  * The only reader of the environment and command line in the bench. BENCH_QUICK=1 is a smoke run of about a minute;
  * `--only fanin --reps 1` runs just the fan-in scenario once, `--only isolation` just the isolation one,
- * `--only frame-attack` just the huge-frame attack.
+ * `--only frame-attack` just the huge-frame attack, `--only crowd` just the crowded workspace.
  */
 export const benchConfigFromEnv = (env: NodeJS.ProcessEnv, argv: readonly string[] = []): BenchConfig => {
   const fromEnv = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('BENCH_')));
@@ -156,6 +165,11 @@ export const benchConfigFromEnv = (env: NodeJS.ProcessEnv, argv: readonly string
     frameAttack: {
       rounds: Math.round(e.BENCH_ATTACK_ROUNDS ?? (quick ? 2 : 8)),
       phaseMs: e.BENCH_ATTACK_PHASE_MS ?? 500,
+    },
+    crowd: {
+      rounds: Math.round(e.BENCH_CROWD_ROUNDS ?? (quick ? 2 : 6)),
+      phaseMs: e.BENCH_CROWD_PHASE_MS ?? 2000,
+      watchers: Math.round(e.BENCH_CROWD_WATCHERS ?? (quick ? 100 : CROWD_WATCHERS)),
     },
     server: e.BENCH_SERVER || 'bundle',
     outFile: e.BENCH_OUT ?? (only === 'all' || only === 'floors' ? '.bench/latest.json' : `.bench/latest-${only}.json`),

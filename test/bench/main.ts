@@ -4,12 +4,14 @@
  * same run; then the fan-in scenario, PlanHub against BullMQ's FlowProducer on the same Redis. Configuration: see
  * config.ts (BENCH_QUICK=1 for a smoke run; `--only fanin --reps 1` for the fan-in alone). The isolation scenario
  * shows a node's CPU for workspaces it does not serve as the busy ones grow (`--only isolation`); the frame-attack
- * one, a bystander's p99 while another agent sends huge frames (`--only frame-attack`).
+ * one, a bystander's p99 while another agent sends huge frames (`--only frame-attack`); the crowd one, a bystander's
+ * p99 while another workspace's many watchers get events (`--only crowd`).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { benchConfigFromEnv } from './config.ts';
+import { runCrowdSuite } from './crowd/suite.ts';
 import { runFaninSuite } from './fanin/suite.ts';
 import { runFrameAttackSuite } from './frame-attack/suite.ts';
 import { runIsolationSuite } from './isolation/suite.ts';
@@ -18,6 +20,7 @@ import { startFaninNode } from './infra/fanin-node.ts';
 import type { NodeServer } from './infra/processes.ts';
 import { assertHealthy, REPO_ROOT } from './infra/processes.ts';
 import { startRedis } from './infra/redis.ts';
+import { CROWD_RATIO_SPECS, crowdNotes, crowdTable } from './report/crowd.ts';
 import { faninRatioSpecs } from './report/fanin-ratios.ts';
 import { faninTable, faninViolations } from './report/fanin-table.ts';
 import { FRAME_ATTACK_RATIO_SPECS, frameAttackNotes, frameAttackTable } from './report/frame-attack.ts';
@@ -39,6 +42,7 @@ const withFloors = config.only === 'all' || config.only === 'floors';
 const withFanin = config.only === 'all' || config.only === 'fanin';
 const withIsolation = config.only === 'all' || config.only === 'isolation';
 const withFrameAttack = config.only === 'all' || config.only === 'frame-attack';
+const withCrowd = config.only === 'all' || config.only === 'crowd';
 
 progress(
   `${config.quick ? 'quick ' : ''}run${config.only === 'all' ? '' : ` (${config.only} only)`}: ` +
@@ -50,6 +54,9 @@ progress(
     (withIsolation ? `isolation ${config.isolation.busy.join(', ')} busy workspaces, ` : '') +
     (withFrameAttack
       ? `frame attack ${config.frameAttack.rounds} × 2 phases of ${config.frameAttack.phaseMs} ms, `
+      : '') +
+    (withCrowd
+      ? `crowd of ${config.crowd.watchers} watchers ${config.crowd.rounds} × 2 phases of ${config.crowd.phaseMs} ms, `
       : '') +
     `load average ${loadAtStart}`,
 );
@@ -86,11 +93,19 @@ try {
     );
     results.notes.push(...frameAttackNotes(results));
   }
+  if (withCrowd) {
+    results.crowd = await runCrowdSuite(
+      { ...config.crowd, repetitions: config.repetitions, server: config.server },
+      progress,
+    );
+    results.notes.push(...crowdNotes(results));
+  }
 
   const specs = [
     ...(withFloors ? RATIO_SPECS : []),
     ...(withFanin ? faninRatioSpecs(config.fanin.flows, config.fanin.children, config.fanin.inFlight) : []),
     ...(withFrameAttack ? FRAME_ATTACK_RATIO_SPECS : []),
+    ...(withCrowd ? CROWD_RATIO_SPECS : []),
   ];
   const ratios = ratioRows(results, specs);
   const report: BenchReport = {
@@ -113,6 +128,7 @@ try {
   if (withFanin) console.log(`\n${faninTable(results, 'text')}`);
   if (isolation) console.log(`\n${isolationTable(isolation, 'text')}`);
   if (results.frameAttack) console.log(`\n${frameAttackTable(results, 'text')}`);
+  if (results.crowd) console.log(`\n${crowdTable(results, 'text')}`);
   if (results.notes.length > 0) console.log(`\nNotes:\n${results.notes.map((n) => `- ${n}`).join('\n')}`);
   const violations = faninViolations(results);
   if (violations.length > 0) {

@@ -12,9 +12,10 @@ import { assertHealthy, startNodeServer } from '../infra/processes.ts';
 import { runOpenLoop } from '../load/open-loop.ts';
 import { call, openAgent } from '../load/wire-client.ts';
 import { currentLoad } from '../report/machine.ts';
-import type { AttackPhaseFigures, FrameAttackFigures } from '../report/results.ts';
+import type { FrameAttackFigures } from '../report/results.ts';
 import { newHistogram, summarize, type LatencySummary } from '../stats/histogram.ts';
 import type { ProbeOutcome } from '../stats/rate-search.ts';
+import { phaseFigures } from '../stats/phase-figures.ts';
 import { figureOf } from '../stats/repetitions.ts';
 import { BYSTANDER_RATE } from './shape.ts';
 
@@ -41,19 +42,6 @@ const startAttackNode = (server: ServerBuild) =>
     PLANHUB_LIMIT_CALLS_PER_SECOND: '1000000',
     PLANHUB_LIMIT_CALLS_PER_ADDRESS_PER_SECOND: '1000000',
   });
-
-const phaseFigures = (summaries: LatencySummary[], outcomes: ProbeOutcome[]): AttackPhaseFigures => {
-  const firstError = outcomes.find((o) => o.firstError !== undefined)?.firstError;
-  return {
-    calls: summaries.reduce((n, s) => n + s.count, 0),
-    p50: figureOf(summaries.map((s) => s.p50)),
-    p90: figureOf(summaries.map((s) => s.p90)),
-    p99: figureOf(summaries.map((s) => s.p99)),
-    max: figureOf(summaries.map((s) => s.max)),
-    errors: outcomes.reduce((n, o) => n + o.sent - o.completed, 0),
-    ...(firstError !== undefined ? { firstError } : {}),
-  };
-};
 
 /**
  * One agent sends 60,000-key frames (about 660 KB each, 7 a second) that the node must refuse on their raw text;

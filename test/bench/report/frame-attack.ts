@@ -1,8 +1,9 @@
 import { ATTACK_FRAME_KEYS, ATTACK_FRAMES_PER_SECOND } from '../../security/support/cpu-attack-driver.ts';
 import { BYSTANDER_RATE } from '../frame-attack/shape.ts';
 import type { RatioSpec } from './ratio-table.ts';
-import { formatFigure, formatNumber, renderTable } from './render.ts';
-import type { AttackPhaseFigures, BenchResults } from './results.ts';
+import { bystanderTable } from './bystander-table.ts';
+import { formatNumber } from './render.ts';
+import type { BenchResults } from './results.ts';
 
 /**
  * The huge-frame attack's target: a frame refused on its raw text must cost the node so little that another
@@ -20,25 +21,11 @@ export const FRAME_ATTACK_RATIO_SPECS: readonly RatioSpec[] = [
   },
 ];
 
-const row = (label: string, p: AttackPhaseFigures) => [
-  label,
-  String(p.calls),
-  formatFigure(p.p50),
-  formatFigure(p.p90),
-  formatFigure(p.p99),
-  formatFigure(p.max),
-  String(p.errors),
-];
-
 /** The bystander's latency in both kinds of phase, and what the attacker was answered. */
 export const frameAttackTable = (results: BenchResults, style: 'text' | 'markdown'): string => {
   const a = results.frameAttack;
   if (!a) return '';
-  const table = renderTable(
-    ['bystander getPlanStatus, from intended send time (ms)', 'calls', 'p50', 'p90', 'p99', 'max', 'errors'],
-    [row('quiet phases', a.quiet), row('under attack', a.loud)],
-    style,
-  );
+  const table = bystanderTable(a.quiet, a.loud, 'under attack', style);
   const answers = Object.entries(a.answersByCode)
     .map(([code, n]) => `${n} ${code}`)
     .join(', ');

@@ -2,6 +2,7 @@ import type { BenchConfig } from '../config.ts';
 import type { MachineInfo } from './machine.ts';
 import type { RatioRow } from './ratio-table.ts';
 import { faninTable, faninViolations } from './fanin-table.ts';
+import { crowdTable } from './crowd.ts';
 import { frameAttackTable } from './frame-attack.ts';
 import { isolationTable } from './isolation-table.ts';
 import type { IsolationRow } from '../isolation/suite.ts';
@@ -68,6 +69,19 @@ const frameAttackSection = (report: BenchReport): string[] =>
         '',
       ];
 
+const crowdSection = (report: BenchReport): string[] =>
+  report.results.crowd === undefined
+    ? []
+    : [
+        "## A crowded workspace: what one workspace's fan-out costs another's calls",
+        '',
+        "Many connections watch one workspace, which gets events at a steady rate in loud phases; another workspace's" +
+          ' agent polls at a fixed rate throughout: [bench-method.md](bench-method.md).',
+        '',
+        crowdTable(report.results, 'markdown'),
+        '',
+      ];
+
 const machineLine = (m: MachineInfo) =>
   `${m.cpu_model}, ${m.cores} cores, ${m.memory_gib} GiB; ${m.os}; Node ${m.node}; Redis ${m.redis}; ` +
   `1-minute load average ${m.load_average.start} at the start, ${m.load_average.end} at the end`;
@@ -103,6 +117,7 @@ export const renderMarkdown = (report: BenchReport): string => {
     ...faninSection(report),
     ...isolationSection(report),
     ...frameAttackSection(report),
+    ...crowdSection(report),
     '## Running it',
     '',
     '`pnpm bench` needs `redis-server` on the PATH and starts everything itself (a private Redis on a free port,' +

@@ -100,6 +100,24 @@ export interface FrameAttackFigures {
   loadAverage: Figure;
 }
 
+/** The crowded workspace (crowd/suite.ts): a bystander's latency while another workspace's watchers get events. */
+export interface CrowdFigures {
+  /** The bystander's fixed arrival rate, calls/s. */
+  rate: number;
+  /** Connections watching the crowded workspace. */
+  watchers: number;
+  /** Events per second in the crowded workspace during loud phases. */
+  eventsPerSecond: number;
+  /** Quiet/loud pairs per repetition, and the measured length of each phase. */
+  rounds: number;
+  phaseMs: number;
+  quiet: AttackPhaseFigures;
+  loud: AttackPhaseFigures;
+  /** Pushes the watchers received over the measured phases. */
+  pushes: number;
+  loadAverage: Figure;
+}
+
 /** `planhub.100`, `bullmq.1000`: the system and the number of flows. */
 export const faninId = (system: FaninFigures['system'], flows: number) => `${system}.${flows}`;
 
@@ -109,6 +127,7 @@ export interface BenchResults {
   /** The fan-in scenario, by faninId. */
   fanin?: Record<string, FaninFigures>;
   frameAttack?: FrameAttackFigures;
+  crowd?: CrowdFigures;
   /** What was not measured, or measured differently than asked, and why. */
   notes: string[];
 }
