@@ -6,6 +6,7 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Limits } from '../config.ts';
 import type { LimitBackend } from '../store/limits/limit-backend.ts';
 import { createMemoryLimits } from '../store/limits/memory-limits.ts';
+import { CountsInFlight } from './counts-in-flight.ts';
 import { RememberedRefusals } from './remembered-refusals.ts';
 
 /** Counts every call an agent makes, across all nodes when the store is shared. */
@@ -144,8 +145,27 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
     );
   };
 
-  /** Counts `cost` (and some ahead) in the shared count: the path of a call the node holds no points for. */
+  const counting = new CountsInFlight(points);
+  /**
+   * Counts `cost` (and some ahead) in the shared count: the path of a call the node holds no points for. At most
+   * `points` counts of one agent are out at once (more could never all be admitted in a window): a call past that waits
+   * for one to answer and is decided again, by then usually from points taken ahead or a remembered refusal. Under a
+   * flood of many sockets of one agent, every call in flight at the start of a window was counted (about 1,800
+   * counts a second with 20 sockets); now about `points` are.
+   */
   const count = async (caller: Caller, key: string, cost: number, budget?: CallBudget): Promise<void> => {
+    const turn = counting.take(key);
+    if (turn !== undefined) {
+      await turn;
+      return consume(caller, cost, budget);
+    }
+    try {
+      await countNow(caller, key, cost, budget);
+    } finally {
+      counting.release(key);
+    }
+  };
+  const countNow = async (caller: Caller, key: string, cost: number, budget?: CallBudget): Promise<void> => {
     const known = current(key);
     const ahead =
       known !== undefined && !known.ahead && known.counted >= COUNTS_BEFORE_TAKING_AHEAD
