@@ -55,6 +55,11 @@ const TAKEN_AHEAD_SHARE = 8;
 /** Counts this node makes for an agent in a window before it takes ahead: a burst's first calls are exact. */
 const COUNTS_BEFORE_TAKING_AHEAD = 4;
 const RESOLVED = Promise.resolve();
+/**
+ * Counts one agent may have out at once on a node, at the least: a small budget (a few calls a second) must not make an
+ * agent's concurrent calls wait for each other's round trips.
+ */
+const MIN_COUNTS_IN_FLIGHT = 64;
 
 export interface CallLimiterOptions {
   limits: Pick<Limits, 'callsPerSecond' | 'rateWindowSeconds'>;
@@ -145,10 +150,11 @@ export const createCallLimiter = (options: CallLimiterOptions): CallLimiter => {
     );
   };
 
-  const counting = new CountsInFlight(points);
+  const counting = new CountsInFlight(Math.max(points, MIN_COUNTS_IN_FLIGHT));
   /**
    * Counts `cost` (and some ahead) in the shared count: the path of a call the node holds no points for. At most
-   * `points` counts of one agent are out at once (more could never all be admitted in a window): a call past that waits
+   * `points` counts of one agent (64 at the least) are out at once: more could never all be admitted in a window. A call
+   * past that waits
    * for one to answer and is decided again, by then usually from points taken ahead or a remembered refusal. Under a
    * flood of many sockets of one agent, every call in flight at the start of a window was counted (about 1,800
    * counts a second with 20 sockets); now about `points` are.
