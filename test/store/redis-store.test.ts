@@ -127,15 +127,16 @@ describe('the Redis store on a shared Redis', () => {
     expect(seen.map((e) => e.source_step_sequence)).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it('answers INTERNAL, without Redis’ own words, when a key holds the wrong type', async () => {
+  it('answers INTERNAL naming the key, without Redis’ own words, when a key holds the wrong type', async () => {
     const store = fixture.open();
     await admin.set(`${fixture.prefix}:{${WS}}:doc:broken`, 'not a hash');
     const err = await store.load(WS, ['broken']).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlanHubError);
     expect(err).toMatchObject({
       code: 'INTERNAL',
-      message: 'Internal error in the PlanHub store; the failure was logged.',
+      message: expect.stringContaining('The stored document broken is corrupt (a Redis string, not a hash)') as string,
     });
+    expect((err as Error).message).not.toMatch(/WRONGTYPE/);
   });
 
   it('trims the log back to its retention once 1 % over, counting the trimmed events out of the stored bytes', async () => {

@@ -20,6 +20,7 @@ export const createStore = (config: ServerConfig, log: Logger): Store => {
       eventRetention: config.eventRetention,
       workspaceBytes: config.limits.workspaceBytes,
       onListenerError: onListenerError('file-store'),
+      log: log.child({ module: 'file-store' }),
     });
   }
   if (kind === 'redis') {

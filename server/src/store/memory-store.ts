@@ -122,7 +122,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
 
   const rememberedAnswer = (workspace: string, request: { agent_id: string; request_id: string }) => {
     const entry = liveRequest(peek(workspace), requestKey(request.agent_id, request.request_id));
-    return entry ? decodeRemembered(entry.text) : undefined;
+    return entry ? decodeRemembered(entry.text, request) : undefined;
   };
 
   const nextId = (w: Workspace): string => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { corruptRecord } from './corrupt-stored.ts';
 import { stringify } from 'safe-stable-stringify';
 
 /**
@@ -28,8 +29,15 @@ export interface Remembered {
   fingerprint?: string;
 }
 
-export const decodeRemembered = (text: string): Remembered => {
-  if (!text.startsWith(MARK)) return { answer: JSON.parse(text) as unknown };
-  const newline = text.indexOf('\n');
-  return { fingerprint: text.slice(MARK.length, newline), answer: JSON.parse(text.slice(newline + 1)) as unknown };
+/** `request` names the answer if its text is not what encodeRemembered wrote (INTERNAL, not a bare SyntaxError). */
+export const decodeRemembered = (text: string, request: { agent_id: string; request_id: string }): Remembered => {
+  const marked = text.startsWith(MARK);
+  const newline = marked ? text.indexOf('\n') : -1;
+  try {
+    if (!marked) return { answer: JSON.parse(text) as unknown };
+    if (newline < 0) throw new SyntaxError('no newline after the fingerprint');
+    return { fingerprint: text.slice(MARK.length, newline), answer: JSON.parse(text.slice(newline + 1)) as unknown };
+  } catch {
+    throw corruptRecord('remembered answer', `req:${request.agent_id}:${request.request_id}`, 'not JSON');
+  }
 };

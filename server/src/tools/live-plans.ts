@@ -4,14 +4,23 @@ import { dependencyNode } from '../core/dependencies/nodes.ts';
 import { isSamePlan, liveStep } from '../core/dependencies/fan-in.ts';
 import { hashKeys, setKeys } from '../store/keys.ts';
 import type { Tx } from '../store/transaction.ts';
+import { corruptHashEntry } from '../store/corrupt-stored.ts';
 import { loadStoredPlans, rememberRead } from './plan-repository.ts';
 
 const waitsAcross = (plan: Plan, step: Plan['steps'][number]) =>
   step.status === 'blocked' && (step.blocked_by ?? []).some((d) => !isSamePlan(plan, d));
 
-/** A received-outputs hash (field: JSON-encoded key, value: JSON) as an object. */
-export const decodeReceived = (hash: Readonly<Record<string, string>>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(hash).map(([k, v]) => [JSON.parse(k) as string, JSON.parse(v) as unknown]));
+/** A received-outputs hash (field: JSON-encoded key, value: JSON) as an object; `key` names it if an entry is not. */
+export const decodeReceived = (hash: Readonly<Record<string, string>>, key: string): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(hash).map(([k, v]) => {
+      try {
+        return [JSON.parse(k) as string, JSON.parse(v) as unknown];
+      } catch {
+        throw corruptHashEntry(key, k, 'not JSON');
+      }
+    }),
+  );
 
 export const encodeReceived = (values: Readonly<Record<string, unknown>>): Record<string, string> =>
   Object.fromEntries(Object.entries(values).map(([k, v]) => [JSON.stringify(k), JSON.stringify(v)]));
@@ -31,7 +40,10 @@ export const livePlans = async <P extends Plan | undefined>(tx: Tx, plans: reado
     hashes: nodes.map(hashKeys.received),
   });
   const state = new Map(
-    nodes.map((node, i) => [node, { outstanding: new Set(sets[i]), received: decodeReceived(hashes[i] ?? {}) }]),
+    nodes.map((node, i) => [
+      node,
+      { outstanding: new Set(sets[i]), received: decodeReceived(hashes[i] ?? {}, hashKeys.received(node)) },
+    ]),
   );
   return plans.map((plan) => {
     if (!plan || !plan.steps.some((s) => waitsAcross(plan, s))) return plan;

@@ -12,6 +12,8 @@ import { commitBytes } from '../workspace-bytes.ts';
 import { eventKey, expiryKey, requestEntryKey, prefixRange } from './file-keys.ts';
 import { decodeRequest, encodeRequest, type Tables } from './file-state.ts';
 import { rememberInOrder } from './request-order.ts';
+import { eventIdOfKey } from './file-event-log.ts';
+import { corruptHashEntry } from '../corrupt-stored.ts';
 import { WorkspaceView } from './workspace-view.ts';
 
 export interface CommitSettings {
@@ -89,8 +91,32 @@ const apply = (w: WorkspaceView, ops: readonly StoreOp[], counters: number[]) =>
   }
 };
 
+const notJson = (text: string, wantString: boolean) => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return wantString && typeof value !== 'string';
+  } catch {
+    return true;
+  }
+};
+
+/**
+ * A fill splices its hash's entries into JSON text unchecked: an entry that is not JSON would be written into a
+ * document unparsed. Checked as commit.lua checks them (each field, and each value spliced into an object), before
+ * anything reaches the engine; only a fired fan-in with fills pays for it.
+ */
+const checkFills = (w: WorkspaceView, fanIn: FanIn) => {
+  for (const fill of fanIn.then.fills)
+    for (const [field, value] of w.hash(fill.hash) ?? []) {
+      const object = fill.as !== 'keys';
+      if (notJson(field, object)) throw corruptHashEntry(fill.hash, field, 'the field is not a JSON string');
+      if (object && notJson(value, false)) throw corruptHashEntry(fill.hash, field, 'its value is not JSON');
+    }
+};
+
 /** A fired fan-in's writes and events, with its fills applied to their JSON text. */
 const fire = (w: WorkspaceView, fanIn: FanIn, counters: number[]): NewEvent[] => {
+  checkFills(w, fanIn);
   const filled = (json: string) =>
     fanIn.then.fills.reduce((text, f) => applyFill(text, f.token, fillText(w.hash(f.hash), f.as)), json);
   const events = fanIn.then.events.map((e) => JSON.parse(filled(JSON.stringify(e))) as NewEvent);
@@ -117,8 +143,9 @@ const trim = (tables: Tables, w: WorkspaceView, retention: number) => {
     w.meta.events -= 1;
     w.meta.eventBytes -= textBytes(value);
   }
-  const last = oldest.at(-1)?.value;
-  if (last !== undefined) w.meta.trimmedThrough = (JSON.parse(last) as { event_id: string }).event_id;
+  // From the key, not the entry's JSON: an entry that is not JSON (readers skip it) must not fail every commit.
+  const last = oldest.at(-1)?.key;
+  if (last !== undefined) w.meta.trimmedThrough = eventIdOfKey(last as string);
 };
 
 /**

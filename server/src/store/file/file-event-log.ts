@@ -1,16 +1,43 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
 import type { EventRange } from '../store.ts';
-import { eventKey, parseEventId, prefixRange } from './file-keys.ts';
+import { eventKey, parseEventId, prefixRange, SEP } from './file-keys.ts';
+import type { SkippedEntry } from '../skipped-events.ts';
 import type { Table } from './file-state.ts';
 import { noteReadBytes } from '../read-bytes.ts';
 
-const take = (entries: Iterable<{ value: string }>, keep: (e: EventEnvelope) => boolean, count: number) => {
+/** An event's id from its key (`<workspace>SEP<ms, fixed width><seq, fixed width>`), as eventKey wrote it. */
+export const eventIdOfKey = (key: string): string => {
+  const parts = key.slice(key.lastIndexOf(SEP) + 1);
+  const width = parts.length / 2;
+  return `${Number(parts.slice(0, width))}-${Number(parts.slice(width))}`;
+};
+
+/** The log's entry as an event, or undefined (named) when it is not one: skipped as the Redis store skips it. */
+const eventOf = (workspace: string, key: unknown, value: string, skipped: SkippedEntry) => {
+  let event: unknown;
+  try {
+    event = JSON.parse(value);
+  } catch {
+    return void skipped(`events of ${workspace}`, eventIdOfKey(String(key)), 'not JSON');
+  }
+  if (typeof event !== 'object' || event === null || typeof (event as { event_id?: unknown }).event_id !== 'string')
+    return void skipped(`events of ${workspace}`, eventIdOfKey(String(key)), 'not an event with an id');
+  return noteReadBytes(event as EventEnvelope, value.length);
+};
+
+const take = (
+  workspace: string,
+  entries: Iterable<{ key: unknown; value: string }>,
+  keep: (e: EventEnvelope) => boolean,
+  count: number,
+  skipped: SkippedEntry,
+) => {
   const out: EventEnvelope[] = [];
   if (count <= 0) return out;
-  for (const { value } of entries) {
-    const event = noteReadBytes(JSON.parse(value) as EventEnvelope, value.length);
-    if (!keep(event)) continue;
+  for (const { key, value } of entries) {
+    const event = eventOf(workspace, key, value, skipped);
+    if (event === undefined || !keep(event)) continue;
     out.push(event);
     if (out.length >= count) break;
   }
@@ -21,7 +48,12 @@ const take = (entries: Iterable<{ value: string }>, keep: (e: EventEnvelope) => 
  * The memory store's `readEvents` over the engine's ordered keys: after a cursor, before one, or the newest. The
  * scan starts at the cursor's key and filters with the shared id comparison, so an odd cursor reads as it does there.
  */
-export const readEventRange = (events: Table, workspace: string, range: EventRange): EventEnvelope[] => {
+export const readEventRange = (
+  events: Table,
+  workspace: string,
+  range: EventRange,
+  skipped: SkippedEntry,
+): EventEnvelope[] => {
   const { start, end } = prefixRange(workspace);
   if (range.after === undefined && range.before !== undefined) {
     const before = range.before;
@@ -30,20 +62,30 @@ export const readEventRange = (events: Table, workspace: string, range: EventRan
     const bounded = Number.isFinite(ms);
     const from = bounded ? eventKey(workspace, ms + 1, 0) : end;
     const older = take(
+      workspace,
       events.getRange({ start: from, end: start, reverse: true }),
       (e) => !bounded || compareEventIds(e.event_id, before) < 0,
       range.count,
+      skipped,
     );
     return older.reverse();
   }
   if (range.after === undefined)
-    return take(events.getRange({ start: end, end: start, reverse: true }), () => true, range.count).reverse();
+    return take(
+      workspace,
+      events.getRange({ start: end, end: start, reverse: true }),
+      () => true,
+      range.count,
+      skipped,
+    ).reverse();
   const after = range.after;
   const [ms] = parseEventId(after);
   if (!Number.isFinite(ms)) return [];
   return take(
+    workspace,
     events.getRange({ start: eventKey(workspace, ms, 0), end }),
     (e) => compareEventIds(e.event_id, after) > 0,
     range.count,
+    skipped,
   );
 };

@@ -1,3 +1,6 @@
+import { corruptDocument } from '../documents/define.ts';
+import { corruptRecord, isVersionText, shortName } from '../corrupt-stored.ts';
+
 /**
  * How the file store lays a workspace out in its engine, one named database per kind (all in one environment, so a
  * commit writes them in one transaction): documents as `<version> <json>`, a set as the JSON array of its members, a
@@ -52,10 +55,34 @@ export interface Tables {
 
 export const encodeDoc = (version: number, json: string): string => `${version} ${json}`;
 
-export const decodeDoc = (text: string | undefined): { version: number; json: string } | undefined => {
+/** `key` names the document if its text is not `<version> <json>` (a version that is not a number would conflict forever). */
+export const decodeDoc = (text: string | undefined, key: string): { version: number; json: string } | undefined => {
   if (text === undefined) return undefined;
   const space = text.indexOf(' ');
-  return { version: Number(text.slice(0, space)), json: text.slice(space + 1) };
+  const version = text.slice(0, Math.max(0, space));
+  if (!isVersionText(version))
+    throw corruptDocument(
+      key,
+      space < 0 ? 'it has no version' : `its version ${JSON.stringify(shortName(version))} is not a number`,
+    );
+  return { version: Number(version), json: text.slice(space + 1) };
+};
+
+/**
+ * A stored record's JSON (a set, hash or sorted set's, or the workspace record), checked to be of the JSON type the
+ * store writes there; anything else answers INTERNAL naming the record rather than a bare SyntaxError or a misread.
+ */
+export const parseRecord = <T>(text: string, what: string, key: string, kind: 'array' | 'object'): T => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw corruptRecord(what, key, 'not JSON');
+  }
+  const isArray = Array.isArray(value);
+  if (typeof value !== 'object' || value === null || isArray !== (kind === 'array'))
+    throw corruptRecord(what, key, `not a JSON ${kind}`);
+  return value as T;
 };
 
 export const encodeRequest = (expires: number, text: string): string => `${expires} ${text}`;
@@ -66,5 +93,7 @@ export const decodeRequest = (value: string | undefined): { expires: number; tex
   return { expires: Number(value.slice(0, space)), text: value.slice(space + 1) };
 };
 
-export const readMeta = (text: string | undefined): WorkspaceMeta =>
-  text === undefined ? emptyMeta() : { ...emptyMeta(), ...(JSON.parse(text) as Partial<WorkspaceMeta>) };
+export const readMeta = (text: string | undefined, workspace: string): WorkspaceMeta =>
+  text === undefined
+    ? emptyMeta()
+    : { ...emptyMeta(), ...parseRecord<Partial<WorkspaceMeta>>(text, 'workspace record', workspace, 'object') };

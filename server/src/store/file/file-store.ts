@@ -3,6 +3,8 @@ import { storedValue } from '../bumped-doc.ts';
 import { join } from 'node:path';
 import type { EventEnvelope } from '@planhub/shared';
 import { open, type RootDatabase } from 'lmdb';
+import pino, { type Logger } from 'pino';
+import { namedOnce } from '../skipped-events.ts';
 import { databaseDamage } from './damage-probe.ts';
 import { ConfigError } from '../../config-error.ts';
 import { createMemoryLimits } from '../limits/memory-limits.ts';
@@ -23,7 +25,8 @@ import type {
 import { commitInTransaction } from './file-commit.ts';
 import { readEventRange } from './file-event-log.ts';
 import { entryKey, requestEntryKey, SEP } from './file-keys.ts';
-import { decodeDoc, decodeRequest, readMeta, type Table } from './file-state.ts';
+import { decodeDoc, decodeRequest, parseRecord, readMeta, type Table } from './file-state.ts';
+import { corruptDocument } from '../documents/define.ts';
 import { openTables } from './file-tables.ts';
 import { upgradeKeyFormat } from './key-format.ts';
 import { readSortedMembers } from './workspace-view.ts';
@@ -45,6 +48,8 @@ export interface FileStoreOptions {
   onListenerError?: (err: unknown, event: EventEnvelope) => void;
   /** How often expired remembered answers are deleted. */
   sweepMs?: number;
+  /** Where a log entry readers skip (not an event) is named; silent when absent. */
+  log?: Logger;
 }
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -119,6 +124,7 @@ export const createFileStore = (options: FileStoreOptions): Store => {
   }
   const now = options.now ?? Date.now;
   const settings = { eventRetention: options.eventRetention, workspaceBytes: options.workspaceBytes, now };
+  const skipped = namedOnce(options.log ?? pino({ enabled: false }));
   const listeners = new Set<EventListener>();
   const deliver = createOrderedDelivery(listeners, options.onListenerError);
   const write = <T>(fn: () => T): Promise<T> => root.transaction(fn);
@@ -133,28 +139,38 @@ export const createFileStore = (options: FileStoreOptions): Store => {
 
   const rememberedAnswer = (workspace: string, request: { agent_id: string; request_id: string }) => {
     const entry = decodeRequest(tables.requests.get(requestEntryKey(workspace, request.agent_id, request.request_id)));
-    return entry && entry.expires > now() ? decodeRemembered(entry.text) : undefined;
+    return entry && entry.expires > now() ? decodeRemembered(entry.text, request) : undefined;
   };
   const loadDocs = (workspace: string, keys: readonly string[]) =>
     keys.map((key): LoadedDoc => {
-      const doc = decodeDoc(tables.docs.get(entryKey(workspace, key)));
-      return doc
-        ? { value: storedValue(doc.json, `${workspace}${SEP}${key}@${doc.version}`), version: doc.version }
-        : { value: undefined, version: 0 };
+      const doc = decodeDoc(tables.docs.get(entryKey(workspace, key)), key);
+      if (!doc) return { value: undefined, version: 0 };
+      try {
+        return { value: storedValue(doc.json, `${workspace}${SEP}${key}@${doc.version}`), version: doc.version };
+      } catch {
+        // As the Redis store says it (redis-replies.ts): the key, for an operator to find.
+        throw corruptDocument(key, 'not JSON');
+      }
     });
   const readCollections = (workspace: string, wanted: CollectionRead): LoadedCollections => {
     const get = (t: Table, key: string) => t.get(entryKey(workspace, key));
     return {
-      sets: (wanted.sets ?? []).map((key) => JSON.parse(get(tables.sets, key) ?? '[]') as string[]),
-      hashes: (wanted.hashes ?? []).map((key) => JSON.parse(get(tables.hashes, key) ?? '{}') as Record<string, string>),
+      sets: (wanted.sets ?? []).map((key) => parseRecord<string[]>(get(tables.sets, key) ?? '[]', 'set', key, 'array')),
+      hashes: (wanted.hashes ?? []).map((key) =>
+        parseRecord<Record<string, string>>(get(tables.hashes, key) ?? '{}', 'hash', key, 'object'),
+      ),
       counters: (wanted.counters ?? []).map((key) => Number(get(tables.counters, key) ?? 0)),
     };
   };
 
   const readRanges = (workspace: string, wanted: RangeRead): RangeSlice[] => {
-    const zset = readSortedMembers(tables.zsets.get(entryKey(workspace, wanted.key))) ?? new SortedMembers();
+    const zset =
+      readSortedMembers(tables.zsets.get(entryKey(workspace, wanted.key)), wanted.key) ?? new SortedMembers();
     const text = wanted.values === undefined ? undefined : tables.hashes.get(entryKey(workspace, wanted.values));
-    const values = text === undefined ? {} : (JSON.parse(text) as Record<string, string>);
+    const values =
+      text === undefined || wanted.values === undefined
+        ? {}
+        : parseRecord<Record<string, string>>(text, 'hash', wanted.values, 'object');
     return wanted.ranges.map((range) => zset.slice(range, (member) => values[member]));
   };
 
@@ -192,10 +208,10 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     requestAnswer: (workspace, agentId, requestId) =>
       read(() => rememberedAnswer(workspace, { agent_id: agentId, request_id: requestId })),
     readEvents(workspace, range) {
-      return read(() => readEventRange(tables.events, workspace, range));
+      return read(() => readEventRange(tables.events, workspace, range, skipped));
     },
     trimmedThrough(workspace) {
-      return read(() => readMeta(tables.meta.get(workspace)).trimmedThrough);
+      return read(() => readMeta(tables.meta.get(workspace), workspace).trimmedThrough);
     },
     // One node per directory: every commit is this node's own, so watching is filtering, not subscribing.
     watch(workspace, listener) {

@@ -1,12 +1,14 @@
 import { SortedMembers } from '../sorted-members.ts';
 import { entryKey } from './file-keys.ts';
-import { decodeDoc, encodeDoc, readMeta, type Tables, type WorkspaceMeta } from './file-state.ts';
+import { decodeDoc, encodeDoc, parseRecord, readMeta, type Tables, type WorkspaceMeta } from './file-state.ts';
 
 type Doc = { version: number; json: string };
 
 /** A stored sorted set (its [member, score] pairs in order), or undefined when there is none. */
-export const readSortedMembers = (text: string | undefined): SortedMembers | undefined =>
-  text === undefined ? undefined : SortedMembers.from(JSON.parse(text) as Array<[string, number]>);
+export const readSortedMembers = (text: string | undefined, key: string): SortedMembers | undefined =>
+  text === undefined
+    ? undefined
+    : SortedMembers.from(parseRecord<Array<[string, number]>>(text, 'sorted set', key, 'array'));
 
 /**
  * One commit's view of a workspace inside the engine's write transaction: entries are read once and changed in
@@ -32,7 +34,7 @@ export class WorkspaceView {
     private readonly tables: Tables,
     readonly workspace: string,
   ) {
-    this.meta = readMeta(tables.meta.get(workspace));
+    this.meta = readMeta(tables.meta.get(workspace), workspace);
   }
 
   private key(key: string) {
@@ -40,7 +42,7 @@ export class WorkspaceView {
   }
 
   doc(key: string): Doc | undefined {
-    if (!this.docs.has(key)) this.docs.set(key, decodeDoc(this.tables.docs.get(this.key(key))));
+    if (!this.docs.has(key)) this.docs.set(key, decodeDoc(this.tables.docs.get(this.key(key)), key));
     return this.docs.get(key);
   }
 
@@ -53,7 +55,7 @@ export class WorkspaceView {
   set(key: string): Set<string> | undefined {
     if (!this.sets.has(key)) {
       const text = this.tables.sets.get(this.key(key));
-      this.sets.set(key, text === undefined ? undefined : new Set(JSON.parse(text) as string[]));
+      this.sets.set(key, text === undefined ? undefined : new Set(parseRecord<string[]>(text, 'set', key, 'array')));
     }
     return this.sets.get(key);
   }
@@ -68,7 +70,9 @@ export class WorkspaceView {
       const text = this.tables.hashes.get(this.key(key));
       this.hashes.set(
         key,
-        text === undefined ? undefined : new Map(Object.entries(JSON.parse(text) as Record<string, string>)),
+        text === undefined
+          ? undefined
+          : new Map(Object.entries(parseRecord<Record<string, string>>(text, 'hash', key, 'object'))),
       );
     }
     return this.hashes.get(key);
@@ -80,7 +84,7 @@ export class WorkspaceView {
   }
 
   zset(key: string): SortedMembers | undefined {
-    if (!this.zsets.has(key)) this.zsets.set(key, readSortedMembers(this.tables.zsets.get(this.key(key))));
+    if (!this.zsets.has(key)) this.zsets.set(key, readSortedMembers(this.tables.zsets.get(this.key(key)), key));
     return this.zsets.get(key);
   }
 

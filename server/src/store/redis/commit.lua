@@ -28,7 +28,12 @@
   { 'conflict' } when a document changed since it was read or the request was already applied, or
   { 'quota', used, needed, quota } when the commit would take the workspace's stored bytes past its quota, or
   { 'bound', n, size, max, added } when the commit's n-th sadd with a max would take its set past that bound by
-  adding `added` new members (one that adds no member never does).
+  adding `added` new members (one that adds no member never does), or
+  { 'corrupt', key, detail } when a document read holds JSON but no version, or
+  { 'corrupt-counter', key } when the byte counter (with a quota) or a counter an increment adds to is not an
+  integer, or
+  { 'corrupt-fill', i, j, field, detail } when the i-th fan-in fires and its j-th fill would splice a stored entry
+  that is not JSON; nothing is written in any of these cases.
 
   Stored bytes: the `d` field of every document plus the `e` field of every event kept. The check counts fired
   fan-ins before their fills (a commit may overshoot by its fills); the counter then moves by the exact sizes.
@@ -37,9 +42,15 @@
 ]]
 local c = cjson.decode(ARGV[1])
 
+-- A read's document changed since (true), or is corrupt (its key): a hash with JSON but no version would pass
+-- as missing, and the commit would overwrite it. Only a missing version costs the second command.
 local function stale(reads)
   for _, r in ipairs(reads) do
-    if (redis.call('HGET', KEYS[r[1]], 'v') or '0') ~= r[2] then
+    local v = redis.call('HGET', KEYS[r[1]], 'v')
+    if not v and redis.call('HEXISTS', KEYS[r[1]], 'd') == 1 then
+      return KEYS[r[1]]
+    end
+    if (v or '0') ~= r[2] then
       return true
     end
   end
@@ -50,11 +61,20 @@ end
 local fires = {}
 local removed = {}
 local removals = {}
+-- Fields the fan-ins' records will set, per hash key index: what a fill splices there is the record's, not stored.
+local recorded = {}
 for i, f in ipairs(c.fanins) do
   local gone = removed[f[1]] or {}
   removed[f[1]] = gone
   if gone[f[2]] == nil and redis.call('SISMEMBER', KEYS[f[1]], f[2]) == 1 then
     gone[f[2]] = true
+    if f[3] then
+      local fields = recorded[f[3][1]] or {}
+      recorded[f[3][1]] = fields
+      for j = 1, #f[3][2], 2 do
+        fields[f[3][2][j]] = true
+      end
+    end
     removals[f[1]] = (removals[f[1]] or 0) + 1
     fires[i] = redis.call('SCARD', KEYS[f[1]]) == removals[f[1]]
   else
@@ -62,12 +82,20 @@ for i, f in ipairs(c.fanins) do
   end
 end
 
-if stale(c.reads) then
-  return { 'conflict' }
+local function refused(changed)
+  if changed == true then
+    return { 'conflict' }
+  end
+  return { 'corrupt', changed, 'the document has JSON but no version' }
+end
+local changed = stale(c.reads)
+if changed then
+  return refused(changed)
 end
 for i, f in ipairs(c.fanins) do
-  if fires[i] and stale(f[4]) then
-    return { 'conflict' }
+  changed = fires[i] and stale(f[4])
+  if changed then
+    return refused(changed)
   end
 end
 if c.request and redis.call('EXISTS', KEYS[c.request[1]]) == 1 then
@@ -92,6 +120,55 @@ for _, op in ipairs(c.ops) do
       return { 'bound', tostring(bounded), tostring(size), tostring(op[4]), tostring(added) }
     end
   end
+end
+
+-- A fill splices its hash's entries into JSON text without decoding them (fill_text). One that is not JSON (a
+-- hand-edited value) would be written and published as text no reader can parse, after this script had begun
+-- writing, which Redis never rolls back. So what a firing fan-in will splice is checked here, before the first
+-- write: every field (a JSON string when spliced as an object's key), and the values when spliced as an object, but
+-- not the fields this commit's own records replace. Only fired fan-ins with fills pay for it (one HGETALL each).
+local function not_json(text, want_string)
+  local ok, value = pcall(cjson.decode, text)
+  return not ok or (want_string and type(value) ~= 'string')
+end
+for i, f in ipairs(c.fanins) do
+  if fires[i] then
+    for j, fill in ipairs(f[8]) do
+      local object = fill[3] ~= 'keys'
+      local own = recorded[fill[2]] or {}
+      local flat = redis.call('HGETALL', KEYS[fill[2]])
+      for k = 1, #flat, 2 do
+        if not own[flat[k]] then
+          if not_json(flat[k], object) then
+            return { 'corrupt-fill', tostring(i), tostring(j), flat[k], 'the field is not a JSON string' }
+          end
+          if object and not_json(flat[k + 1], false) then
+            return { 'corrupt-fill', tostring(i), tostring(j), flat[k], 'its value is not JSON' }
+          end
+        end
+      end
+    end
+  end
+end
+
+-- A counter an increment would fail on (text that is not an integer) fails the commit here, before any write, and
+-- named; only increments pay for it (a draw's commit holds one).
+local function corrupt_counter(ops)
+  for _, op in ipairs(ops) do
+    if op[1] == 'incr' then
+      local value = redis.call('GET', KEYS[op[2]])
+      if value and not string.match(value, '^-?%d+$') then
+        return { 'corrupt-counter', KEYS[op[2]] }
+      end
+    end
+  end
+end
+local bad = corrupt_counter(c.ops)
+for i, f in ipairs(c.fanins) do
+  bad = bad or (fires[i] and corrupt_counter(f[6]))
+end
+if bad then
+  return bad
 end
 
 -- Each document's stored size, read once: the quota check and the write both need it.
@@ -134,6 +211,9 @@ if c.quota then
     end
   end
   local used = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if not used then
+    return { 'corrupt-counter', KEYS[2] }
+  end
   if needed > 0 and used + needed > c.quota then
     return { 'quota', tostring(used), tostring(needed), tostring(c.quota) }
   end
@@ -337,8 +417,9 @@ if over >= math.max(1, math.floor(c.retention / 100)) then
   -- A reader whose cursor is older than this lost events to retention, and is told so (events/trimmed-gap.ts).
   redis.call('SET', KEYS[3], trimmed[#trimmed][1])
 end
+-- pcall: without a quota nothing checked the counter, and a corrupt one must not fail a commit already written.
 if stored ~= 0 then
-  redis.call('INCRBY', KEYS[2], stored)
+  redis.pcall('INCRBY', KEYS[2], stored)
 end
 
 result[#result + 1] = tostring(#counters)

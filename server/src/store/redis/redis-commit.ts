@@ -3,6 +3,8 @@ import { withEventId } from '@planhub/shared';
 import { eventJson } from '../../events/event-json.ts';
 import type { Commit, CommitOutcome, DocRead, DocWrite, StoreOp } from '../store.ts';
 import { encodeRemembered } from '../request-fingerprint.ts';
+import { corruptDocument } from '../documents/define.ts';
+import { corruptHashEntry, corruptRecord } from '../corrupt-stored.ts';
 import type { RedisKeys } from './redis-keys.ts';
 
 /**
@@ -124,6 +126,20 @@ export const unpackOutcome = (commit: Commit, reply: string[]): CommitOutcome =>
     const bounded = (commit.ops ?? []).filter((op) => op.op === 'sadd' && op.max !== undefined && op.members.length);
     const key = bounded[Number(reply[1]) - 1]?.key ?? '';
     return { ok: false, reason: 'bound', key, size: Number(reply[2]), added: Number(reply[4]), max: Number(reply[3]) };
+  }
+  if (reply[0] === 'corrupt') {
+    // The script names the document by its Redis key; the message names it as every other corrupt document is.
+    const key = reply[1] ?? '';
+    const at = key.indexOf('}:doc:');
+    throw corruptDocument(at < 0 ? key : key.slice(at + 6), reply[2] ?? 'unreadable');
+  }
+  if (reply[0] === 'corrupt-counter') {
+    const key = reply[1] ?? '';
+    throw corruptRecord('counter', key.slice(key.indexOf('}:') + 2), 'not an integer');
+  }
+  if (reply[0] === 'corrupt-fill') {
+    const fill = commit.fanIns?.[Number(reply[1]) - 1]?.then.fills[Number(reply[2]) - 1];
+    throw corruptHashEntry(fill?.hash ?? '?', reply[3] ?? '', reply[4] ?? 'not JSON');
   }
   if (reply[0] !== 'ok') return { ok: false, reason: 'conflict' };
   const own = Number(reply[1]);

@@ -5,6 +5,7 @@ import type { CommandConnection } from './connect.ts';
 import type { RedisKeys } from './redis-keys.ts';
 import { docsOf, followArgs, followedOf, hashOf, rangeArgs, slicesOf } from './redis-replies.ts';
 import type { StoreEpoch } from './store-epoch.ts';
+import { nameWrongType } from './wrong-type.ts';
 
 export interface RedisReads {
   client: CommandConnection & StoreCommands;
@@ -49,7 +50,10 @@ export const loadWithScript = async (
     ...rangeArgs(ranges),
     ...followArgs(follow, hashKeys, keys.doc(workspace, '')),
   ];
-  const [flat] = await Promise.all([client.phLoad(all.length, ...all, ...args), epochInLoad || epoch.verify()]);
+  const loaded = client.phLoad(all.length, ...all, ...args).catch(async (err: unknown) => {
+    throw await nameWrongType(err, client, all);
+  });
+  const [flat] = await Promise.all([loaded, epochInLoad || epoch.verify()]);
   if (epochInLoad) await epoch.confirm(flat.pop() as string | null | undefined);
   const remembered = request ? (flat.pop() as string | null | false | undefined) : undefined;
   const followed = follow.length > 0 ? followedOf(workspace, flat.splice(-follow.length)) : undefined;
@@ -58,7 +62,7 @@ export const loadWithScript = async (
     docs: docsOf(workspace, docKeys, flat),
     hashes: hashKeys.map((_, i) => hashOf(flat[alongsideAt + i])),
     ranges: slicesOf(ranges, flat.slice(alongsideAt + hashKeys.length)),
-    ...(request ? { request: typeof remembered === 'string' ? decodeRemembered(remembered) : undefined } : {}),
+    ...(request ? { request: typeof remembered === 'string' ? decodeRemembered(remembered, request) : undefined } : {}),
     ...(followed ? { followed } : {}),
   };
 };
@@ -78,7 +82,11 @@ export const loadCollections = async (
     ...hashes.map((key) => keys.hash(workspace, key)),
     ...counters.map((key) => keys.counter(workspace, key)),
   ];
-  const replies = await client.phCollections(names.length, ...names, String(sets.length), String(hashes.length));
+  const replies = await client
+    .phCollections(names.length, ...names, String(sets.length), String(hashes.length))
+    .catch(async (err: unknown) => {
+      throw await nameWrongType(err, client, names);
+    });
   return {
     sets: replies.slice(0, sets.length) as string[][],
     hashes: replies.slice(sets.length, sets.length + hashes.length).map(hashOf),

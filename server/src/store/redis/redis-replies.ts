@@ -1,6 +1,7 @@
 import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { withEventId } from '@planhub/shared';
 import { corruptDocument } from '../documents/define.ts';
+import { isVersionText, shortName } from '../corrupt-stored.ts';
 import { followedHash } from '../follow-read.ts';
 import { parseStoredJson } from '../parsed-json.ts';
 import { noteReadBytes } from '../read-bytes.ts';
@@ -32,7 +33,14 @@ export const docsOf = (workspace: string, docKeys: readonly string[], flat: read
   docKeys.map((key, i): LoadedDoc => {
     const version = flat[2 * i];
     const json = flat[2 * i + 1];
-    if (typeof version !== 'string') return { value: undefined, version: 0 };
+    if (typeof version !== 'string') {
+      // JSON without a version would read as missing, and the next write would replace it.
+      if (typeof json === 'string') throw corruptDocument(key, 'it has JSON but no version');
+      return { value: undefined, version: 0 };
+    }
+    // Not a number, every commit that read it would conflict with it forever (UNAVAILABLE, "too busy").
+    if (!isVersionText(version))
+      throw corruptDocument(key, `its version ${JSON.stringify(shortName(version))} is not a number`);
     // A document only bumped has a version and no JSON (store.ts, `bump`).
     if (typeof json !== 'string') return { value: undefined, version: Number(version) };
     return { value: parseStored(key, json, `${workspace}\u0000${key}@${version}`), version: Number(version) };

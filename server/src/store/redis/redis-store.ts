@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import type { Commit, CommitOutcome, Store } from '../store.ts';
-import { toEnvelope, type StreamEntry } from './redis-replies.ts';
+import type { StreamEntry } from './redis-replies.ts';
+import { readSkipping } from './stream-read.ts';
+import { namedOnce } from '../skipped-events.ts';
+import { nameWrongType } from './wrong-type.ts';
 import { loadCollections, loadWithScript, type RedisReads } from './redis-load.ts';
 import { logConnectionState } from './connection-log.ts';
 import { defineStoreCommands } from './commands.ts';
@@ -98,10 +101,15 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   const epoch = createStoreEpoch({ client, key: keys.epoch, newId: randomUUID, log });
   client.on('ready', () => void epoch.verify().catch(() => undefined));
 
+  // A log entry that is not an event is skipped and named once (stream-read.ts says why).
+  const skipped = namedOnce(log);
   const readAfter = async (workspace: string, after: string, count: number) => {
     const start = startAfter(after);
     if (start === undefined) return [];
-    return ((await client.xrange(keys.events(workspace), start, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope);
+    const stream = keys.events(workspace);
+    const page = async (from: string, n: number) =>
+      (await client.xrange(stream, from, '+', 'COUNT', n)) as StreamEntry[];
+    return readSkipping(stream, start, count, page, startAfter, skipped);
   };
   // Through run(): before the first 'ready' it waits for startup, however long, rather than fail and leave the
   // watcher's next operation to read it again (which is correct, runAfterWatch, but slower and logged as a failure).
@@ -189,9 +197,13 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
           retention: options.eventRetention,
           ...(options.workspaceBytes !== undefined ? { quota: options.workspaceBytes } : {}),
         });
-        const reply = replicated
-          ? await replicated.commit(workspace, packed)
-          : await client.phCommit(packed.keys.length, ...packed.keys, ...packed.args);
+        const reply = await (
+          replicated
+            ? replicated.commit(workspace, packed)
+            : client.phCommit(packed.keys.length, ...packed.keys, ...packed.args)
+        ).catch(async (err: unknown) => {
+          throw await nameWrongType(err, client, packed.keys);
+        });
         return unpackOutcome(commit, reply);
       }),
 
@@ -199,7 +211,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
       run('requestAnswer', async () => {
         // An answer missing from a wiped store must not let the request run again as new work.
         const [json] = await Promise.all([client.get(keys.request(workspace, agentId, requestId)), epoch.verify()]);
-        return json === null ? undefined : decodeRemembered(json);
+        return json === null ? undefined : decodeRemembered(json, { agent_id: agentId, request_id: requestId });
       }),
 
     readEvents: (workspace, range) =>
@@ -208,14 +220,10 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
           if (range.after !== undefined) return readAfter(workspace, range.after, range.count);
           const end = range.before === undefined ? '+' : endBefore(range.before);
           if (end === undefined) return [];
-          const newest = (await client.xrevrange(
-            keys.events(workspace),
-            end,
-            '-',
-            'COUNT',
-            range.count,
-          )) as StreamEntry[];
-          return newest.reverse().map(toEnvelope);
+          const stream = keys.events(workspace);
+          const page = async (from: string, n: number) =>
+            (await client.xrevrange(stream, from, '-', 'COUNT', n)) as StreamEntry[];
+          return (await readSkipping(stream, end, range.count, page, endBefore, skipped)).reverse();
         };
         // A wiped log reads as "no events": only the epoch tells the two apart.
         const [events] = await Promise.all([read(), epoch.verify()]);
