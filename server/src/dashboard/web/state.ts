@@ -100,6 +100,12 @@ export class DashboardState {
   history = 0;
   /** Oldest first. */
   readonly breaks: FeedBreak[] = [];
+  /**
+   * The new history's latest events are still to be read after a break: set when a catch-up finds one, cleared only
+   * by a read that lands. Nothing else would read them (the feed's newest event is the old history's, "Load older"
+   * stops at a break, and the subscription starts after the overview's last event).
+   */
+  historyOwed = false;
   /** The history each feed event came from. */
   private readonly historyOfEvent = new WeakMap<TaskEvent, number>();
   status: ConnectionStatus = 'connecting';

@@ -118,14 +118,24 @@ export const createSync = ({
     // Asked before subscribing, so the subscription resumes in the log the node has now, not after the old one's end.
     const restarted = !first && (await restartedSince(state, snapshot, readEvents));
     current(connectedIn);
-    if (restarted) restart();
+    if (restarted) {
+      restart();
+      state.historyOwed = true;
+    }
+    const owed = state.historyOwed;
+    // A first load does without its history if the read fails; a break's is owed, so its failure fails the catch-up,
+    // which tries again.
     const history =
-      first || restarted
+      first || owed
         ? await patiently(connectedIn, () =>
             connection().call('getTaskEvents', { limit: HISTORY, event_types: [...EVENT_TYPES] }),
-          ).catch(() => undefined)
+          ).catch((err: unknown) => {
+            if (owed) throw err;
+            return undefined;
+          })
         : undefined;
     current(connectedIn);
+    if (history) state.historyOwed = false;
     for (const e of history?.events ?? []) state.addToFeed(e);
     state.model.reset(snapshot);
     // History read after the overview may hold newer events; the subscription starts after the feed's last.
