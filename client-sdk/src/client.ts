@@ -4,14 +4,16 @@ import { io, type Socket } from 'socket.io-client';
 import { backoffDelay } from './backoff.ts';
 import type { CallOptions, ConnectOptions, ConnectionState, StateInfo } from './connect-options.ts';
 import { CloseWatch } from './close-watch.ts';
-import { clientClosedError } from './closed-client.ts';
+import { clientClosedError, notOpenedError } from './closed-client.ts';
 import { emitCall } from './emit-call.ts';
 import { CallSlots } from './call-slots.ts';
 import { callTerms, withRetries } from './call-retry.ts';
 import { attemptAt, boundedArgs } from './call-deadline.ts';
 import { withinMs } from './within-ms.ts';
 import { EventClient } from './event-client.ts';
-import { nodeUrlProblem } from './node-url.ts';
+import { nodeUrls } from './node-url.ts';
+import { callLive } from './live-cursor.ts';
+import { unsendable } from './unsendable.ts';
 import { attemptFailure, causeOf } from './refusal.ts';
 
 /**
@@ -39,12 +41,7 @@ export class PlanHubClientCore extends EventClient {
   private readonly urls: readonly string[];
   constructor(readonly options: ConnectOptions) {
     super(options.renewalBackoff);
-    this.urls = typeof options.url === 'string' ? [options.url] : options.url;
-    if (this.urls.length === 0) throw new PlanHubError('INVALID_ARGUMENT', 'connect() needs at least one url');
-    for (const url of this.urls) {
-      const problem = nodeUrlProblem(url);
-      if (problem !== undefined) throw new PlanHubError('INVALID_ARGUMENT', `url ${problem}`);
-    }
+    this.urls = nodeUrls(options.url);
     if (options.onState) this.on('state', options.onState);
   }
 
@@ -235,10 +232,22 @@ export class PlanHubClientCore extends EventClient {
    * `timeoutMs` of the caller's bounds the whole call, retries and the node's waits included (call-deadline.ts).
    */
   async call<N extends ToolName>(tool: N, args: ToolArgs<N>, options: CallOptions = {}): Promise<ToolResult<N>> {
+    // The caller's input, refused before the call takes a place on the wire: one that threw inside socket.emit kept
+    // its place for good, and 96 of them left every later call waiting.
+    const refusal = unsendable(tool, args);
+    if (refusal) throw refusal;
+    if (!this.opened && this.state !== 'closed') throw notOpenedError(tool);
+    const started = Date.now();
+    const send = <M extends ToolName>(name: M, sent: ToolArgs<M>, live?: string) =>
+      this.send(name, sent, options, started, live);
+    return callLive(tool, args, send, this.lastEventId !== undefined);
+  }
+
+  /** One tool call, retried: `started` is when the application made it, `live` where its '$' stands. */
+  private send<N extends ToolName>(tool: N, args: ToolArgs<N>, options: CallOptions, started: number, live?: string) {
     const terms = callTerms(tool, args, options, this.options);
     const { requestId } = terms;
     const sent = boundedArgs(tool, args, options);
-    const started = Date.now();
     return withRetries(
       async () => {
         const attempt = attemptAt(tool, sent, terms, started);
@@ -248,7 +257,7 @@ export class PlanHubClientCore extends EventClient {
             tool,
             args:
               tool === 'subscribeToTasks'
-                ? this.subscriptions.resuming(args, this.lastEventId)
+                ? this.subscriptions.resuming(args, this.lastEventId, live)
                 : attemptAt(tool, sent, terms, started).args,
             ...(requestId ? { request_id: requestId } : {}),
           }),

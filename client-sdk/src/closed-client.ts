@@ -11,3 +11,13 @@ export const clientClosedError = (reason?: string): PlanHubError =>
     'FAILED_PRECONDITION',
     reason === undefined ? 'the client is closed' : `the client is closed: ${reason}`,
   );
+
+/**
+ * What a call on a client from createClient() that was never opened ends with, at once: nothing dials before open(),
+ * so the call used to wait out every retry (140 s) and end DEADLINE_EXCEEDED, "retryable".
+ */
+export const notOpenedError = (tool: string): PlanHubError =>
+  new PlanHubError(
+    'FAILED_PRECONDITION',
+    `${tool}: the client is not open; call open() on it first (connect() opens the client it returns).`,
+  );

@@ -62,8 +62,16 @@ export const emitCall = (
       settle(() => reject(reason));
     });
     socket.once('disconnect', onDisconnect);
-    socket.emit('call', payload, (ack: CallAck) => {
+    try {
+      socket.emit('call', payload, (ack: CallAck) => {
+        free();
+        settle(() => resolve(ack));
+      });
+    } catch (err) {
+      // Arguments the encoder could not send (the client refuses those it can tell first: unsendable.ts). Nothing
+      // went out, so the call's place is freed now: thrown past here, it was held for as long as the connection.
       free();
-      settle(() => resolve(ack));
-    });
+      const reason = err instanceof Error ? err.message : String(err);
+      settle(() => reject(new PlanHubError('INVALID_ARGUMENT', `The call could not be sent as JSON: ${reason}.`)));
+    }
   });

@@ -26,14 +26,16 @@ export class SubscriptionTracker {
   /**
    * The first subscribeToTasks on a connection starts its stream. A client that already saw events (on an earlier
    * connection) must start it after the last one, whichever call comes first: its own renewal or the application's.
+   * `live` is where the call's "$" stands (live-cursor.ts), so that an attempt sent again means what the first meant.
    */
-  resuming(args: unknown, lastEventId: string | undefined): unknown {
+  resuming(args: unknown, lastEventId: string | undefined, live?: string): unknown {
     // Not an object (null from an untyped caller, say): sent as it is, for the node to refuse with INVALID_ARGUMENT.
     if (typeof args !== 'object' || args === null) return args;
     const call = args as ToolArgs<'subscribeToTasks'>;
     // "$" (live only) would start this connection's stream at its head, skipping what the client missed meanwhile.
-    const explicit = call.after_event !== undefined && call.after_event !== '$';
-    return this.started || lastEventId === undefined || explicit ? args : { ...call, after_event: lastEventId };
+    if ((call.after_event !== undefined && call.after_event !== '$') || this.started) return args;
+    if (lastEventId !== undefined) return { ...call, after_event: lastEventId };
+    return live !== undefined ? { ...call, after_event: live } : args;
   }
 
   record(args: ToolArgs<'subscribeToTasks'>, result: ToolResult<'subscribeToTasks'>): void {
