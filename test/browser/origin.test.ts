@@ -295,7 +295,6 @@ describe('the origin policy in Chromium (secret mode)', () => {
     await good.goto(`http://127.0.0.2:${portOf(allowed)}/`);
     await bad.goto(`http://127.0.0.3:${portOf(other)}/`);
     expect(await readWith(good, url, token)).toEqual({ ok: true });
-    // Refused at the upgrade, before the token is read: nothing a page can read says why.
-    expect(await readWith(bad, url, token)).toEqual({ refused: 'websocket error' });
+    expect(await readWith(bad, url, token)).toEqual({ refused: 'websocket error' }); // refused at the upgrade
   });
 });

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { recordEvents } from '../helpers/event-log.ts';
-import { keySlot, startRedisCluster, type ClusterNode, type RedisCluster } from '../helpers/redis-cluster.ts';
+import {
+  announcedPorts,
+  keySlot,
+  startRedisCluster,
+  type ClusterNode,
+  type RedisCluster,
+} from '../helpers/redis-cluster.ts';
 import { uniquePrefix } from '../helpers/servers.ts';
 import { startTcpBalancer } from '../helpers/tcp-balancer.ts';
 import { clientOn } from './support/chaos-cluster.ts';
@@ -11,22 +17,6 @@ import { clientOn } from './support/chaos-cluster.ts';
 const WS = 'mute';
 /** A short store deadline: a PING goes unanswered within it, so a silent connection is found in a few seconds. */
 const DEADLINE_MS = 1500;
-
-type SlotRange = [from: number, to: number, master: [string, number], ...replicas: [string, number][]];
-
-/** The port every live node announces for the master of `slot` (what a client connects to). */
-const announcedPorts = async (nodes: ClusterNode[], slot: number) =>
-  Promise.all(
-    nodes.map(async (node) => {
-      const admin = new Redis({ port: node.port, lazyConnect: true });
-      try {
-        const ranges = (await admin.call('CLUSTER', 'SLOTS')) as SlotRange[];
-        return ranges.find(([from, to]) => slot >= from && slot <= to)?.[2][1];
-      } finally {
-        admin.disconnect();
-      }
-    }),
-  );
 
 /**
  * On a Redis Cluster ioredis holds one command connection per master. The network forgets the one to the master of

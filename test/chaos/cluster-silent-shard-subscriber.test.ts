@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { recordEvents } from '../helpers/event-log.ts';
-import { keySlot, startRedisCluster, type ClusterNode, type RedisCluster } from '../helpers/redis-cluster.ts';
+import { announcedPorts, keySlot, startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.ts';
 import { uniquePrefix } from '../helpers/servers.ts';
 import { clientOn, deliveryReport, logOf } from './support/chaos-cluster.ts';
 import { startTappedProxy } from './support/tapped-proxy.ts';
@@ -11,22 +11,6 @@ import { startTappedProxy } from './support/tapped-proxy.ts';
 const WS = 'deaf';
 /** A short store deadline: a PING goes unanswered within it, so a silent connection is found in a few seconds. */
 const DEADLINE_MS = 1500;
-
-type SlotRange = [from: number, to: number, master: [string, number], ...replicas: [string, number][]];
-
-/** The port every live node announces for the master of `slot` (what a client connects to). */
-const announcedPorts = async (nodes: ClusterNode[], slot: number) =>
-  Promise.all(
-    nodes.map(async (node) => {
-      const admin = new Redis({ port: node.port, lazyConnect: true });
-      try {
-        const ranges = (await admin.call('CLUSTER', 'SLOTS')) as SlotRange[];
-        return ranges.find(([from, to]) => slot >= from && slot <= to)?.[2][1];
-      } finally {
-        admin.disconnect();
-      }
-    }),
-  );
 
 /**
  * On a Redis Cluster a node's subscriber holds one connection per master. The network forgets the one to the master

@@ -37,7 +37,7 @@ export const keySlot = async (port: number, key: string) =>
   Number((await info(port, 'CLUSTER', 'KEYSLOT', key)).trim());
 
 /** CLUSTER SLOTS as one node sees it: each slot range with its master first, then the replicas it knows of. */
-type SlotRange = [from: number, to: number, master: [string, number], ...replicas: [string, number][]];
+export type SlotRange = [from: number, to: number, master: [string, number], ...replicas: [string, number][]];
 const clusterSlots = async (port: number): Promise<SlotRange[]> => {
   const redis = new Redis({ port, lazyConnect: true });
   try {
@@ -46,6 +46,12 @@ const clusterSlots = async (port: number): Promise<SlotRange[]> => {
     redis.disconnect();
   }
 };
+
+/** The port every live node announces for the master of `slot` (what a client connects to). */
+export const announcedPorts = (nodes: readonly ClusterNode[], slot: number) =>
+  Promise.all(
+    nodes.map(async (node) => (await clusterSlots(node.port)).find(([from, to]) => slot >= from && slot <= to)?.[2][1]),
+  );
 
 /** Checks every 50 ms until `check` holds; fails with `what` after `timeoutMs`. */
 const until = async (check: () => Promise<boolean>, what: string, timeoutMs = STARTUP_TIMEOUT_MS) => {

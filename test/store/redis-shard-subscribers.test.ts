@@ -2,10 +2,9 @@ import { Cluster } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESUBSCRIBED_EVENT, shardSubscribersOf } from '../../server/src/store/redis/shard-subscribers.ts';
 import { parseNode } from '../../server/src/store/redis/connect.ts';
+import type { SlotRange } from '../helpers/redis-cluster.ts';
 import { uniquePrefix } from '../helpers/servers.ts';
 import { testClusterNodes } from '../helpers/stores.ts';
-
-type SlotRange = [from: number, to: number, master: [string, number], ...replicas: [string, number][]];
 
 /**
  * What the store relies on inside ioredis to find a silent shard subscriber connection and have it replaced

@@ -46,6 +46,22 @@ export const watchSilence = (connection: PingedConnection, name: string, log: Lo
   };
 };
 
+/**
+ * One watch per connection of a set that changes (a Cluster's per-master connections): a connection keeps its count
+ * of unanswered pings from one round of pings to the next, and a replaced one starts afresh.
+ */
+export const watchersOf = (log: Logger, timeouts: number) => {
+  const watched = new WeakMap<PingedConnection, ReturnType<typeof watchSilence>>();
+  return (connection: PingedConnection, name: string) => {
+    let watcher = watched.get(connection);
+    if (!watcher) {
+      watcher = watchSilence(connection, name, log, timeouts);
+      watched.set(connection, watcher);
+    }
+    return watcher;
+  };
+};
+
 /** What a watched Cluster needs: ioredis' `Cluster` lists its per-master connections. */
 export interface ClusterConnections {
   nodes(role: 'master'): (PingedConnection & { options: { host?: string; port?: number } })[];
@@ -59,15 +75,9 @@ export interface ClusterConnections {
  * slot refresh. Resolves once every master answered.
  */
 export const watchClusterSilence = (cluster: ClusterConnections, name: string, log: Logger, timeouts: number) => {
-  const watched = new WeakMap<PingedConnection, ReturnType<typeof watchSilence>>();
-  const watcherOf = (node: ReturnType<ClusterConnections['nodes']>[number]) => {
-    let watcher = watched.get(node);
-    if (!watcher) {
-      watcher = watchSilence(node, `${name} to ${node.options.host}:${node.options.port}`, log, timeouts);
-      watched.set(node, watcher);
-    }
-    return watcher;
-  };
+  const watched = watchersOf(log, timeouts);
+  const watcherOf = (node: ReturnType<ClusterConnections['nodes']>[number]) =>
+    watched(node, `${name} to ${node.options.host}:${node.options.port}`);
   return {
     ping: async (): Promise<void> => {
       await Promise.all(cluster.nodes('master').map((node) => watcherOf(node).ping()));

@@ -1,7 +1,7 @@
-import type { Cluster, Redis } from 'ioredis';
+import type { Cluster } from 'ioredis';
 import type { Logger } from 'pino';
 import { RESUBSCRIBED_EVENT, shardSubscribersOf, type ShardSubscriber } from './shard-subscribers.ts';
-import { watchSilence } from './silent-connection.ts';
+import { watchersOf } from './silent-connection.ts';
 
 export interface ShardSubscriberWatchOptions {
   /** How the log names the connections ("subscriber connection to host:port"). */
@@ -43,15 +43,9 @@ export const watchShardSubscriberSilence = (
     );
     return { ping: async () => {}, stop: () => {} };
   }
-  const watched = new WeakMap<Redis, ReturnType<typeof watchSilence>>();
-  const watcherOf = ({ node, connection }: ShardSubscriber) => {
-    let watcher = watched.get(connection);
-    if (!watcher) {
-      watcher = watchSilence(connection, `${name} to ${node}`, log, timeouts);
-      watched.set(connection, watcher);
-    }
-    return watcher;
-  };
+  const watched = watchersOf(log, timeouts);
+  const watcherOf = ({ node, connection }: ShardSubscriber) => watched(connection, `${name} to ${node}`);
+
   // Only connections that are up: a PING on one not started yet would connect it behind its ShardedSubscriber's back
   // (it connects lazily, once its shard has a channel), and one that is closed is being replaced already.
   const pingEvery = () =>
