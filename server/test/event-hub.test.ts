@@ -89,3 +89,24 @@ describe('waiting for an event', () => {
     }
   });
 });
+
+describe("a workspace's fan-out", () => {
+  it('leaves the node free for other work between chunks of a large fan-out, each listener in log order', async () => {
+    const store = createMemoryStore({ eventRetention: 100 });
+    const hub = new EventHub(store, () => undefined);
+    const log: string[] = [];
+    // Another connection's call becomes ready as the first listener runs.
+    hub.listen('ws', () => void setImmediate(() => log.push('other')));
+    for (let i = 0; i < 300; i++) hub.listen('ws', (e) => log.push(`${i}:${e.event_type}`));
+    await store.commit('ws', { reads: [], writes: [], events: [newEvent('plan_created'), newEvent('plan_started')] });
+    await turns(100);
+    const delivered = log.filter((entry) => entry !== 'other');
+    const inOrder = ['plan_created', 'plan_started'].flatMap((type) =>
+      Array.from({ length: 300 }, (_, i) => `${i}:${type}`),
+    );
+    expect(delivered).toEqual(inOrder);
+    // Served before the first event had reached every listener, not after the whole fan-out.
+    expect(log.indexOf('other')).toBeLessThan(log.indexOf('299:plan_created'));
+    hub.close();
+  });
+});

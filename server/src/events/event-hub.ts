@@ -1,17 +1,24 @@
 import type { EventEnvelope } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import type { Store } from '../store/store.ts';
+import { FanOutQueue, type Listener } from './fan-out-queue.ts';
 
-type Listener = (event: EventEnvelope) => void;
+interface Watched {
+  listeners: Set<Listener>;
+  unwatch: () => void;
+  queue: FanOutQueue;
+}
 
 /**
  * This node's view of the committed events of the workspaces its callers watch, from any node (the store pushes
  * them in log order, none missed across faults). Calls that wait for something to happen (startPlan's decision,
  * getTaskEvents' long-poll, waitForEvents) and the socket and MCP pushes use it. The first listener of a workspace
  * makes the store watch it and the last one to leave stops that, so a node's event traffic follows its own clients.
+ * A workspace's events reach its listeners in log order through its FanOutQueue, which hands a large fan-out out a
+ * chunk at a time so that other workspaces' calls are served in between.
  */
 export class EventHub {
-  private readonly byWorkspace = new Map<string, { listeners: Set<Listener>; unwatch: () => void }>();
+  private readonly byWorkspace = new Map<string, Watched>();
   private closed = false;
 
   constructor(
@@ -24,8 +31,9 @@ export class EventHub {
     let entry = this.byWorkspace.get(workspace);
     if (!entry && !this.closed) {
       const listeners = new Set<Listener>();
-      const unwatch = this.store.watch(workspace, (event) => this.dispatch(listeners, event));
-      this.byWorkspace.set(workspace, (entry = { listeners, unwatch }));
+      const queue = new FanOutQueue((listener) => listeners.has(listener), this.onListenerError);
+      const unwatch = this.store.watch(workspace, (event) => queue.push(event, [...listeners]));
+      this.byWorkspace.set(workspace, (entry = { listeners, unwatch, queue }));
     }
     const own = entry;
     own?.listeners.add(listener);
@@ -36,18 +44,9 @@ export class EventHub {
       if (own.listeners.size === 0 && this.byWorkspace.get(workspace) === own) {
         this.byWorkspace.delete(workspace);
         own.unwatch();
+        own.queue.close();
       }
     };
-  }
-
-  private dispatch(listeners: Set<Listener>, event: EventEnvelope): void {
-    for (const listener of [...listeners]) {
-      try {
-        listener(event);
-      } catch (err) {
-        this.onListenerError(err);
-      }
-    }
   }
 
   /**
@@ -90,7 +89,10 @@ export class EventHub {
 
   close(): void {
     this.closed = true;
-    for (const { unwatch } of this.byWorkspace.values()) unwatch();
+    for (const { unwatch, queue } of this.byWorkspace.values()) {
+      unwatch();
+      queue.close();
+    }
     this.byWorkspace.clear();
   }
 }
