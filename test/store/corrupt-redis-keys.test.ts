@@ -1,17 +1,6 @@
-import { Cluster, Redis } from 'ioredis';
-import { describe, expect, inject } from 'vitest';
-import { testClusterNodes, type StoreFixtureKind } from '../helpers/stores.ts';
+import { describe, expect } from 'vitest';
 import { event, storeTest, WS } from './conformance-support.ts';
-
-const rawClient = (kind: StoreFixtureKind): Redis | Cluster =>
-  kind === 'redis'
-    ? new Redis(inject('redisUrl'))
-    : new Cluster(testClusterNodes().map((n) => ({ host: n.split(':')[0], port: Number(n.split(':')[1]) })));
-
-const corrupt = (name: string, detail: string) => ({
-  code: 'INTERNAL',
-  message: expect.stringContaining(`${name} is corrupt (${detail})`) as string,
-});
+import { corrupt, rawClient } from './corrupt-support.ts';
 
 /**
  * Keys no node would write that way used to answer a generic "Internal error in the PlanHub store" naming nothing:

@@ -1,21 +1,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileStore, type Store } from '@planhub/server';
-import { Cluster, Redis } from 'ioredis';
 import { open as openLmdb } from 'lmdb';
-import { afterEach, describe, expect, inject, it as plainIt } from 'vitest';
-import { tempStorageDir, testClusterNodes, type StoreFixtureKind } from '../helpers/stores.ts';
+import { afterEach, describe, expect, it as plainIt } from 'vitest';
+import { tempStorageDir } from '../helpers/stores.ts';
 import { append, event, storeTest, WS } from './conformance-support.ts';
-
-const rawClient = (kind: StoreFixtureKind): Redis | Cluster =>
-  kind === 'redis'
-    ? new Redis(inject('redisUrl'))
-    : new Cluster(testClusterNodes().map((n) => ({ host: n.split(':')[0], port: Number(n.split(':')[1]) })));
-
-const corrupt = (name: string, detail: string) => ({
-  code: 'INTERNAL',
-  message: expect.stringContaining(`${name} is corrupt (${detail})`) as string,
-});
+import { corrupt, rawClient } from './corrupt-support.ts';
 
 /**
  * A document hash that lost its version (`HDEL doc v`, its JSON still there) used to read as missing, and the next
