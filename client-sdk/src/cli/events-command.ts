@@ -1,6 +1,7 @@
 import type { EventEnvelope, EventType } from '@planhub/shared';
 import { EVENT_TYPES, EventTypeSchema } from '@planhub/shared';
 import type { Command } from 'commander';
+import { DEFAULT_RETRIES } from '../call-retry.ts';
 import { closedByItself } from './closed-by-itself.ts';
 import { readerIdOf, withClient, withConnection, withIdentity, type ConnectionFlags } from './connection.ts';
 import { eventLine } from './event-line.ts';
@@ -106,12 +107,17 @@ export const eventsCommand = (program: Command): Command =>
             lost = false;
           }
         });
-        const { subscription_id } = await client.subscribeToTasks({
-          agent_id: flags.agent ?? '*',
-          event_types: types ?? [...EVENT_TYPES],
-          // The cursor of the read above: nothing that matched since is missed, nothing printed comes twice.
-          after_event: recent.cursor ?? recent.last_event_id ?? flags.after ?? '0-0',
-        });
+        // Retried, unlike the command's other calls: a follower rides out a node that goes away, and one that went
+        // between the read above and this call ended the command ("connection lost during the call", seen in CI).
+        const { subscription_id } = await client.subscribeToTasks(
+          {
+            agent_id: flags.agent ?? '*',
+            event_types: types ?? [...EVENT_TYPES],
+            // The cursor of the read above: nothing that matched since is missed, nothing printed comes twice.
+            after_event: recent.cursor ?? recent.last_event_id ?? flags.after ?? '0-0',
+          },
+          { retries: DEFAULT_RETRIES },
+        );
         await untilInterrupted(closed);
         clearTimeout(lostTimer);
         offState();
