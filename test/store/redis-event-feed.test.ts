@@ -9,7 +9,8 @@ import { deletePrefix } from '../helpers/stores.ts';
 import { startRedisProcess, type RedisProcess } from '../helpers/redis-process.ts';
 import { createEventFeed } from '../../server/src/store/redis/event-feed.ts';
 import { redisKeys } from '../../server/src/store/redis/redis-keys.ts';
-import { toEnvelope, type StreamEntry } from '../../server/src/store/redis/redis-replies.ts';
+import type { StreamEntry } from '../../server/src/store/redis/redis-replies.ts';
+import { envelopeOf } from '../../server/src/store/redis/stream-read.ts';
 
 const event = (workspace: string, n: number): NewEvent => ({
   event_type: 'step_completed',
@@ -199,7 +200,9 @@ describe('the Redis event feed while its subscription is refused', () => {
       channel: (ws) => keys.channel(ws),
       readLast: async (ws) => (await admin.xrevrange(keys.events(ws), '+', '-', 'COUNT', 1))[0]?.[0] ?? '0-0',
       readAfter: async (ws, after, count) =>
-        ((await admin.xrange(keys.events(ws), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).map(toEnvelope),
+        ((await admin.xrange(keys.events(ws), `(${after}`, '+', 'COUNT', count)) as StreamEntry[]).flatMap(
+          (entry) => envelopeOf(keys.events(ws), entry, () => undefined) ?? [],
+        ),
       log: createLogger('silent'),
     });
     closers.push(() => feed.close());

@@ -1,4 +1,4 @@
-import { parseStoredJson } from './parsed-json.ts';
+import { parseStoredDocument } from './parsed-json.ts';
 
 /**
  * The stored text of a document that has a version but no value: one only bumped (store.ts, `bump`), never written.
@@ -6,6 +6,6 @@ import { parseStoredJson } from './parsed-json.ts';
  */
 export const NO_VALUE = '';
 
-/** A stored document's value: undefined while it was only bumped, else its JSON parsed (parsed-json.ts). */
-export const storedValue = (json: string, where: string): unknown =>
-  json === NO_VALUE ? undefined : parseStoredJson(json, where);
+/** Document `docKey`'s stored value: undefined while it was only bumped, else its JSON parsed (parsed-json.ts). */
+export const storedValue = (docKey: string, json: string, where: string): unknown =>
+  json === NO_VALUE ? undefined : parseStoredDocument(docKey, json, where);

@@ -141,7 +141,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
     return keys.map((key): LoadedDoc => {
       const doc = w.docs.get(key);
       return doc
-        ? { value: storedValue(doc.json, `${workspace}\u0000${key}@${doc.version}`), version: doc.version }
+        ? { value: storedValue(key, doc.json, `${workspace}\u0000${key}@${doc.version}`), version: doc.version }
         : { value: undefined, version: 0 };
     });
   };

@@ -12,6 +12,7 @@
  * change it for all. Readers decode stored values into new objects (documents/define.ts), so none needs to.
  */
 import { deepFreeze } from '../core/deep-freeze.ts';
+import { corruptDocument } from './documents/define.ts';
 
 /**
  * Texts shorter than this are parsed each time. A 50-step plan's header (about 800 characters) is read by every
@@ -49,4 +50,13 @@ export const parseStoredJson = (json: string, where: string): unknown => {
     kept -= entry.text.length;
   }
   return value;
+};
+
+/** parseStoredJson for document `docKey`: text that is not JSON is a corrupt document, named for an operator. */
+export const parseStoredDocument = (docKey: string, json: string, where: string): unknown => {
+  try {
+    return parseStoredJson(json, where);
+  } catch {
+    throw corruptDocument(docKey, 'not JSON');
+  }
 };

@@ -33,3 +33,21 @@ export const namedOnce = (log: Logger): SkippedEntry => {
     );
   };
 };
+
+/** The stored text of log entry `id` as a JSON object, or undefined once it is named as skipped (both stores). */
+export const entryObject = (
+  text: string,
+  log: string,
+  id: string,
+  skipped: SkippedEntry,
+): Record<string, unknown> | undefined => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return void skipped(log, id, 'not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return void skipped(log, id, 'not a JSON object');
+  return value as Record<string, unknown>;
+};

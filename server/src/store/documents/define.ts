@@ -1,4 +1,5 @@
-import { PlanHubError } from '@planhub/shared';
+import type { PlanHubError } from '@planhub/shared';
+import { corruptRecord } from '../corrupt-stored.ts';
 import type { z } from 'zod';
 
 /**
@@ -20,12 +21,7 @@ export const issueDetail = (error: z.ZodError): string => {
   return issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid';
 };
 
-export const corruptDocument = (key: string, detail: string): PlanHubError =>
-  new PlanHubError(
-    'INTERNAL',
-    `The stored document ${key} is corrupt (${detail}); the call changed nothing. An operator must repair or ` +
-      'delete that document.',
-  );
+export const corruptDocument = (key: string, detail: string): PlanHubError => corruptRecord('document', key, detail);
 
 export const defineDocument = <T, A extends unknown[]>(spec: {
   name: string;

@@ -2,7 +2,7 @@ import type { EventEnvelope } from '@planhub/shared';
 import { compareEventIds } from '@planhub/shared';
 import type { EventRange } from '../store.ts';
 import { eventKey, parseEventId, prefixRange, SEP } from './file-keys.ts';
-import type { SkippedEntry } from '../skipped-events.ts';
+import { entryObject, type SkippedEntry } from '../skipped-events.ts';
 import type { Table } from './file-state.ts';
 import { noteReadBytes } from '../read-bytes.ts';
 
@@ -15,15 +15,11 @@ export const eventIdOfKey = (key: string): string => {
 
 /** The log's entry as an event, or undefined (named) when it is not one: skipped as the Redis store skips it. */
 const eventOf = (workspace: string, key: unknown, value: string, skipped: SkippedEntry) => {
-  let event: unknown;
-  try {
-    event = JSON.parse(value);
-  } catch {
-    return void skipped(`events of ${workspace}`, eventIdOfKey(String(key)), 'not JSON');
-  }
-  if (typeof event !== 'object' || event === null || typeof (event as { event_id?: unknown }).event_id !== 'string')
-    return void skipped(`events of ${workspace}`, eventIdOfKey(String(key)), 'not an event with an id');
-  return noteReadBytes(event as EventEnvelope, value.length);
+  const [log, id] = [`events of ${workspace}`, eventIdOfKey(String(key))];
+  const event = entryObject(value, log, id, skipped);
+  if (event === undefined) return undefined;
+  if (typeof event.event_id !== 'string') return void skipped(log, id, 'not an event with an id');
+  return noteReadBytes(event as unknown as EventEnvelope, value.length);
 };
 
 const take = (

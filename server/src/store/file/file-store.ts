@@ -26,7 +26,6 @@ import { commitInTransaction } from './file-commit.ts';
 import { readEventRange } from './file-event-log.ts';
 import { entryKey, requestEntryKey, SEP } from './file-keys.ts';
 import { decodeDoc, decodeRequest, parseRecord, readMeta, type Table } from './file-state.ts';
-import { corruptDocument } from '../documents/define.ts';
 import { openTables } from './file-tables.ts';
 import { upgradeKeyFormat } from './key-format.ts';
 import { readSortedMembers } from './workspace-view.ts';
@@ -145,12 +144,7 @@ export const createFileStore = (options: FileStoreOptions): Store => {
     keys.map((key): LoadedDoc => {
       const doc = decodeDoc(tables.docs.get(entryKey(workspace, key)), key);
       if (!doc) return { value: undefined, version: 0 };
-      try {
-        return { value: storedValue(doc.json, `${workspace}${SEP}${key}@${doc.version}`), version: doc.version };
-      } catch {
-        // As the Redis store says it (redis-replies.ts): the key, for an operator to find.
-        throw corruptDocument(key, 'not JSON');
-      }
+      return { value: storedValue(key, doc.json, `${workspace}${SEP}${key}@${doc.version}`), version: doc.version };
     });
   const readCollections = (workspace: string, wanted: CollectionRead): LoadedCollections => {
     const get = (t: Table, key: string) => t.get(entryKey(workspace, key));

@@ -1,29 +1,12 @@
-import type { EventEnvelope, NewEvent } from '@planhub/shared';
-import { withEventId } from '@planhub/shared';
 import { corruptDocument } from '../documents/define.ts';
 import { isVersionText, shortName } from '../corrupt-stored.ts';
 import { followedHash } from '../follow-read.ts';
-import { parseStoredJson } from '../parsed-json.ts';
-import { noteReadBytes } from '../read-bytes.ts';
+import { parseStoredDocument } from '../parsed-json.ts';
 import type { FollowedDoc, FollowRead, LoadedDoc, RangeRead, RangeSlice, ScoreRange } from '../store.ts';
 
 /** What the store's Redis replies mean: load.lua's documents, hashes and ranges, and the workspace log's stream entries. */
 
 export type StreamEntry = [id: string, fields: string[]];
-
-/** A document's JSON; text that is not JSON is a corrupt document, named so an operator can find it. */
-const parseStored = (docKey: string, json: string, where: string): unknown => {
-  try {
-    return parseStoredJson(json, where);
-  } catch {
-    throw corruptDocument(docKey, 'not JSON');
-  }
-};
-
-export const toEnvelope = ([id, fields]: StreamEntry): EventEnvelope => {
-  const text = fields[fields.indexOf('e') + 1] ?? '{}';
-  return noteReadBytes(withEventId(id, JSON.parse(text) as NewEvent), text.length);
-};
 
 /** load.lua's documents: version and JSON of each, in the order asked. */
 /** One entry of load.lua's reply: a document's version or JSON, a hash, or one range of a sorted set. */
@@ -43,7 +26,7 @@ export const docsOf = (workspace: string, docKeys: readonly string[], flat: read
       throw corruptDocument(key, `its version ${JSON.stringify(shortName(version))} is not a number`);
     // A document only bumped has a version and no JSON (store.ts, `bump`).
     if (typeof json !== 'string') return { value: undefined, version: Number(version) };
-    return { value: parseStored(key, json, `${workspace}\u0000${key}@${version}`), version: Number(version) };
+    return { value: parseStoredDocument(key, json, `${workspace}\u0000${key}@${version}`), version: Number(version) };
   });
 
 /** A hash as load.lua returns it (HGETALL's field, value, …). */

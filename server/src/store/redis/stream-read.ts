@@ -2,7 +2,7 @@ import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { withEventId } from '@planhub/shared';
 import { noteReadBytes } from '../read-bytes.ts';
 import type { StreamEntry } from './redis-replies.ts';
-import type { SkippedEntry } from '../skipped-events.ts';
+import { entryObject, type SkippedEntry } from '../skipped-events.ts';
 
 /**
  * Reading the workspace log when an entry may not be an event (hand-written, or left by an earlier build). The log's
@@ -19,15 +19,8 @@ export const envelopeOf = (streamKey: string, [id, fields]: StreamEntry, skipped
   const at = fields.indexOf('e');
   const text = at < 0 ? undefined : fields[at + 1];
   if (text === undefined) return void skipped(streamKey, id, 'it has no event field');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return void skipped(streamKey, id, 'not JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return void skipped(streamKey, id, 'not a JSON object');
-  return noteReadBytes(withEventId(id, value as NewEvent), text.length);
+  const value = entryObject(text, streamKey, id, skipped);
+  return value && noteReadBytes(withEventId(id, value as unknown as NewEvent), text.length);
 };
 
 /**
