@@ -49,6 +49,18 @@ export class FanOutQueue {
 
   push(event: EventEnvelope, listeners: Listener[]): void {
     if (this.closed || listeners.length === 0) return;
+    // The common case, on every event: nothing waits (nothing is scheduled) and the fan-out fits in a chunk. Handed
+    // out here, with nothing queued or allocated.
+    if (!this.draining && !this.scheduled && listeners.length <= FAN_OUT_CHUNK) {
+      this.draining = true;
+      try {
+        for (const listener of listeners) this.deliver(listener, event);
+      } finally {
+        this.draining = false;
+      }
+      if (this.pending.length > 0) this.drain(0);
+      return;
+    }
     this.pending.push({ event, listeners, next: 0 });
     this.queued += listeners.length;
     // A listener that causes an event while it is called (none does today) leaves it to the loop already running.
@@ -73,12 +85,7 @@ export class FanOutQueue {
         const listener = head.listeners[head.next++]!;
         this.queued -= 1;
         if (head.next === head.listeners.length) this.pending.shift();
-        if (!this.listening(listener)) continue;
-        try {
-          listener(head.event);
-        } catch (err) {
-          this.onListenerError(err);
-        }
+        if (this.listening(listener)) this.deliver(listener, head.event);
       }
     } finally {
       this.draining = false;
@@ -89,5 +96,13 @@ export class FanOutQueue {
       this.scheduled = false;
       this.drain(Math.max(FAN_OUT_CHUNK, this.queued - FAN_OUT_BACKLOG));
     });
+  }
+
+  private deliver(listener: Listener, event: EventEnvelope): void {
+    try {
+      listener(event);
+    } catch (err) {
+      this.onListenerError(err);
+    }
   }
 }
