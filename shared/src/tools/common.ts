@@ -87,6 +87,18 @@ export const StepAnswerShape = {
 
 /** A note of a 002 plan object (a risk, an alternative, a test): free text, or the small object the model sent. */
 const PlanModeNoteSchema = z.union([z.string(), z.record(z.string(), z.unknown())]);
+export type PlanModeNote = z.infer<typeof PlanModeNoteSchema>;
+
+/**
+ * A note as one line: models send `{ risk, mitigation }` objects as often as text, and each field is part of what
+ * is decided on. Read so by plan_exit's markdown and by the dashboard alike.
+ */
+export const planModeNoteText = (note: PlanModeNote): string =>
+  typeof note === 'string'
+    ? note
+    : Object.entries(note)
+        .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+        .join('; ');
 
 /**
  * A 002 plan's object as plan_exit submitted it (and plan_modify changed its steps since), on getPlanStatus of a

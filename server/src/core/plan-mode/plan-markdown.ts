@@ -1,19 +1,11 @@
-import type { Plan, PlanModeView } from '@planhub/shared';
+import type { Plan, PlanModeNote, PlanModeView } from '@planhub/shared';
+import { planModeNoteText } from '@planhub/shared';
 import { numericStepId } from './mode.ts';
 import { planModeView } from './plan-mode-view.ts';
 
-type Note = string | Record<string, unknown>;
-
-const noteText = (note: Note): string =>
-  typeof note === 'string'
-    ? note
-    : Object.entries(note)
-        .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
-        .join('; ');
-
 /** A list as upstream prints it: a bullet per item, or its one line for none. */
-const bullets = (items: readonly Note[] | undefined, none: string): string =>
-  items?.length ? items.map((i) => `- ${noteText(i)}`).join('\n') : `- ${none}`;
+const bullets = (items: readonly PlanModeNote[] | undefined, none: string): string =>
+  items?.length ? items.map((i) => `- ${planModeNoteText(i)}`).join('\n') : `- ${none}`;
 
 /** What the Markdown prints of a 002 plan object (PlanModeView is loose: its named fields, picked). */
 type PlanObject = Pick<

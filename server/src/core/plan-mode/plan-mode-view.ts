@@ -1,12 +1,12 @@
-import type { Plan, PlanModeView } from '@planhub/shared';
+import type { Plan, PlanModeNote, PlanModeView } from '@planhub/shared';
 import { numericStepId } from './mode.ts';
-
-type Note = string | Record<string, unknown>;
 
 const texts = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-const notes = (value: unknown): Note[] =>
-  Array.isArray(value) ? value.filter((v): v is Note => typeof v === 'string' || (!!v && typeof v === 'object')) : [];
+const notes = (value: unknown): PlanModeNote[] =>
+  Array.isArray(value)
+    ? value.filter((v): v is PlanModeNote => typeof v === 'string' || (!!v && typeof v === 'object'))
+    : [];
 const numbers = (value: unknown): number[] =>
   Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');

@@ -1,9 +1,10 @@
 import type { PlanModeView, StepSummary } from '@planhub/shared';
+import { planModeNoteText } from '@planhub/shared';
 import { h } from '../dom.ts';
 import type { PlanDetails } from '../plan-details.ts';
 import { href } from '../router.ts';
 import type { DashboardState } from '../state.ts';
-import { clip, count, firstOf, modeStep, noteText } from './plan-mode-text.ts';
+import { clip, count, firstOf, modeStep } from './plan-mode-text.ts';
 
 /** How much of each text a card shows: enough to judge the plan at a glance; its page has all of it. */
 const APPROACH_CHARS = 280;
@@ -12,7 +13,7 @@ const VERIFY_CHARS = 100;
 const RISKS_SHOWN = 4;
 const FILES_SHOWN = 6;
 
-export interface PlanModeCardInput {
+interface PlanModeCardInput {
   planId: string;
   title: string;
   steps: readonly StepSummary[];
@@ -53,7 +54,7 @@ const risksList = (mode: PlanModeView, cuts: Cuts): Node | string => {
   return h(
     'ul',
     {},
-    ...shown.map((risk) => h('li', {}, cuts.text(noteText(risk), NOTE_CHARS))),
+    ...shown.map((risk) => h('li', {}, cuts.text(planModeNoteText(risk), NOTE_CHARS))),
     more > 0 ? h('li', { class: 'muted' }, `and ${more} more`) : null,
   );
 };

@@ -1,18 +1,17 @@
-import type { PlanModeView, ToolResult } from '@planhub/shared';
+import type { PlanModeNote, ToolResult } from '@planhub/shared';
+import { planModeNoteText } from '@planhub/shared';
 import { h } from '../dom.ts';
-import { modeStep, noteText } from './plan-mode-text.ts';
+import { modeStep } from './plan-mode-text.ts';
 
 /** getPlanStatus's answer, as plan-page.ts names it (imported from there, it would make an import cycle). */
 type PlanView = ToolResult<'getPlanStatus'>;
-
-type Note = PlanModeView['risks'][number];
 
 const row = (label: string, ...value: (Node | string | null)[]) =>
   h('div', { class: 'kv' }, h('dt', {}, label), h('dd', {}, ...value));
 
 /** A list in full, or upstream's words for an empty one ("None identified"), as plan_exit's markdown writes it. */
-const list = (items: readonly Note[], none: string): Node | string =>
-  items.length ? h('ul', {}, ...items.map((item) => h('li', {}, noteText(item)))) : none;
+const list = (items: readonly PlanModeNote[], none: string): Node | string =>
+  items.length ? h('ul', {}, ...items.map((item) => h('li', {}, planModeNoteText(item)))) : none;
 
 /**
  * A 002 plan's page: the plan object its agent submitted, every text in full (the approval card cuts them short and

@@ -1,19 +1,5 @@
 import type { PlanModeView } from '@planhub/shared';
 
-type Note = PlanModeView['risks'][number];
-
-/**
- * A note of a 002 plan (a risk, an alternative, a test) as one line: models send `{ risk, mitigation }` objects as
- * often as text, and each of their fields is part of what the person decides on. The same reading as the plan
- * markdown plan_exit answers the agent with.
- */
-export const noteText = (note: Note): string =>
-  typeof note === 'string'
-    ? note
-    : Object.entries(note)
-        .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-        .join('; ');
-
 /** Text cut to `max` characters with an ellipsis, and whether it was: a card says when it shows less than all. */
 export const clip = (text: string, max: number): { text: string; cut: boolean } =>
   text.length <= max ? { text, cut: false } : { text: `${text.slice(0, max - 1).trimEnd()}…`, cut: true };
