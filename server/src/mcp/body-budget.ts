@@ -8,7 +8,7 @@ export const BODY_DEADLINE_MS = 10_000;
 const RETRY_MS = 1000;
 
 /** The bytes one body being read holds: added to as they arrive, given back once when it is read or abandoned. */
-export interface BodyHold {
+interface BodyHold {
   /** Holds `bytes` more: the refusal when they do not fit (the read then stops), else undefined. */
   add(bytes: number): PlanHubError | undefined;
   release(): void;

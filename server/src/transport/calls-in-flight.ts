@@ -6,7 +6,7 @@ import { WAITS_PER_CONNECTION } from '../limits/wait-slots.ts';
  * Calls one connection may have working at once beside its waits. The SDK and the bench keep 5–50 calls in flight
  * on a connection; 64 leaves room above that, and bounds what one socket can start in one read of its transport.
  */
-export const WORKING_CALLS_PER_CONNECTION = 64;
+const WORKING_CALLS_PER_CONNECTION = 64;
 
 /**
  * Calls one connection may have in flight, answered or not: every wait its agent may park on it (long-polls and

@@ -41,7 +41,7 @@ export const pollingRefusal = (req: EngineRequest, check: OriginCheck): string |
  * of that address out (429). Clients that send no Origin (SDKs, CLIs) are checked at their CONNECT instead
  * (originGuard), where they get the refusal's code and message: a misaddressed host in open mode says what to set.
  */
-export const upgradeRefusal = (req: IncomingMessage, check: OriginCheck): string | undefined =>
+const upgradeRefusal = (req: IncomingMessage, check: OriginCheck): string | undefined =>
   req.headers.origin === undefined ? undefined : check(req.headers);
 
 /**

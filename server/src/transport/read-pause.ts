@@ -5,7 +5,7 @@ import type { Socket } from 'socket.io';
  * in its TCP buffers, which pushes back on the client. A pong waits no longer than this, far below the heartbeat's
  * 10 s.
  */
-export const READ_PAUSE_MS = 250;
+const READ_PAUSE_MS = 250;
 
 /** What engine.io's websocket transport wraps: a `ws` WebSocket, which can stop reading its TCP socket. */
 interface Pausable {

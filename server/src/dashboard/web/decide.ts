@@ -45,7 +45,7 @@ const refusalText = (d: Decision, verb: string, at: string, err: PlanHubError): 
  * written for the plan's agent ("Plan plan_… approved; execution begins. Work through the steps and call
  * plan_step_complete after each."): a tool to call, and the plan by its id. The agent's own answer is unchanged.
  */
-export const decidedText = (d: Decision, at: string, stepId?: unknown): string => {
+const decidedText = (d: Decision, at: string, stepId?: unknown): string => {
   const step = typeof stepId === 'number' || typeof stepId === 'string' ? `step ${stepId} of ` : '';
   if (d.modification)
     return d.approve

@@ -11,7 +11,7 @@ const RETRY_MS = 5_000;
 export type PlanDetails =
   { state: 'loading' } | { state: 'loaded'; mode: PlanModeView | undefined } | { state: 'failed'; error: string };
 
-export interface PlanDetailsDeps {
+interface PlanDetailsDeps {
   state: DashboardState;
   connection: () => Connection;
   changed: () => void;

@@ -56,7 +56,7 @@ export const restartedSince = async (
   return seen.event_type !== found.event_type || seen.timestamp !== found.timestamp;
 };
 
-export interface StoreRestartDeps {
+interface StoreRestartDeps {
   state: DashboardState;
   /** The plans of the earlier history: their pages say they no longer exist, without asking the server. */
   forgetPlans: (planIds: readonly string[]) => void;

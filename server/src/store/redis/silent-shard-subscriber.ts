@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { RESUBSCRIBED_EVENT, shardSubscribersOf, type ShardSubscriber } from './shard-subscribers.ts';
 import { watchersOf } from './silent-connection.ts';
 
-export interface ShardSubscriberWatchOptions {
+interface ShardSubscriberWatchOptions {
   /** How the log names the connections ("subscriber connection to host:port"). */
   name: string;
   log: Logger;
@@ -13,7 +13,7 @@ export interface ShardSubscriberWatchOptions {
   onResubscribed(): void;
 }
 
-export interface ShardSubscriberWatch {
+interface ShardSubscriberWatch {
   /** Pings every shard's subscriber connection that is up; rejects if one did not answer. */
   ping(): Promise<void>;
   stop(): void;
