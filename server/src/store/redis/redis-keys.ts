@@ -35,6 +35,23 @@ export interface RedisKeys {
   readonly epoch: string;
 }
 
+/**
+ * The Redis type of each kind of workspace key, by the part after the workspace's hash tag up to its first ":": a key
+ * of another type is corrupt (wrong-type.ts names it). Kept beside the builders, so a new kind gets its type here.
+ */
+export const KEY_TYPES: Readonly<Record<string, string>> = {
+  doc: 'hash',
+  hash: 'hash',
+  set: 'set',
+  zset: 'zset',
+  ctr: 'string',
+  reqs: 'zset',
+  req: 'string',
+  events: 'stream',
+  bytes: 'string',
+  trimmed: 'string',
+};
+
 export const redisKeys = (prefix: string): RedisKeys => {
   if (/[{}]/.test(prefix)) throw new Error(`The Redis key prefix "${prefix}" must not contain { or }.`);
   const ws = (workspace: string) => `${prefix}:{${part(workspace)}}`;

@@ -1,6 +1,7 @@
 import type { PlanHubError } from '@planhub/shared';
 import { corruptDocument } from '../documents/define.ts';
 import { corruptRecord } from '../corrupt-stored.ts';
+import { KEY_TYPES } from './redis-keys.ts';
 
 /**
  * A key of the wrong Redis type (a string where a document's hash belongs, say) fails a script with WRONGTYPE, which
@@ -12,24 +13,8 @@ interface TypeClient {
   type(key: string): Promise<string>;
 }
 
-/** The Redis type each kind of key must have (redis-keys.ts), from the part after the workspace's hash tag. */
-const expectedType = (name: string): string | undefined => {
-  const kind = name.slice(0, name.indexOf(':') < 0 ? undefined : name.indexOf(':'));
-  return (
-    {
-      doc: 'hash',
-      hash: 'hash',
-      set: 'set',
-      zset: 'zset',
-      ctr: 'string',
-      reqs: 'zset',
-      req: 'string',
-      events: 'stream',
-      bytes: 'string',
-      trimmed: 'string',
-    } as Record<string, string>
-  )[kind];
-};
+/** The Redis type a key must have, from the part after the workspace's hash tag. */
+const expectedType = (name: string): string | undefined => KEY_TYPES[name.split(':', 1)[0]!];
 
 const isWrongType = (err: unknown) => err instanceof Error && /\bWRONGTYPE\b/.test(err.message);
 
