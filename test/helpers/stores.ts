@@ -5,7 +5,7 @@ import type { Store } from '@planhub/server';
 import { createFileStore, createLogger, createMemoryStore, createRedisStore } from '@planhub/server';
 import { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { inject } from 'vitest';
+import { afterEach, inject } from 'vitest';
 import { STORE_KINDS, uniquePrefix, type StoreKind } from './servers.ts';
 
 /** The store kinds the store suites run on: the server suites' kinds plus the durable file store. */
@@ -14,6 +14,37 @@ export const STORE_FIXTURE_KINDS: readonly StoreFixtureKind[] = [...STORE_KINDS,
 
 /** A fresh directory for a file store, deleted by the caller. */
 export const tempStorageDir = (): string => mkdtempSync(join(tmpdir(), 'planhub-file-store-'));
+
+/**
+ * File stores a describe block's tests open on directories of their own: `dir()` makes one, `open(path)` opens a
+ * store on it, `close(store)` closes one early (to edit or reopen what it left); each test's other stores are closed
+ * and directories removed after it. Call it in the describe block.
+ */
+export const fileStoreFixture = () => {
+  const dirs: string[] = [];
+  const stores: Store[] = [];
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    for (const path of dirs.splice(0)) rmSync(path, { recursive: true, force: true });
+  });
+  return {
+    dir: (): string => {
+      const path = tempStorageDir();
+      dirs.push(path);
+      return path;
+    },
+    open: (path: string): Store => {
+      const store = createFileStore({ path, eventRetention: 100 });
+      stores.push(store);
+      return store;
+    },
+    close: async (store: Store): Promise<void> => {
+      const at = stores.indexOf(store);
+      if (at >= 0) stores.splice(at, 1);
+      await store.close();
+    },
+  };
+};
 
 /** A store kind, or the Redis store on the suite's Redis Cluster (same code, cluster connection). */
 export type StoreBackend = StoreKind | 'redis-cluster';

@@ -1,9 +1,8 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFileStore, type Store } from '@planhub/server';
+import type { Store } from '@planhub/server';
 import { open as openLmdb } from 'lmdb';
-import { afterEach, describe, expect, it as plainIt } from 'vitest';
-import { tempStorageDir } from '../helpers/stores.ts';
+import { describe, expect, it as plainIt } from 'vitest';
+import { fileStoreFixture } from '../helpers/stores.ts';
 import { append, event, storeTest, WS } from './conformance-support.ts';
 import { corrupt, rawClient } from './corrupt-support.ts';
 
@@ -55,22 +54,11 @@ describe.each(['redis', 'redis-cluster'] as const)('a document with a corrupt ve
 
 /** What the file store answered for these was a bare SyntaxError (a generic INTERNAL naming nothing), or contention. */
 describe('corrupt stored records (file store)', () => {
-  const dirs: string[] = [];
-  const stores: Store[] = [];
-  afterEach(async () => {
-    await Promise.all(stores.splice(0).map((s) => s.close()));
-    for (const path of dirs.splice(0)) rmSync(path, { recursive: true, force: true });
-  });
-  const open = (path: string) => {
-    const store = createFileStore({ path, eventRetention: 100 });
-    stores.push(store);
-    return store;
-  };
+  const { dir, open, close } = fileStoreFixture();
 
   /** A store with a document, a set, a hash and an event, then `table`'s entry `key` overwritten with `text`. */
   const storeWith = async (table: string, key: string, text: string) => {
-    const path = tempStorageDir();
-    dirs.push(path);
+    const path = dir();
     const first = open(path);
     await first.commit(WS, {
       reads: [],
@@ -82,8 +70,7 @@ describe('corrupt stored records (file store)', () => {
       events: [],
     });
     await append(first, [event(1)]);
-    stores.splice(stores.indexOf(first), 1);
-    await first.close();
+    await close(first);
     const raw = openLmdb({ path: join(path, 'data'), maxDbs: 16 });
     try {
       await raw.openDB({ name: table, encoding: 'string' }).put(key, text);

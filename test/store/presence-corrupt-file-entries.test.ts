@@ -1,11 +1,9 @@
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFileStore, type Store } from '@planhub/server';
 import { open as openLmdb } from 'lmdb';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { capturedLog, takeDeadNode } from '../helpers/presence-taker.ts';
-import { tempStorageDir } from '../helpers/stores.ts';
+import { fileStoreFixture } from '../helpers/stores.ts';
 
 const BEAT_MS = 50;
 const TTL_MS = BEAT_MS * 3;
@@ -17,24 +15,13 @@ const entryKey = (workspace: string, node: string, agent: string) => ['e', works
  * serves them). An entry of the wrong shape there used to be read as an agent of its own, with no last seen time.
  */
 describe('a corrupt presence entry on disk (file store)', () => {
-  const dirs: string[] = [];
-  const stores: Store[] = [];
-  afterEach(async () => {
-    await Promise.all(stores.splice(0).map((s) => s.close()));
-    for (const path of dirs.splice(0)) rmSync(path, { recursive: true, force: true });
-  });
-  const open = (path: string) => {
-    const store = createFileStore({ path, eventRetention: 100 });
-    stores.push(store);
-    return store;
-  };
+  const { dir, open, close } = fileStoreFixture();
 
   it.each([
     ['of the wrong shape', JSON.stringify({ agent_id: 'broken', connections: 'one' })],
     ['that is not JSON', '{"agent_id": "broken", conn'],
   ])('%s is skipped and named once; its dead node is still taken and its good agents reported', async (_, bad) => {
-    const path = tempStorageDir();
-    dirs.push(path);
+    const path = dir();
     const start = Date.now();
     const seen = new Date(start - 2 * TTL_MS).toISOString();
     const first = open(path);
@@ -43,7 +30,7 @@ describe('a corrupt presence entry on disk (file store)', () => {
       { agent_id: 'fine', connections: 1, last_seen_at: seen },
       { agent_id: 'broken', connections: 1, last_seen_at: seen },
     ]);
-    await stores.splice(0, 1)[0]?.close();
+    await close(first);
 
     const raw = openLmdb({ path: join(path, 'data'), maxDbs: 16 });
     try {
@@ -62,7 +49,7 @@ describe('a corrupt presence entry on disk (file store)', () => {
 
     const { log, lines } = capturedLog();
     await takeDeadNode(store, log, BEAT_MS, 8);
-    await stores.splice(0, 1)[0]?.close();
+    await close(store);
     const after = openLmdb({ path: join(path, 'data'), maxDbs: 16 });
     try {
       const keys = [...after.openDB({ name: 'presence', encoding: 'string' }).getKeys()].map(String);
@@ -79,13 +66,12 @@ describe('a corrupt presence entry on disk (file store)', () => {
     ]);
   });
   it('takes a node whose heartbeat on disk is not a number, instead of keeping it for good', async () => {
-    const path = tempStorageDir();
-    dirs.push(path);
+    const path = dir();
     const seen = new Date(Date.now() - 2 * TTL_MS).toISOString();
     const first = open(path);
     await first.presence.beat('node-dead', Date.now() - 2 * TTL_MS, TTL_MS);
     await first.presence.write('node-dead', 'ws', [{ agent_id: 'fine', connections: 1, last_seen_at: seen }]);
-    await stores.splice(0, 1)[0]?.close();
+    await close(first);
     const raw = openLmdb({ path: join(path, 'data'), maxDbs: 16 });
     try {
       await raw.openDB({ name: 'presence', encoding: 'string' }).put(['l', 'node-dead'].join('\u001f'), 'abc');
