@@ -178,21 +178,26 @@ export const createServer = (input: ServerConfigInput = {}, deps: ServerDeps = {
         // A step that fails does not stop the others; close() then fails with the first error, as it did.
         const deadline = performance.now() + CLOSE_AFTER_DRAIN_MS;
         const failures: unknown[] = [];
-        const step = async (name: string, run: () => Promise<unknown>) => {
+        // Each step's own likely cause when it runs late: a frozen client holding its connection open was logged as
+        // "the store is slow" four times (once for its step, then for every step after the time had run out).
+        let outOfTime = false;
+        const step = async (name: string, slow: string, run: () => Promise<unknown>) => {
           const settled = await settleBy(deadline, run());
-          if ('late' in settled)
-            log.warn({ step: name, bound_ms: CLOSE_AFTER_DRAIN_MS }, 'shutdown step cut short: the store is slow');
-          else if ('failed' in settled) failures.push(settled.failed);
+          if ('late' in settled) {
+            const cause = outOfTime ? `the ${CLOSE_AFTER_DRAIN_MS} ms after the drain had run out` : slow;
+            log.warn({ step: name, bound_ms: CLOSE_AFTER_DRAIN_MS }, `shutdown step cut short: ${cause}`);
+            outOfTime = true;
+          } else if ('failed' in settled) failures.push(settled.failed);
         };
         // Before io.close(), which waits for the HTTP server: an MCP host's open event stream would hold it up.
-        await step('mcp', () => mcp.close());
-        await step('sockets', () => io.close());
-        await step('presence', () => presence.close());
+        await step('mcp', 'an MCP client keeps its event stream open', () => mcp.close());
+        await step('sockets', 'a client does not close its connection (frozen or gone silent)', () => io.close());
+        await step('presence', 'the store is slow', () => presence.close());
         connections.close();
         revocations.close();
         hub.close();
-        await step('http', () => ops.close(http));
-        if (!deps.store) await step('store', () => store.close());
+        await step('http', 'a client does not close its HTTP connection', () => ops.close(http));
+        if (!deps.store) await step('store', 'the store is slow', () => store.close());
         if (failures.length > 0) throw failures[0];
       })()),
   };

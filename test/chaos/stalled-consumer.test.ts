@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { connect, type PlanHubClient } from '@planhub/client-sdk';
 import { createServer, type PlanHubServer } from '@planhub/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,43 +5,13 @@ import { eventually } from '../helpers/eventually.ts';
 import { metric } from '../helpers/metrics.ts';
 import { bigTodos, stalledSubscriber } from '../helpers/stalled-subscriber.ts';
 import { rounds } from '../helpers/stress.ts';
-import type { SubscriberReport } from './support/sdk-subscriber.ts';
+import { sdkSubscriber } from './support/sdk-subscriber-process.ts';
 
 /** The smallest limit allowed (two of the largest events): reached quickly. */
 const LIMIT = 1024 * 1024;
 const STALLED = 3;
 /** Each write carries a todo list of ~200 KB, pushed to every subscriber: far past the kernel's socket buffers. */
 const WRITES = rounds(80);
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SUBSCRIBER = fileURLToPath(new URL('./support/sdk-subscriber.ts', import.meta.url));
-
-/** The SDK in a process of its own (support/sdk-subscriber.ts), so SIGSTOP stops all its reading. */
-const sdkSubscriber = (env: { url: string; workspace: string; agent: string; types: string }) => {
-  const child = spawn(process.execPath, ['--conditions=planhub-source', '--import', 'tsx', SUBSCRIBER], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PLANHUB_URL: env.url,
-      PLANHUB_WORKSPACE: env.workspace,
-      PLANHUB_AGENT: env.agent,
-      PLANHUB_TYPES: env.types,
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const reports: SubscriberReport[] = [];
-  child.on('message', (message: SubscriberReport) => reports.push(message));
-  return {
-    reports,
-    events: () => reports.flatMap((r) => (r.kind === 'event' ? [r.id] : [])),
-    states: () => reports.filter((r) => r.kind === 'state'),
-    signal: (signal: NodeJS.Signals) => void child.kill(signal),
-    stop() {
-      child.kill('SIGCONT');
-      child.kill('SIGKILL');
-    },
-  };
-};
 
 /** Every event id of the given type in the workspace's log, oldest first, read in small pages. */
 const logIds = async (client: PlanHubClient, type: 'todos_updated') => {
