@@ -13,3 +13,4 @@ export { mintToken, verifyToken, TokenError } from './auth/tokens.ts';
 export { newPlan } from './core/plans/plan-factory.ts';
 export { transact } from './store/transact.ts';
 export { loadPlan, savePlan } from './tools/plan-access.ts';
+export { STORED_FORMAT } from './store/redis/stored-format.ts';

@@ -67,6 +67,8 @@ describe('the Redis store on a shared Redis', () => {
         `${p}:{ws-a}:bytes`,
         // The store's epoch, written by the first node to reach it.
         `${p}:epoch`,
+        // The stored format of the data under the prefix, raised by each node to its own (stored-format.ts).
+        `${p}:format`,
       ].sort(),
     );
     expect(await admin.hgetall(`${p}:{ws-a}:doc:plan:abc`)).toEqual({ v: '1', d: '{"title":"T"}' });

@@ -53,6 +53,15 @@ export const createNodeOps = (
   const reason = () => lastConnectionFailure(`planhub:${config.redisPrefix}`);
   // The raw store: the monitor's own checks are not calls, and must not move planhub_store_errors_total.
   const dataLoss = () => rawStore.dataLoss?.();
+  const formatConflict = () => rawStore.formatConflict?.();
+  // A node older than the store's data: its clients are disconnected once, so they reconnect through the balancer
+  // (which no longer picks this unready node) instead of being refused here call after call.
+  let toldOfConflict = false;
+  const noticeConflict = () => {
+    if (toldOfConflict || formatConflict() === undefined) return;
+    toldOfConflict = true;
+    setImmediate(() => io?.disconnectSockets(true));
+  };
   let io: IoServer | undefined;
   const loss = {
     dataLoss,
@@ -75,6 +84,7 @@ export const createNodeOps = (
           // The ping reads the store's epoch: a loss found by it ends waiting calls at once, not at their next call.
           checked: () => {
             if (dataLoss() !== undefined) gate?.noticeLoss();
+            noticeConflict();
           },
         });
   monitor?.start();
@@ -91,6 +101,7 @@ export const createNodeOps = (
         reason: () => (monitor === undefined ? undefined : reason()),
         writeHealth: () => rawStore.writeHealth(),
         dataLoss,
+        formatConflict,
       }),
     ),
     '/metrics': onlyMethods(READ, async (req, res) => {

@@ -1,4 +1,4 @@
-import type { DataLoss, Store } from '../store/store.ts';
+import type { DataLoss, FormatConflict, Store } from '../store/store.ts';
 import type { Route } from '../transport/http-routes.ts';
 import { EVENTS_DOWN, isEventsDown } from '../store/events-down.ts';
 import { settleBy } from './settle-by.ts';
@@ -24,6 +24,8 @@ export interface Readiness {
   writeHealth: Store['writeHealth'];
   /** Set once the store was found wiped since this node started. */
   dataLoss: () => DataLoss | undefined;
+  /** Set once the store was found written by a newer build (store/redis/stored-format.ts). */
+  formatConflict?: () => FormatConflict | undefined;
 }
 
 /**
@@ -39,7 +41,7 @@ const json = (res: Parameters<Route>[1], status: number, body: object) =>
 
 /**
  * /readyz: 200 `{ "status": "ready" }`, or 503 with a machine-readable reason (`shutting_down`,
- * `store_unreachable`, `store_out_of_memory`, `store_data_lost`, `store_events_down`) and a sentence for the person looking at the load balancer's health page.
+ * `store_unreachable`, `store_out_of_memory`, `store_data_lost`, `store_format_newer`, `store_events_down`) and a sentence for the person looking at the load balancer's health page.
  */
 export const readinessRoute =
   (readiness: Readiness): Route =>
@@ -63,6 +65,17 @@ export const readinessRoute =
         reason: 'store_data_lost',
         message: `${readiness.storeName} lost its data since this node started (wiped or restarted empty); calls answer DATA_LOSS until the node is restarted.`,
         since: new Date(loss.since).toISOString(),
+      });
+      return;
+    }
+    // After the ping too: it reads the format record, so a newer node's start shows on the first probe after it.
+    const newer = readiness.formatConflict?.();
+    if (newer) {
+      json(res, 503, {
+        status: 'unavailable',
+        reason: 'store_format_newer',
+        message: `${readiness.storeName} holds data written by a newer PlanHub than this node; it refuses every call until it is upgraded.`,
+        since: new Date(newer.since).toISOString(),
       });
       return;
     }

@@ -240,6 +240,15 @@ export interface DataLoss {
   message: string;
 }
 
+/** The store holds a newer stored format than this node reads (see redis/stored-format.ts). */
+export interface FormatConflict {
+  /** When this node noticed (epoch ms). */
+  since: number;
+  /** What the store's record holds (cut to 40 characters). */
+  found: string;
+  message: string;
+}
+
 export type EventListener = (event: EventEnvelope) => void;
 
 export interface Store {
@@ -279,6 +288,8 @@ export interface Store {
   ping(): Promise<void>;
   /** Set once the store was found wiped since this node started; absent for stores that cannot lose data alone. */
   dataLoss?(): DataLoss | undefined;
+  /** Set once the store was found written by a newer build than this node; absent for stores without a record. */
+  formatConflict?(): FormatConflict | undefined;
   /**
    * Whether the store accepts writes: `out_of_memory` (with when it began) while Redis refuses them at maxmemory.
    * Redis reads `INFO memory` for it (readiness asks on each probe); the other stores always accept.

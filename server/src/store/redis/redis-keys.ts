@@ -33,6 +33,8 @@ export interface RedisKeys {
   requestIndex(workspace: string, agentId: string): string;
   /** The store's epoch: a random id written once into an empty store, to notice a wiped Redis. */
   readonly epoch: string;
+  /** The stored format of the data under the prefix (a number, stored-format.ts). */
+  readonly format: string;
 }
 
 /**
@@ -68,5 +70,6 @@ export const redisKeys = (prefix: string): RedisKeys => {
     channel: (workspace) => `${ws(workspace)}:feed`,
     requestIndex: (workspace, agentId) => `${ws(workspace)}:reqs:${part(agentId)}`,
     epoch: `${prefix}:epoch`,
+    format: `${prefix}:format`,
   };
 };

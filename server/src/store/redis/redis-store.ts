@@ -21,6 +21,7 @@ import { createReplicatedCommits } from './replicated-commit.ts';
 import { decodeRemembered } from '../request-fingerprint.ts';
 import { createOutOfMemoryState, isOutOfMemory } from './out-of-memory.ts';
 import { createStoreEpoch } from './store-epoch.ts';
+import { createStoredFormat } from './stored-format.ts';
 import { watchClusterSilence, watchSilence } from './silent-connection.ts';
 import { watchShardSubscriberSilence } from './silent-shard-subscriber.ts';
 import { endBefore, startAfter } from './stream-range.ts';
@@ -100,6 +101,8 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   // Adopted at the first connection, checked at every reconnect (a restarted Redis may come back empty).
   const epoch = createStoreEpoch({ client, key: keys.epoch, newId: randomUUID, log });
   client.on('ready', () => void epoch.verify().catch(() => undefined));
+  const format = createStoredFormat({ client, key: keys.format, log });
+  client.on('ready', () => void format.adopt().catch(() => undefined));
 
   // A log entry that is not an event is skipped and named once (stream-read.ts says why).
   const skipped = namedOnce(log);
@@ -152,7 +155,10 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   /** `untilStarted`: wait for startup however long it takes (other operations give up after startupWaitMs). */
   const run = async <T>(op: string, body: () => Promise<T>, wait: { untilStarted?: boolean } = {}): Promise<T> => {
     if (closing) throw unavailable();
-    if (op !== 'ping') epoch.refuseIfLost();
+    if (op !== 'ping') {
+      epoch.refuseIfLost();
+      format.refuseIfNewer();
+    }
     if (!started && wait.untilStarted) await startup;
     else if (!started && !(await within(startup, options.startupWaitMs ?? 3000))) throw unavailable();
     try {
@@ -241,6 +247,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
             epoch.verify().catch((err: unknown) => {
               if (!epoch.lost()) throw err;
             }),
+            format.check(),
           ]),
           // A subscriber that knows it is down is reconnecting already (and fails the check below).
           feed.live() ? silentSubscriber.ping() : undefined,
@@ -254,6 +261,7 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
       run('trimmedThrough', async () => (await client.get(keys.trimmed(workspace))) ?? undefined),
 
     dataLoss: () => epoch.lost(),
+    formatConflict: () => format.conflict(),
 
     writeHealth: async () => {
       // Read on every probe, not only once a write was refused: a node whose agents only read (or that has none)
