@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # PlanHub server image. Build: docker build -t planhub . — run: see docker-compose.yml and docs/operations.md.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
@@ -34,6 +33,10 @@ WORKDIR /app
 COPY --from=build /out/package.json ./package.json
 COPY --from=build /out/node_modules ./node_modules
 COPY --from=build /out/dist ./dist
+# pnpm deploy --legacy leaves a link to the workspace's own package, node_modules/.pnpm/node_modules/@planhub/server
+# -> /src/server: valid in the build stage, dangling here. Nothing loads it, and it breaks `docker cp`. So it goes
+# here, where it dangles; -xtype l matches only links whose target is missing.
+RUN find node_modules -xtype l -delete
 # The file store's directory (PLANHUB_STORE=file PLANHUB_STORAGE_PATH=/data), owned by the process's user so a
 # named volume mounted here is writable. Unused with the memory or Redis store. lmdb's native binary ships in its
 # npm package (@lmdb/lmdb-linux-*), for glibc images such as this one.
