@@ -9,6 +9,11 @@ export interface TaskDoc {
   /** Highest id ever given out: ids are never reused, not even after the list is cleaned. */
   high_water: number;
   tasks: Record<string, Task>;
+  /**
+   * Every task id of the workspace, for a view that holds only some tasks and will be refused NOT_FOUND: what the
+   * message names, without reading every task (a missing id read the whole list, 25 MB for one refusal).
+   */
+  known?: readonly string[];
 }
 
 export const emptyTaskDoc = (): TaskDoc => ({ high_water: 0, tasks: {} });
@@ -33,6 +38,15 @@ export const byId = (a: Pick<Task, 'id'>, b: Pick<Task, 'id'>): number =>
 
 export const sortedTasks = (doc: TaskDoc): Task[] => Object.values(doc.tasks).sort(byId);
 
+const existingTasks = (ids: readonly string[]): string =>
+  ids.length === 0
+    ? 'The task list is empty; create tasks with TaskCreate.'
+    : `Existing tasks: ${ids
+        .map((id) => ({ id }))
+        .sort(byId)
+        .map((t) => `#${t.id}`)
+        .join(', ')}.`;
+
 /**
  * The task `id`, or NOT_FOUND. `failed` is upstream's message for the read that failed, up to where upstream passed on
  * its file backend's error (e.g. "TaskGet get Task #9 failed, err: "); PlanHub says why there and names the tasks
@@ -40,15 +54,7 @@ export const sortedTasks = (doc: TaskDoc): Task[] => Object.values(doc.tasks).so
  */
 export const requireTask = (doc: TaskDoc, id: string, failed: string): Task =>
   doc.tasks[id] ??
-  fail(
-    'NOT_FOUND',
-    `${failed}Task #${id} not found. ` +
-      (Object.keys(doc.tasks).length === 0
-        ? 'The task list is empty; create tasks with TaskCreate.'
-        : `Existing tasks: ${sortedTasks(doc)
-            .map((t) => `#${t.id}`)
-            .join(', ')}.`),
-  );
+  fail('NOT_FOUND', `${failed}Task #${id} not found. ` + existingTasks(doc.known ?? Object.keys(doc.tasks)));
 
 export const taskEvent = (
   ctx: TaskContext,

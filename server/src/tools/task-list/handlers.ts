@@ -71,10 +71,14 @@ const TaskGet: ToolHandlers['TaskGet'] = async (ctx, args) => {
   await upgraded(ctx);
   return ctx.transact(async (tx) => {
     const id = parseTaskId('TaskGet', args.taskId);
-    // A missing task reads the whole list, for the message naming the tasks that exist.
+    // A missing task reads the ids, for the message naming the tasks that exist (not every task: see TaskDoc.known).
     const task =
       (await tx.read(documents.task, id)) ??
-      requireTask(await loadAllTasks(tx), id, `TaskGet get Task #${id} failed, err: `);
+      requireTask(
+        { high_water: 0, tasks: {}, known: (await loadTaskCounts(tx)).ids },
+        id,
+        `TaskGet get Task #${id} failed, err: `,
+      );
     return { result: taskGetText(task), task };
   });
 };

@@ -4,7 +4,7 @@ import { updateTask } from '../../core/tasks/task-update.ts';
 import { setKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
 import { leaveOpenTasks } from './task-cleanup.ts';
-import { addReachable, addTasks, loadAllTasks, writeTaskChanges } from './task-state.ts';
+import { addReachable, addTasks, loadTaskCounts, writeTaskChanges } from './task-state.ts';
 
 /** A well-formed id without leading zeros, or undefined (the pure code then gives the seed's message). */
 const idOf = (raw: string) => (/^\d+$/.test(raw) ? raw.replace(/^0+(?=\d)/, '') : undefined);
@@ -12,13 +12,16 @@ const idOf = (raw: string) => (/^\d+$/.test(raw) ? raw.replace(/^0+(?=\d)/, '') 
 /**
  * The tasks TaskUpdate works on: the task, the tasks it names, the neighbours its deletion or completion changes and
  * every task the cycle check walks, each read through the transaction (so checked at the commit). A malformed or
- * missing id reads the whole list instead: the call is refused, with the seed's message naming the tasks that exist.
+ * missing id is refused before anything changes, with the seed's message naming the tasks that exist: the view then
+ * carries their ids only. A deletion ignores the edges it names (updateTask returns before reading them).
  */
 const loadView = async (tx: Tx, input: TaskUpdateInput): Promise<TaskDoc> => {
-  const named = [input.taskId, ...(input.addBlocks ?? []), ...(input.addBlockedBy ?? [])].map(idOf);
+  const edges = input.status === 'deleted' ? [] : [...(input.addBlocks ?? []), ...(input.addBlockedBy ?? [])];
+  const named = [input.taskId, ...edges].map(idOf);
   const ids = named.filter((id) => id !== undefined);
   const view: TaskDoc = { high_water: 0, tasks: {} };
-  if (ids.length < named.length || (await addTasks(tx, view, ids)).length > 0) return loadAllTasks(tx);
+  const missing = await addTasks(tx, view, ids);
+  if (ids.length < named.length || missing.length > 0) return { ...view, known: (await loadTaskCounts(tx)).ids };
   const task = view.tasks[ids[0] ?? ''];
   if (!task) return view;
   if (input.status === 'deleted') await addTasks(tx, view, [...task.blocks, ...task.blockedBy]);
