@@ -14,6 +14,11 @@ export const docKeys = {
   todoList: (agentId: string) => `todo001:${agentId}`,
   persistentTodos: (agentId: string) => `todo002:${agentId}`,
   planMode: (agentId: string) => `planMode:${agentId}`,
+  /**
+   * Legacy: the same document as builds before 534ad52 (0.1.0 among them) named it; read where `planMode:` is absent,
+   * and deleted by the next write of the agent's mode (tools/plan-mode/mode-access.ts).
+   */
+  legacyPlanMode: (agentId: string) => `mode002:${agentId}`,
   /** Legacy: seed 003's task list as one document, split into the per-task keys below on first access. */
   tasks: () => 'tasks',
   /** One seed-003 task (its edges on both ends live on the task documents). */

@@ -4,7 +4,10 @@ import { stringify } from 'safe-stable-stringify';
 
 /**
  * What a `request_id` is bound to: the tool and its arguments. The arguments are hashed as canonical JSON (keys
- * sorted), so the same call spelled with its keys in another order is still a retry.
+ * sorted), so the same call spelled with its keys in another order is still a retry. Dispatch hashes them as the
+ * client sent them (without request_id), not as parsed: versions that parse a call differently (a field one of them
+ * does not know, a default it fills in) still take a retry sent to another node for the same call. Builds before
+ * that hashed the parsed arguments; an answer they remembered is still accepted (transact.ts, `earlierFingerprint`).
  */
 export const requestFingerprint = (tool: string, args: unknown): string =>
   `${tool}:${createHash('sha256')

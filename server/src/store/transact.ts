@@ -9,8 +9,19 @@ import { Tx } from './transaction.ts';
 /** The retry loop around a call's transaction (transaction.ts): request_id replay, admission, quota and conflicts. */
 
 export interface TransactOptions {
-  /** `fingerprint`: the tool and arguments the request_id is bound to (`request-fingerprint.ts`). */
-  request?: { agent_id: string; request_id: string; ttl_ms: number; fingerprint?: string; keep?: number };
+  /**
+   * `fingerprint`: the tool and arguments the request_id is bound to, as the client sent them (`request-fingerprint.ts`).
+   * `earlierFingerprint`: the one builds before it stored (of the arguments as parsed), also accepted, so an answer
+   * such a build remembered replays here; called only when a remembered answer's fingerprint is not `fingerprint`.
+   */
+  request?: {
+    agent_id: string;
+    request_id: string;
+    ttl_ms: number;
+    fingerprint?: string;
+    earlierFingerprint?: () => string;
+    keep?: number;
+  };
   maxAttempts?: number;
   /** The call's admission (its call count): nothing is committed before it resolves, and not at all if it rejects. */
   admitted?: Promise<void>;
@@ -28,19 +39,23 @@ export interface TransactResult<R> {
 }
 
 /**
- * The remembered answer, when it was given to the same call. An answer remembered before fingerprints existed
- * replays whatever the call (nothing to compare it with).
+ * Whether a remembered answer was given to this call: its fingerprint is the call's, or the one a build before raw
+ * fingerprints stored for it (worked out only here, on a retry). An answer remembered before fingerprints existed
+ * was given to any call (nothing to compare it with).
  */
+const sameCall = (stored: Remembered, request: TransactOptions['request']): boolean =>
+  stored.fingerprint === undefined ||
+  request?.fingerprint === undefined ||
+  stored.fingerprint === request.fingerprint ||
+  stored.fingerprint === request.earlierFingerprint?.();
+
+/** The remembered answer, when it was given to the same call (see sameCall). */
 const replay = <R>(stored: Remembered, request: TransactOptions['request']): TransactResult<R> => {
-  if (
-    stored.fingerprint !== undefined &&
-    request?.fingerprint !== undefined &&
-    stored.fingerprint !== request.fingerprint
-  )
+  if (!sameCall(stored, request))
     throw new PlanHubError(
       'INVALID_ARGUMENT',
-      `request_id ${JSON.stringify(request.request_id.slice(0, 128))} was already used for ` +
-        `${fingerprintTool(stored.fingerprint)} with other arguments; use a new request_id.`,
+      `request_id ${JSON.stringify((request?.request_id ?? '').slice(0, 128))} was already used for ` +
+        `${fingerprintTool(stored.fingerprint ?? '')} with other arguments; use a new request_id.`,
     );
   return { result: stored.answer as R, events: [], replayed: true };
 };
@@ -54,6 +69,12 @@ const quotaExceeded = (workspace: string, q: QuotaRefusal) =>
       `longer needs, or ask an operator to raise PLANHUB_LIMIT_WORKSPACE_BYTES or lower PLANHUB_FINISHED_PLANS_KEPT.`,
     { kind: 'workspaceBytes', workspace, used: q.used, needed: q.needed, limit: q.limit },
   );
+
+/** What the store remembers of a request: everything but how an earlier build fingerprinted it. */
+const storedRequest = (request: NonNullable<TransactOptions['request']>, answer: unknown) => {
+  const { earlierFingerprint: _, ...stored } = request;
+  return { ...stored, answer };
+};
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -116,7 +137,7 @@ export const transact = async <R>(
     await options.admitted;
     const commit = tx.toCommit();
     const outcome = await withinBudget(budget, () =>
-      store.commit(workspace, { ...commit, ...(request ? { request: { ...request, answer: result } } : {}) }),
+      store.commit(workspace, { ...commit, ...(request ? { request: storedRequest(request, result) } : {}) }),
     );
     if (outcome.ok)
       return {

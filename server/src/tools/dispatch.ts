@@ -114,7 +114,10 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
                     request_id: requestId,
                     ttl_ms: services.config.requestTtlMs,
                     keep: services.config.limits.requestsPerAgent,
-                    fingerprint: requestFingerprint(tool, args.data),
+                    // One canonical JSON and hash, of the arguments as sent: how this build parses them is
+                    // no part of the call's identity. The parsed ones are hashed only on a retry that needs it.
+                    fingerprint: requestFingerprint(tool, toolArgs),
+                    earlierFingerprint: () => requestFingerprint(tool, args.data),
                   },
                 }
               : {}),

@@ -34,6 +34,13 @@ const PersistentTodosDocSchema = z.object({ todos: z.array(PersistentTodoSchema)
 /** One agent's seed-002 todo list. */
 export type PersistentTodosDoc = z.infer<typeof PersistentTodosDocSchema>;
 
+const PlanModeDocSchema = z.looseObject({
+  goal: z.string(),
+  scope: z.string().optional(),
+  entered_at: z.string(),
+  plan_id: z.string().optional(),
+});
+
 const asObject = (raw: unknown): Record<string, unknown> | undefined =>
   typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
 
@@ -89,12 +96,17 @@ export const documents = {
     name: 'plan mode (002)',
     version: 1,
     key: docKeys.planMode,
-    schema: z.looseObject({
-      goal: z.string(),
-      scope: z.string().optional(),
-      entered_at: z.string(),
-      plan_id: z.string().optional(),
-    }),
+    schema: PlanModeDocSchema,
+  }),
+  /**
+   * Read only where `planMode` is absent, and moved to it by the agent's next mode write (plan-mode/mode-access.ts):
+   * builds before 534ad52 stored the same shape under `mode002:<agent>`.
+   */
+  legacyPlanMode: defineDocument<PlanModeDoc, [string]>({
+    name: 'legacy plan mode (002)',
+    version: 0,
+    key: docKeys.legacyPlanMode,
+    schema: PlanModeDocSchema,
   }),
   subscriptions: defineDocument({
     name: 'subscriptions',

@@ -6,10 +6,10 @@ import { stateRefusal } from '../../core/plan-mode/state-refusal.ts';
 import { decideModification } from '../../core/plan-mode/modification.ts';
 import { decideApproval } from '../../core/plans/plan-lifecycle.ts';
 import type { ApprovalPolicy, Decider } from '../../core/plans/plan-lifecycle.ts';
-import { documents } from '../../store/documents/documents.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { CallContext } from '../context.ts';
 import { savePlan } from '../plan-access.ts';
+import { readModeDoc } from '../plan-mode/mode-access.ts';
 import { leavePlanMode } from './leave-plan-mode.ts';
 import { releaseRejected } from './release-rejected.ts';
 import type { DecisionTarget } from './target.ts';
@@ -47,7 +47,7 @@ const leavesPlanMode = (caller: Caller, target: DecisionTarget, err: unknown): b
 /** The owner's 002 mode follows its plan: when the decided plan is the one plan_exit made, announce the change. */
 const modeEvents = async (tx: Tx, before: Plan, after: Plan, decider: Decider, now: string) => {
   if (after.dialect !== '002') return { events: [], mode: undefined };
-  const doc = await tx.read(documents.planMode, after.agent_id);
+  const doc = await readModeDoc(tx, after.agent_id);
   if (doc?.plan_id !== after.plan_id) return { events: [], mode: undefined };
   const to = deriveMode(doc, after);
   const change = {

@@ -1,8 +1,7 @@
 import type { Caller } from '@planhub/shared';
 import { modeChanged } from '../../core/plan-mode/mode-events.ts';
-import { docKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
-import { loadModeState } from '../plan-mode/mode-access.ts';
+import { deleteModeDoc, loadModeState } from '../plan-mode/mode-access.ts';
 import { finishPlan } from '../finish-plan.ts';
 
 /**
@@ -18,7 +17,7 @@ export const leavePlanMode = async (tx: Tx, caller: Caller, reason: string | und
     await finishPlan(tx, state.plan, 'cancelled', `rejected by ${caller.agent_id}${why}`, now);
     cancelled = state.plan.plan_id;
   }
-  if (state.doc) tx.delete(docKeys.planMode(caller.agent_id));
+  if (state.doc) deleteModeDoc(tx, caller.agent_id);
   const change = {
     workspace: caller.workspace,
     agent_id: caller.agent_id,

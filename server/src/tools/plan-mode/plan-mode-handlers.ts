@@ -15,13 +15,12 @@ import { stateRefusal } from '../../core/plan-mode/state-refusal.ts';
 import { renderPlanMarkdown } from '../../core/plan-mode/plan-markdown.ts';
 import { planEvent } from '../../core/plans/plan-events.ts';
 import { requestApproval, stepList } from '../../core/plans/plan-lifecycle.ts';
-import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
 import { recordEdges } from '../dependency-graph.ts';
 import { finishPlan } from '../finish-plan.ts';
 import { loadAgent, savePlan } from '../plan-access.ts';
 import { registerAgent } from '../planhub/agent-index.ts';
-import { loadModeState, type ModeState } from './mode-access.ts';
+import { loadModeState, putModeDoc, type ModeState } from './mode-access.ts';
 
 /** Says what entering plan mode did to the plan being executed, so the model does not report its steps as done. */
 const supersededWarning = (plan: Plan): string => {
@@ -67,7 +66,7 @@ const plan_enter: ToolHandlers['plan_enter'] = (ctx, args) =>
       ...(args.scope !== undefined ? { scope: args.scope } : {}),
       entered_at: now,
     };
-    tx.put(docKeys.planMode(caller.agent_id), doc);
+    putModeDoc(tx, caller.agent_id, doc);
     // An agent exploring in plan mode has no plan yet but belongs in the workspace overview.
     await registerAgent(tx, caller.agent_id);
     tx.emit(
@@ -156,7 +155,7 @@ const plan_exit: ToolHandlers['plan_exit'] = (ctx, args) =>
     const { plan, events } = requestApproval(created, args.plan.summary, services.config.approvalPolicy, now);
     await recordEdges(tx, planEdges(plan));
     await savePlan(tx, plan);
-    tx.put(docKeys.planMode(caller.agent_id), { ...doc, plan_id: plan.plan_id } satisfies PlanModeDoc);
+    putModeDoc(tx, caller.agent_id, { ...doc, plan_id: plan.plan_id } satisfies PlanModeDoc);
     const mode = deriveMode({ ...doc, plan_id: plan.plan_id }, plan);
     tx.emit(
       planEvent(created, 'plan_created', null, { steps: stepList(created), dialect: '002' }, now),

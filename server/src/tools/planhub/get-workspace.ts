@@ -10,6 +10,7 @@ import { documents } from '../../store/documents/documents.ts';
 import { docKeys } from '../../store/keys.ts';
 import type { ToolHandlers } from '../context.ts';
 import { readPlans } from '../live-plans.ts';
+import { decodeModeDoc, modeReadKeys } from '../plan-mode/mode-access.ts';
 import { loadAgentIndex } from './agent-index.ts';
 
 /**
@@ -26,29 +27,30 @@ export const getWorkspace: ToolHandlers['getWorkspace'] = async (ctx, args) => {
     // Agents come from the index alone (task tools register their callers); a task owner is free text, and a name
     // nobody connected as stays on its tasks rather than becoming an agent entry.
     const agentIds = args.agent_id === undefined ? index : [args.agent_id];
-    // The task documents come with the agents' documents, in the same round trip.
-    const [docs, taskDocs] = await Promise.all([
-      tx.getMany(
-        agentIds.flatMap((id) => [
-          docKeys.agent(id),
-          docKeys.todoList(id),
-          docKeys.persistentTodos(id),
-          docKeys.planMode(id),
-        ]),
-      ),
+    // The task documents come with the agents' documents, in the same round trip; so do the agents' modes stored by
+    // builds before 534ad52 (mode-access.ts), read where the current key is absent.
+    const keys = agentIds.flatMap((id) => [docKeys.agent(id), docKeys.todoList(id), docKeys.persistentTodos(id)]);
+    const modes = modeReadKeys(agentIds);
+    const [, taskDocs] = await Promise.all([
+      tx.prefetch({ checked: [...keys, ...modes.checked], unchecked: modes.unchecked }),
       tx.readMany(
         documents.task,
         taskCounts.ids.map((id) => [id]),
       ),
+    ]);
+    const [docs, modeDocs, legacyModeDocs] = await Promise.all([
+      tx.getMany(keys),
+      tx.getMany(modes.checked),
+      tx.getUnchecked(modes.unchecked),
     ]);
     const tasks = tasksOf({
       high_water: taskCounts.highWater,
       tasks: Object.fromEntries(taskDocs.filter((t) => t !== undefined).map((t) => [t.id, t])),
     });
     const perAgent = agentIds.map((id, i) => {
-      const [agent, todoList, persistentTodos, mode] = docs.slice(i * 4, i * 4 + 4);
+      const [agent, todoList, persistentTodos] = docs.slice(i * 3, i * 3 + 3);
       const agentDoc: AgentDoc = documents.agent.decode(docKeys.agent(id), agent) ?? emptyAgent(id);
-      const modeDoc = documents.planMode.decode(docKeys.planMode(id), mode);
+      const modeDoc = decodeModeDoc(tx, id, modeDocs[i], legacyModeDocs[i]);
       const planIds = overviewPlanIds(agentDoc, args.plans_per_agent);
       return {
         agent: agentDoc,

@@ -3,6 +3,7 @@ import { documents } from '../../store/documents/documents.ts';
 import { counterKeys, docKeys, setKeys } from '../../store/keys.ts';
 import type { Store } from '../../store/store.ts';
 import { transact } from '../../store/transact.ts';
+import { registerAgent } from '../planhub/agent-index.ts';
 
 /** Workspaces seen without the one-document task list, per store: nothing writes one any more. */
 const upgraded = new WeakMap<Store, Set<string>>();
@@ -35,6 +36,12 @@ export const ensureTasksUpgraded = async (store: Store, workspace: string, budge
       const { counters } = await tx.collections({ counters: [counterKeys.taskIds()] });
       const gap = legacy.high_water - (counters[0] ?? 0);
       if (gap > 0) tx.op({ op: 'incr', key: counterKeys.taskIds(), by: gap });
+      // Builds of that layout before a5c5e73 (0.1.0 among them) listed every task owner among the workspace's agents
+      // and registered no task caller: an owner that created a task of the list, so an agent that called a task
+      // tool, is registered now, as its next task call would. A name given only as an owner stays on its tasks.
+      const creators = new Set(tasks.map((t) => t.created_by));
+      const owners = new Set(tasks.flatMap((t) => (t.owner !== undefined && creators.has(t.owner) ? [t.owner] : [])));
+      for (const agent of owners) await registerAgent(tx, agent);
       tx.delete(docKeys.tasks());
     },
     { budget },
