@@ -6,6 +6,9 @@ const LIMITS = { callsPerSecond: 10, rateWindowSeconds: 10 } as const;
 /** 200 one-character steps: a frame of under 1 KiB (one unit) that writes 202 documents. */
 const STEPS = Array.from({ length: 200 }, (_, i) => `${i % 10}`);
 
+/** Steps waiting on one worker's step: each gets its own copy of the output. */
+const WAITERS = 60;
+
 type Ack = { ok: boolean; error?: { code: string; message: string } };
 
 /**
@@ -38,5 +41,29 @@ describe('what a write costs its caller', () => {
       expect(await stepper.call('setStepStatus', { step_id: 'step_1', status: statuses[i % 2] })).toMatchObject({
         ok: true,
       });
+  });
+  it('charges a completion for the copies of its output the steps waiting on it receive', async () => {
+    const url = await node();
+    const worker = await join(url, 'ws', 'worker');
+    expect(await worker.call('createPlan', { title: 'Source', steps: ['produce'] })).toMatchObject({ ok: true });
+    expect(await worker.call('startPlan', { wait: false })).toMatchObject({ ok: true });
+    for (let i = 0; i < WAITERS; i++) {
+      const waiter = await join(url, 'ws', `waiter-${i}`);
+      await waiter.call('createPlan', { title: `Wait ${i}`, steps: ['first'] });
+      await waiter.call('startPlan', { wait: false });
+      expect(
+        await waiter.call('addDependentStep', {
+          description: 'use the output',
+          depends_on: [{ agent_id: 'worker', step_id: 'step_1' }],
+        }),
+      ).toMatchObject({ ok: true });
+      waiter.close();
+    }
+    // Its frame costs 3 units (16 KiB a unit) and its 60 waiters' records and events 109 (2 x 60 x 60 KB at 64 KiB a
+    // unit), past the window's 100; charged for the frame alone, the worker had over 90 left.
+    const output = { report: 'r'.repeat(60_000) };
+    expect(await worker.call('completeStepWithOutput', { step_id: 'step_1', output })).toMatchObject({ ok: true });
+    const after = (await worker.call('getPlanStatus', {})) as Ack;
+    expect(after.ok ? 'ok' : after.error?.code).toBe('RESOURCE_EXHAUSTED');
   });
 });

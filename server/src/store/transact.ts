@@ -2,7 +2,7 @@ import type { EventEnvelope } from '@planhub/shared';
 import { PlanHubError } from '@planhub/shared';
 import { type CallBudget, withinBudget } from './call-budget.ts';
 import { fingerprintTool, type Remembered } from './request-fingerprint.ts';
-import type { BoundRefusal, QuotaRefusal, Store } from './store.ts';
+import type { BoundRefusal, Commit, QuotaRefusal, Store } from './store.ts';
 import { DrawnValues } from './drawn-values.ts';
 import { Tx } from './transaction.ts';
 
@@ -36,6 +36,8 @@ export interface TransactResult<R> {
   replayed: boolean;
   /** Documents the applied commit wrote (none for a replay or a call that changed nothing): its work, for its cost. */
   written?: number;
+  /** Bytes of the outputs the commit's fan-ins record, one copy per waiting step (write-cost.ts, recordCost). */
+  recorded?: number;
 }
 
 /**
@@ -74,6 +76,17 @@ const quotaExceeded = (workspace: string, q: QuotaRefusal) =>
 const storedRequest = (request: NonNullable<TransactOptions['request']>, answer: unknown) => {
   const { earlierFingerprint: _, ...stored } = request;
   return { ...stored, answer };
+};
+
+/** Each fan-in writes its set and its record, and the documents it writes when it fires (counted as if it did). */
+const fanInDocuments = (fanIns: Commit['fanIns']): number =>
+  (fanIns ?? []).reduce((n, f) => n + 1 + (f.record ? 1 : 0) + f.then.writes.length, 0);
+
+const recordedBytes = (fanIns: Commit['fanIns']): number => {
+  let bytes = 0;
+  for (const f of fanIns ?? [])
+    for (const [field, value] of Object.entries(f.record?.fields ?? {})) bytes += field.length + value.length;
+  return bytes;
 };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -144,7 +157,8 @@ export const transact = async <R>(
         result: tx.completeAnswer(result, outcome.fired),
         events: outcome.events,
         replayed: false,
-        written: commit.writes.length,
+        written: commit.writes.length + fanInDocuments(commit.fanIns),
+        recorded: recordedBytes(commit.fanIns),
       };
     if (outcome.reason === 'quota') throw quotaExceeded(workspace, outcome);
     if (outcome.reason === 'bound') throw boundExceeded(outcome);

@@ -13,7 +13,7 @@ import {
 import { clippedShape, invalidArguments, toPlanHubError } from '../errors/to-error-shape.ts';
 import { chargeWork, isRateLimited } from '../limits/call-limiter.ts';
 import { chargeDone } from '../limits/answer-cost.ts';
-import { writeCost } from '../limits/write-cost.ts';
+import { recordCost, writeCost } from '../limits/write-cost.ts';
 import { checkShape } from '../limits/json-shape.ts';
 import { refuseWriteBeforeParsing } from './role-first.ts';
 import { requestFingerprint } from '../store/request-fingerprint.ts';
@@ -123,7 +123,7 @@ export const createDispatch = (services: Services, handlers: ToolHandlers): Disp
               : {}),
           });
           // Charged once the commit applied, as an answer's size is: the agent's next calls pay for a large write.
-          chargeDone(services.callLimiter, site.caller, writeCost(done.written ?? 0));
+          chargeDone(services.callLimiter, site.caller, writeCost(done.written ?? 0) + recordCost(done.recorded ?? 0));
           return done.result;
         },
       };
