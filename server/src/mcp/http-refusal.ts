@@ -37,14 +37,14 @@ const retryAfterMsOf = (details: unknown): number | undefined => {
  * A refusal before any MCP session handles the request, as the JSON-RPC error body MCP clients read (they put the
  * body's text into the error they throw), with the PlanHub code in front of the message. A refusal with details
  * (`retry_after_ms`) carries them as the error's `data`, beside the code, and a wait as Retry-After (whole seconds,
- * at least 1), which plain HTTP clients and proxies read.
+ * at least 1), which plain HTTP clients and proxies read. `status` replaces the code's own HTTP status (413 for a
+ * body too large in shape: 429 would read as "retry later", and a retry of it fails alike).
  */
-export const refuseHttp = (res: ServerResponse, error: ErrorShape): void => {
+export const refuseHttp = (res: ServerResponse, error: ErrorShape, status = STATUS[error.code] ?? 500): void => {
   if (res.headersSent) {
     res.end();
     return;
   }
-  const status = STATUS[error.code] ?? 500;
   const headers: Record<string, string> = status === 401 ? { 'www-authenticate': 'Bearer realm="planhub"' } : {};
   const retryAfterMs = retryAfterMsOf(error.details);
   if (retryAfterMs !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterMs / 1000)));

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { MCP_EVENT_CURSOR_HEADER, PlanHubError } from '@planhub/shared';
+import { MCP_EVENT_CURSOR_HEADER, PlanHubError, type Caller } from '@planhub/shared';
 import { clippedShape, toPlanHubError } from '../errors/to-error-shape.ts';
 import type { Route } from '../transport/http-routes.ts';
 import { refuseHttp } from './http-refusal.ts';
@@ -19,6 +19,7 @@ import { isHandshakeOnly } from './handshake-message.ts';
 import { parseDialects } from './tool-list.ts';
 import { clientAddressOf } from '../transport/client-address.ts';
 import { BODY_DEADLINE_MS, createBodyBudget } from './body-budget.ts';
+import { callCost } from '../transport/call-admission.ts';
 
 /** An MCP host may pause a conversation for a long time; after this its session is closed and it re-initializes. */
 export const DEFAULT_MCP_IDLE_MS = 30 * 60_000;
@@ -91,13 +92,37 @@ export const createMcpEndpoint = (
   const bodyBudget = createBodyBudget(config.limits.payloadBytes);
 
   /**
-   * A POST's body, read here (within payloadBytes) rather than by the SDK so its call is charged by the bytes that
-   * came, chunked or not; undefined when the request was answered already (too large, not JSON, client gone).
+   * A body over limits.frameValues, refused unparsed in the socket door's words (transport/json-scan.ts): HTTP 413
+   * with `RESOURCE_EXHAUSTED: The request has more than …`. Its bytes are charged to the client's address first, as
+   * a socket frame refused the same way is, so sending such bodies is not free; past the budget, the budget's
+   * refusal (429, Retry-After) is the answer instead.
    */
-  const readBody = async (req: IncomingMessage, res: ServerResponse) => {
+  const refuseValues = async (
+    res: ServerResponse,
+    body: { tooManyValues: string; bytes: number },
+    caller: Caller,
+    address: string,
+  ) => {
+    const overBudget = await deps.admission?.charge(callCost(body.bytes), caller, address);
+    log.info(
+      { agent_id: caller.agent_id, bytes: body.bytes, over_budget: !!overBudget },
+      'mcp request refused unparsed',
+    );
+    if (overBudget) refuseHttp(res, overBudget);
+    else refuseHttp(res, { code: 'RESOURCE_EXHAUSTED', message: body.tooManyValues }, 413);
+  };
+
+  /**
+   * A POST's body, read here (within payloadBytes) rather than by the SDK so its call is charged by the bytes that
+   * came, chunked or not; undefined when the request was answered already (too large, too many values, not JSON,
+   * client gone).
+   */
+  const readBody = async (req: IncomingMessage, res: ServerResponse, caller: Caller) => {
     if (req.method !== 'POST') return { parsed: undefined };
-    const hold = bodyBudget.open(addressOf(req));
+    const address = addressOf(req);
+    const hold = bodyBudget.open(address);
     const body = await readJsonBody(req, res, config.limits.payloadBytes, {
+      maxValues: config.limits.frameValues,
       admit: (bytes) => hold.add(bytes),
       deadlineMs: BODY_DEADLINE_MS,
       late: () =>
@@ -106,7 +131,10 @@ export const createMcpEndpoint = (
           `The request body did not arrive whole within ${BODY_DEADLINE_MS / 1000} s; send it again at once.`,
         ),
     }).finally(() => hold.release());
-    if (!body.ok) return undefined;
+    if (!body.ok) {
+      if (body.tooManyValues !== undefined) await refuseValues(res, body, caller, address);
+      return undefined;
+    }
     (req as IncomingMessage & { auth?: AuthInfo }).auth = bodyAuth(body.bytes);
     return body;
   };
@@ -146,7 +174,7 @@ export const createMcpEndpoint = (
       await session.transport.handleRequest(req, res);
     } else
       await registry.track(id, async () => {
-        const body = await readBody(req, res);
+        const body = await readBody(req, res, session.caller);
         if (!body) return;
         if (!isHandshakeOnly(body.parsed)) registry.markUsed(id);
         await session.transport.handleRequest(req, res, body.parsed);
@@ -159,7 +187,7 @@ export const createMcpEndpoint = (
     const { caller, token } = await identify(req, query, auth);
     const dialects = parseDialects(query.get('dialects'));
     // Before the check: the check and the reservation must not be an await apart.
-    const body = await readBody(req, res);
+    const body = await readBody(req, res, caller);
     if (!body) return;
     // Revoked while its body came, after the lookup: refused before a session is opened for it.
     if (token?.jti !== undefined && tokens.revocations.announced(token.jti))

@@ -1,5 +1,6 @@
 import type { Packet } from 'socket.io-parser';
 import { Decoder, Encoder, PacketType } from 'socket.io-parser';
+import { scanJson, tooManyValues } from './json-scan.ts';
 
 export interface FrameLimits {
   /** Keys plus array elements in one frame. */
@@ -16,7 +17,7 @@ const BINARY_TYPES: ReadonlySet<string> = new Set([String(PacketType.BINARY_EVEN
 
 /**
  * What a "call" receives instead of its arguments when the frame was refused before dispatch: too large a shape
- * (RESOURCE_EXHAUSTED), or an event the node does not serve (INVALID_ARGUMENT).
+ * (RESOURCE_EXHAUSTED), an event the node does not serve, or a payload that is not JSON (INVALID_ARGUMENT).
  */
 export class FrameRefusal {
   constructor(
@@ -63,32 +64,34 @@ const attachmentBytes = (data: unknown): number => {
 };
 
 /**
- * One pass over the raw JSON text, counting values and nesting outside strings, stopping at the first limit
- * exceeded: a hostile frame of 60,000 keys costs a short scan instead of a parse, a walk and a schema run.
+ * The raw frame checked against the limits before JSON.parse (json-scan.ts): the refusal's words, or undefined. The
+ * frame wraps a call's arguments two levels deeper than they are (["call", { tool, args }]).
  */
 export const scanFrame = (text: string, limits: FrameLimits): string | undefined => {
-  let depth = 0;
-  let values = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
-      if (++depth > limits.maxDepth + FRAME_WRAPPING)
-        return `arguments is nested more than ${limits.maxDepth} levels deep; flatten it.`;
-    } else if (c === 125 || c === 93) depth--;
-    else if (c === 58 || c === 44) {
-      if (++values > limits.maxValues)
-        return (
-          `The call has more than ${limits.maxValues} keys and array elements; send less per call, or store ` +
-          'large data elsewhere and pass a reference.'
-        );
-    }
-  }
+  const excess = scanJson(text, { maxValues: limits.maxValues, maxDepth: limits.maxDepth + FRAME_WRAPPING });
+  if (excess === 'depth') return `arguments is nested more than ${limits.maxDepth} levels deep; flatten it.`;
+  if (excess === 'values') return tooManyValues('The call', limits.maxValues);
   return undefined;
+};
+
+/**
+ * The refusal of an event whose payload is not JSON (INVALID_ARGUMENT): most often NaN or Infinity, which Python's
+ * json.dumps writes by default (python-socketio uses it) and JSON.parse refuses. `reason` is JSON.parse's own words,
+ * which point at the place.
+ */
+export const notJson = (reason: string): string =>
+  `The call is not valid JSON (${reason.slice(0, 200)}). NaN, Infinity and -Infinity are not JSON: send a finite ` +
+  "number, null or a string instead (Python's json.dumps writes them unless given allow_nan=False, which raises " +
+  'where they are).';
+
+/** JSON.parse's complaint about `text`, or undefined when it is JSON. */
+const jsonError = (text: string): string | undefined => {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
 };
 
 type DecodeString = (this: Decoder, text: string) => Packet;
@@ -96,8 +99,8 @@ type DecodeString = (this: Decoder, text: string) => Packet;
 const decodeString = (Decoder.prototype as unknown as { decodeString: DecodeString }).decodeString;
 
 /**
- * A socket.io parser that checks every text frame before JSON.parse. A refused event, and an event of another name
- * than "call", reaches the "call" handler with a FrameRefusal instead of its arguments (answered as an error if it
+ * A socket.io parser that checks every text frame before JSON.parse. A refused event (too large a shape, or a
+ * payload JSON.parse cannot read), and an event of another name than "call", reaches the "call" handler with a FrameRefusal instead of its arguments (answered as an error if it
  * has an acknowledgement, dropped if not); any other refused packet closes the connection, as socket.io does with a
  * malformed one.
  */
@@ -127,6 +130,19 @@ export const guardedParser = (limits: FrameLimits) => {
       super.add(obj);
     }
   }
+  /**
+   * An event refused before its payload was parsed: the header (type, namespace, acknowledgement id: all that comes
+   * before the payload's first bracket) is decoded alone and the refusal takes the arguments' place, so the "call"
+   * handler answers it. Without an acknowledgement id the handler drops it; a binary event still takes its
+   * attachments, and they are charged with it. Any other packet type closes the connection with `err`.
+   */
+  const refuseEvent = (decoder: GuardedDecoder, text: string, refused: FrameRefusal, err: unknown): Packet => {
+    const payloadAt = text.search(/[[{]/);
+    const header = decodeString.call(decoder, payloadAt < 0 ? text : text.slice(0, payloadAt));
+    if (header.type !== PacketType.EVENT && header.type !== PacketType.BINARY_EVENT) throw err;
+    if (header.type === PacketType.BINARY_EVENT) decoder.awaitingAttachments = refused;
+    return { ...header, data: ['call', refused] };
+  };
   Object.defineProperty(GuardedDecoder.prototype, 'decodeString', {
     value(this: GuardedDecoder, text: string): Packet {
       this.awaitingAttachments = undefined;
@@ -135,33 +151,37 @@ export const guardedParser = (limits: FrameLimits) => {
       // packet of such a connection is decoded and dropped by socket.io, holding nothing.
       if (!this.admitted && BINARY_TYPES.has(text.charAt(0)))
         throw new Error('a binary packet before the connection was admitted');
-      const refusal = scanFrame(text, limits);
-      if (refusal === undefined) {
-        const packet = decodeString.call(this, text);
-        const data: unknown[] | undefined = Array.isArray(packet.data) ? (packet.data as unknown[]) : undefined;
-        // Only "call" has a handler; the parser puts the attachments back inside the holder's value.
-        if (data !== undefined && data[0] === 'call' && data.length > 1) {
-          const framed = new FramedCall(data[1], text.length);
-          data[1] = framed;
-          if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = framed;
-        } else if (data !== undefined && data[0] !== 'call') {
-          // Any other event reaches the "call" handler as a refusal, charged by its frame like a call: a client in
-          // another language that names the event wrongly gets an answer instead of waiting for one. A number is a
-          // name socket.io accepts too (`427[5,{}]` went unanswered and uncharged).
-          const refused = unknownEvent(String(data[0]), text.length);
-          if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = refused;
-          return { ...packet, data: ['call', refused] };
-        }
-        return packet;
+      const excess = scanFrame(text, limits);
+      if (excess !== undefined)
+        return refuseEvent(this, text, new FrameRefusal(excess, text.length), new Error(excess));
+      let packet: Packet;
+      try {
+        packet = decodeString.call(this, text);
+      } catch (err) {
+        // The parser refuses a payload JSON.parse cannot read with the one error it has for every bad packet, and
+        // socket.io closes the connection on it: the call got no answer, and its client waited out its own timeout
+        // to learn only that the connection dropped. An event whose payload is not JSON (NaN from Python, most
+        // often) is answered instead, by its acknowledgement id; anything else still closes the connection.
+        const payloadAt = text.search(/[[{]/);
+        const reason = payloadAt < 0 ? undefined : jsonError(text.slice(payloadAt));
+        if (reason === undefined) throw err;
+        return refuseEvent(this, text, new FrameRefusal(notJson(reason), text.length, 'INVALID_ARGUMENT'), err);
       }
-      const payloadAt = text.search(/[[{]/);
-      const header = decodeString.call(this, payloadAt < 0 ? text : text.slice(0, payloadAt));
-      if (header.type !== PacketType.EVENT && header.type !== PacketType.BINARY_EVENT) throw new Error(refusal);
-      // Without an acknowledgement id the call handler drops it; a binary event still takes its attachments, and
-      // they are charged with it.
-      const refused = new FrameRefusal(refusal, text.length);
-      if (header.type === PacketType.BINARY_EVENT) this.awaitingAttachments = refused;
-      return { ...header, data: ['call', refused] };
+      const data: unknown[] | undefined = Array.isArray(packet.data) ? (packet.data as unknown[]) : undefined;
+      // Only "call" has a handler; the parser puts the attachments back inside the holder's value.
+      if (data !== undefined && data[0] === 'call' && data.length > 1) {
+        const framed = new FramedCall(data[1], text.length);
+        data[1] = framed;
+        if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = framed;
+      } else if (data !== undefined && data[0] !== 'call') {
+        // Any other event reaches the "call" handler as a refusal, charged by its frame like a call: a client in
+        // another language that names the event wrongly gets an answer instead of waiting for one. A number is a
+        // name socket.io accepts too (`427[5,{}]` went unanswered and uncharged).
+        const refused = unknownEvent(String(data[0]), text.length);
+        if (packet.type === PacketType.BINARY_EVENT) this.awaitingAttachments = refused;
+        return { ...packet, data: ['call', refused] };
+      }
+      return packet;
     },
   });
   return { Encoder, Decoder: GuardedDecoder };
