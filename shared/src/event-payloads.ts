@@ -65,8 +65,17 @@ export const EVENT_PAYLOAD_SCHEMAS = {
     .object({
       /** Every key of the step's received outputs (`<agent_id>:<step_id>`, and `provides` names). */
       received_outputs: z.array(z.string()),
-      /** The received outputs themselves, key → value (absent in events logged before they were sent). */
+      /**
+       * The received outputs themselves, key → value (absent in events logged before they were sent). An event
+       * that all of them would take past the event cap (MAX_EVENT_BYTES) carries a marker in place of each one
+       * `outputs_omitted` names.
+       */
       outputs: z.record(z.string(), z.unknown()).optional(),
+      /**
+       * The keys whose values `outputs` left out to keep the event within the cap, in key order; absent when it
+       * holds every one. The step's received_outputs (getPlanStatus) still have them all.
+       */
+      outputs_omitted: z.array(z.string()).optional(),
       unblocked_by: unblockedBy,
       /** unblocked_by's agent, kept for readers of the earlier string form. */
       unblocked_by_agent: z.string().optional(),

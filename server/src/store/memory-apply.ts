@@ -1,5 +1,5 @@
 import type { NewEvent } from '@planhub/shared';
-import { applyFill, fillText } from './fill.ts';
+import { applyFill, fillEvent, fillText } from './fill.ts';
 import { NO_VALUE } from './bumped-doc.ts';
 import { docJsonBytes, type Workspace } from './memory-workspace.ts';
 import { SortedMembers } from './sorted-members.ts';
@@ -109,11 +109,13 @@ export const applyOps = (w: Workspace, ops: readonly StoreOp[], counters: number
   }
 };
 
-/** A fired fan-in's writes and events, with its fills applied to their JSON text. */
+/** A fired fan-in's writes and events, with its fills applied to their JSON text (events within their caps). */
 export const fireFanIn = (w: Workspace, fanIn: FanIn, counters: number[]): NewEvent[] => {
   const filled = (json: string) =>
     fanIn.then.fills.reduce((text, f) => applyFill(text, f.token, fillText(w.hashes.get(f.hash), f.as)), json);
-  const events = fanIn.then.events.map((e) => JSON.parse(filled(JSON.stringify(e))) as NewEvent);
+  const events = fanIn.then.events.map(
+    (e) => JSON.parse(fillEvent(JSON.stringify(e), fanIn.then.fills, (hash) => w.hashes.get(hash))) as NewEvent,
+  );
   writeDocs(w, fanIn.then.writes, (doc) => filled(JSON.stringify(doc.value)));
   applyOps(w, fanIn.then.ops, counters);
   return events;

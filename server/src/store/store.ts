@@ -65,6 +65,22 @@ export interface Fill {
   token: string;
   hash: string;
   as: 'object' | 'keys';
+  /** `object` only: the most an event of `then` may grow to through this fill (FillCap). Documents get it whole. */
+  cap?: FillCap;
+}
+
+/**
+ * An event that an `object` fill would take past `bytes` (its JSON in UTF-8, the other fills spliced first) gets the
+ * entries in field order, each whole while the event stays within `bytes` (or does not grow by it), and `marker` (JSON
+ * text) in place of every other value. The JSON string literal `omitted` becomes the list of those fields
+ * (`[field,…]`); it stands inside `member`, a piece of the event's text (`,"outputs_omitted":"<omitted>"`), which is
+ * removed when every value is spliced whole. Every store computes the same text (fill.ts, commit.lua).
+ */
+export interface FillCap {
+  bytes: number;
+  marker: string;
+  omitted: string;
+  member: string;
 }
 
 /**

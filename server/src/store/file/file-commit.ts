@@ -3,7 +3,7 @@ import type { EventEnvelope, NewEvent } from '@planhub/shared';
 import { withEventId } from '@planhub/shared';
 import { envelopeJson } from '../../events/event-json.ts';
 import { NO_VALUE } from '../bumped-doc.ts';
-import { applyFill, fillAnswer, fillText } from '../fill.ts';
+import { applyFill, fillAnswer, fillEvent, fillText } from '../fill.ts';
 import { encodeRemembered } from '../request-fingerprint.ts';
 import { boundRefusal } from '../set-bounds.ts';
 import type { Commit, CommitOutcome, DocRead, DocWrite, FanIn, StoreOp } from '../store.ts';
@@ -114,12 +114,14 @@ const checkFills = (w: WorkspaceView, fanIn: FanIn) => {
     }
 };
 
-/** A fired fan-in's writes and events, with its fills applied to their JSON text. */
+/** A fired fan-in's writes and events, with its fills applied to their JSON text (events within their caps). */
 const fire = (w: WorkspaceView, fanIn: FanIn, counters: number[]): NewEvent[] => {
   checkFills(w, fanIn);
   const filled = (json: string) =>
     fanIn.then.fills.reduce((text, f) => applyFill(text, f.token, fillText(w.hash(f.hash), f.as)), json);
-  const events = fanIn.then.events.map((e) => JSON.parse(filled(JSON.stringify(e))) as NewEvent);
+  const events = fanIn.then.events.map(
+    (e) => JSON.parse(fillEvent(JSON.stringify(e), fanIn.then.fills, (hash) => w.hash(hash))) as NewEvent,
+  );
   write(w, fanIn.then.writes, (doc) => filled(JSON.stringify(doc.value)));
   apply(w, fanIn.then.ops, counters);
   return events;

@@ -18,8 +18,10 @@
                   | { 'zrem', key, { member } } | { 'del', key }
                   | { 'bump', key } (a document's version moves, its `d` stays as it is or absent)
            fanin: { set key, member, record = { hash key, { field, value, ... } } or absent,
-                    reads, writes, ops, events, fills = { { token_json, hash key, 'object' | 'keys' } },
+                    reads, writes, ops, events,
+                    fills = { { token_json, hash key, 'object' | 'keys' [, cap] } },
                     answer = { token_json, value_json } or false }
+           cap:   { bytes, marker (JSON text), omitted token_json, member (the text holding it) } (store.ts FillCap)
   ARGV[2..] the texts ARGV[1] names by index: each written document's JSON (fan-ins' writes too), each event's JSON
            and the remembered answer, passed as they are rather than escaped into ARGV[1]
 
@@ -284,14 +286,19 @@ local function bytes_before(a, b)
   return #a < #b
 end
 
--- The hash's entries as JSON text without decoding them: fields are JSON-encoded keys, values JSON.
-local function fill_text(hash, as)
+-- The hash's entries, { field, value } sorted by the field's bytes.
+local function sorted_entries(hash)
   local flat = redis.call('HGETALL', hash)
   local entries = {}
   for i = 1, #flat, 2 do
     entries[#entries + 1] = { flat[i], flat[i + 1] }
   end
   table.sort(entries, function(a, b) return bytes_before(a[1], b[1]) end)
+  return entries
+end
+
+-- The entries as JSON text without decoding them: fields are JSON-encoded keys, values JSON.
+local function fill_text(entries, as)
   local parts = {}
   for i, e in ipairs(entries) do
     parts[i] = as == 'keys' and e[1] or (e[1] .. ':' .. e[2])
@@ -314,6 +321,70 @@ local function replace(text, token, by)
   end
   out[#out + 1] = string.sub(text, from)
   return table.concat(out)
+end
+
+local function occurrences(text, part)
+  local n, from = 0, 1
+  while true do
+    local _, e = string.find(text, part, from, true)
+    if not e then
+      return n
+    end
+    n = n + 1
+    from = e + 1
+  end
+end
+
+-- fill.ts's cappedFill, to the byte: `text` (an event's JSON) with the object fill `token` of `entries` (`whole`
+-- as text) spliced in within cap = { bytes, marker, omitted token, member } (store.ts, FillCap). Past the cap each
+-- entry in field order is spliced whole while the event stays within it (or does not grow by it), the marker in
+-- place of the others, which the omitted token lists; the member goes when none is left out. Only an event the
+-- whole fill takes past the cap pays more than the whole text: a pass over the entries' lengths.
+local function capped_fill(text, token, entries, whole, cap)
+  local max, marker, omitted, member = cap[1], cap[2], cap[3], cap[4]
+  local n, m, count = occurrences(text, token), occurrences(text, member), #entries
+  local fixed = #text - n * #token - m * #member
+  if fixed + n * #whole <= max then
+    return replace(replace(text, member, ''), token, whole)
+  end
+  local fields = 0
+  for _, e in ipairs(entries) do
+    fields = fields + #e[1]
+  end
+  local object_bytes = 2 + fields + count + math.max(count - 1, 0)
+  local member_bytes = #member - #omitted + 2
+  local spliced, listed, left = count * #marker, fields, count
+  local function size()
+    local list = 0
+    if left > 0 then
+      list = member_bytes + listed + left - 1
+    end
+    return fixed + n * (object_bytes + spliced) + m * list
+  end
+  local current = size()
+  local parts, names = {}, {}
+  for i, e in ipairs(entries) do
+    spliced = spliced + #e[2] - #marker
+    listed = listed - #e[1]
+    left = left - 1
+    local after = size()
+    if after <= max or after <= current then
+      current = after
+      parts[i] = e[1] .. ':' .. e[2]
+    else
+      spliced = spliced - #e[2] + #marker
+      listed = listed + #e[1]
+      left = left + 1
+      parts[i] = e[1] .. ':' .. marker
+      names[#names + 1] = e[1]
+    end
+  end
+  if #names == 0 then
+    text = replace(text, member, '')
+  else
+    text = replace(text, omitted, '[' .. table.concat(names, ',') .. ']')
+  end
+  return replace(text, token, '{' .. table.concat(parts, ',') .. '}')
 end
 
 write(c.writes, same)
@@ -378,9 +449,13 @@ for i, f in ipairs(c.fanins) do
       call_sliced('HSET', KEYS[f[3][1]], f[3][2])
     end
     if fires[i] then
-      local texts = {}
+      local texts, capped = {}, {}
       for j, fill in ipairs(f[8]) do
-        texts[j] = { fill[1], fill_text(KEYS[fill[2]], fill[3]) }
+        local entries = sorted_entries(KEYS[fill[2]])
+        texts[j] = { fill[1], fill_text(entries, fill[3]) }
+        if fill[4] then
+          capped[#capped + 1] = { fill[1], entries, texts[j][2], fill[4] }
+        end
       end
       local function filled(text)
         for _, t in ipairs(texts) do
@@ -388,10 +463,22 @@ for i, f in ipairs(c.fanins) do
         end
         return text
       end
+      -- An event: the plain fills first, then each capped one within its cap (documents get every fill whole).
+      local function filled_event(text)
+        for j, t in ipairs(texts) do
+          if not f[8][j][4] then
+            text = replace(text, t[1], t[2])
+          end
+        end
+        for _, x in ipairs(capped) do
+          text = capped_fill(text, x[1], x[2], x[3], x[4])
+        end
+        return text
+      end
       write(f[5], filled)
       apply(f[6])
       for _, at in ipairs(f[7]) do
-        local text = filled(ARGV[at])
+        local text = filled_event(ARGV[at])
         fired[#fired + 1] = publish(text)
         fired[#fired + 1] = text
       end

@@ -108,7 +108,12 @@ export const packCommit = (
       writes(f.then.writes),
       ops(f.then.ops),
       events(f.then.events),
-      f.then.fills.map((x) => [JSON.stringify(x.token), touch(keys.hash(workspace, x.hash)), x.as]),
+      f.then.fills.map((x) => [
+        JSON.stringify(x.token),
+        touch(keys.hash(workspace, x.hash)),
+        x.as,
+        ...(x.cap ? [[x.cap.bytes, x.cap.marker, JSON.stringify(x.cap.omitted), x.cap.member]] : []),
+      ]),
       f.answer ? [JSON.stringify(f.answer.token), JSON.stringify(f.answer.value)] : false,
     ]),
     events: events(commit.events),
