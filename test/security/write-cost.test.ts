@@ -9,6 +9,9 @@ const STEPS = Array.from({ length: 200 }, (_, i) => `${i % 10}`);
 /** Steps waiting on one worker's step: each gets its own copy of the output. */
 const WAITERS = 60;
 
+/** A seed-003 list whose cleanup deletes more documents than an agent's window holds units. */
+const TASKS = 450;
+
 type Ack = { ok: boolean; error?: { code: string; message: string } };
 
 /**
@@ -65,5 +68,24 @@ describe('what a write costs its caller', () => {
     expect(await worker.call('completeStepWithOutput', { step_id: 'step_1', output })).toMatchObject({ ok: true });
     const after = (await worker.call('getPlanStatus', {})) as Ack;
     expect(after.ok ? 'ok' : after.error?.code).toBe('RESOURCE_EXHAUSTED');
+  });
+  it('does not charge an agent for the cleanup its last task completion sets off', async () => {
+    const url = await node();
+    const helpers = await Promise.all(Array.from({ length: 10 }, (_, i) => join(url, 'ws', `helper-${i}`)));
+    // 450 tasks made and 449 completed by ten agents (90 calls each, inside their windows).
+    for (const [i, helper] of helpers.slice(0, 5).entries())
+      for (let j = 0; j < 90; j++)
+        expect(await helper.call('TaskCreate', { subject: `t${i}-${j}`, description: 'd' })).toMatchObject({
+          ok: true,
+        });
+    for (let id = 1; id < TASKS; id++)
+      expect(
+        await helpers[5 + (id % 5)]!.call('TaskUpdate', { taskId: String(id), status: 'completed' }),
+      ).toMatchObject({ ok: true });
+    // The last completion empties the list (upstream's cleanup deletes every task): counted by the documents it
+    // deletes, that was 110 units, and the closer's next call was refused.
+    const closer = await join(url, 'ws', 'closer');
+    expect(await closer.call('TaskUpdate', { taskId: String(TASKS), status: 'completed' })).toMatchObject({ ok: true });
+    expect(await closer.call('TaskList', {})).toMatchObject({ ok: true });
   });
 });

@@ -1,5 +1,5 @@
 import { connect, PlanHubError } from '@planhub/client-sdk';
-import { createServer, STORED_FORMAT } from '@planhub/server';
+import { createLogger, createRedisStore, createServer, STORED_FORMAT } from '@planhub/server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { eventually } from '../helpers/eventually.ts';
@@ -92,12 +92,36 @@ describe('the stored format record on Redis', () => {
     const prefix = uniquePrefix();
     await admin.set(`${prefix}:format`, 'banana');
     const odd = await node(prefix);
-    const client = await connect({ url: odd.url, workspace: 'w', agentId: 'x', retries: 0 });
+    // With retries: the node disconnects its clients once when it finds the record, which may cut this call.
+    const client = await connect({ url: odd.url, workspace: 'w', agentId: 'x' });
     const refused = refusal(await client.createPlan({ title: 'No', steps: ['one'] }).catch((e: unknown) => e));
     expect(refused).toMatchObject({ code: 'FAILED_PRECONDITION' });
     expect((refused as { message: string }).message).toContain(`${prefix}:format`);
     expect(await admin.keys(`${prefix}:{*`)).toEqual([]);
     client.close();
     await odd.server.close();
+  });
+  it('refuses a commit made before the store first connected, once that connection found a newer record', async () => {
+    const prefix = uniquePrefix();
+    await admin.set(`${prefix}:format`, String(STORED_FORMAT + 1));
+    const store = createRedisStore({
+      url: inject('redisUrl'),
+      prefix,
+      eventRetention: 1000,
+      log: createLogger('silent'),
+    });
+    try {
+      // Sent at once, before the first 'ready': it waits for startup, which includes reading the record.
+      const early = await store
+        .commit('ws', { reads: [], writes: [{ key: 'plan:p1', value: { title: 'old node' } }], events: [] })
+        .then(
+          () => 'applied',
+          (err: unknown) => refusal(err),
+        );
+      expect(early).toMatchObject({ code: 'FAILED_PRECONDITION' });
+      expect(await admin.exists(`${prefix}:{ws}:doc:plan:p1`)).toBe(0);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -78,9 +78,13 @@ const storedRequest = (request: NonNullable<TransactOptions['request']>, answer:
   return { ...stored, answer };
 };
 
-/** Each fan-in writes its set and its record, and the documents it writes when it fires (counted as if it did). */
+/**
+ * Each fan-in writes its set and its record. What it writes when it fires is not counted: the last of a 1,000-task
+ * list's completions fires the seed's cleanup, which deletes every task, and would have cost 248 units, past an
+ * agent's whole default budget, for work the agent did not ask for.
+ */
 const fanInDocuments = (fanIns: Commit['fanIns']): number =>
-  (fanIns ?? []).reduce((n, f) => n + 1 + (f.record ? 1 : 0) + f.then.writes.length, 0);
+  (fanIns ?? []).reduce((n, f) => n + 1 + (f.record ? 1 : 0), 0);
 
 const recordedBytes = (fanIns: Commit['fanIns']): number => {
   let bytes = 0;

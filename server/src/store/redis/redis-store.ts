@@ -102,7 +102,10 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
   const epoch = createStoreEpoch({ client, key: keys.epoch, newId: randomUUID, log });
   client.on('ready', () => void epoch.verify().catch(() => undefined));
   const format = createStoredFormat({ client, key: keys.format, log });
-  client.on('ready', () => void format.adopt().catch(() => undefined));
+  // The first adoption is part of startup: a call that waited for startup is checked against what it found.
+  let adoptedFirst: () => void = () => {};
+  const adopted = new Promise<void>((resolve) => (adoptedFirst = resolve));
+  client.on('ready', () => void format.adopt().then(adoptedFirst, adoptedFirst));
 
   // A log entry that is not an event is skipped and named once (stream-read.ts says why).
   const skipped = namedOnce(log);
@@ -148,19 +151,16 @@ export const createRedisStore = (options: RedisStoreOptions): Store => {
 
   let started = false;
   // A node commits only once it listens, so it sees its own events (a waiter set up before a commit relies on it).
-  const startup = Promise.all([new Promise((resolve) => client.once('ready', resolve)), feed.subscribed]).then(
-    () => void (started = true),
-  );
+  const startup = Promise.all([adopted, feed.subscribed]).then(() => void (started = true));
 
   /** `untilStarted`: wait for startup however long it takes (other operations give up after startupWaitMs). */
   const run = async <T>(op: string, body: () => Promise<T>, wait: { untilStarted?: boolean } = {}): Promise<T> => {
     if (closing) throw unavailable();
-    if (op !== 'ping') {
-      epoch.refuseIfLost();
-      format.refuseIfNewer();
-    }
+    if (op !== 'ping') epoch.refuseIfLost();
     if (!started && wait.untilStarted) await startup;
     else if (!started && !(await within(startup, options.startupWaitMs ?? 3000))) throw unavailable();
+    // Again once started: a call made before the first connection is checked against what that connection found.
+    if (op !== 'ping') format.refuseIfNewer();
     try {
       return await body();
     } catch (err) {
