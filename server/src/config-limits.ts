@@ -54,6 +54,11 @@ export const LimitsSchema = z.object({
   waitersPerPlan: int(200),
   /** Steps waiting on steps that do not exist yet (an agent not spawned yet), per workspace, counted across nodes. */
   pendingWaiters: int(1000),
+  /**
+   * Steps one addDependentStep may reach through the open dependencies of the steps it would wait on (those
+   * included): its cycle check reads every one of them, a level of the graph per two store round trips.
+   */
+  reachableSteps: int(1000),
   /** Stored bytes of one workspace (documents as JSON plus the events kept), checked inside each commit. */
   workspaceBytes: int(64 * 1024 * 1024),
   /**

@@ -3,8 +3,8 @@ import { ENDED_STEP_STATUSES, FINISHED_PLAN_STATUSES, fail } from '@planhub/shar
 import { clonePlan } from '../plans/plan-factory.ts';
 import { planEvent } from '../plans/plan-events.ts';
 import { findStep } from '../plans/plan-guards.ts';
-import type { DependencyEdges } from './graph.ts';
-import { addEdge, findCycle } from './graph.ts';
+import type { DependencyEdges, GraphWork } from './graph.ts';
+import { DependencyGraph, cycleCheckFrom } from './graph.ts';
 import { dependencyNode, describeNode, pendingNode, stepNode } from './nodes.ts';
 import { deliveredValue, dependencyKey, unblockedEvent } from './resolve.ts';
 
@@ -70,8 +70,9 @@ export interface AttachOutcome {
   reopened?: Step['status'];
 }
 
-const sameRef = (a: DependencyRef, b: DependencyRef) =>
-  a.agent_id === b.agent_id && a.step_id === b.step_id && a.plan_id === b.plan_id;
+/** Two references are the same when agent, step and plan (or its absence) all match. */
+const refKey = (ref: DependencyRef): string =>
+  JSON.stringify(ref.plan_id === undefined ? [ref.agent_id, ref.step_id] : [ref.agent_id, ref.step_id, ref.plan_id]);
 
 const sameWaiter = (a: Waiter, b: Waiter) =>
   a.agent_id === b.agent_id && a.plan_id === b.plan_id && a.step_id === b.step_id;
@@ -91,6 +92,7 @@ export const attachDependencies = (
   targets: readonly AnyTarget[],
   edges: DependencyEdges,
   now: string,
+  work: GraphWork = { steps: 0 },
 ): AttachOutcome => {
   const plan = clonePlan(waiting);
   const step = findStep(plan, stepId);
@@ -102,7 +104,10 @@ export const attachDependencies = (
   const from = stepNode(plan.plan_id, step.id);
   // A wait on "this agent's step of this id, in any plan" reaches this step: the cycle check follows that alias.
   const alias = { from: pendingNode(plan.agent_id, step.id), to: from };
-  let graph = addEdge(edges, alias.from, alias.to);
+  // Built once, grown in place: every edge this call adds leaves `from`, so the checks share one walk.
+  const graph = new DependencyGraph(edges, work);
+  graph.add(alias.from, alias.to);
+  const closesCycle = cycleCheckFrom(graph, from, work);
   const registrations: Registration[] = [];
   const newEdges: Array<{ from: string; to: string }> = [];
   const resolvedNow: DependencyRef[] = [];
@@ -110,7 +115,7 @@ export const attachDependencies = (
   const events: NewEvent[] = [];
 
   const refuseCycle = (ref: DependencyRef, to: string) => {
-    const cycle = findCycle(graph, from, to);
+    const cycle = closesCycle(to);
     if (cycle)
       fail(
         'FAILED_PRECONDITION',
@@ -118,27 +123,44 @@ export const attachDependencies = (
           `cycle (${describeCycle(cycle, owners)}), and no step in a cycle could ever unblock. ` +
           'Restructure the work so the dependencies run one way.',
       );
-    graph = addEdge(graph, from, to);
+    graph.add(from, to);
     newEdges.push({ from, to });
   };
   // received_outputs holds one value per "<agent_id>:<step_id>" (the seed's key): a step waiting on one agent's step
   // of one id in two plans would keep only the output that ended last.
+  // What the step waits on and depends on, indexed once (each target looks up, never scans): the references, and
+  // per "<agent_id>:<step_id>" the first two plans it names, enough to find one other than any given plan.
+  const waitingOn = new Set((step.blocked_by ?? []).map(refKey));
+  const dependsOn = new Set<string>();
+  const namedPlans = new Map<string, string[]>();
+  const noteDependency = (ref: DependencyRef) => {
+    dependsOn.add(refKey(ref));
+    if (ref.plan_id === undefined) return;
+    const plans = namedPlans.get(dependencyKey(ref));
+    if (plans === undefined) namedPlans.set(dependencyKey(ref), [ref.plan_id]);
+    else if (plans.length < 2 && !plans.includes(ref.plan_id)) plans.push(ref.plan_id);
+  };
+  for (const d of step.depends_on ?? []) noteDependency(d);
+  const dependOn = (ref: DependencyRef) => {
+    if (dependsOn.has(refKey(ref))) return;
+    (step.depends_on ??= []).push(ref);
+    noteDependency(ref);
+  };
   const refuseSameKey = (ref: DependencyRef) => {
     // Only two named plans clash for sure: a wait on "any plan" may well be the same step.
     if (ref.plan_id === undefined) return;
-    const clash = (step.depends_on ?? []).find(
-      (d) => d.plan_id !== undefined && d.plan_id !== ref.plan_id && dependencyKey(d) === dependencyKey(ref),
-    );
+    const clash = namedPlans.get(dependencyKey(ref))?.find((planId) => planId !== ref.plan_id);
     if (clash === undefined) return;
     fail(
       'INVALID_ARGUMENT',
-      `${plan.agent_id}:${step.id} already depends on ${dependencyKey(ref)} in plan ${clash.plan_id}, and cannot also ` +
+      `${plan.agent_id}:${step.id} already depends on ${dependencyKey(ref)} in plan ${clash}, and cannot also ` +
         `depend on it in plan ${ref.plan_id}: received_outputs keeps one value per "<agent_id>:<step_id>", so one of the ` +
         'two outputs would be lost. Depend on the step of one plan only, or on steps with different ids.',
     );
   };
   const wait = (ref: DependencyRef, holder: Plan | undefined, to: string) => {
-    step.blocked_by = [...(step.blocked_by ?? []), ref];
+    (step.blocked_by ??= []).push(ref);
+    waitingOn.add(refKey(ref));
     const waiter: Waiter = { agent_id: plan.agent_id, plan_id: plan.plan_id, step_id: step.id };
     if (holder === plan) {
       const list = plan.waiters[ref.step_id] ?? [];
@@ -157,9 +179,9 @@ export const attachDependencies = (
         ...(holder ? { plan_id: holder.plan_id } : {}),
         ...target.display,
       };
-      if ((step.blocked_by ?? []).some((d) => sameRef(d, ref))) continue;
+      if (waitingOn.has(refKey(ref))) continue;
       refuseSameKey(ref);
-      if (!(step.depends_on ?? []).some((d) => sameRef(d, ref))) step.depends_on = [...(step.depends_on ?? []), ref];
+      dependOn(ref);
       const to = dependencyNode(ref);
       refuseCycle(ref, to);
       wait(ref, holder, to);
@@ -175,14 +197,16 @@ export const attachDependencies = (
       step_id: targetStep.id,
       ...target.display,
     };
-    if ((step.blocked_by ?? []).some((d) => sameRef(d, ref))) continue;
+    if (waitingOn.has(refKey(ref))) continue;
     refuseSameKey(ref);
-    if (!(step.depends_on ?? []).some((d) => sameRef(d, ref))) step.depends_on = [...(step.depends_on ?? []), ref];
+    dependOn(ref);
     const ended = endedOutcome(holder, targetStep);
     if (ended) {
       const value = deliveredValue(ended);
-      step.received_outputs = { ...step.received_outputs, [dependencyKey(ref)]: value };
-      if (ended.provides !== undefined) step.received_outputs[ended.provides] = value;
+      // The plan is this call's own copy: its step's outputs are changed in place, not copied per target.
+      const received = (step.received_outputs ??= {});
+      received[dependencyKey(ref)] = value;
+      if (ended.provides !== undefined) received[ended.provides] = value;
       resolvedNow.push(ref);
       continue;
     }

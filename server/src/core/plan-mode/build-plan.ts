@@ -1,35 +1,47 @@
 import type { DependencyRef, ImplementationPlan, Plan, PlanModeStep } from '@planhub/shared';
 import { MAX_TITLE, fail } from '@planhub/shared';
 import { stepNode } from '../dependencies/attach.ts';
-import { addEdge, findCycle } from '../dependencies/graph.ts';
+import type { Edge, GraphWork } from '../dependencies/graph.ts';
+import { firstClosingEdge } from '../dependencies/closing-edge.ts';
 import { newPlan } from '../plans/plan-factory.ts';
 
 /**
  * What plan_exit refuses before anything is written: dependencies on steps that do not exist or on the step itself,
  * and cycles (a plan whose steps wait on each other could never finish). Repeated ids are accepted, as upstream
  * accepts them: `depends_on: [n]` waits for every step carrying n, so the graph over ids is exactly the graph over
- * steps, and a cycle among ids is a cycle among steps.
+ * steps, and a cycle among ids is a cycle among steps. The dependencies are taken in order and the first one found
+ * wrong is named, as checking each against the ones before it would; the cycle check does it for all of them at once
+ * (`firstClosingEdge`), in work that grows with the plan's dependencies, not with their square.
  */
-export const checkPlanSteps = (steps: readonly PlanModeStep[]): void => {
+export const checkPlanSteps = (steps: readonly PlanModeStep[], work?: GraphWork): void => {
   const ids = new Set(steps.map((s) => s.id));
-  let edges: Record<string, string[]> = {};
-  for (const step of steps) {
+  const edges: Edge[] = [];
+  let wrong: (() => never) | undefined;
+  search: for (const step of steps) {
     for (const dep of step.depends_on ?? []) {
-      if (dep === step.id) fail('INVALID_ARGUMENT', `plan.steps: step ${step.id} cannot depend on itself.`);
-      if (!ids.has(dep))
-        fail(
-          'INVALID_ARGUMENT',
-          `plan.steps: step ${step.id} depends_on ${dep}, which is not a step of this plan (ids: ${[...ids].join(', ')}).`,
-        );
-      const cycle = findCycle(edges, String(step.id), String(dep));
-      if (cycle)
-        fail(
-          'INVALID_ARGUMENT',
-          `plan.steps: the dependencies form a cycle (${cycle.join(' → ')}); a step cannot wait on a step that waits on it.`,
-        );
-      edges = addEdge(edges, String(step.id), String(dep));
+      if (dep === step.id) {
+        wrong = () => fail('INVALID_ARGUMENT', `plan.steps: step ${step.id} cannot depend on itself.`);
+        break search;
+      }
+      if (!ids.has(dep)) {
+        wrong = () =>
+          fail(
+            'INVALID_ARGUMENT',
+            `plan.steps: step ${step.id} depends_on ${dep}, which is not a step of this plan (ids: ${[...ids].join(', ')}).`,
+          );
+        break search;
+      }
+      edges.push({ from: String(step.id), to: String(dep) });
     }
   }
+  // A cycle closed by a dependency before the first wrong one is named first, as it was found first.
+  const closing = firstClosingEdge({}, edges, work);
+  if (closing)
+    fail(
+      'INVALID_ARGUMENT',
+      `plan.steps: the dependencies form a cycle (${closing.cycle.join(' → ')}); a step cannot wait on a step that waits on it.`,
+    );
+  wrong?.();
 };
 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
@@ -72,7 +84,11 @@ export const planFromImplementationPlan = (input: PlanModeInput): Plan => {
   });
   // A repeated id names all its steps here: a step waits for every step carrying the id it depends on.
   const byNumber = new Map<number, string[]>();
-  steps.forEach((s, i) => byNumber.set(s.id, [...(byNumber.get(s.id) ?? []), plan.steps[i]!.id]));
+  steps.forEach((s, i) => {
+    const named = byNumber.get(s.id);
+    if (named === undefined) byNumber.set(s.id, [plan.steps[i]!.id]);
+    else named.push(plan.steps[i]!.id);
+  });
   steps.forEach((source, i) => {
     const targets = [...new Set((source.depends_on ?? []).flatMap((d) => byNumber.get(d)!))];
     if (targets.length === 0) return;

@@ -1,6 +1,6 @@
 import { fail } from '@planhub/shared';
-import type { DependencyEdges } from '../dependencies/graph.ts';
-import { addEdge, findCycle } from '../dependencies/graph.ts';
+import type { DependencyEdges, GraphWork } from '../dependencies/graph.ts';
+import { firstClosingEdge } from '../dependencies/closing-edge.ts';
 import type { Task, TaskDoc } from './task-model.ts';
 
 /** The open "waits on" edges of the list: task → the tasks in its blockedBy. */
@@ -19,22 +19,21 @@ export interface NewEdge {
 /**
  * Checks every new edge against the graph grown by the edges before it, so a set of edges that only closes a cycle
  * together is refused too. Edges on a completed blocker resolve at once and are left out. Throws before anything is
- * written; returns the edges to store.
+ * written; returns the edges to store. The refusal names the first edge that closes a cycle, as checking them one at
+ * a time would, in work that grows with the list and the new edges, not with their product (`firstClosingEdge`).
  */
-export const checkEdges = (doc: TaskDoc, edges: readonly NewEdge[]): NewEdge[] => {
-  let graph: DependencyEdges = taskEdges(doc);
-  const kept: NewEdge[] = [];
-  for (const edge of edges) {
-    if (edge.waiter !== edge.blocker && doc.tasks[edge.blocker]?.status === 'completed') continue;
-    const cycle = findCycle(graph, edge.waiter, edge.blocker);
-    if (cycle)
-      fail('FAILED_PRECONDITION', edge.refusal, {
-        cycle: cycle.map((id) => `#${id}`),
-        hint: 'Each task in the cycle would wait on itself forever; drop one of these dependencies.',
-      });
-    graph = addEdge(graph, edge.waiter, edge.blocker);
-    kept.push(edge);
-  }
+export const checkEdges = (doc: TaskDoc, edges: readonly NewEdge[], work?: GraphWork): NewEdge[] => {
+  const kept = edges.filter((e) => e.waiter === e.blocker || doc.tasks[e.blocker]?.status !== 'completed');
+  const closing = firstClosingEdge(
+    taskEdges(doc),
+    kept.map((e) => ({ from: e.waiter, to: e.blocker })),
+    work,
+  );
+  if (closing)
+    fail('FAILED_PRECONDITION', kept[closing.index]!.refusal, {
+      cycle: closing.cycle.map((id) => `#${id}`),
+      hint: 'Each task in the cycle would wait on itself forever; drop one of these dependencies.',
+    });
   return kept;
 };
 

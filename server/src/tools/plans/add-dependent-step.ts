@@ -11,7 +11,8 @@ import { findStep, findStepToWait, requireRunning } from '../../core/plans/plan-
 import { hashKeys, setKeys } from '../../store/keys.ts';
 import type { Tx } from '../../store/transaction.ts';
 import type { CallContext, ToolHandlers } from '../context.ts';
-import { loadReachableEdges, recordEdges } from '../dependency-graph.ts';
+import type { Walked } from '../dependency-graph.ts';
+import { loadReachableEdges, recordEdges, walkCost } from '../dependency-graph.ts';
 import { waitsAcross } from '../dependents.ts';
 import { encodeReceived } from '../live-plans.ts';
 import { appendTarget, resolveForAppend, resolvePlan, savePlan } from '../plan-access.ts';
@@ -83,14 +84,18 @@ const noteFutureSteps = async (tx: Tx, targets: readonly AnyTarget[], waitingPla
  * targets are one transaction.
  */
 export const addDependentStep: ToolHandlers['addDependentStep'] = async (ctx, args) => {
+  // The graph its cycle checks read, over all its attempts, refused or not: charged once it has answered.
+  const walked: Walked = { levels: 0, nodes: 0 };
   try {
-    return await attachAndRegister(ctx, args);
+    return await attachAndRegister(ctx, args, walked);
   } catch (err) {
     return refuseWaitersPastBound(err, ctx.services.config.limits);
+  } finally {
+    await ctx.chargeWork?.(walkCost(walked));
   }
 };
 
-const attachAndRegister = (ctx: CallContext, args: ToolParsedArgs<'addDependentStep'>) =>
+const attachAndRegister = (ctx: CallContext, args: ToolParsedArgs<'addDependentStep'>, walked: Walked) =>
   ctx.transact(async (tx) => {
     const now = ctx.services.now();
     // Appending a step that waits only on other agents reads none of the plan's other steps, as addStep does; a
@@ -142,7 +147,12 @@ const attachAndRegister = (ctx: CallContext, args: ToolParsedArgs<'addDependentS
       if (args.provides !== undefined) findStep(waiting, stepId).provides = args.provides;
     }
 
-    const edges = await loadReachableEdges(tx, targets.map(targetNode));
+    const edges = await loadReachableEdges(
+      tx,
+      targets.map(targetNode),
+      ctx.services.config.limits.reachableSteps,
+      walked,
+    );
     const outcome = attachDependencies(waiting, stepId, targets, edges, now);
     await registerWaits(tx, outcome, ctx.services.config.limits);
     await noteFutureSteps(tx, targets, outcome.plan.plan_id);
