@@ -5,6 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { Caller } from '@planhub/shared';
 import { PROTOCOL_VERSION } from '@planhub/shared';
 import type { Logger } from 'pino';
+import { linkSignals } from '../ops/linked-signal.ts';
 import type { Services } from '../tools/context.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import type { AddressOutbound, AddressShare } from '../transport/address-outbound.ts';
@@ -148,12 +149,20 @@ export const openMcpSession = async (
     const call = async () => {
       const refused = await deps.admission?.charge(cost, caller, address);
       if (refused) return errorResult(refused, request.params.name);
-      return callTool(
-        { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, subscriptionChanges, waits },
-        request.params.name,
-        request.params.arguments,
-        { signal: AbortSignal.any([abort.signal, extra.signal]), heartbeat, cost },
-      );
+      // Ends with the session or the request (its host cancelled it). Unlinked when the call ends: AbortSignal.any
+      // left an entry on the session's signal per call for the session's life (linked-signal.ts), and the gate
+      // keeps nothing for a call once it ends (ops/call-signals.ts).
+      const link = linkSignals([abort.signal, extra.signal]);
+      try {
+        return await callTool(
+          { services, dispatch: deps.dispatch, caller, dialects, cursor, notifier, subscriptionChanges, waits },
+          request.params.name,
+          request.params.arguments,
+          { signal: link.signal, heartbeat, cost },
+        );
+      } finally {
+        link.unlink();
+      }
     };
     return inflight.run(call());
   });

@@ -1,11 +1,10 @@
-import { setMaxListeners } from 'node:events';
 import type { CallAck } from '@planhub/shared';
 import { TOOLS, isToolName } from '@planhub/shared';
-import { WAITS_PER_CONNECTION } from '../limits/wait-slots.ts';
 import { callBudget } from '../store/call-budget.ts';
 import { dataLossError } from '../store/data-loss.ts';
 import type { DataLoss } from '../store/store.ts';
 import type { CallSite, Dispatch } from '../tools/dispatch.ts';
+import { CallSignals } from './call-signals.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface DataLossWatch {
@@ -56,27 +55,19 @@ export const createCallGate = (
   const shutdown = new AbortController();
   // Ends waiting calls (long-polls, approvals) when the store is found wiped: what they wait for is gone.
   const lost = new AbortController();
+  // One signal per caller signal (a socket's lives as long as its connection), not one per call; it aborts with the
+  // caller's, and on shutdown and data loss without registering anything on this gate's own signals (call-signals.ts).
+  const signals = new CallSignals();
   const noticeLoss = () => {
     if (lost.signal.aborted) return;
     lost.abort();
+    signals.abortAll(lost.signal.reason);
     loss?.onLoss();
   };
   let inflight = 0;
   let onIdle: (() => void) | undefined;
   const held = new Set<() => void>();
   const hold = () => new Promise<CallAck>((resolve) => held.add(() => resolve(SHUTTING_DOWN)));
-  // One combined signal per caller signal (a socket's lives as long as its connection): AbortSignal.any per call
-  // costs an allocation and leaves a dependent on the connection's signal until a GC, which its abort then walks.
-  const combined = new WeakMap<AbortSignal, AbortSignal>();
-  const signalOf = (signal: AbortSignal) => {
-    let both = combined.get(signal);
-    if (!both) {
-      combined.set(signal, (both = AbortSignal.any([signal, shutdown.signal, lost.signal])));
-      // Each wait among the connection's calls listens on it: past the waits an agent may hold, a leak.
-      setMaxListeners(WAITS_PER_CONNECTION, both);
-    }
-    return both;
-  };
 
   const gated: Dispatch = async (site, raw) => {
     if (shutdown.signal.aborted) return hold();
@@ -85,10 +76,11 @@ export const createCallGate = (
       metrics.observeCall(toolLabel(raw), 'DATA_LOSS', 0);
       return dataLossAck(raw);
     }
+    const scope = signals.enter(site.signal);
     inflight += 1;
     const started = performance.now();
     try {
-      const signal = signalOf(site.signal);
+      const { signal } = scope;
       // One deadline for all the call's store round trips (see store/call-budget.ts).
       const budget = options.storeDeadlineMs === undefined ? undefined : callBudget(options.storeDeadlineMs);
       // Object.assign, not a spread: spreading the site (its shape varies with its optional fields) took V8's
@@ -103,6 +95,7 @@ export const createCallGate = (
       metrics.observeCall(toolLabel(raw), ack.ok ? 'OK' : ack.error.code, (performance.now() - started) / 1000);
       return ack;
     } finally {
+      signals.leave(scope);
       inflight -= 1;
       if (inflight === 0) onIdle?.();
     }
@@ -118,6 +111,7 @@ export const createCallGate = (
     /** Starts draining; resolves true when in-flight calls are done, false if `graceMs` passed first. */
     drain(graceMs: number): Promise<boolean> {
       shutdown.abort();
+      signals.abortAll(shutdown.signal.reason);
       if (inflight === 0) return Promise.resolve(true);
       return new Promise((resolve) => {
         const timer = setTimeout(() => resolve(false), graceMs);

@@ -45,19 +45,20 @@ export const createMetrics = () => {
     labelNames: ['type'] as const,
     registers: [registry],
   });
-  // Per-second buckets of the last minute, for people who read /metrics without a Prometheus in front.
+  // Per-second buckets of the last minute, for people who read /metrics without a Prometheus in front. Pruned as
+  // seconds are added, not only when scraped: a node nobody scrapes kept one entry per busy second (4 MB a day).
   const perSecond = new Map<number, number>();
+  const prune = (now: number) => {
+    for (const second of perSecond.keys()) if (second <= now - RATE_WINDOW_S) perSecond.delete(second);
+  };
   new Gauge({
     name: 'planhub_events_per_second',
     help: `Events committed by this node per second, averaged over the last ${RATE_WINDOW_S} s.`,
     registers: [registry],
     collect() {
-      const now = Math.floor(Date.now() / 1000);
+      prune(Math.floor(Date.now() / 1000));
       let sum = 0;
-      for (const [second, count] of perSecond) {
-        if (second <= now - RATE_WINDOW_S) perSecond.delete(second);
-        else sum += count;
-      }
+      for (const count of perSecond.values()) sum += count;
       this.set(sum / RATE_WINDOW_S);
     },
   });
@@ -136,7 +137,10 @@ export const createMetrics = () => {
     },
     committed(list: readonly EventEnvelope[]) {
       const second = Math.floor(Date.now() / 1000);
-      perSecond.set(second, (perSecond.get(second) ?? 0) + list.length);
+      const count = perSecond.get(second);
+      // A new second: at most the window's seconds to walk, once a second.
+      if (count === undefined) prune(second);
+      perSecond.set(second, (count ?? 0) + list.length);
       for (const event of list) {
         events.inc({ type: event.event_type });
         if (event.event_type === 'step_unblocked') unblocks.inc({ kind: 'step' });
