@@ -98,6 +98,27 @@ describe('the node’s bound', () => {
     expect(node.refusal(0, noEvents)).toBeUndefined();
   });
 
+  it('forgets what it may reclaim to make room, and only when that makes room', () => {
+    const node = createNodeBytes({ storeBytes: 1_000 });
+    let reclaimable = 300;
+    const freed: number[] = [];
+    node.reclaimFrom({
+      bytes: () => reclaimable,
+      free: (bytes) => {
+        freed.push(bytes);
+        reclaimable -= bytes;
+        node.changed(-bytes);
+      },
+    });
+    node.changed(900);
+    // Needs 400 past the bound; 300 can be forgotten: refused, and nothing forgotten for it.
+    expect(node.refusal(500, noEvents)).toMatchObject({ details: { used: 900, needed: 500 } });
+    expect(freed).toEqual([]);
+    expect(node.refusal(300, noEvents)).toBeUndefined();
+    expect(freed).toEqual([200]);
+    expect(node.used()).toBe(700);
+  });
+
   it('counts new events in full below the event budget, and past it only down to what the budget keeps', () => {
     const node = createNodeBytes({ storeBytes: 1_000, eventBytes: 400 });
     node.changed(500);

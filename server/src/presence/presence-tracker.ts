@@ -3,8 +3,9 @@ import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
 import type { Dispatch } from '../tools/dispatch.ts';
 import { annotateWorkspace } from './annotate.ts';
-import type { LostAgent, NodeEntry, PresenceBackend } from '../store/presence/presence-backend.ts';
+import type { LostAgent, PresenceBackend } from '../store/presence/presence-backend.ts';
 import { createPresenceTransitions } from './presence-transitions.ts';
+import { stored, type LocalEntry } from './local-entry.ts';
 import { createStallCheck } from './stall-check.ts';
 import { isoClock } from '../iso-clock.ts';
 import { throttledLog } from '../throttled-log.ts';
@@ -18,21 +19,6 @@ export interface PresenceOptions {
   stallAfterMs: number;
   now?: () => number;
 }
-
-type LocalEntry = NodeEntry & {
-  dirty: boolean;
-  /** Taken for dead while connected here (see `beat`): announced online again once written again. */
-  retaken?: boolean;
-  /** While the last disconnection waits out its grace (its report's timer). */
-  grace?: NodeJS.Timeout | undefined;
-};
-
-/** An entry as stored: one in its grace is still connected as far as other nodes can tell. */
-const stored = (entry: LocalEntry): NodeEntry => ({
-  agent_id: entry.agent_id,
-  connections: entry.grace !== undefined ? Math.max(1, entry.connections) : entry.connections,
-  last_seen_at: entry.last_seen_at,
-});
 
 /**
  * Presence failures are logged at most once a minute, with the count of the rest (the stack at debug): while Redis is
@@ -61,6 +47,8 @@ export const createPresenceTracker = (options: PresenceOptions) => {
   const local = new Map<string, Map<string, LocalEntry>>();
   /** Workspaces with a live connection here (any role), and how many. */
   const served = new Map<string, number>();
+  /** Workspaces written to the index (listWorkspaces) while served here; a failed write, or the sweep after the last
+   * connection, forgets one, and its next first connection writes it again (kept for good, it grew without end). */
   const indexed = new Set<string>();
   let chain: Promise<unknown> = Promise.resolve();
   const failures = throttledLog(log, FAILURE_LOG_MS);
@@ -224,7 +212,7 @@ export const createPresenceTracker = (options: PresenceOptions) => {
       const dirty = [...agents.values()].filter((e) => e.dirty);
       for (const e of dirty) e.dirty = false;
       try {
-        await backend.write(nodeId, workspace, dirty.map(stored));
+        if (dirty.length > 0) await backend.write(nodeId, workspace, dirty.map(stored));
       } catch (err) {
         // Written by the next sweep instead, and announced then.
         for (const e of dirty) e.dirty = true;
@@ -233,7 +221,10 @@ export const createPresenceTracker = (options: PresenceOptions) => {
       await announceRetaken(workspace, agents);
       // One in its grace stays: a reconnect must find it, and its report will write it.
       for (const [id, e] of agents) if (e.connections === 0 && !e.dirty && e.grace === undefined) agents.delete(id);
+      // Then the workspace (kept, every sweep walked all the node ever saw), unless an agent connected meanwhile.
+      if (agents.size === 0 && local.get(workspace) === agents) local.delete(workspace);
     }
+    for (const workspace of indexed) if (!served.has(workspace)) indexed.delete(workspace);
     // takeLost hands each dead node's agents to exactly one node, once: they stay here until reported, so a failed
     // read or append is retried on the next beat instead of losing the agent_offline for good.
     unreported.push(...(await backend.takeLost(now())));
@@ -284,6 +275,8 @@ export const createPresenceTracker = (options: PresenceOptions) => {
       };
     },
     workspaces: () => backend.workspaces(),
+    /** How many workspaces the node keeps agents of, and has written to the index: what its sweeps walk. */
+    held: () => ({ workspaces: local.size, indexed: indexed.size }),
     async close() {
       clearInterval(timer);
       // A node shutting down reports its last disconnections now rather than never.

@@ -4,7 +4,14 @@ import { documents } from '../store/documents/documents.ts';
 import type { Store } from '../store/store.ts';
 import { transact } from '../store/transact.ts';
 import type { Tx } from '../store/transaction.ts';
+import { throttledLog } from '../throttled-log.ts';
 import { agentOffline, agentOnline } from './presence-events.ts';
+
+/**
+ * A full store refuses every transition while it lasts: one warning of each kind a minute, with the count of the rest.
+ * Logged on each connect and disconnect it wrote two lines of ~870 bytes per connection (32,000 for 16,000).
+ */
+const FULL_LOG_MS = 60_000;
 
 /**
  * agent_online and agent_offline, each appended in one commit with the agent's presence state (`presence:<agent>`),
@@ -14,6 +21,7 @@ import { agentOffline, agentOnline } from './presence-events.ts';
  * state was kept), so the first transition is appended whatever it is.
  */
 export const createPresenceTransitions = (store: Store, iso: () => string, log: Logger) => {
+  const full = throttledLog(log, FULL_LOG_MS);
   const commit = async (workspace: string, agentId: string, body: (tx: Tx) => Promise<void>) => {
     try {
       await transact(store, workspace, body);
@@ -22,9 +30,10 @@ export const createPresenceTransitions = (store: Store, iso: () => string, log: 
       // Given up rather than thrown: a dead node's taker retries what throws on every heartbeat, ahead of its reports
       // of every other agent and workspace and of its stall checks. A workspace at its byte quota refuses the event
       // and the state alike, so they still agree.
-      // An expected refusal: its kind and figures, not a stack (one line per connect or disconnect while full).
+      // An expected refusal: its kind and figures, not a stack, throttled (see FULL_LOG_MS).
       if (err.code === 'RESOURCE_EXHAUSTED')
-        log.warn(
+        full(
+          'warn',
           { workspace, agent_id: agentId, reason: err.message, details: err.details },
           (err.details as { kind?: unknown } | undefined)?.kind === 'memoryStoreBytes'
             ? "presence change not logged: this node's in-memory store is full (PLANHUB_MEMORY_STORE_BYTES)"

@@ -40,9 +40,23 @@ export interface NodeBytes {
   changed(delta: number): void;
   /**
    * The refusal for a commit that would add `held` bytes besides events, and `events`, when the node would pass its
-   * bound; a commit that frees bytes is never refused.
+   * bound; a commit that frees bytes is never refused. What `reclaimFrom` may forget is forgotten first when that
+   * makes room (and only then).
    */
   refusal(held: number, events: NewEventBytes): PlanHubError | undefined;
+  /** Names what the node may forget to make room for a commit (counted in `changed` like the rest). */
+  reclaimFrom(source: Reclaimable): void;
+}
+
+/**
+ * Bytes the node holds that may be forgotten, oldest first, rather than refuse a commit: the memory presence's
+ * knowledge of offline agents and of workspaces with nothing else in them (store/presence/presence-bound.ts).
+ */
+export interface Reclaimable {
+  /** What it holds that may be forgotten. */
+  bytes(): number;
+  /** Forgets at least `bytes` of it (telling the node through `changed`), when it holds that much. */
+  free(bytes: number): void;
 }
 
 /** A commit's events as the bound counts them. */
@@ -76,6 +90,7 @@ export interface NodeByteLimits {
 export const createNodeBytes = (limits: NodeByteLimits): NodeBytes => {
   const events: EventTotals = { bytes: 0, pinned: 0 };
   let held = 0;
+  let reclaimable: Reclaimable | undefined;
   const eventBudget = limits.eventBytes ?? Number.POSITIVE_INFINITY;
   return {
     limit: limits.storeBytes,
@@ -88,8 +103,17 @@ export const createNodeBytes = (limits: NodeByteLimits): NodeBytes => {
       const limit = limits.storeBytes;
       if (limit === undefined) return undefined;
       const needed = heldNeeded + eventGrowth(events, eventBudget, eventsNeeded);
-      const used = held + events.bytes;
-      return needed > 0 && used + needed > limit ? nodeFull(used, needed, limit) : undefined;
+      const over = held + events.bytes + needed - limit;
+      if (needed <= 0 || over <= 0) return undefined;
+      // Forgotten only when that makes room: a commit refused anyway costs nothing.
+      if (reclaimable && reclaimable.bytes() >= over) {
+        reclaimable.free(over);
+        if (held + events.bytes + needed <= limit) return undefined;
+      }
+      return nodeFull(held + events.bytes, needed, limit);
+    },
+    reclaimFrom(source) {
+      reclaimable = source;
     },
   };
 };

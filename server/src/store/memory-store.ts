@@ -13,20 +13,13 @@ import { fillAnswer } from './fill.ts';
 import { createMemoryLimits } from './limits/memory-limits.ts';
 import { decodeRemembered, encodeRemembered } from './request-fingerprint.ts';
 import { createRequestIndex } from './request-index.ts';
+import { createRememberedAnswers } from './memory-requests.ts';
 import { createMemoryPresence } from './presence/memory-presence.ts';
 import { createMemoryRevocations } from './revocations/revocations.ts';
 import { SortedMembers } from './sorted-members.ts';
 import { loadFromSnapshot, settled, type SnapshotReads } from './snapshot-load.ts';
 import { applyOps, fireFanIn, writeDocs } from './memory-apply.ts';
-import {
-  emptyWorkspace,
-  firing,
-  forgetRequest,
-  heldBytes,
-  rememberRequest,
-  stale,
-  type Workspace,
-} from './memory-workspace.ts';
+import { emptyWorkspace, firing, heldBytes, stale, type Workspace } from './memory-workspace.ts';
 import type {
   CollectionRead,
   Commit,
@@ -108,20 +101,10 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
   const peek = (name: string): Workspace => workspaces.get(name) ?? nothing;
 
   const requestKey = (agentId: string, requestId: string) => `${agentId}\u0000${requestId}`;
-
-  const liveRequest = (w: Workspace, key: string) => {
-    const entry = w.requests.get(key);
-    if (entry && entry.expires <= now()) {
-      const before = w.requestBytes;
-      forgetRequest(w, key);
-      node.changed(w.requestBytes - before);
-      return undefined;
-    }
-    return entry;
-  };
+  const answers = createRememberedAnswers(node, now);
 
   const rememberedAnswer = (workspace: string, request: { agent_id: string; request_id: string }) => {
-    const entry = liveRequest(peek(workspace), requestKey(request.agent_id, request.request_id));
+    const entry = answers.live(peek(workspace), requestKey(request.agent_id, request.request_id));
     return entry ? decodeRemembered(entry.text, request) : undefined;
   };
 
@@ -170,7 +153,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
   return {
     kind: 'memory',
     limits: createMemoryLimits(),
-    presence: createMemoryPresence(),
+    presence: createMemoryPresence(undefined, { node, holds: (name) => workspaces.has(name) }),
     revocations: ({ log }) => createMemoryRevocations((err) => log.error({ err }, 'revocation listener failed')),
     load: (workspace, keys) => Promise.resolve(loadDocs(workspace, keys)),
     // Every read happens in this one turn: no commit can come between them.
@@ -178,6 +161,8 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       settled(() => loadFromSnapshot(snapshotReads, workspace, keys, alongside)),
     loadCollections: (workspace, read) => Promise.resolve(readCollections(workspace, read)),
     commit(workspace, commit: Commit): Promise<CommitOutcome> {
+      // Expired answers leave first, so that their bytes are free for this commit.
+      answers.sweep();
       // Checked on what is there: a refused commit must not leave a new workspace behind.
       const seen = peek(workspace);
       const fanIns = commit.fanIns ?? [];
@@ -186,7 +171,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       if (
         stale(seen, commit.reads) ||
         fanIns.some((f, i) => fires[i] && stale(seen, f.then.reads)) ||
-        (reqKey !== undefined && liveRequest(seen, reqKey))
+        (reqKey !== undefined && answers.live(seen, reqKey))
       )
         return Promise.resolve({ ok: false, reason: 'conflict' });
       const overBound = boundRefusal(commit.ops ?? [], (key) => seen.sets.get(key));
@@ -221,12 +206,7 @@ export const createMemoryStore = (options: MemoryStoreOptions): Store => {
       const counters: number[] = [];
       writeDocs(w, commit.writes, textOf);
       applyOps(w, commit.ops ?? [], counters);
-      if (commit.request && remembered) {
-        rememberRequest(w, remembered.key, { text: remembered.text, expires: now() + commit.request.ttl_ms });
-        const { agent_id, keep, ttl_ms } = commit.request;
-        for (const key of w.requestIndex.remembered(agent_id, remembered.key, now() + ttl_ms, keep, now()))
-          forgetRequest(w, key);
-      }
+      if (commit.request && remembered) answers.remember(w, remembered.key, remembered.text, commit.request);
       const newEvents: NewEvent[] = [...commit.events];
       for (const fanIn of fanIns) {
         if (!w.sets.get(fanIn.set)?.has(fanIn.member)) continue;

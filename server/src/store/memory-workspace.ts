@@ -4,6 +4,14 @@ import type { DocRead, FanIn } from './store.ts';
 import type { SortedMembers } from './sorted-members.ts';
 import { textBytes } from '../limits/text-bytes.ts';
 
+/** A remembered answer, under its request key (`<agent>\0<request_id>`). */
+export interface Remembered {
+  text: string;
+  expires: number;
+  agent: string;
+  key: string;
+}
+
 /** One workspace of the memory store, and the checks a commit makes on it before anything applies. */
 export interface Workspace {
   docs: Map<string, { version: number; json: string }>;
@@ -12,7 +20,7 @@ export interface Workspace {
   counters: Map<string, number>;
   zsets: Map<string, SortedMembers>;
   events: EventLog;
-  requests: Map<string, { text: string; expires: number }>;
+  requests: Map<string, Remembered>;
   requestIndex: ReturnType<typeof createRequestIndex>;
   lastMs: number;
   lastSeq: number;
@@ -46,10 +54,10 @@ export const heldBytes = (w: Workspace) => w.docBytes + w.collectionBytes + w.re
 
 const requestEntryBytes = (key: string, text: string) => textBytes(key) + textBytes(text);
 
-export const rememberRequest = (w: Workspace, key: string, entry: { text: string; expires: number }) => {
-  forgetRequest(w, key);
-  w.requests.set(key, entry);
-  w.requestBytes += requestEntryBytes(key, entry.text);
+export const rememberRequest = (w: Workspace, entry: Remembered) => {
+  forgetRequest(w, entry.key);
+  w.requests.set(entry.key, entry);
+  w.requestBytes += requestEntryBytes(entry.key, entry.text);
 };
 
 export const forgetRequest = (w: Workspace, key: string) => {

@@ -1,6 +1,7 @@
 import { createCorruptEntries } from './corrupt-entries.ts';
 import type { AgentPresence, LostAgent, NodeEntry, PresenceBackend } from './presence-backend.ts';
 import { later } from './presence-backend.ts';
+import { createPresenceBound, type PresenceRoom } from './presence-bound.ts';
 import { decodeNodeEntry } from './presence-entry.ts';
 
 /** Everything a presence knows; the memory store keeps it in memory only, the file store also on disk. */
@@ -28,6 +29,8 @@ export interface PresenceJournal {
 }
 
 const GONE = '';
+/** What a read of a workspace presence knows nothing of finds (not added: a read must not grow the state). */
+const NO_NODES: ReadonlyMap<string, ReadonlyMap<string, NodeEntry>> = new Map();
 
 export const emptyState = (): PresenceState => ({
   entries: new Map(),
@@ -71,17 +74,29 @@ const dropCorrupt = (s: PresenceState, corrupt: ReturnType<typeof createCorruptE
       }
 };
 
-/** One per memory or file store: nodes in one process that share the store share its presence too. */
-export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend => {
+/**
+ * One per memory or file store: nodes in one process that share the store share its presence too. `room`: the
+ * memory store's bound, within which what it knows of offline agents is kept (presence-bound.ts); the file store
+ * keeps it all, on disk (`journal`).
+ */
+export const createMemoryPresence = (journal?: PresenceJournal, room?: PresenceRoom): PresenceBackend => {
   const corrupt = createCorruptEntries();
   const s: PresenceState = journal?.load() ?? emptyState();
   dropCorrupt(s, corrupt);
+  const bound = room && createPresenceBound(s, room);
   const done = Promise.resolve();
+  const nodesIn = (workspace: string) => s.entries.get(workspace) ?? NO_NODES;
   return {
     write(nodeId, workspace, entries) {
+      if (entries.length === 0) return done;
       const agents = agentsOf(s, workspace, nodeId);
-      for (const e of entries) agents.set(e.agent_id, { ...e });
-      return journal && entries.length > 0 ? journal.entries(workspace, nodeId, entries) : done;
+      for (const e of entries) {
+        const entry = { ...e };
+        bound?.replaced(workspace, nodeId, agents.get(e.agent_id), entry);
+        agents.set(e.agent_id, entry);
+      }
+      bound?.settle();
+      return journal ? journal.entries(workspace, nodeId, entries) : done;
     },
     async beat(nodeId, nowMs, ttlMs) {
       // Absent (first beat, or taken for dead) or lapsed without a taker yet: either way not live until now.
@@ -92,7 +107,7 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
     },
     read(workspace, nowMs) {
       const out = new Map<string, AgentPresence>();
-      for (const [node, agents] of nodesOf(s, workspace)) {
+      for (const [node, agents] of nodesIn(workspace)) {
         const live = (s.liveUntil.get(node) ?? 0) > nowMs;
         for (const e of agents.values()) {
           const known = out.get(e.agent_id) ?? { online: false, last_seen_at: null };
@@ -105,7 +120,7 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
       return Promise.resolve(out);
     },
     online(workspace, agentId, nowMs, exceptNode) {
-      for (const [node, agents] of nodesOf(s, workspace))
+      for (const [node, agents] of nodesIn(workspace))
         if (node !== exceptNode && (s.liveUntil.get(node) ?? 0) > nowMs && (agents.get(agentId)?.connections ?? 0) > 0)
           return Promise.resolve(true);
       return Promise.resolve(false);
@@ -122,6 +137,7 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
           nodes.delete(node);
           const gone = agentsOf(s, workspace, GONE);
           for (const e of agents.values()) {
+            bound?.removed(e);
             if (e.connections > 0) lost.push({ workspace, agent_id: e.agent_id, last_seen_at: e.last_seen_at });
             const before = gone.get(e.agent_id);
             const entry: NodeEntry = {
@@ -129,10 +145,12 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
               connections: 0,
               last_seen_at: later(before?.last_seen_at ?? null, e.last_seen_at) ?? e.last_seen_at,
             };
+            bound?.replaced(workspace, GONE, before, entry);
             gone.set(e.agent_id, entry);
             kept.push({ workspace, entry });
           }
         }
+        bound?.settle();
         // The agents are reported whether or not the disk took it: if it did not, a restart reports them again
         // (a repeated agent_offline), where failing here would drop them from the report for good.
         await journal?.nodeLost(node, kept).catch(() => undefined);
@@ -156,6 +174,8 @@ export const createMemoryPresence = (journal?: PresenceJournal): PresenceBackend
     addWorkspace(workspace) {
       if (s.workspaces.has(workspace)) return done;
       s.workspaces.add(workspace);
+      bound?.indexed(workspace);
+      bound?.settle();
       // Forgotten again if the disk refused it, so the caller's retry writes it.
       return journal
         ? journal.workspace(workspace).catch((err: unknown) => {
