@@ -1,8 +1,9 @@
 import type { CallAck } from '@planhub/shared';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestFingerprint } from '../../server/src/store/request-fingerprint.ts';
-import { startHarness, type Harness, type HarnessStoreKind } from '../helpers/servers.ts';
-import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
+import type { HarnessStoreKind } from '../helpers/servers.ts';
+import type { RawClient } from './support/raw-client.ts';
+import { startedPlanFixture } from './support/started-plan.ts';
 
 const STORES: readonly HarnessStoreKind[] = ['memory', 'redis', 'file'];
 
@@ -12,20 +13,7 @@ const STORES: readonly HarnessStoreKind[] = ['memory', 'redis', 'file'];
  * client sent them, so such a retry replays; arguments sent otherwise are still refused.
  */
 describe.each(STORES)('request_id across versions that parse a call differently (%s store)', (kind) => {
-  let h: Harness;
-  const clients: RawClient[] = [];
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await h.close();
-  });
-  const start = async () => {
-    h = await startHarness(kind, { approvalPolicy: 'auto' });
-    const a = await rawClient(h.url, openAuth('ws', 'a'));
-    clients.push(a);
-    expect((await a.call('createPlan', { title: 't', steps: ['first'] })).ok).toBe(true);
-    expect((await a.call('startPlan', {})).ok).toBe(true);
-    return a;
-  };
+  const { start, store } = startedPlanFixture(kind);
   const steps = async (a: RawClient) => {
     const ack = await a.call('getPlanStatus', {});
     if (!ack.ok) throw new Error(ack.error.message);
@@ -39,7 +27,7 @@ describe.each(STORES)('request_id across versions that parse a call differently 
     const ack = await a.call('addStep', args);
     if (!ack.ok) throw new Error(ack.error.message);
     const request = { agent_id: 'a', request_id: requestId, answer: ack.result, ttl_ms: 60_000, fingerprint };
-    expect((await h.server.services.store.commit('ws', { reads: [], writes: [], events: [], request })).ok).toBe(true);
+    expect((await store().commit('ws', { reads: [], writes: [], events: [], request })).ok).toBe(true);
     return ack;
   };
 
@@ -88,7 +76,7 @@ describe.each(STORES)('request_id across versions that parse a call differently 
     const a = await start();
     const first = await a.call('addStep', { ...sent, request_id: 'here-1' });
     expect(first.ok).toBe(true);
-    expect(await h.server.services.store.requestAnswer('ws', 'a', 'here-1')).toMatchObject({
+    expect(await store().requestAnswer('ws', 'a', 'here-1')).toMatchObject({
       fingerprint: requestFingerprint('addStep', sent),
     });
     // The same call with request_id beside the arguments instead of among them, and its keys in another order.

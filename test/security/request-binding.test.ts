@@ -1,7 +1,8 @@
 import type { CallAck } from '@planhub/shared';
-import { afterEach, describe, expect, it } from 'vitest';
-import { STORE_KINDS, startHarness, type Harness } from '../helpers/servers.ts';
-import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
+import { describe, expect, it } from 'vitest';
+import { STORE_KINDS } from '../helpers/servers.ts';
+import type { RawClient } from './support/raw-client.ts';
+import { startedPlanFixture } from './support/started-plan.ts';
 
 const planOf = async (a: RawClient) => {
   const ack = await a.call('getPlanStatus', {});
@@ -11,33 +12,20 @@ const planOf = async (a: RawClient) => {
 
 /** A request_id names one call: the same tool with the same arguments replays, anything else is refused. */
 describe.each(STORE_KINDS)('request_id bound to its call on the %s store', (kind) => {
-  let h: Harness;
-  const clients: RawClient[] = [];
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await h.close();
-  });
-  const start = async () => {
-    h = await startHarness(kind, { approvalPolicy: 'auto' });
-    const a = await rawClient(h.url, openAuth('ws', 'a'));
-    clients.push(a);
-    expect((await a.call('createPlan', { title: 't', steps: ['first'] })).ok).toBe(true);
-    expect((await a.call('startPlan', {})).ok).toBe(true);
-    return a;
-  };
+  const { start, store } = startedPlanFixture(kind);
 
   it('refuses a request_id reused on another tool and changes nothing', async () => {
     const a = await start();
     const first = await a.call('addStep', { description: 'once' }, 'r-1');
     expect(first.ok).toBe(true);
-    const eventsBefore = (await h.server.services.store.readEvents('ws', { count: 1000 })).length;
+    const eventsBefore = (await store().readEvents('ws', { count: 1000 })).length;
     const other: CallAck = await a.call('setStepStatus', { step_id: 'step_1', status: 'completed' }, 'r-1');
     expect(other).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
     expect(!other.ok && other.error.message).toBe(
       'request_id "r-1" was already used for addStep with other arguments; use a new request_id.',
     );
     expect((await planOf(a)).steps.map((s) => s.description)).toEqual(['first', 'once']);
-    expect(await h.server.services.store.readEvents('ws', { count: 1000 })).toHaveLength(eventsBefore);
+    expect(await store().readEvents('ws', { count: 1000 })).toHaveLength(eventsBefore);
   });
 
   it('refuses the same tool with other arguments, and replays the same call with its keys in any order', async () => {
@@ -55,7 +43,7 @@ describe.each(STORE_KINDS)('request_id bound to its call on the %s store', (kind
     const a = await start();
     const legacy = { step: { id: 'step_9', description: 'remembered before fingerprints' } };
     // A commit without a fingerprint stores the answer as the earlier layout did (bare JSON).
-    const outcome = await h.server.services.store.commit('ws', {
+    const outcome = await store().commit('ws', {
       reads: [],
       writes: [],
       events: [],
