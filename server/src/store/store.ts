@@ -4,18 +4,10 @@ import type { LimitBackend } from './limits/limit-backend.ts';
 import type { PresenceBackend } from './presence/presence-backend.ts';
 import type { Remembered } from './request-fingerprint.ts';
 import type { Revocations } from './revocations/revocations.ts';
+import type * as Reads from './store-reads.ts';
 
-/**
- * The one storage interface. State is a set of JSON documents per workspace, each with a version, plus sets, hashes
- * and counters changed only by commutative operations. A call reads what it needs, computes the change in pure
- * code, and commits it with a compare-and-set on every document version it read. The commit also appends the call's
- * events to the workspace log and publishes them, in one atomic step.
- */
-export interface LoadedDoc {
-  value: unknown;
-  /** 0 when the document does not exist. */
-  version: number;
-}
+// The read shapes live beside the interface (store-reads.ts); every importer of the store names them from here.
+export type * from './store-reads.ts';
 
 export interface DocRead {
   key: string;
@@ -165,82 +157,6 @@ export interface QuotaRefusal {
   limit: number;
 }
 
-export interface CollectionRead {
-  sets?: readonly string[];
-  hashes?: readonly string[];
-  counters?: readonly string[];
-}
-
-export interface LoadedCollections {
-  sets: string[][];
-  hashes: Record<string, string>[];
-  counters: number[];
-}
-
-/** Members of a sorted set scored from `min` to `max` (inclusive): how many, and the first `limit` of them. */
-export interface ScoreRange {
-  min: number;
-  max: number;
-  limit: number;
-}
-
-/** Ranges of one sorted set, each member with its field in the hash `values` when one is named. */
-export interface RangeRead {
-  key: string;
-  ranges: readonly ScoreRange[];
-  values?: string;
-}
-
-/** One range as read: its size, and its first members by score (ties by member), lowest first. */
-export interface RangeSlice {
-  count: number;
-  first: Array<{ member: string; score: number; value: string | undefined }>;
-}
-
-/**
- * A document key built from the field of a hash: literal text, and the index of one of the strings in the field's
- * JSON array (`['plan:', 1]` names `plan:<second string>`).
- */
-export type KeyPattern = ReadonlyArray<string | number>;
-
-/**
- * Documents named by the fields of a whole hash read in the same load, each field a JSON array of strings: who waits
- * on a step, and with them their plans, in the round trip that reads who they are. A field that is no such array, or
- * has no string at an index a pattern names, names nothing.
- */
-export interface FollowRead {
-  /** One of the load's `hashes`. */
-  hash: string;
-  keys: readonly KeyPattern[];
-}
-
-/** A document read by a FollowRead, under its key. */
-export interface FollowedDoc {
-  key: string;
-  doc: LoadedDoc;
-}
-
-/** What `loadWith` reads beside the documents. */
-export interface AlongsideRead {
-  hashes?: readonly string[];
-  ranges?: readonly RangeRead[];
-  /** Documents named by the fields of those hashes, read in the same snapshot. */
-  follow?: readonly FollowRead[];
-  /** A request whose remembered answer (as `requestAnswer` gives it) is read in the same round trip. */
-  request?: { agent_id: string; request_id: string };
-}
-
-export interface LoadedAlongside {
-  docs: LoadedDoc[];
-  hashes: Record<string, string>[];
-  /** Per RangeRead, one slice per range, in order. */
-  ranges: RangeSlice[][];
-  /** With `request`: its remembered answer (undefined when it has none). */
-  request?: Remembered | undefined;
-  /** With `follow`: every document its hashes' fields named, per FollowRead in order, each field's keys in order. */
-  followed?: FollowedDoc[];
-}
-
 export interface EventRange {
   /** Exclusive lower bound; omit to read the newest `count` events. */
   after?: string;
@@ -267,6 +183,12 @@ export interface FormatConflict {
 
 export type EventListener = (event: EventEnvelope) => void;
 
+/**
+ * The one storage interface. State is a set of JSON documents per workspace, each with a version, plus sets, hashes
+ * and counters changed only by commutative operations. A call reads what it needs, computes the change in pure
+ * code, and commits it with a compare-and-set on every document version it read. The commit also appends the call's
+ * events to the workspace log and publishes them, in one atomic step.
+ */
 export interface Store {
   readonly kind: 'memory' | 'redis' | 'file';
   /** Where rate limits and connection leases keep their counts (shared by every node on Redis). */
@@ -275,14 +197,14 @@ export interface Store {
   readonly presence: PresenceBackend;
   /** The revoked-token list of secret mode, shared by every node on Redis (checked every `checkMs`). */
   revocations(options: { checkMs: number; log: Logger }): Revocations;
-  load(workspace: string, keys: readonly string[]): Promise<LoadedDoc[]>;
+  load(workspace: string, keys: readonly string[]): Promise<Reads.LoadedDoc[]>;
   /**
    * `load`, whole hashes (as loadCollections reads them) and ranges of sorted sets in one atomic read: one round trip
    * on Redis, for a call that needs a plan's step briefs or its steps by status with its documents.
    */
-  loadWith(workspace: string, keys: readonly string[], alongside: AlongsideRead): Promise<LoadedAlongside>;
+  loadWith(workspace: string, keys: readonly string[], alongside: Reads.AlongsideRead): Promise<Reads.LoadedAlongside>;
   /** Sets, hashes and counters in one round trip (unversioned: only commutative operations change them). */
-  loadCollections(workspace: string, read: CollectionRead): Promise<LoadedCollections>;
+  loadCollections(workspace: string, read: Reads.CollectionRead): Promise<Reads.LoadedCollections>;
   commit(workspace: string, commit: Commit): Promise<CommitOutcome>;
   /** The remembered answer of an applied request, if any, with the call it is bound to. */
   requestAnswer(workspace: string, agentId: string, requestId: string): Promise<Remembered | undefined>;
