@@ -54,21 +54,18 @@ export const createNodeOps = (
   // The raw store: the monitor's own checks are not calls, and must not move planhub_store_errors_total.
   const dataLoss = () => rawStore.dataLoss?.();
   const formatConflict = () => rawStore.formatConflict?.();
-  // A node older than the store's data: its clients are disconnected once, so they reconnect through the balancer
-  // (which no longer picks this unready node) instead of being refused here call after call.
+  let io: IoServer | undefined;
+  /** Every client is disconnected, on the next turn: it reconnects (through a balancer, to a ready node) and is told. */
+  const disconnectAll = () => setImmediate(() => io?.disconnectSockets(true));
+  // A node older than the store's data: once, so its clients move to a ready node instead of being refused here.
   let toldOfConflict = false;
   const noticeConflict = () => {
     if (toldOfConflict || formatConflict() === undefined) return;
     toldOfConflict = true;
-    setImmediate(() => io?.disconnectSockets(true));
+    disconnectAll();
   };
-  let io: IoServer | undefined;
-  const loss = {
-    dataLoss,
-    // Subscribers waiting for events that will never come are disconnected: their clients reconnect, renew their
-    // subscriptions and are told DATA_LOSS.
-    onLoss: () => setImmediate(() => io?.disconnectSockets(true)),
-  };
+  // Subscribers waiting for events that will never come: they renew their subscriptions and are told DATA_LOSS.
+  const loss = { dataLoss, onLoss: disconnectAll };
   const monitor =
     config.redisUrl === undefined && config.redisClusterNodes === undefined
       ? undefined

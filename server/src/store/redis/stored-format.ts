@@ -41,13 +41,13 @@ export const createStoredFormat = (options: { client: FormatClient; key: string;
     // None: a wiped store, which the epoch reports; the next connection writes it again.
     if (conflict || found === null || found === undefined) return;
     const text = typeof found === 'string' ? found : JSON.stringify(found);
+    const numeric = /^\d+$/.test(text);
     const n = Number(text);
-    if (/^\d+$/.test(text) && n <= own) return;
-    const newer = /^\d+$/.test(text);
+    if (numeric && n <= own) return;
     conflict = {
       since: Date.now(),
       found: text.slice(0, 40),
-      message: newer
+      message: numeric
         ? `This PlanHub node is older than the data in its store: ${key} says stored format ${n}, written by a ` +
           `newer PlanHub, and this node reads format ${own}. It refuses every call rather than misread or corrupt ` +
           'that data. Connect again through the load balancer (an upgraded node answers), or ask whoever runs ' +
@@ -58,7 +58,7 @@ export const createStoredFormat = (options: { client: FormatClient; key: string;
     };
     log.error(
       { key, format_found: conflict.found, format_own: own },
-      newer
+      numeric
         ? 'A newer PlanHub wrote this store: this node refuses every call and /readyz answers 503 ' +
             'store_format_newer until it is upgraded (docs/operations.md, Shutdown and upgrades)'
         : 'The store format record is not a number: this node refuses every call until it is fixed',
