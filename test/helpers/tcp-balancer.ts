@@ -1,5 +1,6 @@
 import { connect, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { socketClosers } from './socket-closers.ts';
 
 /** How much of a connection's first bytes is kept to tell it by name (a Redis client names itself at once). */
 const OPENING_BYTES = 4096;
@@ -60,14 +61,6 @@ export const startTcpBalancer = async (backends: URL[]) => {
       }
       return stalled;
     },
-    /** Drops every connection now, as a network path that fails does; new ones are routed as before. */
-    cut: () => {
-      for (const s of sockets) s.destroy();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    ...socketClosers(server, sockets),
   };
 };

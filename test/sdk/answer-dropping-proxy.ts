@@ -1,5 +1,6 @@
 import { connect, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { socketClosers } from '../helpers/socket-closers.ts';
 
 /**
  * A TCP proxy to one node that can lose what the node says: from `drop()` on (or from the first chunk holding
@@ -38,13 +39,6 @@ export const startAnswerDroppingProxy = async (target: string) => {
     },
     /** Whether it has started losing the node's bytes. */
     dropping: () => dropping,
-    cut: () => {
-      for (const s of sockets) s.destroy();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    ...socketClosers(server, sockets),
   };
 };
