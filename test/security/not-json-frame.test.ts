@@ -1,8 +1,7 @@
-import type { PlanHubServer } from '@planhub/server';
-import { createServer } from '@planhub/server';
 import type { CallAck } from '@planhub/shared';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
+import { describe, expect, it } from 'vitest';
+import type { RawClient } from './support/raw-client.ts';
+import { serverFixture } from './support/server-fixture.ts';
 
 /**
  * A socket.io frame whose payload JSON.parse cannot read (NaN and Infinity, which Python's json.dumps writes by
@@ -10,20 +9,8 @@ import { openAuth, rawClient, type RawClient } from './support/raw-client.ts';
  * out its client's timeout with no word of why. Such a call is now answered INVALID_ARGUMENT by its ack id.
  */
 describe('a call frame that is not JSON', () => {
-  let node: PlanHubServer | undefined;
-  const clients: RawClient[] = [];
-  afterEach(async () => {
-    for (const c of clients.splice(0)) c.close();
-    await node?.close();
-    node = undefined;
-  });
-  const connect = async () => {
-    node = createServer({ port: 0, logLevel: 'silent', approvalPolicy: 'auto' });
-    const { url } = await node.listen();
-    const c = await rawClient(url, openAuth('ws', 'nan'));
-    clients.push(c);
-    return c;
-  };
+  const fixture = serverFixture({ approvalPolicy: 'auto' });
+  const connect = async () => fixture.join(await fixture.node(), 'ws', 'nan');
 
   /** Writes a socket.io packet as is and collects the ACK packets (`3<id>[…]`) the node sends back. */
   const sendRaw = (c: RawClient, packet: string) => {
